@@ -1,0 +1,109 @@
+import { parseArgs } from 'node:util';
+import { PentagateError, UsageError } from '../errors.js';
+import type { CliIo, Command, ParsedCommandLine } from './command.js';
+import { renderCommandHelp, renderGroupHelp, renderTopHelp } from './help.js';
+
+/** Exit codes shared by every subcommand: 0 ok/valid, 1 invalid/failed, 2 bad usage or unreadable input. */
+export const ExitCode = { ok: 0, invalid: 1, usage: 2 } as const;
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};
+
+function findCommand(argv: readonly string[], commands: readonly Command[]): Command | undefined {
+  let best: Command | undefined;
+  for (const c of commands) {
+    if (c.path.length <= argv.length && c.path.every((w, i) => argv[i] === w)) {
+      if (!best || c.path.length > best.path.length) best = c;
+    }
+  }
+  return best;
+}
+
+function parseCommandLine(command: Command, rest: string[]): ParsedCommandLine {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, spec] of Object.entries(command.options)) {
+    options[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}) };
+    if (spec.type === 'string' && spec.multiple) options[name].multiple = true;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+  const values = parsed.values as ParsedCommandLine['options'];
+  for (const [name, spec] of Object.entries(command.options)) {
+    if (spec.type === 'string' && spec.default !== undefined && values[name] === undefined) {
+      values[name] = spec.default;
+    }
+  }
+  return { options: values, positionals: parsed.positionals };
+}
+
+/**
+ * Runs `pentagate <words…> [options]`. User mistakes (UsageError, any PentagateError) print one
+ * clear line and exit 2 without a stack trace; only a fault in Pentagate itself prints a stack.
+ */
+export async function runCli(
+  argv: string[],
+  commands: readonly Command[],
+  io: CliIo = processIo,
+): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.out(renderTopHelp(commands));
+    return argv.length === 0 ? ExitCode.usage : ExitCode.ok;
+  }
+  const command = findCommand(argv, commands);
+  if (!command) {
+    const words = argv.filter((a) => !a.startsWith('-'));
+    for (let n = words.length; n > 0; n--) {
+      const prefix = words.slice(0, n);
+      if (commands.some((c) => prefix.every((w, i) => c.path[i] === w))) {
+        const wantsHelp = argv.includes('--help') || argv.includes('-h');
+        if (!wantsHelp) io.err(`pentagate: '${argv.join(' ')}' is not a command.`);
+        io[wantsHelp ? 'out' : 'err'](renderGroupHelp(prefix, commands));
+        return wantsHelp ? ExitCode.ok : ExitCode.usage;
+      }
+    }
+    io.err(`pentagate: unknown command '${argv[0]}'. Run \`pentagate --help\` for the list.`);
+    return ExitCode.usage;
+  }
+  const rest = argv.slice(command.path.length);
+  const usageLine = `Usage: pentagate ${command.path.join(' ')} ${command.usage}`.trimEnd();
+  try {
+    const parsed = parseCommandLine(command, rest);
+    if (parsed.options.help) {
+      io.out(renderCommandHelp(command));
+      return ExitCode.ok;
+    }
+    const [min, max] = command.positionals ?? [0, 0];
+    if (parsed.positionals.length < min || parsed.positionals.length > max) {
+      const want =
+        min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
+      throw new UsageError(`expected ${want} argument(s), got ${parsed.positionals.length}`);
+    }
+    return await command.run(parsed, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`pentagate ${command.path.join(' ')}: ${err.message}\n${usageLine}`);
+      return ExitCode.usage;
+    }
+    if (err instanceof PentagateError) {
+      io.err(`pentagate ${command.path.join(' ')}: ${err.message}`);
+      return ExitCode.usage;
+    }
+    io.err(`pentagate ${command.path.join(' ')}: internal error: ${(err as Error)?.stack ?? String(err)}`);
+    return ExitCode.invalid;
+  }
+}
+
+/** Reads a required string option or throws a UsageError naming it. */
+export function requireOption(args: ParsedCommandLine, name: string): string {
+  const v = args.options[name];
+  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required`);
+  return v;
+}

@@ -1,0 +1,2 @@
+// Filled by the package that owns this folder; see the package README.
+export {};

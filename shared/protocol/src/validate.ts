@@ -1,0 +1,76 @@
+/**
+ * Schema validation with errors that name the path, what was expected and what came
+ * (`motor command: /seq: expected integer, got "7"`). Compiled validators are cached per schema.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { InvalidInputError, describeValue } from './errors.js';
+
+export interface ValidationIssue {
+  /** JSON Pointer (RFC 6901) to the offending value. */
+  path: string;
+  message: string;
+}
+
+export class ValidationError extends InvalidInputError {
+  readonly issues: ValidationIssue[];
+
+  constructor(what: string, issues: ValidationIssue[]) {
+    const shown = issues.slice(0, 5).map((i) => `${i.path || '/'}: ${i.message}`);
+    const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+    super(`${what}: ${shown.join('; ')}${more}`, { issues });
+    this.issues = issues;
+  }
+}
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
+  let c = compiled.get(schema);
+  if (!c) {
+    c = TypeCompiler.Compile(schema);
+    compiled.set(schema, c);
+  }
+  return c as TypeCheck<T>;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let cur = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+/** Lists every problem with `value` against `schema` (empty when valid). */
+export function schemaIssues(schema: TSchema, value: unknown): ValidationIssue[] {
+  const checker = checkerFor(schema);
+  if (checker.Check(value)) return [];
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of checker.Errors(value)) {
+    const key = `${e.path}|${e.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const got = valueAt(value, e.path);
+    issues.push({
+      path: e.path,
+      message: `${e.message.replace(/^Expected/, 'expected')}, got ${describeValue(got)}`,
+    });
+    if (issues.length >= 20) break;
+  }
+  return issues;
+}
+
+/** Returns `value` typed as the schema's static type, or throws ValidationError listing each problem. */
+export function validate<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
+  if (checkerFor(schema).Check(value)) return value as Static<T>;
+  throw new ValidationError(what, schemaIssues(schema, value));
+}
+
+/** A type guard for the same check, for code that branches instead of throwing. */
+export function conforms<T extends TSchema>(schema: T, value: unknown): value is Static<T> {
+  return checkerFor(schema).Check(value);
+}
