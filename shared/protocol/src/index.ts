@@ -8,4 +8,3 @@ export * from './validate.js';
 export * from './schemas/index.js';
 export * from './robot/index.js';
 export * from './agentgate/index.js';
-export * from './kernel/index.js';

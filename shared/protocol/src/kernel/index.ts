@@ -1,2 +1,0 @@
-// Filled by the package that owns this folder; see the package README.
-export {};
