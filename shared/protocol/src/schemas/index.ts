@@ -1,2 +1,19 @@
-// Filled by the package that owns this folder; see the package README.
-export {};
+/** The wire schemas of Pentagate (TypeBox); each file holds one concept. See the package README. */
+export * from './primitives.js';
+export * from './action-type.js';
+export * from './authorization-status.js';
+export * from './setpoints.js';
+export * from './motor-command.js';
+export * from './dsse.js';
+export * from './consent.js';
+export * from './firmware.js';
+export * from './calibration.js';
+export * from './custody.js';
+export * from './trust.js';
+export * from './audit.js';
+export * from './checkpoint.js';
+export * from './merkle-proof.js';
+export * from './decision-statement.js';
+export * from './proof.js';
+export * from './audit-kit.js';
+export * from './kernel.js';
