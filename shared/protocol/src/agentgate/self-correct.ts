@@ -7,7 +7,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { IdentifierSchema, JsonObjectSchema, NameSchema, textSchema } from '../schemas/primitives.js';
 import { AgentDomainSchema } from './domains.js';
 import { MAX_TRIGGER_PROMPT_LENGTH, RegionSchema, SpendAmountSchema, ToolNameSchema } from './tool-call.js';
-import { AgentgateViolationSchema } from './verdict.js';
+import { ViolationSchema } from '../schemas/kernel.js';
 
 export const SelfCorrectActionSchema = Type.Object(
   {
@@ -47,7 +47,7 @@ export const SelfCorrectVetoSchema = Type.Object(
   {
     type: Type.Literal('SERVICE_GOVERNANCE_VETO'),
     summary: textSchema(),
-    violations: Type.Array(AgentgateViolationSchema),
+    violations: Type.Array(ViolationSchema),
     /** One concrete step per failed rule, e.g. "lower spend_amount to 500 or less, or ask for approval". */
     remediation: Type.Array(textSchema()),
   },

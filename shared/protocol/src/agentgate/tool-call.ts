@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { IdentifierSchema, JsonObjectSchema, NameSchema } from '../schemas/primitives.js';
-import { PendingDsseEnvelopeSchema } from './pending-shared.js';
+import { DsseEnvelopeSchema } from '../schemas/dsse.js';
 
 /** Longest trigger prompt accepted (characters); longer prompts are refused, not truncated. */
 export const MAX_TRIGGER_PROMPT_LENGTH = 65_536;
@@ -46,9 +46,7 @@ export const ToolCallSchema = Type.Object(
     /** How deep in a chain of agent-to-agent or tool-to-tool calls this call sits (0 = top level). */
     call_depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
     /** DSSE custody attestations (payloadType `application/vnd.pentagate.custody+json`) for data arguments. */
-    data_provenance: Type.Optional(
-      Type.Array(PendingDsseEnvelopeSchema, { maxItems: MAX_PROVENANCE_ENVELOPES }),
-    ),
+    data_provenance: Type.Optional(Type.Array(DsseEnvelopeSchema, { maxItems: MAX_PROVENANCE_ENVELOPES })),
     /** Anything else the agent wants on the record; committed to, not interpreted. */
     context: Type.Optional(JsonObjectSchema),
   },

@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { NameSchema, Sha256HexSchema, textSchema } from '../schemas/primitives.js';
-import { PendingAuthorizationStatusSchema } from './pending-shared.js';
+import { AuthorizationStatusSchema } from '../schemas/authorization-status.js';
 
 const Amount = Type.Number({ description: 'in the unit of the budget (e.g. USD)' });
 const Excerpt = Type.String({ maxLength: 200 });
@@ -109,7 +109,7 @@ export type ProofFirewallTier = Static<typeof ProofFirewallTierSchema>;
  * raises REQUIRE_HUMAN, a hold tool HELD_FOR_VETO (with `holdMs`); otherwise ALLOW.
  */
 export const ArbitrationTierSchema = Type.Object({
-  status: PendingAuthorizationStatusSchema,
+  status: AuthorizationStatusSchema,
   combining: Type.Literal('deny-overrides'),
   /** Every rule that produced an effect, in evaluation order. */
   effects: Type.Array(

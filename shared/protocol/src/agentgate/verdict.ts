@@ -1,11 +1,8 @@
 /** `POST /api/v1/agentgate/propose` response: the governance verdict on one tool call. */
 import { type Static, Type } from '@sinclair/typebox';
 import { textSchema } from '../schemas/primitives.js';
-import { PendingViolationSchema } from './pending-shared.js';
+import { ViolationSchema } from '../schemas/kernel.js';
 import { VerdictTiersSchema } from './verdict-tiers.js';
-
-export const AgentgateViolationSchema = PendingViolationSchema;
-export type AgentgateViolation = Static<typeof AgentgateViolationSchema>;
 
 export const GovernanceVerdictSchema = Type.Object(
   {
@@ -14,7 +11,7 @@ export const GovernanceVerdictSchema = Type.Object(
     governance_token: Type.Optional(Type.String({ minLength: 1, maxLength: 16_384 })),
     reason: textSchema(),
     tiers: VerdictTiersSchema,
-    violations: Type.Array(AgentgateViolationSchema),
+    violations: Type.Array(ViolationSchema),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,9 @@
  *
  * Jurisdiction rules sit under INVARIANT: they are tenant policy that an agent may not route around.
  */
-export type VertexName = 'INVARIANT' | 'ECONOMY' | 'RISK' | 'PROVENANCE' | 'CONSENT';
+import type { Vertex } from '../schemas/kernel.js';
+
+export type VertexName = Vertex;
 
 export interface ViolationCodeInfo {
   readonly vertex: VertexName;
