@@ -1,2 +1,7 @@
-// Filled by the package that owns this folder; see the package README.
-export {};
+/** Robot wire schemas: intents, telemetry frames, verdict events, topic names and the robot profile. */
+export * from './intent.js';
+export * from './telemetry.js';
+export * from './verdict.js';
+export * from './topics.js';
+export * from './profile.js';
+export * from './schema-problems.js';
