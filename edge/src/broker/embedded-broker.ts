@@ -1,0 +1,145 @@
+/**
+ * The embedded MQTT broker (`--mqtt embedded:PORT`): aedes 1.x, MQTT 3.1.1, with username/password
+ * authentication against scrypt hashes and the per-robot topic rules of topic-rules.ts. It exists so a
+ * single machine runs the edge without installing Mosquitto; any external broker works the same way
+ * through the MQTT client adapter.
+ */
+import { createServer, type Server } from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { EdgeRuntimeError } from '../node/runtime-error.js';
+import { type BrokerIdentity, mayPublish, maySubscribe } from './topic-rules.js';
+import { type BrokerUser, loadBrokerUsers } from './broker-users.js';
+import { verifyPassword } from './password-hash.js';
+
+export interface EmbeddedBrokerOptions {
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  /** Interface to bind; loopback unless the robot sits on another machine. */
+  host?: string;
+  users: BrokerUser[];
+}
+
+export interface EmbeddedBroker {
+  readonly host: string;
+  readonly port: number;
+  /** `mqtt://host:port` for clients. */
+  readonly url: string;
+  /** Number of clients currently connected. */
+  connectedClients(): number;
+  close(): Promise<void>;
+}
+
+// CONNACK return codes, MQTT 3.1.1 §3.2.2.3 (Table 3.1).
+const IDENTIFIER_REJECTED = 2;
+const BAD_USERNAME_OR_PASSWORD = 4;
+
+function authError(message: string, returnCode: number): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+/**
+ * A client id must be the username or start with `<username>-`. Otherwise a robot could connect with
+ * the edge's client id and, by [MQTT-3.1.4-2] (the server disconnects the existing client with the
+ * same id), knock the edge off the broker.
+ */
+function clientIdFits(clientId: string, username: string): boolean {
+  return clientId === username || clientId.startsWith(`${username}-`);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE') {
+        reject(
+          new EdgeRuntimeError(
+            'PORT_IN_USE',
+            `port ${port} is in use: pass --mqtt embedded:PORT with another port`,
+          ),
+        );
+      } else {
+        reject(new EdgeRuntimeError('PORT_IN_USE', `cannot listen on ${host}:${port}: ${err.message}`));
+      }
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/** Starts aedes on a TCP port with authentication and per-robot authorization. */
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const host = options.host ?? '127.0.0.1';
+  const users = await loadBrokerUsers(options.users);
+  const identities = new WeakMap<Client, BrokerIdentity>();
+
+  const aedes = await Aedes.createBroker({
+    // [MQTT-3.1.2-19], [MQTT-3.1.2-21]: a CONNECT without a username or password is refused below.
+    authenticate(client, username, password, done) {
+      const user = username === undefined ? undefined : users.byName.get(username);
+      // Derive against a dummy hash for unknown users too, so timing does not reveal which names exist.
+      verifyPassword(password?.toString('utf8') ?? '', user?.passwordHash ?? users.dummyHash).then(
+        (ok) => {
+          if (!user || !ok)
+            return done(authError('bad user name or password', BAD_USERNAME_OR_PASSWORD), null);
+          if (!clientIdFits(client.id, user.username)) {
+            return done(
+              authError(
+                `client id must be "${user.username}" or start with "${user.username}-"`,
+                IDENTIFIER_REJECTED,
+              ),
+              null,
+            );
+          }
+          identities.set(client, user);
+          done(null, true);
+        },
+        (err: Error) => done(authError(err.message, BAD_USERNAME_OR_PASSWORD), null),
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      // client is null for the broker's own $SYS heartbeats.
+      if (client === null) return callback(null);
+      const identity = identities.get(client);
+      if (identity && mayPublish(identity, packet.topic, packet.retain)) return callback(null);
+      // [MQTT-3.3.5-2]: MQTT 3.1.1 cannot refuse a PUBLISH in-band, so the server closes the
+      // connection; the message is never delivered.
+      callback(new Error(`${identity?.username ?? 'client'} may not publish to ${packet.topic}`));
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      const identity = identities.get(client);
+      if (identity && maySubscribe(identity, subscription.topic)) return callback(null, subscription);
+      // A null subscription makes aedes answer 0x80 (Failure) for this filter in the SUBACK
+      // ([MQTT-3.9.3-2], return codes in §3.9.3), leaving the connection and other filters intact.
+      callback(null, null);
+    },
+  });
+
+  const server = createServer(aedes.handle);
+  try {
+    await listen(server, options.port, host);
+  } catch (err) {
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    throw err;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  let closed: Promise<void> | undefined;
+
+  return {
+    host,
+    port,
+    url: `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    connectedClients: () => aedes.connectedClients,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        aedes.close(() => server.close(() => resolve()));
+      });
+      return closed;
+    },
+  };
+}
