@@ -52,7 +52,9 @@ function semanticProblems(policy: PolicyDocument): PolicyProblem[] {
     'protectedResources',
     'provenanceRequired',
   ] as const) {
-    tools[kind]?.forEach((r, i) => claim(r.id, `/tools/${kind}/${i}`));
+    tools[kind]?.forEach((r, i) => {
+      claim(r.id, `/tools/${kind}/${i}`);
+    });
   }
   policy.jurisdictions?.forEach((j, i) => {
     claim(j.id, `/jurisdictions/${i}`);
@@ -69,7 +71,9 @@ function semanticProblems(policy: PolicyDocument): PolicyProblem[] {
       });
     }
   });
-  policy.injection?.extraPatterns?.forEach((p, i) => claim(p.id, `/injection/extraPatterns/${i}`));
+  policy.injection?.extraPatterns?.forEach((p, i) => {
+    claim(p.id, `/injection/extraPatterns/${i}`);
+  });
   return problems;
 }
 
