@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { canonicalBytes, fromBase64Url, toBase64Url, utf8Bytes } from '@pentagate/protocol';
 import { assertBytes } from './errors.js';
 import { timingSafeEqual } from './timing-safe-equal.js';
-import type { MotorCommand, UnsignedMotorCommand } from './wire-schemas.js';
+import type { MotorCommand, UnsignedMotorCommand } from '@pentagate/protocol';
 
 export const COMMAND_MAC_CONTEXT = 'pentagate-cmd-v1\n';
 const CONTEXT_BYTES = utf8Bytes(COMMAND_MAC_CONTEXT);

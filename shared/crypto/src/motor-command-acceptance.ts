@@ -10,7 +10,7 @@
  */
 import { conforms, readJson, schemaIssues } from '@pentagate/protocol';
 import { verifyCommandMac } from './command-mac.js';
-import { type MotorCommand, MotorCommandSchema } from './wire-schemas.js';
+import { type MotorCommand, MotorCommandSchema } from '@pentagate/protocol';
 
 export interface ControllerState {
   robotId: string;

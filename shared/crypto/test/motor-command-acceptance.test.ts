@@ -4,7 +4,7 @@ import t from 'tap';
 import { T0_MS, unsignedCommand } from './fixtures/motor-command.js';
 
 const key = randomBytes(32);
-const keys = new Map([['k-edge-1', new Uint8Array(key)]]);
+const keys = new Map([['0123456789abcdef', new Uint8Array(key)]]);
 const state: ControllerState = { robotId: 'arm-7', epoch: 3, lastSeq: 6 };
 const now = T0_MS + 50;
 const signed = (overrides: Record<string, unknown> = {}) => signMotorCommand(key, unsignedCommand(overrides));
@@ -61,9 +61,9 @@ t.test('wrong-robot: a command for another robot', async (t) => {
 });
 
 t.test('unknown-kid: a key id the controller does not hold', async (t) => {
-  const r = rejection(signMotorCommand(key, unsignedCommand({ kid: 'k-other' })));
+  const r = rejection(signMotorCommand(key, unsignedCommand({ kid: 'fedcba9876543210' })));
   t.equal(r.reason, 'unknown-kid');
-  t.match(r.detail, /k-other/);
+  t.match(r.detail, /fedcba9876543210/);
 });
 
 t.test('bad-mac: a tampered field, a forged tag or another key', async (t) => {
