@@ -101,6 +101,26 @@ export async function runCli(
   }
 }
 
+/**
+ * Resolves a command line to its command and parsed options without running it, for tools that check
+ * command lines written elsewhere (deployment files, scripts). Throws UsageError when it does not fit.
+ */
+export function resolveCommandLine(
+  argv: string[],
+  commands: readonly Command[],
+): { command: Command; parsed: ParsedCommandLine } {
+  const command = findCommand(argv, commands);
+  if (!command) throw new UsageError(`'${argv.join(' ')}' is not a pentagate command`);
+  const parsed = parseCommandLine(command, argv.slice(command.path.length));
+  const [min, max] = command.positionals ?? [0, 0];
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    throw new UsageError(
+      `${command.path.join(' ')}: expected ${min}..${max} argument(s), got ${parsed.positionals.length}`,
+    );
+  }
+  return { command, parsed };
+}
+
 /** Reads a required string option or throws a UsageError naming it. */
 export function requireOption(args: ParsedCommandLine, name: string): string {
   const v = args.options[name];

@@ -1,0 +1,132 @@
+import t from 'tap';
+import {
+  type CliIo,
+  type Command,
+  ExitCode,
+  InvalidInputError,
+  UsageError,
+  requireOption,
+  resolveCommandLine,
+  runCli,
+} from '@pentagate/protocol';
+
+function capture(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (s) => stdout.push(s), err: (s) => stderr.push(s) };
+}
+
+const seen: unknown[] = [];
+const commands: Command[] = [
+  {
+    path: ['keys', 'generate'],
+    summary: 'Make a key file',
+    usage: '--kind KIND --out FILE',
+    description: 'Writes a key with mode 0600.',
+    options: {
+      kind: { type: 'string', description: 'ed25519 or hmac', valueName: 'KIND' },
+      out: { type: 'string', short: 'o', description: 'where to write', valueName: 'FILE' },
+      format: { type: 'string', description: 'pem or jwk', default: 'pem' },
+      json: { type: 'boolean', description: 'JSON output' },
+    },
+    async run(args, io) {
+      seen.push(args);
+      const kind = requireOption(args, 'kind');
+      if (kind === 'bad') throw new InvalidInputError('kind: expected ed25519 or hmac, got "bad"');
+      if (kind === 'crash') throw new Error('boom');
+      io.out(`made ${kind}`);
+      return ExitCode.ok;
+    },
+  },
+  {
+    path: ['verify', 'proof'],
+    summary: 'Verify a proof packet',
+    usage: 'FILE --trust TRUST',
+    options: { trust: { type: 'string', description: 'trust file' } },
+    positionals: [1, 1],
+    async run() {
+      return ExitCode.invalid;
+    },
+  },
+];
+
+t.test('top-level help lists every command with its summary', async (t) => {
+  const io = capture();
+  t.equal(await runCli(['--help'], commands, io), 0);
+  t.match(io.stdout.join('\n'), /keys generate\s+Make a key file/);
+  t.match(io.stdout.join('\n'), /verify proof\s+Verify a proof packet/);
+  const bare = capture();
+  t.equal(
+    await runCli([], commands, bare),
+    ExitCode.usage,
+    'no arguments is a usage error that still shows help',
+  );
+});
+
+t.test('command help shows usage, description, options and defaults', async (t) => {
+  const io = capture();
+  t.equal(await runCli(['keys', 'generate', '--help'], commands, io), 0);
+  const text = io.stdout.join('\n');
+  t.match(text, /Usage: pentagate keys generate --kind KIND --out FILE/);
+  t.match(text, /Writes a key with mode 0600/);
+  t.match(text, /-o, --out FILE\s+where to write/);
+  t.match(text, /\(default: pem\)/);
+});
+
+t.test('group help for a prefix of several commands', async (t) => {
+  const io = capture();
+  t.equal(await runCli(['verify', '--help'], commands, io), 0);
+  t.match(io.stdout.join('\n'), /Usage: pentagate verify <command>/);
+  t.notMatch(io.stdout.join('\n'), /keys generate/);
+  const wrong = capture();
+  t.equal(await runCli(['verify', 'nothing'], commands, wrong), ExitCode.usage);
+  t.match(wrong.stderr.join('\n'), /is not a command/);
+});
+
+t.test('unknown command and unknown option are usage errors with exit 2', async (t) => {
+  const io = capture();
+  t.equal(await runCli(['frobnicate'], commands, io), ExitCode.usage);
+  t.match(io.stderr.join('\n'), /unknown command 'frobnicate'/);
+  const opt = capture();
+  t.equal(await runCli(['keys', 'generate', '--kindd', 'x'], commands, opt), ExitCode.usage);
+  t.match(opt.stderr.join('\n'), /Unknown option '--kindd'/);
+  t.match(opt.stderr.join('\n'), /Usage: pentagate keys generate/);
+});
+
+t.test('options are parsed, defaults applied, required options enforced', async (t) => {
+  seen.length = 0;
+  const io = capture();
+  t.equal(await runCli(['keys', 'generate', '--kind', 'hmac', '-o', 'k.json'], commands, io), 0);
+  t.same(io.stdout, ['made hmac']);
+  t.match(seen[0], { options: { kind: 'hmac', out: 'k.json', format: 'pem' }, positionals: [] });
+  const missing = capture();
+  t.equal(await runCli(['keys', 'generate'], commands, missing), ExitCode.usage);
+  t.match(missing.stderr.join('\n'), /--kind is required/);
+});
+
+t.test('positional counts are enforced', async (t) => {
+  const none = capture();
+  t.equal(await runCli(['verify', 'proof', '--trust', 't.json'], commands, none), ExitCode.usage);
+  t.match(none.stderr.join('\n'), /expected 1 argument\(s\), got 0/);
+  const one = capture();
+  t.equal(await runCli(['verify', 'proof', 'p.json', '--trust', 't.json'], commands, one), ExitCode.invalid);
+});
+
+t.test('user errors print one line and no stack; internal faults print the stack', async (t) => {
+  const bad = capture();
+  t.equal(await runCli(['keys', 'generate', '--kind', 'bad'], commands, bad), ExitCode.usage);
+  t.match(bad.stderr.join('\n'), /kind: expected ed25519 or hmac, got "bad"/);
+  t.notMatch(bad.stderr.join('\n'), /at .*\.ts:\d+/);
+  const crash = capture();
+  t.equal(await runCli(['keys', 'generate', '--kind', 'crash'], commands, crash), ExitCode.invalid);
+  t.match(crash.stderr.join('\n'), /internal error: Error: boom/);
+});
+
+t.test('resolveCommandLine checks a command line without running it', async (t) => {
+  const { command, parsed } = resolveCommandLine(['verify', 'proof', 'p.json', '--trust', 't'], commands);
+  t.same(command.path, ['verify', 'proof']);
+  t.same(parsed.positionals, ['p.json']);
+  t.throws(() => resolveCommandLine(['verify', 'proof', '--bogus'], commands), UsageError);
+  t.throws(() => resolveCommandLine(['nope'], commands), /not a pentagate command/);
+  t.throws(() => resolveCommandLine(['verify', 'proof'], commands), /expected 1\.\.1/);
+});
