@@ -1,0 +1,84 @@
+/**
+ * Point-in-zone tests for the three keep-out shapes (axis-aligned box, sphere, vertical prism), with an
+ * inflation margin. Inflation makes the check conservative: the path sampler places samples no more than
+ * `spacingM` apart along the path of every checked point, so every point of the continuous path lies within
+ * `spacingM / 2` of a sample; inflating each zone by that much (plus the robot's own radius, for a mobile base)
+ * means no path point can be inside a zone while every sample is outside it.
+ * A box is inflated per axis (a superset of its Minkowski sum with a ball, so still conservative).
+ */
+import type { KeepOutZone, PrismZone } from '@pentagate/protocol';
+
+/** Distance from (px, py) to the segment (ax, ay)–(bx, by), m. */
+function distanceToSegmentM(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  u = u < 0 ? 0 : u > 1 ? 1 : u;
+  const ex = ax + u * dx - px;
+  const ey = ay + u * dy - py;
+  return Math.sqrt(ex * ex + ey * ey);
+}
+
+/** Even-odd ray casting (W. R. Franklin's PNPOLY). */
+export function pointInPolygon(px: number, py: number, polygon: PrismZone['polygonM']): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.y > py !== b.y > py && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+function inPrism(z: PrismZone, px: number, py: number, pz: number, inflateM: number): boolean {
+  if (pz < z.zMinM - inflateM || pz > z.zMaxM + inflateM) return false;
+  if (pointInPolygon(px, py, z.polygonM)) return true;
+  if (inflateM <= 0) return false;
+  const poly = z.polygonM;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const a = poly[i]!;
+    const b = poly[j]!;
+    if (distanceToSegmentM(px, py, a.x, a.y, b.x, b.y) <= inflateM) return true;
+  }
+  return false;
+}
+
+/** True when (px, py, pz), in metres, is inside `zone` grown by `inflateM` metres. */
+export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: number, inflateM = 0): boolean {
+  switch (zone.shape) {
+    case 'box':
+      return (
+        px >= zone.minM.x - inflateM &&
+        px <= zone.maxM.x + inflateM &&
+        py >= zone.minM.y - inflateM &&
+        py <= zone.maxM.y + inflateM &&
+        pz >= zone.minM.z - inflateM &&
+        pz <= zone.maxM.z + inflateM
+      );
+    case 'sphere': {
+      const dx = px - zone.centerM.x;
+      const dy = py - zone.centerM.y;
+      const dz = pz - zone.centerM.z;
+      const r = zone.radiusM + inflateM;
+      return dx * dx + dy * dy + dz * dz <= r * r;
+    }
+    case 'prism':
+      return inPrism(zone, px, py, pz, inflateM);
+  }
+}
+
+/** Index of the first zone containing any of the points (xyz triples in `points`), or -1. */
+export function firstZoneHit(
+  zones: readonly KeepOutZone[],
+  points: ArrayLike<number>,
+  inflateM: number,
+): { zone: number; point: number } | undefined {
+  for (let p = 0; p + 2 < points.length; p += 3) {
+    for (let z = 0; z < zones.length; z++) {
+      if (pointInZone(zones[z]!, points[p]!, points[p + 1]!, points[p + 2]!, inflateM))
+        return { zone: z, point: p / 3 };
+    }
+  }
+  return undefined;
+}

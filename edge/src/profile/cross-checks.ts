@@ -1,0 +1,187 @@
+/**
+ * Rules of a robot profile that JSON Schema cannot say: ordered limits, unique names, references that must
+ * resolve, zones no thinner than the sampling guarantee, and the keys each enabled check needs.
+ * Each rule adds a problem with its path; none stops the others from running.
+ */
+import { type ProfileProblem, type RobotProfile, TrustDocumentSchema, conforms } from '@pentagate/protocol';
+
+function duplicates<T>(items: readonly T[], key: (item: T) => string): number[] {
+  const seen = new Set<string>();
+  const dup: number[] = [];
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) dup.push(i);
+    seen.add(k);
+  });
+  return dup;
+}
+
+function checkJoints(p: RobotProfile, out: ProfileProblem[]): void {
+  if (p.kind === 'arm' && p.joints.length === 0)
+    out.push({ path: 'joints', message: 'an arm needs at least one joint' });
+  for (const i of duplicates(p.joints, (j) => j.name)) {
+    out.push({
+      path: `joints[${i}].name`,
+      message: `duplicate joint name ${JSON.stringify(p.joints[i]?.name)}`,
+    });
+  }
+  p.joints.forEach((j, i) => {
+    if (!(j.positionLimitsRad.min < j.positionLimitsRad.max)) {
+      out.push({
+        path: `joints[${i}].positionLimitsRad`,
+        message: `expected min < max, got min ${j.positionLimitsRad.min} and max ${j.positionLimitsRad.max}`,
+      });
+    }
+  });
+  if (p.kind === 'mobile-base' && !p.base)
+    out.push({ path: 'base', message: 'a mobile base needs its base model' });
+}
+
+function checkZones(p: RobotProfile, out: ProfileProblem[]): void {
+  const t = p.keepOut.minZoneThicknessM;
+  for (const i of duplicates(p.keepOut.zones, (z) => z.id)) {
+    out.push({
+      path: `keepOut.zones[${i}].id`,
+      message: `duplicate zone id ${JSON.stringify(p.keepOut.zones[i]?.id)}`,
+    });
+  }
+  p.keepOut.zones.forEach((z, i) => {
+    const path = `keepOut.zones[${i}]`;
+    const thin = (extentM: number, what: string) => {
+      if (extentM < t) {
+        out.push({
+          path,
+          message: `${what} is ${extentM.toFixed(3)} m, thinner than keepOut.minZoneThicknessM ${t} m`,
+        });
+      }
+    };
+    if (z.shape === 'box') {
+      for (const axis of ['x', 'y', 'z'] as const) {
+        if (!(z.minM[axis] < z.maxM[axis])) {
+          out.push({
+            path: `${path}.maxM.${axis}`,
+            message: `expected maxM.${axis} > minM.${axis}, got ${z.maxM[axis]} <= ${z.minM[axis]}`,
+          });
+        } else thin(z.maxM[axis] - z.minM[axis], `extent along ${axis}`);
+      }
+    } else if (z.shape === 'sphere') {
+      thin(2 * z.radiusM, 'diameter');
+    } else {
+      if (!(z.zMinM < z.zMaxM)) {
+        out.push({ path: `${path}.zMaxM`, message: `expected zMaxM > zMinM, got ${z.zMaxM} <= ${z.zMinM}` });
+      } else thin(z.zMaxM - z.zMinM, 'height');
+      let area2 = 0;
+      z.polygonM.forEach((a, k) => {
+        const b = z.polygonM[(k + 1) % z.polygonM.length]!;
+        area2 += a.x * b.y - b.x * a.y;
+      });
+      if (Math.abs(area2) / 2 < t * t) {
+        out.push({
+          path: `${path}.polygonM`,
+          message: `polygon area ${(Math.abs(area2) / 2).toFixed(4)} m² is degenerate`,
+        });
+      }
+    }
+  });
+}
+
+function checkSources(p: RobotProfile, out: ProfileProblem[]): void {
+  for (const i of duplicates(p.sources, (s) => s.name)) {
+    out.push({
+      path: `sources[${i}].name`,
+      message: `duplicate source name ${JSON.stringify(p.sources[i]?.name)}`,
+    });
+  }
+  const byName = new Map(p.sources.map((s) => [s.name, s]));
+  const need = (kind: string, why: string) => {
+    if (!p.sources.some((s) => s.kind === kind))
+      out.push({ path: 'sources', message: `needs a ${kind} source (${why})` });
+  };
+  need('proximity', 'RISK');
+  need('battery', 'ECONOMY');
+  need('firmware', 'PROVENANCE');
+  if (p.kind === 'arm') need('joint-state', 'INVARIANT for an arm');
+  else need('pose', 'INVARIANT for a mobile base');
+  p.risk.proximitySources?.forEach((name, i) => {
+    const s = byName.get(name);
+    if (!s)
+      out.push({ path: `risk.proximitySources[${i}]`, message: `no source named ${JSON.stringify(name)}` });
+    else if (s.kind !== 'proximity') {
+      out.push({
+        path: `risk.proximitySources[${i}]`,
+        message: `source ${JSON.stringify(name)} is ${s.kind}, not proximity`,
+      });
+    }
+  });
+  for (const i of duplicates(p.sensors, (s) => s.id)) {
+    out.push({
+      path: `sensors[${i}].id`,
+      message: `duplicate sensor id ${JSON.stringify(p.sensors[i]?.id)}`,
+    });
+  }
+  p.sensors.forEach((s, i) => {
+    if (s.source !== undefined && !byName.has(s.source)) {
+      out.push({ path: `sensors[${i}].source`, message: `no source named ${JSON.stringify(s.source)}` });
+    }
+  });
+}
+
+function checkBattery(p: RobotProfile, out: ProfileProblem[]): void {
+  const b = p.battery;
+  if (!(b.minVoltageV < b.nominalVoltageV)) {
+    out.push({
+      path: 'battery.minVoltageV',
+      message: `expected < nominalVoltageV ${b.nominalVoltageV}, got ${b.minVoltageV}`,
+    });
+  }
+  if (!(b.reserveWh < b.capacityWh)) {
+    out.push({
+      path: 'battery.reserveWh',
+      message: `expected < capacityWh ${b.capacityWh}, got ${b.reserveWh}`,
+    });
+  }
+  if (b.allocationsWh.default === undefined) {
+    out.push({
+      path: 'battery.allocationsWh',
+      message: 'needs a `default` allocation for intents without a move class',
+    });
+  }
+}
+
+function checkTrust(p: RobotProfile, out: ProfileProblem[]): void {
+  const hasDoc = p.trust.document !== undefined;
+  if (hasDoc === (p.trust.path !== undefined)) {
+    out.push({ path: 'trust', message: 'expected exactly one of `document` (inline) or `path`' });
+    return;
+  }
+  if (!hasDoc) return; // a path is read and inlined by the loader, which then runs this check again
+  if (!conforms(TrustDocumentSchema, p.trust.document)) {
+    out.push({
+      path: 'trust.document',
+      message: 'expected a trust document { keys: [{ kid, alg, role, publicKey }] }',
+    });
+    return;
+  }
+  const roles = new Set(p.trust.document.keys.map((k) => k.role));
+  const want = (role: string, why: string) => {
+    if (!roles.has(role as never))
+      out.push({ path: 'trust.document.keys', message: `needs a ${role} key (${why})` });
+  };
+  want('vendor', 'firmware manifests');
+  want('operator', 'consent statements');
+  if (p.sensors.some((s) => s.calibrationRequired)) want('calibration', 'calibration certificates');
+}
+
+/** Every cross-field problem of a schema-valid profile. */
+export function crossFieldProblems(p: RobotProfile): ProfileProblem[] {
+  const out: ProfileProblem[] = [];
+  checkJoints(p, out);
+  checkZones(p, out);
+  checkSources(p, out);
+  checkBattery(p, out);
+  checkTrust(p, out);
+  if (p.risk.ssm.minSpeedScale !== undefined && p.risk.ssm.minSpeedScale > 1) {
+    out.push({ path: 'risk.ssm.minSpeedScale', message: 'expected <= 1' });
+  }
+  return out;
+}

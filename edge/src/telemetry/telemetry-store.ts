@@ -1,0 +1,177 @@
+/**
+ * The latest telemetry frame of each source the profile names, with its seq, source stamp and arrival time
+ * (DESIGN.md §4). A frame is refused — and counted by reason — when it is malformed, carries a non-finite or
+ * out-of-range value, belongs to another robot or an unknown source, has the wrong kind for its source,
+ * does not fit the robot (joint names, quaternion norm), or its seq is not greater than the last accepted
+ * one (a replayed or re-ordered frame must not overwrite fresher data). A frame older than its source's
+ * `maxAgeMs` (by arrival time) is reported as missing by `fresh()` — the Nav2 collision-monitor habit: a
+ * stale source makes the verdict stop.
+ */
+import {
+  type RobotProfile,
+  type SourceProfile,
+  type TelemetryFrame,
+  TelemetryFrameSchema,
+  conforms,
+  schemaIssues,
+} from '@pentagate/protocol';
+
+export type TelemetryRejection =
+  | 'malformed'
+  | 'wrong-robot'
+  | 'unknown-source'
+  | 'wrong-kind'
+  | 'out-of-range'
+  | 'out-of-order';
+
+export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
+  'malformed',
+  'wrong-robot',
+  'unknown-source',
+  'wrong-kind',
+  'out-of-range',
+  'out-of-order',
+];
+
+export interface StoredFrame<F extends TelemetryFrame = TelemetryFrame> {
+  frame: F;
+  arrivalMs: number;
+}
+
+export type FreshFrame<F extends TelemetryFrame = TelemetryFrame> = StoredFrame<F> & { ageMs: number };
+
+export type FrameLookup<F extends TelemetryFrame = TelemetryFrame> =
+  | ({ status: 'fresh' } & FreshFrame<F>)
+  | { status: 'stale'; frame: F; ageMs: number; maxAgeMs: number }
+  | { status: 'missing' };
+
+export type IngestResult =
+  | { accepted: true; frame: TelemetryFrame }
+  | { accepted: false; reason: TelemetryRejection; detail: string };
+
+/** True when `value` holds a NaN or ±Infinity anywhere (depth-limited; JSON cannot carry them, JS callers can). */
+function hasNonFinite(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value === null || typeof value !== 'object' || depth > 8) return false;
+  for (const v of Object.values(value)) if (hasNonFinite(v, depth + 1)) return true;
+  return false;
+}
+
+function finiteArray(xs: readonly number[]): boolean {
+  for (const x of xs) if (!Number.isFinite(x)) return false;
+  return true;
+}
+
+export class TelemetryStore {
+  readonly #profile: RobotProfile;
+  readonly #sources: Map<string, SourceProfile>;
+  readonly #latest = new Map<string, StoredFrame>();
+  readonly #rejected = new Map<TelemetryRejection, number>(TELEMETRY_REJECTIONS.map((r) => [r, 0]));
+  readonly #jointNames: Set<string>;
+
+  constructor(profile: RobotProfile) {
+    this.#profile = profile;
+    this.#sources = new Map(profile.sources.map((s) => [s.name, s]));
+    this.#jointNames = new Set(profile.joints.map((j) => j.name));
+  }
+
+  /** Counts of refused frames by reason. */
+  rejectionCounts(): Record<TelemetryRejection, number> {
+    return Object.fromEntries(this.#rejected) as Record<TelemetryRejection, number>;
+  }
+
+  #reject(reason: TelemetryRejection, detail: string): IngestResult {
+    this.#rejected.set(reason, (this.#rejected.get(reason) ?? 0) + 1);
+    return { accepted: false, reason, detail };
+  }
+
+  #rangeProblem(f: TelemetryFrame): string | undefined {
+    switch (f.kind) {
+      case 'joint-state': {
+        const n = f.names.length;
+        if (f.positionsRad.length !== n || f.velocitiesRadS.length !== n || f.effortsNm.length !== n) {
+          return `expected ${n} positions, velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`;
+        }
+        const unknown = f.names.find((name) => !this.#jointNames.has(name));
+        if (unknown !== undefined) return `joint ${JSON.stringify(unknown)} is not in the profile`;
+        if (!finiteArray(f.positionsRad) || !finiteArray(f.velocitiesRadS) || !finiteArray(f.effortsNm)) {
+          return 'expected finite numbers';
+        }
+        return undefined;
+      }
+      case 'pose': {
+        const q = f.orientation;
+        const norm = Math.hypot(q.x, q.y, q.z, q.w);
+        if (!(Math.abs(norm - 1) <= 1e-3)) return `expected a unit quaternion, got norm ${norm}`;
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Validates and stores a frame; never throws. */
+  ingest(input: unknown, arrivalMs: number): IngestResult {
+    if (!conforms(TelemetryFrameSchema, input)) {
+      const issues = schemaIssues(TelemetryFrameSchema, input);
+      // Non-finite numbers fail the schema; name them so operators can tell a broken sensor from a broken sender.
+      if (hasNonFinite(input))
+        return this.#reject('out-of-range', 'telemetry frame: non-finite number (NaN or Infinity)');
+      const firstIssue = issues[0];
+      return this.#reject(
+        'malformed',
+        firstIssue
+          ? `telemetry frame ${firstIssue.path || '/'}: ${firstIssue.message}`
+          : 'telemetry frame: not a frame',
+      );
+    }
+    const frame = input;
+    if (frame.robotId !== this.#profile.robotId) {
+      return this.#reject(
+        'wrong-robot',
+        `frame for robot ${frame.robotId}, this edge serves ${this.#profile.robotId}`,
+      );
+    }
+    const source = this.#sources.get(frame.source);
+    if (!source)
+      return this.#reject('unknown-source', `source ${JSON.stringify(frame.source)} is not in the profile`);
+    if (source.kind !== frame.kind) {
+      return this.#reject(
+        'wrong-kind',
+        `source ${frame.source} carries ${source.kind} frames, got ${frame.kind}`,
+      );
+    }
+    const range = this.#rangeProblem(frame);
+    if (range) return this.#reject('out-of-range', `${frame.source}: ${range}`);
+    const last = this.#latest.get(frame.source);
+    if (last && frame.seq <= last.frame.seq) {
+      return this.#reject(
+        'out-of-order',
+        `${frame.source}: seq ${frame.seq} is not greater than ${last.frame.seq}`,
+      );
+    }
+    this.#latest.set(frame.source, { frame, arrivalMs });
+    return { accepted: true, frame };
+  }
+
+  /** The latest frame of `source`, classified by age at `nowMs`. */
+  lookup<F extends TelemetryFrame = TelemetryFrame>(source: string, nowMs: number): FrameLookup<F> {
+    const stored = this.#latest.get(source) as StoredFrame<F> | undefined;
+    const spec = this.#sources.get(source);
+    if (!stored || !spec) return { status: 'missing' };
+    const ageMs = nowMs - stored.arrivalMs;
+    if (ageMs > spec.maxAgeMs || ageMs < 0)
+      return { status: 'stale', frame: stored.frame, ageMs, maxAgeMs: spec.maxAgeMs };
+    return { status: 'fresh', ...stored, ageMs };
+  }
+
+  /** Names of the sources of `kind`, in profile order. */
+  sourcesOf(kind: TelemetryFrame['kind']): string[] {
+    return this.#profile.sources.filter((s) => s.kind === kind).map((s) => s.name);
+  }
+
+  /** Forgets every frame (after a configuration change the gates want fresh evidence). */
+  clear(): void {
+    this.#latest.clear();
+  }
+}
