@@ -43,7 +43,7 @@ export const DsseEnvelopeSchema = Type.Object(
       pattern: '^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$',
     }),
     /** The payload bytes in standard padded base64 (for statements: the JCS bytes). */
-    payload: base64Schema(4 * Math.ceil(MAX_DSSE_PAYLOAD_BYTES / 3)),
+    payload: base64Schema(4 * Math.ceil(MAX_DSSE_PAYLOAD_BYTES / 3), 0),
     signatures: Type.Array(DsseSignatureSchema, { minItems: 1, maxItems: 16 }),
   },
   { additionalProperties: false },
