@@ -5,6 +5,8 @@
  *
  * Topic layout: `pentagate/v1/<robotId>/<leaf…>`; `cmd` and `verdict` are the edge's outputs.
  */
+import { conforms, RobotIdSchema, TOPIC_ROOT } from '@pentagate/protocol';
+
 export type BrokerRole = 'edge' | 'robot' | 'operator' | 'simulator';
 
 export interface BrokerIdentity {
@@ -14,19 +16,19 @@ export interface BrokerIdentity {
   robotId?: string;
 }
 
-const ROOT = ['pentagate', 'v1'] as const;
+const ROOT = TOPIC_ROOT.split('/');
 /** Leaves only the edge may publish: a signed command or a verdict from anyone else is a forgery. */
 const EDGE_ONLY_LEAVES = new Set(['cmd', 'verdict']);
 
 /** A robot id usable as one topic level: no separators or wildcards ([MQTT-4.7.1-1], [MQTT-4.7.1-2]). */
 export function isTopicSafeRobotId(robotId: string): boolean {
-  return /^[A-Za-z0-9._-]{1,64}$/.test(robotId);
+  return conforms(RobotIdSchema, robotId);
 }
 
 /** The robot level a topic or filter names under `pentagate/v1/`, or undefined when outside the tree. */
 function robotLevel(levels: readonly string[]): string | undefined {
-  if (levels.length < 3 || levels[0] !== ROOT[0] || levels[1] !== ROOT[1]) return undefined;
-  return levels[2];
+  if (levels.length < ROOT.length + 1 || ROOT.some((level, i) => levels[i] !== level)) return undefined;
+  return levels[ROOT.length];
 }
 
 function isUnboundOperator(identity: BrokerIdentity): boolean {
@@ -48,7 +50,7 @@ export function mayPublish(identity: BrokerIdentity, topic: string, retain = fal
   const levels = topic.split('/');
   const robot = robotLevel(levels);
   if (robot === undefined || !robotAllowed(identity, robot)) return false;
-  const leaf = levels[3];
+  const leaf = levels[ROOT.length + 1];
   if (leaf === undefined || leaf === '') return false;
   if (EDGE_ONLY_LEAVES.has(leaf)) {
     // A retained command would be replayed to every future subscriber ([MQTT-3.3.1-6]); commands
@@ -71,7 +73,7 @@ export function maySubscribe(identity: BrokerIdentity, filter: string): boolean 
     return isUnboundOperator(identity) && (filter === 'pentagate/#' || filter === 'pentagate/v1/#');
   }
   // '#' is only valid as the last level ([MQTT-4.7.1-2]); aedes refuses other placements first.
-  if (robot === '#') return isUnboundOperator(identity) && levels.length === 3;
+  if (robot === '#') return isUnboundOperator(identity) && levels.length === ROOT.length + 1;
   if (robot === '+') return isUnboundOperator(identity);
   return robotAllowed(identity, robot);
 }

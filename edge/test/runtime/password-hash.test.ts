@@ -25,7 +25,7 @@ t.test('the user table refuses bad entries', async (t) => {
   const cases: [unknown, RegExp][] = [
     [{ username: '', role: 'robot', robotId: 'r1', password: 'x' }, /username: expected a non-empty string/],
     [{ username: 'a', role: 'admin', robotId: 'r1', password: 'x' }, /role: expected one of edge, robot/],
-    [{ username: 'a', role: 'robot', robotId: 'r/1', password: 'x' }, /robotId: expected 1-64/],
+    [{ username: 'a', role: 'robot', robotId: 'r/1', password: 'x' }, /robotId: expected 1-64 letters/],
     [{ username: 'a', role: 'robot', password: 'x' }, /robotId: required for role robot/],
     [{ username: 'a', role: 'robot', robotId: 'r1' }, /exactly one of password or passwordHash/],
     [{ username: 'a', role: 'robot', robotId: 'r1', passwordHash: 'nope' }, /passwordHash: expected scrypt/],
@@ -37,7 +37,7 @@ t.test('the user table refuses bad entries', async (t) => {
     t.match(err, { message }, String(message));
   }
   const dup = { username: 'a', role: 'operator' as const, password: 'x' };
-  t.rejects(loadBrokerUsers([dup, dup]), { message: /appears twice/ });
+  await t.rejects(loadBrokerUsers([dup, dup]), { message: /appears twice/ });
 });
 
 t.test('clear-text passwords are replaced by hashes on load', async (t) => {
