@@ -1,1 +1,2 @@
-export {};
+/** @pentagate/bench: the benchmark harness other packages' suites build on. */
+export * from './harness/index.js';
