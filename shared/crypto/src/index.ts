@@ -14,3 +14,6 @@ export * from './dsse.js';
 export * from './dsse-verify.js';
 export * from './trust-store.js';
 export * from './governance-token.js';
+export { EMPTY_ROOT, MERKLE_HASH_BYTES, leafHash, nodeHash } from './merkle-hash.js';
+export * from './merkle-tree.js';
+export * from './merkle-verify.js';
