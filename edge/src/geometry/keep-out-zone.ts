@@ -14,7 +14,7 @@ function distanceToSegmentM(px: number, py: number, ax: number, ay: number, bx: 
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  u = u < 0 ? 0 : u > 1 ? 1 : u;
+  u = Math.max(0, Math.min(1, u));
   const ex = ax + u * dx - px;
   const ey = ay + u * dy - py;
   return Math.sqrt(ex * ex + ey * ey);

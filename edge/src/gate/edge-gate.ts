@@ -1,0 +1,523 @@
+/**
+ * The EdgeGate: trapAndSign (DESIGN.md §4). An intent becomes an HMAC-signed motor command only when all
+ * five gates pass on fresh telemetry; otherwise it is vetoed, or it waits for an operator's consent. While a
+ * signed motion runs, every telemetry update re-checks RISK and INVARIANT and, on failure, returns a signed
+ * STOP with a bumped epoch. Nothing from outside ever throws out of this class or yields a signature without
+ * the gates: malformed input gets a `rejected-input` verdict naming the problem.
+ *
+ * Epoch: bumped on every stop, on configuration change, and when a gate is constructed (a restart is a
+ * configuration change: commands signed by the previous process are dead to the controller once a newer one
+ * lands).
+ */
+import { type TrustStore, dsseVerifyStatement, jcsDigestHex, signMotorCommand } from '@pentagate/crypto';
+import {
+  type ConsentStatement,
+  ConsentStatementSchema,
+  type GateResult,
+  type Intent,
+  IntentSchema,
+  type MotorCommand,
+  PAYLOAD_TYPES,
+  type RobotProfile,
+  type Setpoints,
+  type TelemetryFrame,
+  type UnsignedMotorCommand,
+  type VerdictEvent,
+  conforms,
+  schemaIssues,
+} from '@pentagate/protocol';
+import { consentGate, consentNeed } from '../gates/consent.js';
+import { economyGate } from '../gates/economy.js';
+import type { GateContext } from '../gates/gate-context.js';
+import { invariantGate } from '../gates/invariant.js';
+import { type MotionPlan, planMotion } from '../gates/motion-plan.js';
+import { provenanceGate } from '../gates/provenance.js';
+import {
+  type ProvenanceDocuments,
+  type ProvenanceLoadReport,
+  ProvenanceRegistry,
+} from '../gates/provenance-registry.js';
+import { riskGate } from '../gates/risk.js';
+import { runGate } from '../gates/run-gate.js';
+import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
+import { type TelemetryRejection, TelemetryStore } from '../telemetry/telemetry-store.js';
+import type { SequenceStore } from './sequence-store.js';
+import type { TelemetryOutcome, TrapResult } from './trap-result.js';
+import { verdict } from './verdicts.js';
+
+export interface EdgeGateOptions {
+  profile: RobotProfile;
+  /** Keys for consent (operator), firmware manifests (vendor) and calibration certificates (calibration). */
+  trust: TrustStore;
+  /** The HMAC key shared with the controller, and its key id (`hmacKeyId(key)`). */
+  hmacKey: { kid: string; key: Uint8Array };
+  sequence: SequenceStore;
+  /** Unix ms; defaults to Date.now. */
+  clock?: () => number;
+}
+
+interface WaitingIntent {
+  intent: Intent;
+  plan: MotionPlan;
+  sinceMs: number;
+  deadlineMs: number;
+}
+
+/** The motion a signed command started, re-checked on every telemetry update until it should have ended. */
+export interface ActiveMotion {
+  intentId: string;
+  plan: MotionPlan;
+  commandSeq: number;
+  startedAtMs: number;
+  endsAtMs: number;
+  speedScale: number;
+}
+
+const GATE_ORDER = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
+
+function sanitizeReason(reason: string): string {
+  // The stop reason is signed and shown to operators: control characters (other than tab/newline) become spaces.
+  const clean =
+    [...reason]
+      .map((ch) => {
+        const c = ch.charCodeAt(0);
+        return (c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f ? ' ' : ch;
+      })
+      .join('')
+      .trim() || 'protective stop';
+  return clean.length > 512 ? `${clean.slice(0, 511)}…` : clean;
+}
+
+function intentIdOf(input: unknown): string | undefined {
+  const id = (input as { intentId?: unknown } | null)?.intentId;
+  return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(id) ? id : undefined;
+}
+
+export class EdgeGate {
+  #cp: CompiledProfile;
+  #telemetry: TelemetryStore;
+  readonly #provenance = new ProvenanceRegistry();
+  readonly #trust: TrustStore;
+  readonly #hmac: { kid: string; key: Uint8Array };
+  readonly #sequence: SequenceStore;
+  readonly #clock: () => number;
+  readonly #waiting = new Map<string, WaitingIntent>();
+  /** Consent nonces already used, with the statement's expiry (after which it is refused anyway). */
+  readonly #usedNonces = new Map<string, number>();
+  #motion: ActiveMotion | undefined;
+
+  constructor(options: EdgeGateOptions) {
+    this.#cp = compileProfile(options.profile);
+    this.#telemetry = new TelemetryStore(options.profile);
+    this.#trust = options.trust;
+    this.#hmac = options.hmacKey;
+    this.#sequence = options.sequence;
+    this.#clock = options.clock ?? Date.now;
+    this.#sequence.bumpEpoch();
+  }
+
+  get profile(): RobotProfile {
+    return this.#cp.profile;
+  }
+
+  /** SHA-256 of the JCS profile; every signed command carries it as `cfgDigest`. */
+  get cfgDigest(): string {
+    return this.#cp.cfgDigest;
+  }
+
+  get epoch(): number {
+    return this.#sequence.epoch();
+  }
+
+  get activeMotion(): ActiveMotion | undefined {
+    return this.#motion;
+  }
+
+  /** Intent digests waiting for consent, with their deadlines. */
+  waitingConsents(): { intentDigest: string; intentId: string; deadlineMs: number }[] {
+    return [...this.#waiting].map(([d, w]) => ({
+      intentDigest: d,
+      intentId: w.intent.intentId,
+      deadlineMs: w.deadlineMs,
+    }));
+  }
+
+  telemetryRejections(): Record<TelemetryRejection, number> {
+    return this.#telemetry.rejectionCounts();
+  }
+
+  /** Verifies and adds firmware manifests and calibration certificates (DSSE envelopes). */
+  loadProvenance(docs: ProvenanceDocuments, nowMs = this.#clock()): ProvenanceLoadReport {
+    return this.#provenance.load(this.#trust, docs, this.#cp.profile.robotId, nowMs);
+  }
+
+  #context(
+    plan: MotionPlan,
+    nowMs: number,
+    consentGranted: boolean,
+    elapsedMs = 0,
+    monitoring = false,
+  ): GateContext {
+    return {
+      cp: this.#cp,
+      telemetry: this.#telemetry,
+      nowMs,
+      plan,
+      provenance: this.#provenance,
+      evidence: new Map<string, TelemetryFrame>(),
+      speedScale: 1,
+      consentGranted,
+      elapsedMs,
+      monitoring,
+    };
+  }
+
+  static #evidenceDigest(ctx: GateContext): string {
+    const frames = [...ctx.evidence.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, f]) => f);
+    return jcsDigestHex(frames);
+  }
+
+  /** All five gates, RISK first (its speed cap feeds ECONOMY), reported in pentagon order. */
+  #runGates(ctx: GateContext): GateResult[] {
+    const risk = runGate('RISK', riskGate, ctx);
+    const byVertex: Record<string, GateResult> = {
+      RISK: risk,
+      INVARIANT: runGate('INVARIANT', invariantGate, ctx),
+      ECONOMY: runGate('ECONOMY', economyGate, ctx),
+      PROVENANCE: runGate('PROVENANCE', provenanceGate, ctx),
+      CONSENT: runGate('CONSENT', consentGate, ctx),
+    };
+    return GATE_ORDER.map((v) => byVertex[v]!);
+  }
+
+  #rejected(input: unknown, violation: string, nowMs: number): TrapResult {
+    return {
+      kind: 'veto',
+      verdict: verdict({
+        robotId: this.#cp.profile.robotId,
+        intentId: intentIdOf(input),
+        outcome: 'rejected-input',
+        atMs: nowMs,
+        violations: [violation],
+      }),
+    };
+  }
+
+  #setpoints(plan: MotionPlan, speedScale: number): Setpoints {
+    const scale = speedScale < 1 ? { speedScale } : {};
+    if (plan.kind === 'joint') {
+      return { kind: 'joint', jointNames: plan.intent.jointNames, points: plan.intent.points, ...scale };
+    }
+    const { linearMps, angularRadS, durationMs } = plan.intent;
+    return { kind: 'twist', linearMps, angularRadS, durationMs, ...scale };
+  }
+
+  #sign(unsigned: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
+    return signMotorCommand(this.#hmac.key, {
+      v: 1,
+      kid: this.#hmac.kid,
+      robotId: this.#cp.profile.robotId,
+      cfgDigest: this.#cp.cfgDigest,
+      ...unsigned,
+    });
+  }
+
+  /** Runs the gates for a planned intent and signs, vetoes, or parks it for consent. */
+  #decide(intent: Intent, plan: MotionPlan, nowMs: number, consentGranted: boolean): TrapResult {
+    const ctx = this.#context(plan, nowMs, consentGranted);
+    const gates = this.#runGates(ctx);
+    const evidenceDigest = EdgeGate.#evidenceDigest(ctx);
+    const base = {
+      robotId: this.#cp.profile.robotId,
+      intentId: intent.intentId,
+      atMs: nowMs,
+      gates,
+      evidenceDigest,
+    };
+    if (gates.every((g) => g.passed)) {
+      const speedScale = ctx.speedScale;
+      const seq = this.#sequence.next();
+      const command = this.#sign({
+        epoch: this.#sequence.epoch(),
+        seq,
+        issuedAt: nowMs,
+        validUntil: nowMs + this.#cp.profile.command.validForMs,
+        intentId: intent.intentId,
+        setpoints: this.#setpoints(plan, speedScale),
+        evidenceDigest,
+      });
+      this.#motion = {
+        intentId: intent.intentId,
+        plan,
+        commandSeq: seq,
+        startedAtMs: nowMs,
+        endsAtMs: nowMs + plan.durationMs / speedScale,
+        speedScale,
+      };
+      return {
+        kind: 'signed',
+        command,
+        verdict: verdict({
+          ...base,
+          outcome: 'signed',
+          commandSeq: seq,
+          ...(speedScale < 1 ? { speedScale } : {}),
+        }),
+      };
+    }
+    const failing = gates.filter((g) => !g.passed);
+    const onlyConsent =
+      failing.length === 1 &&
+      failing[0]!.vertex === 'CONSENT' &&
+      failing[0]!.violations.every((v) => v.startsWith('CONSENT.REQUIRED'));
+    if (onlyConsent && !consentGranted) {
+      const intentDigest = jcsDigestHex(intent);
+      const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
+      this.#waiting.set(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs });
+      return {
+        kind: 'awaiting-consent',
+        intentDigest,
+        verdict: verdict({
+          ...base,
+          outcome: 'awaiting-consent',
+          detail: `waiting for an operator consent statement bound to intent digest ${intentDigest} until ${new Date(deadlineMs).toISOString()}`,
+        }),
+      };
+    }
+    return { kind: 'veto', verdict: verdict({ ...base, outcome: 'vetoed' }) };
+  }
+
+  /** Gates an intent. Never throws; never signs unless all five gates pass. */
+  trapAndSign(input: unknown, nowMs = this.#clock()): TrapResult {
+    try {
+      if (!conforms(IntentSchema, input)) {
+        const issue = schemaIssues(IntentSchema, input)[0];
+        return this.#rejected(
+          input,
+          `INPUT.INTENT_INVALID: ${issue ? `${issue.path || '/'}: ${issue.message}` : 'not an intent'}`,
+          nowMs,
+        );
+      }
+      const plan = planMotion(input, this.#cp);
+      if (typeof plan === 'string') return this.#rejected(input, `INPUT.INTENT_INVALID: ${plan}`, nowMs);
+      return this.#decide(input, plan, nowMs, false);
+    } catch (err) {
+      return this.#rejected(input, `INPUT.INTERNAL_ERROR: ${(err as Error)?.message ?? String(err)}`, nowMs);
+    }
+  }
+
+  #consentVeto(violation: string, nowMs: number, intentId?: string, detail?: string): TrapResult {
+    return {
+      kind: 'veto',
+      verdict: verdict({
+        robotId: this.#cp.profile.robotId,
+        intentId,
+        outcome: 'vetoed',
+        atMs: nowMs,
+        violations: [violation],
+        ...(detail ? { detail } : {}),
+      }),
+    };
+  }
+
+  /**
+   * Takes an operator's consent (a DSSE envelope of a ConsentStatement). A valid one resumes the waiting intent
+   * it is bound to: the gates run again on fresh telemetry and the result is signed or vetoed. An invalid one
+   * is vetoed with the reason; the intent keeps waiting until its timeout.
+   */
+  submitConsent(envelope: unknown, nowMs = this.#clock()): TrapResult {
+    try {
+      let statement: ConsentStatement;
+      try {
+        statement = dsseVerifyStatement(envelope, this.#trust, ConsentStatementSchema, {
+          role: 'operator',
+          payloadType: PAYLOAD_TYPES.consent,
+          atMs: nowMs,
+        }).statement;
+      } catch (err) {
+        return this.#consentVeto(`CONSENT.INVALID: ${(err as Error).message}`, nowMs);
+      }
+      if (statement.robotId !== this.#cp.profile.robotId) {
+        return this.#consentVeto(
+          `CONSENT.WRONG_ROBOT: consent is for robot ${statement.robotId}, this edge serves ${this.#cp.profile.robotId}`,
+          nowMs,
+        );
+      }
+      const waiting = this.#waiting.get(statement.intentDigest);
+      if (!waiting) {
+        return this.#consentVeto(
+          `CONSENT.NO_WAITING_INTENT: no intent with digest ${statement.intentDigest} is waiting for consent`,
+          nowMs,
+        );
+      }
+      const id = waiting.intent.intentId;
+      const still = `intent ${id} still waits until ${new Date(waiting.deadlineMs).toISOString()}`;
+      if (this.#usedNonces.has(statement.nonce)) {
+        return this.#consentVeto(
+          `CONSENT.REPLAYED: nonce ${statement.nonce} was already used`,
+          nowMs,
+          id,
+          still,
+        );
+      }
+      if (nowMs < statement.notBefore) {
+        return this.#consentVeto(
+          `CONSENT.NOT_YET_VALID: consent valid from ${new Date(statement.notBefore).toISOString()}`,
+          nowMs,
+          id,
+          still,
+        );
+      }
+      if (nowMs > statement.expiresAt) {
+        return this.#consentVeto(
+          `CONSENT.EXPIRED: consent expired ${new Date(statement.expiresAt).toISOString()} (${nowMs - statement.expiresAt} ms ago)`,
+          nowMs,
+          id,
+          still,
+        );
+      }
+      const need = consentNeed(this.#cp, waiting.plan);
+      if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
+        return this.#consentVeto(
+          `CONSENT.WRONG_SCOPE: this move needs safety-critical consent, got ${statement.scope}`,
+          nowMs,
+          id,
+          still,
+        );
+      }
+      this.#usedNonces.set(statement.nonce, statement.expiresAt);
+      this.#waiting.delete(statement.intentDigest);
+      return this.#decide(waiting.intent, waiting.plan, nowMs, true);
+    } catch (err) {
+      return this.#rejected(
+        envelope,
+        `INPUT.INTERNAL_ERROR: ${(err as Error)?.message ?? String(err)}`,
+        nowMs,
+      );
+    }
+  }
+
+  /** Turns every wait past its deadline into a `consent-expired` veto; forgets nonces of expired statements. */
+  expireConsents(nowMs = this.#clock()): TrapResult[] {
+    const out: TrapResult[] = [];
+    for (const [digest, w] of this.#waiting) {
+      if (nowMs < w.deadlineMs) continue;
+      this.#waiting.delete(digest);
+      out.push({
+        kind: 'veto',
+        verdict: verdict({
+          robotId: this.#cp.profile.robotId,
+          intentId: w.intent.intentId,
+          outcome: 'consent-expired',
+          atMs: nowMs,
+          violations: [
+            `CONSENT.TIMEOUT: no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
+          ],
+        }),
+      });
+    }
+    // A statement past its expiry is refused on its own, so its nonce need not be remembered any longer.
+    for (const [nonce, expiresAt] of this.#usedNonces) if (expiresAt < nowMs) this.#usedNonces.delete(nonce);
+    return out;
+  }
+
+  /** A signed STOP. Always allowed; bumps the epoch first so no earlier command is accepted after it. */
+  protectiveStop(reason: string, nowMs = this.#clock(), evidenceDigest = jcsDigestHex([])): MotorCommand {
+    const epoch = this.#sequence.bumpEpoch();
+    const intentId = this.#motion?.intentId ?? `stop-${nowMs}`;
+    this.#motion = undefined;
+    return this.#sign({
+      epoch,
+      seq: this.#sequence.next(),
+      issuedAt: nowMs,
+      validUntil: nowMs + this.#cp.profile.command.validForMs,
+      intentId,
+      setpoints: { kind: 'stop', reason: sanitizeReason(reason) },
+      evidenceDigest,
+    });
+  }
+
+  /** Bumps the epoch; with a new profile, also forgets telemetry, waits and the motion in progress. */
+  configurationChanged(profile?: RobotProfile): void {
+    this.#sequence.bumpEpoch();
+    this.#motion = undefined;
+    if (profile) {
+      this.#cp = compileProfile(profile);
+      this.#telemetry = new TelemetryStore(profile);
+      this.#waiting.clear();
+    }
+  }
+
+  /**
+   * Re-checks RISK and INVARIANT for the motion in progress (DESIGN.md §4 continuous monitoring).
+   * Returns a signed STOP and its verdict when either fails; nothing when all is well or nothing moves.
+   * Call it on every telemetry update (ingestTelemetry does) and on a timer, so a source that goes silent
+   * is caught by its maxAgeMs.
+   */
+  monitor(nowMs = this.#clock()): { stop: MotorCommand; verdict: VerdictEvent } | undefined {
+    const m = this.#motion;
+    if (!m) return undefined;
+    if (nowMs > m.endsAtMs) {
+      this.#motion = undefined;
+      return undefined;
+    }
+    try {
+      const elapsedMs = Math.max(0, (nowMs - m.startedAtMs) * m.speedScale);
+      const ctx = this.#context(m.plan, nowMs, true, elapsedMs, true);
+      const gates = [
+        runGate('INVARIANT', invariantGate, ctx),
+        runGate('RISK', (c) => riskGate(c, { runningSpeedScale: m.speedScale }), ctx),
+      ];
+      if (gates.every((g) => g.passed)) return undefined;
+      const evidenceDigest = EdgeGate.#evidenceDigest(ctx);
+      const violations = gates.flatMap((g) => g.violations);
+      const stop = this.protectiveStop(violations[0] ?? 'protective stop', nowMs, evidenceDigest);
+      return {
+        stop,
+        verdict: verdict({
+          robotId: this.#cp.profile.robotId,
+          intentId: m.intentId,
+          outcome: 'stopped',
+          atMs: nowMs,
+          gates,
+          evidenceDigest,
+          commandSeq: stop.seq,
+        }),
+      };
+    } catch (err) {
+      const stop = this.protectiveStop(`monitor error: ${(err as Error)?.message ?? String(err)}`, nowMs);
+      return {
+        stop,
+        verdict: verdict({
+          robotId: this.#cp.profile.robotId,
+          intentId: m.intentId,
+          outcome: 'stopped',
+          atMs: nowMs,
+          violations: ['INVARIANT.GATE_ERROR: monitoring failed; stopped'],
+          commandSeq: stop.seq,
+        }),
+      };
+    }
+  }
+
+  /** Stores a telemetry frame (never throws) and re-checks the motion in progress. */
+  ingestTelemetry(frame: unknown, arrivalMs = this.#clock()): TelemetryOutcome {
+    const r = this.#telemetry.ingest(frame, arrivalMs);
+    if (!r.accepted) {
+      return {
+        accepted: false,
+        reason: `${r.reason}: ${r.detail}`,
+        verdict: verdict({
+          robotId: this.#cp.profile.robotId,
+          outcome: 'rejected-input',
+          atMs: arrivalMs,
+          violations: [`INPUT.TELEMETRY_${r.reason.toUpperCase().replace(/-/g, '_')}: ${r.detail}`],
+        }),
+      };
+    }
+    const stopped = this.monitor(arrivalMs);
+    return stopped ? { accepted: true, stop: stopped.stop, verdict: stopped.verdict } : { accepted: true };
+  }
+}

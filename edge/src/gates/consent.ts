@@ -1,0 +1,73 @@
+/**
+ * CONSENT (DESIGN.md §3): a move needs an operator-signed consent statement bound to this intent when its
+ * peak planned joint effort exceeds the profile's `highTorqueThresholdNm` (unknown efforts count as the joint's
+ * torque limit), when the planner marks it `safetyCritical`, or when its move class is listed as
+ * safety-critical. The statement itself is verified by the EdgeGate (signature by an operator key, intent
+ * digest, robot, validity window, single-use nonce); this gate says whether one is needed and whether one
+ * was granted.
+ *
+ * Codes: CONSENT.REQUIRED.
+ */
+import type { ConsentScope, GateResult } from '@pentagate/protocol';
+import type { CompiledProfile } from '../profile/compiled-profile.js';
+import { type GateContext, fmt, result } from './gate-context.js';
+import type { MotionPlan } from './motion-plan.js';
+
+const V = 'CONSENT' as const;
+
+export interface ConsentNeed {
+  /** The scope a statement must carry; undefined when no consent is needed. */
+  scope: ConsentScope | undefined;
+  reasons: string[];
+  peakEffortNm: number;
+}
+
+/** Whether (and why) a plan needs consent. `safety-critical` also covers high torque. */
+export function consentNeed(cp: CompiledProfile, plan: MotionPlan): ConsentNeed {
+  const policy = cp.profile.consent;
+  const reasons: string[] = [];
+  let peakEffortNm = 0;
+  let highTorque = false;
+  if (plan.kind === 'joint') {
+    cp.profile.joints.forEach((j, n) => {
+      const planned = plan.effortsNm
+        ? Math.max(...plan.effortsNm.map((e) => Math.abs(e[n]!)))
+        : j.torqueLimitNm;
+      peakEffortNm = Math.max(peakEffortNm, planned);
+    });
+    if (peakEffortNm > policy.highTorqueThresholdNm) {
+      highTorque = true;
+      reasons.push(
+        `peak effort ${fmt(peakEffortNm, 1)} N·m > threshold ${fmt(policy.highTorqueThresholdNm, 1)} N·m${plan.effortsNm ? '' : ' (no planned efforts: torque limits assumed)'}`,
+      );
+    }
+  }
+  let critical = false;
+  if (plan.intent.safetyCritical === true) {
+    critical = true;
+    reasons.push('the intent is marked safety-critical');
+  }
+  const moveClass = plan.intent.moveClass;
+  if (moveClass !== undefined && policy.safetyCriticalMoveClasses.includes(moveClass)) {
+    critical = true;
+    reasons.push(`move class ${moveClass} is safety-critical`);
+  }
+  return {
+    scope: critical ? 'safety-critical' : highTorque ? 'high-torque' : undefined,
+    reasons,
+    peakEffortNm,
+  };
+}
+
+export function consentGate(ctx: GateContext): GateResult {
+  const need = consentNeed(ctx.cp, ctx.plan);
+  const violations: string[] = [];
+  if (need.scope !== undefined && !ctx.consentGranted) {
+    violations.push(`${V}.REQUIRED: ${need.scope} consent needed: ${need.reasons.join('; ')}`);
+  }
+  return result(V, violations, {
+    required: need.scope ?? null,
+    granted: ctx.consentGranted,
+    peakEffortNm: need.peakEffortNm,
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * What every gate reads: the compiled profile, the telemetry store at one instant, the motion plan, the
+ * verified provenance, and an evidence log of the exact frames consulted (their JCS digest becomes the
+ * command's `evidenceDigest`). Helpers here turn a frame lookup into a standard stale/missing violation.
+ */
+import type { GateResult, JointStateFrame, TelemetryFrame, Vertex } from '@pentagate/protocol';
+import type { CompiledProfile } from '../profile/compiled-profile.js';
+import type { FreshFrame, TelemetryStore } from '../telemetry/telemetry-store.js';
+import type { MotionPlan } from './motion-plan.js';
+import type { ProvenanceRegistry } from './provenance-registry.js';
+
+export interface GateContext {
+  cp: CompiledProfile;
+  telemetry: TelemetryStore;
+  nowMs: number;
+  plan: MotionPlan;
+  provenance: ProvenanceRegistry;
+  /** Frames consulted, by source (the latest frame of each source at `nowMs`). */
+  evidence: Map<string, TelemetryFrame>;
+  /** RISK's speed cap (1 = as planned); ECONOMY uses it for the stretched duration. */
+  speedScale: number;
+  /** Set when a verified, unused consent statement is bound to this intent. */
+  consentGranted: boolean;
+  /** Monitoring: how far into the motion we are in plan time, ms (0 when deciding whether to sign). */
+  elapsedMs: number;
+  /** True while re-checking a motion in progress: planned-speed checks are skipped (a lagging robot is not a fault). */
+  monitoring: boolean;
+}
+
+export type Gate = (ctx: GateContext) => GateResult;
+
+/** `proximity/front seq 4411, 7 ms old` */
+export function describeFrame(f: FreshFrame): string {
+  return `${f.frame.kind}/${f.frame.source} seq ${f.frame.seq}, ${f.ageMs} ms old`;
+}
+
+/**
+ * The fresh latest frame of `source`, recorded as evidence; or undefined after pushing a
+ * `<VERTEX>.STALE_DATA` / `<VERTEX>.MISSING_DATA` violation (a gate that lacks data fails closed).
+ */
+export function freshFrame<F extends TelemetryFrame>(
+  ctx: GateContext,
+  vertex: Vertex,
+  source: string | undefined,
+  kind: F['kind'],
+  violations: string[],
+): FreshFrame<F> | undefined {
+  if (source === undefined) {
+    violations.push(`${vertex}.MISSING_DATA: the profile names no ${kind} source`);
+    return undefined;
+  }
+  const found = ctx.telemetry.lookup<F>(source, ctx.nowMs);
+  if (found.status === 'missing') {
+    violations.push(`${vertex}.MISSING_DATA: no ${kind} frame from ${source} yet`);
+    return undefined;
+  }
+  if (found.status === 'stale') {
+    violations.push(
+      `${vertex}.STALE_DATA: ${kind}/${source} seq ${found.frame.seq} is ${found.ageMs} ms old > maxAgeMs ${found.maxAgeMs}`,
+    );
+    return undefined;
+  }
+  ctx.evidence.set(source, found.frame);
+  return found;
+}
+
+export interface JointState {
+  positionsRad: number[];
+  velocitiesRadS: number[];
+  effortsNm: number[];
+  frames: FreshFrame<JointStateFrame>[];
+}
+
+/** Measured joint state in profile order, merged from every joint-state source; every joint must be covered. */
+export function measuredJointState(
+  ctx: GateContext,
+  vertex: Vertex,
+  violations: string[],
+): JointState | undefined {
+  const n = ctx.cp.profile.joints.length;
+  const positionsRad = new Array<number>(n).fill(Number.NaN);
+  const velocitiesRadS = new Array<number>(n).fill(Number.NaN);
+  const effortsNm = new Array<number>(n).fill(Number.NaN);
+  const frames: FreshFrame<JointStateFrame>[] = [];
+  const before = violations.length;
+  if (ctx.cp.jointStateSources.length === 0) freshFrame(ctx, vertex, undefined, 'joint-state', violations);
+  for (const source of ctx.cp.jointStateSources) {
+    const f = freshFrame<JointStateFrame>(ctx, vertex, source, 'joint-state', violations);
+    if (!f) continue;
+    frames.push(f);
+    f.frame.names.forEach((name, k) => {
+      const j = ctx.cp.jointIndex.get(name);
+      if (j === undefined) return;
+      positionsRad[j] = f.frame.positionsRad[k]!;
+      velocitiesRadS[j] = f.frame.velocitiesRadS[k]!;
+      effortsNm[j] = f.frame.effortsNm[k]!;
+    });
+  }
+  const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
+  if (violations.length > before) return undefined;
+  if (uncovered.length > 0) {
+    violations.push(`${vertex}.MISSING_DATA: no fresh joint state for ${uncovered.join(', ')}`);
+    return undefined;
+  }
+  return { positionsRad, velocitiesRadS, effortsNm, frames };
+}
+
+export function result(vertex: Vertex, violations: string[], evidence: Record<string, unknown>): GateResult {
+  return { vertex, passed: violations.length === 0, violations, evidence };
+}
+
+export const fmt = (x: number, digits = 2): string => x.toFixed(digits);

@@ -1,0 +1,195 @@
+/**
+ * INVARIANT (DESIGN.md §3): joint torque ≤ limit; joint positions within limits; joint speeds within limits;
+ * no point of the planned path, nor the predicted stopping point, enters a keep-out zone; a robot already
+ * inside a zone may only make a motion that leaves it. Arms are checked through DH forward kinematics
+ * (joint-path-sweep.ts), mobile bases through twist integration from the measured pose (base-path-sweep.ts).
+ *
+ * Codes: INVARIANT.MEASURED_TORQUE, INVARIANT.PLANNED_TORQUE, INVARIANT.POSITION_LIMIT,
+ * INVARIANT.VELOCITY_LIMIT, INVARIANT.KEEP_OUT_PATH, INVARIANT.KEEP_OUT_STOP, INVARIANT.KEEP_OUT_NOT_LEFT,
+ * INVARIANT.UNSUPPORTED_AXIS, INVARIANT.STALE_DATA, INVARIANT.MISSING_DATA.
+ */
+import type { GateResult, PoseFrame } from '@pentagate/protocol';
+import { sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
+import { sweepJointPath } from '../kinematics/joint-path-sweep.js';
+import {
+  type GateContext,
+  describeFrame,
+  fmt,
+  freshFrame,
+  measuredJointState,
+  result,
+} from './gate-context.js';
+import type { JointPlan, TwistPlan } from './motion-plan.js';
+
+const V = 'INVARIANT' as const;
+
+/** Waypoints (start first) still ahead at `elapsedMs`, with their times and velocities. */
+export function remainingWaypoints(
+  plan: JointPlan,
+  startRad: number[],
+  startVelRadS: number[],
+  elapsedMs: number,
+): { waypointsRad: number[][]; timesMs: number[]; velocitiesRadS: number[][] } {
+  const waypointsRad = [startRad];
+  const timesMs = [elapsedMs];
+  const velocitiesRadS = [startVelRadS];
+  plan.targetsRad.forEach((q, i) => {
+    const t = plan.timesMs[i]!;
+    if (t <= elapsedMs) return;
+    const prevQ = waypointsRad[waypointsRad.length - 1]!;
+    const prevT = timesMs[timesMs.length - 1]!;
+    waypointsRad.push(q);
+    timesMs.push(t);
+    // Planned velocity if given; else the arriving segment's mean velocity (a controller passing through
+    // the point moves about that fast, and a stop from it is what the stopping point must cover).
+    velocitiesRadS.push(plan.velocitiesRadS?.[i] ?? q.map((x, j) => ((x - prevQ[j]!) * 1000) / (t - prevT)));
+  });
+  return { waypointsRad, timesMs, velocitiesRadS };
+}
+
+function checkArm(
+  ctx: GateContext,
+  plan: JointPlan,
+  violations: string[],
+  evidence: Record<string, unknown>,
+): void {
+  const state = measuredJointState(ctx, V, violations);
+  if (!state) return;
+  const joints = ctx.cp.profile.joints;
+  const src = state.frames.map(describeFrame).join('; ');
+  joints.forEach((j, k) => {
+    const measured = state.effortsNm[k]!;
+    if (Math.abs(measured) > j.torqueLimitNm) {
+      violations.push(
+        `${V}.MEASURED_TORQUE: ${j.name} measured ${fmt(Math.abs(measured), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m (${src})`,
+      );
+    }
+  });
+  const { waypointsRad, timesMs, velocitiesRadS } = remainingWaypoints(
+    plan,
+    state.positionsRad,
+    state.velocitiesRadS,
+    ctx.elapsedMs,
+  );
+  plan.effortsNm?.forEach((efforts, i) => {
+    if (plan.timesMs[i]! <= ctx.elapsedMs) return;
+    efforts.forEach((e, k) => {
+      const j = joints[k]!;
+      if (Math.abs(e) > j.torqueLimitNm) {
+        violations.push(
+          `${V}.PLANNED_TORQUE: ${j.name} at point ${i} plans ${fmt(Math.abs(e), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m`,
+        );
+      }
+    });
+  });
+  waypointsRad.forEach((q, w) => {
+    q.forEach((x, k) => {
+      const j = joints[k]!;
+      if (x < j.positionLimitsRad.min || x > j.positionLimitsRad.max) {
+        violations.push(
+          `${V}.POSITION_LIMIT: ${j.name} ${w === 0 ? 'measured' : `waypoint ${w}`} at ${fmt(x, 3)} rad outside [${fmt(j.positionLimitsRad.min, 3)}, ${fmt(j.positionLimitsRad.max, 3)}] rad`,
+        );
+      }
+    });
+  });
+  for (let w = 1; w < waypointsRad.length && !ctx.monitoring; w++) {
+    const dtS = (timesMs[w]! - timesMs[w - 1]!) / 1000;
+    joints.forEach((j, k) => {
+      const mean = Math.abs(waypointsRad[w]![k]! - waypointsRad[w - 1]![k]!) / dtS;
+      const planned = Math.abs(velocitiesRadS[w]![k]!);
+      const v = Math.max(mean, planned);
+      if (v > j.velocityLimitRadS) {
+        violations.push(
+          `${V}.VELOCITY_LIMIT: ${j.name} before waypoint ${w} at ${fmt(v, 3)} rad/s > limit ${fmt(j.velocityLimitRadS, 3)} rad/s`,
+        );
+      }
+    });
+  }
+  const sweep = sweepJointPath({
+    dh: ctx.cp.dh,
+    leverArmsM: ctx.cp.leverArmsM,
+    zones: ctx.cp.profile.keepOut.zones,
+    spacingM: ctx.cp.profile.keepOut.minZoneThicknessM,
+    waypointsRad,
+    velocitiesRadS,
+    stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
+  });
+  evidence.pathSamples = sweep.samples;
+  evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
+  if (sweep.hit) {
+    const h = sweep.hit;
+    const zone = ctx.cp.profile.keepOut.zones[h.zoneIndex]!;
+    const at = `(${h.pointM.map((x) => fmt(x, 3)).join(', ')}) m`;
+    const what =
+      h.kind === 'path'
+        ? `${V}.KEEP_OUT_PATH: frame ${h.frame + 1} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`
+        : h.kind === 'stop'
+          ? `${V}.KEEP_OUT_STOP: predicted stopping point of frame ${h.frame + 1} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`
+          : `${V}.KEEP_OUT_NOT_LEFT: the robot starts inside zone ${zone.id} and the motion does not leave it`;
+    violations.push(what);
+  }
+}
+
+function checkBase(
+  ctx: GateContext,
+  plan: TwistPlan,
+  violations: string[],
+  evidence: Record<string, unknown>,
+): void {
+  const base = ctx.cp.profile.base;
+  const { intent } = plan;
+  if (!base) {
+    violations.push(`${V}.MISSING_DATA: the profile has no base model`);
+    return;
+  }
+  const linear = Math.hypot(intent.linearMps.x, intent.linearMps.y, intent.linearMps.z);
+  if (linear > base.maxLinearMps) {
+    violations.push(
+      `${V}.VELOCITY_LIMIT: linear ${fmt(linear, 3)} m/s > limit ${fmt(base.maxLinearMps, 3)} m/s`,
+    );
+  }
+  if (Math.abs(intent.angularRadS.z) > base.maxAngularRadS) {
+    violations.push(
+      `${V}.VELOCITY_LIMIT: angular ${fmt(Math.abs(intent.angularRadS.z), 3)} rad/s > limit ${fmt(base.maxAngularRadS, 3)} rad/s`,
+    );
+  }
+  if (intent.angularRadS.x !== 0 || intent.angularRadS.y !== 0) {
+    violations.push(`${V}.UNSUPPORTED_AXIS: a ground base turns about z only; got roll/pitch rates`);
+  }
+  const pose = freshFrame<PoseFrame>(ctx, V, ctx.cp.poseSource, 'pose', violations);
+  if (!pose) return;
+  const remainingS = Math.max(0, plan.durationMs - ctx.elapsedMs) / 1000;
+  const sweep = sweepBasePath({
+    zones: ctx.cp.profile.keepOut.zones,
+    spacingM: ctx.cp.profile.keepOut.minZoneThicknessM,
+    footprintRadiusM: base.footprintRadiusM,
+    startM: pose.frame.positionM,
+    yawRad: yawOf(pose.frame.orientation),
+    linearMps: intent.linearMps,
+    angularRadS: intent.angularRadS.z,
+    durationS: remainingS,
+    stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
+  });
+  evidence.pathSamples = sweep.samples;
+  evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
+  if (sweep.hit) {
+    const h = sweep.hit;
+    const zone = ctx.cp.profile.keepOut.zones[h.zoneIndex]!;
+    const at = `(${h.pointM.map((x) => fmt(x, 3)).join(', ')}) m`;
+    violations.push(
+      h.kind === 'path'
+        ? `${V}.KEEP_OUT_PATH: base enters zone ${zone.id} at ${at}, ${fmt(h.tS, 2)} s in (${describeFrame(pose)})`
+        : h.kind === 'stop'
+          ? `${V}.KEEP_OUT_STOP: predicted stopping point ${at} is in zone ${zone.id}`
+          : `${V}.KEEP_OUT_NOT_LEFT: the base starts inside zone ${zone.id} and the motion does not leave it`,
+    );
+  }
+}
+
+export function invariantGate(ctx: GateContext): GateResult {
+  const violations: string[] = [];
+  const evidence: Record<string, unknown> = {};
+  if (ctx.plan.kind === 'joint') checkArm(ctx, ctx.plan, violations, evidence);
+  else checkBase(ctx, ctx.plan, violations, evidence);
+  return result(V, violations, evidence);
+}

@@ -1,0 +1,92 @@
+/**
+ * Turns a schema-valid intent into a motion plan in the profile's joint order, checking the cross-field rules
+ * JSON Schema cannot say. A problem here is bad input (a `rejected-input` verdict), not a gate violation.
+ */
+import type { BaseTwistIntent, Intent, JointTrajectoryIntent } from '@pentagate/protocol';
+import type { CompiledProfile } from '../profile/compiled-profile.js';
+
+export interface JointPlan {
+  kind: 'joint';
+  intent: JointTrajectoryIntent;
+  /** Target positions per point, profile joint order, rad. */
+  targetsRad: number[][];
+  /** timeFromStart per point, ms (strictly increasing, first > 0). */
+  timesMs: number[];
+  /** Planned velocities per point (profile order), when the intent gives them. */
+  velocitiesRadS: number[][] | undefined;
+  /** Planned efforts per point (profile order), when the intent gives them. */
+  effortsNm: number[][] | undefined;
+  durationMs: number;
+}
+
+export interface TwistPlan {
+  kind: 'twist';
+  intent: BaseTwistIntent;
+  durationMs: number;
+}
+
+export type MotionPlan = JointPlan | TwistPlan;
+
+function reorder(values: readonly number[], order: readonly number[]): number[] {
+  return order.map((i) => values[i]!);
+}
+
+function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionPlan | string {
+  const names = cp.profile.joints.map((j) => j.name);
+  const unknown = intent.jointNames.find((n) => !cp.jointIndex.has(n));
+  if (unknown !== undefined)
+    return `joint ${JSON.stringify(unknown)} is not in the profile (${names.join(', ')})`;
+  if (intent.jointNames.length !== names.length) {
+    return `expected all ${names.length} joints of the profile, got ${intent.jointNames.length}`;
+  }
+  const order = names.map((n) => intent.jointNames.indexOf(n));
+  const n = names.length;
+  let previousMs = 0;
+  for (const [i, p] of intent.points.entries()) {
+    for (const [field, xs] of [
+      ['positionsRad', p.positionsRad],
+      ['velocitiesRadS', p.velocitiesRadS],
+      ['effortsNm', p.effortsNm],
+    ] as const) {
+      if (xs !== undefined && xs.length !== n)
+        return `points[${i}].${field}: expected ${n} values, got ${xs.length}`;
+    }
+    if (p.timeFromStartMs <= previousMs) {
+      return `points[${i}].timeFromStartMs: expected > ${previousMs} (strictly increasing, after the start), got ${p.timeFromStartMs}`;
+    }
+    previousMs = p.timeFromStartMs;
+  }
+  const allHave = (field: 'velocitiesRadS' | 'effortsNm') =>
+    intent.points.every((p) => p[field] !== undefined);
+  const someHave = (field: 'velocitiesRadS' | 'effortsNm') =>
+    intent.points.some((p) => p[field] !== undefined);
+  for (const field of ['velocitiesRadS', 'effortsNm'] as const) {
+    if (someHave(field) && !allHave(field)) return `${field}: expected on every point or on none`;
+  }
+  return {
+    kind: 'joint',
+    intent,
+    targetsRad: intent.points.map((p) => reorder(p.positionsRad, order)),
+    timesMs: intent.points.map((p) => p.timeFromStartMs),
+    velocitiesRadS: allHave('velocitiesRadS')
+      ? intent.points.map((p) => reorder(p.velocitiesRadS!, order))
+      : undefined,
+    effortsNm: allHave('effortsNm') ? intent.points.map((p) => reorder(p.effortsNm!, order)) : undefined,
+    durationMs: previousMs,
+  };
+}
+
+/** The plan, or a sentence saying why the intent cannot be planned for this robot. */
+export function planMotion(intent: Intent, cp: CompiledProfile): MotionPlan | string {
+  if (intent.robotId !== cp.profile.robotId) {
+    return `intent for robot ${intent.robotId}, this edge serves ${cp.profile.robotId}`;
+  }
+  if (intent.kind === 'joint-trajectory') {
+    if (cp.profile.kind !== 'arm')
+      return `a ${cp.profile.kind} takes base-twist intents, got joint-trajectory`;
+    return planJoints(intent, cp);
+  }
+  if (cp.profile.kind !== 'mobile-base')
+    return `an ${cp.profile.kind} takes joint-trajectory intents, got base-twist`;
+  return { kind: 'twist', intent, durationMs: intent.durationMs };
+}

@@ -1,0 +1,79 @@
+/**
+ * RISK (DESIGN.md §3): no motion while a human is inside the operating radius, or — when the profile enables
+ * speed and separation monitoring — nearer than the protective separation distance S_p of ISO/TS 15066
+ * (separation-distance.ts). Stale or missing proximity data counts as a human present. Where a slower speed
+ * would satisfy S_p, the gate passes with a speed cap (`speedScale` in the evidence and on the command).
+ *
+ * Codes: RISK.HUMAN_IN_RADIUS, RISK.SEPARATION, RISK.STALE_DATA, RISK.MISSING_DATA.
+ */
+import type { GateResult, ProximityFrame } from '@pentagate/protocol';
+import type { FreshFrame } from '../telemetry/telemetry-store.js';
+import { type GateContext, describeFrame, fmt, freshFrame, result } from './gate-context.js';
+import { maxSpeedScaleFor, protectiveSeparationDistanceM } from './separation-distance.js';
+
+const V = 'RISK' as const;
+
+export interface RiskOptions {
+  /** During a motion: the speed cap the running command was signed with; S_p is checked at that speed. */
+  runningSpeedScale?: number;
+}
+
+export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResult {
+  const violations: string[] = [];
+  const { profile } = ctx.cp;
+  let nearest: FreshFrame<ProximityFrame> | undefined;
+  let anyFrame = false;
+  if (ctx.cp.proximitySources.length === 0) freshFrame(ctx, V, undefined, 'proximity', violations);
+  for (const source of ctx.cp.proximitySources) {
+    const f = freshFrame<ProximityFrame>(ctx, V, source, 'proximity', violations);
+    if (!f) continue;
+    anyFrame = true;
+    const d = f.frame.nearestHumanM;
+    if (d !== null && (nearest === undefined || d < (nearest.frame.nearestHumanM as number))) nearest = f;
+  }
+  const evidence: Record<string, unknown> = {
+    nearestHumanM: nearest?.frame.nearestHumanM ?? null,
+    nearestSource: nearest?.frame.source ?? null,
+    ssmEnabled: profile.risk.ssm.enabled,
+  };
+  if (violations.length > 0 || !anyFrame) {
+    evidence.speedScale = 0;
+    return result(V, violations, evidence);
+  }
+  const distanceM = nearest ? (nearest.frame.nearestHumanM as number) : Number.POSITIVE_INFINITY;
+  if (!profile.risk.ssm.enabled) {
+    evidence.operatingRadiusM = profile.risk.operatingRadiusM;
+    if (nearest && distanceM < profile.risk.operatingRadiusM) {
+      violations.push(
+        `${V}.HUMAN_IN_RADIUS: human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
+      );
+    }
+    evidence.speedScale = violations.length === 0 ? 1 : 0;
+    return result(V, violations, evidence);
+  }
+  const terms = { humanSpeedMps: ctx.cp.humanSpeedMps, ssm: profile.risk.ssm };
+  const fullSpM = protectiveSeparationDistanceM(terms, 1);
+  evidence.protectiveSeparationM = fullSpM;
+  if (options.runningSpeedScale !== undefined) {
+    const spM = protectiveSeparationDistanceM(terms, options.runningSpeedScale);
+    evidence.speedScale = options.runningSpeedScale;
+    if (nearest && distanceM < spM) {
+      violations.push(
+        `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spM)} m at speed scale ${fmt(options.runningSpeedScale)} (${describeFrame(nearest)})`,
+      );
+    }
+    return result(V, violations, evidence);
+  }
+  const k = nearest ? maxSpeedScaleFor(terms, distanceM) : 1;
+  if (k === undefined || k < ctx.cp.minSpeedScale) {
+    const spMin = protectiveSeparationDistanceM(terms, ctx.cp.minSpeedScale);
+    violations.push(
+      `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
+    );
+    evidence.speedScale = 0;
+    return result(V, violations, evidence);
+  }
+  evidence.speedScale = k;
+  ctx.speedScale = k;
+  return result(V, violations, evidence);
+}
