@@ -16,6 +16,12 @@ const LATENCY_ROWS = [
   'dsseSignStatement',
   'dsseVerify',
   'dsseVerifyNoble',
+  'merkleAppend',
+  'merkleRootHash',
+  'merkleInclusionProof',
+  'merkleInclusionVerify',
+  'merkleConsistencyProof',
+  'merkleConsistencyVerify',
 ];
 const STAT_KEYS = ['count', 'opsPerSec', 'meanUs', 'minUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs'];
 
@@ -40,6 +46,10 @@ t.test('npm run bench -- crypto --quick --json reports every documented figure',
     'crypto.ed25519.verifyNobleOverNode',
     'crypto.ed25519.messageBytes',
     'crypto.dsse.envelopeJsonBytes',
+    'crypto.merkle.treeSize',
+    'crypto.merkle.meanLeafBytes',
+    'crypto.merkle.meanInclusionProofHashes',
+    'crypto.merkle.meanConsistencyProofHashes',
   ];
   for (const key of expected) {
     const value = report.figures[key];
@@ -51,6 +61,12 @@ t.test('npm run bench -- crypto --quick --json reports every documented figure',
     suite?.rows.map((r) => r.name).filter((n) => LATENCY_ROWS.includes(n)),
     LATENCY_ROWS,
     'one table row per operation, in order',
+  );
+  t.equal(report.figures['crypto.merkle.treeSize'], 2_000, 'quick builds a 2,000-leaf tree');
+  t.equal(
+    report.figures['crypto.merkleAppend.count'],
+    1_800,
+    'append is timed from the warm-up size to the full size',
   );
   t.equal(suite?.figures['hmacSign.count'], report.figures['crypto.hmacSign.count'], 'figures are prefixed');
 });

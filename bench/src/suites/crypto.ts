@@ -7,6 +7,7 @@ import { type BenchSuite, mergeSections } from '../harness/index.js';
 import { benchDsse } from '../crypto/dsse-bench.js';
 import { benchEd25519 } from '../crypto/ed25519-bench.js';
 import { benchJcsAndMac } from '../crypto/jcs-and-mac-bench.js';
+import { benchMerkle } from '../crypto/merkle-bench.js';
 
 const suite: BenchSuite = {
   name: 'crypto',
@@ -19,7 +20,9 @@ const suite: BenchSuite = {
     const ed25519 = benchEd25519(ctx);
     ctx.log('DSSE…');
     const dsse = benchDsse(ctx);
-    return mergeSections('crypto', [mac, ed25519, dsse]);
+    ctx.log('Merkle…');
+    const merkle = benchMerkle(ctx);
+    return mergeSections('crypto', [mac, ed25519, dsse, merkle]);
   },
 };
 export default suite;
