@@ -1,0 +1,180 @@
+import { acceptMotorCommand, verifyCommandMac } from '@pentagate/crypto';
+import { conforms, MotorCommandSchema, VerdictEventSchema } from '@pentagate/protocol';
+import t from 'tap';
+import {
+  T0,
+  armIntent,
+  armProfile,
+  baseIntent,
+  baseProfile,
+  consent,
+  feedHealthy,
+  hmacKey,
+  makeGate,
+  proximity,
+} from './fixtures.js';
+
+const keys = new Map([[hmacKey.kid, hmacKey.key]]);
+
+t.test('signs a safe arm move; the controller accepts it; cfg and evidence digests bind it', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const r = gate.trapAndSign(armIntent(), T0);
+  t.equal(r.kind, 'signed', JSON.stringify(r.verdict.violations));
+  if (r.kind !== 'signed') return;
+  t.ok(conforms(MotorCommandSchema, r.command));
+  t.ok(conforms(VerdictEventSchema, r.verdict));
+  t.ok(verifyCommandMac(hmacKey.key, r.command));
+  t.equal(r.command.cfgDigest, gate.cfgDigest);
+  t.equal(r.command.validUntil, T0 + profile.command.validForMs);
+  t.equal(r.verdict.evidenceDigest, r.command.evidenceDigest);
+  t.equal(r.verdict.gates.length, 5);
+  const acc = acceptMotorCommand({ robotId: profile.robotId, epoch: 0, lastSeq: 0 }, r.command, {
+    keys,
+    nowMs: T0 + 10,
+  });
+  t.ok(acc.accepted);
+});
+
+t.test('a safe base move is signed', async (t) => {
+  const { gate, profile } = makeGate(baseProfile());
+  feedHealthy(gate, profile);
+  const r = gate.trapAndSign(baseIntent(), T0);
+  t.equal(r.kind, 'signed', JSON.stringify(r.verdict.violations));
+});
+
+t.test('malformed intents give a rejected-input verdict naming the problem and never throw', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  for (const bad of [
+    null,
+    42,
+    'x',
+    {},
+    { ...armIntent(), points: [] },
+    { ...armIntent(), robotId: 'other' },
+  ]) {
+    const r = gate.trapAndSign(bad, T0);
+    t.equal(r.kind, 'veto');
+    t.equal(r.verdict.outcome, 'rejected-input');
+    t.match(r.verdict.violations[0], /^INPUT\.INTENT_INVALID: /);
+  }
+  const wrongLength = armIntent({ points: [{ positionsRad: [0, 1], timeFromStartMs: 100 }] });
+  t.match(gate.trapAndSign(wrongLength, T0).verdict.violations[0], /expected 6 values, got 2/);
+  const backwards = armIntent();
+  backwards.points[1]!.timeFromStartMs = 100;
+  t.match(gate.trapAndSign(backwards, T0).verdict.violations[0], /strictly increasing/);
+  t.match(
+    gate.trapAndSign(baseIntent({ robotId: 'ur5e-01' }), T0).verdict.violations[0],
+    /takes joint-trajectory/,
+  );
+});
+
+t.test(
+  'consent: awaits, resumes on a valid token, refuses reuse, wrong intent, expiry and timeout',
+  async (t) => {
+    const { gate, profile } = makeGate();
+    feedHealthy(gate, profile);
+    const intent = armIntent({ intentId: 'int-critical', safetyCritical: true });
+    const waiting = gate.trapAndSign(intent, T0);
+    t.equal(waiting.kind, 'awaiting-consent');
+    if (waiting.kind !== 'awaiting-consent') return;
+    t.match(waiting.verdict.violations[0], /^CONSENT\.REQUIRED: safety-critical/);
+
+    const other = armIntent({ intentId: 'int-other', safetyCritical: true });
+    t.match(gate.submitConsent(consent(other), T0).verdict.violations[0], /^CONSENT\.NO_WAITING_INTENT/);
+    t.match(
+      gate.submitConsent(consent(intent, { expiresAt: T0 - 1 }), T0).verdict.violations[0],
+      /^CONSENT\.EXPIRED/,
+    );
+    t.match(
+      gate.submitConsent(consent(intent, { scope: 'high-torque' }), T0).verdict.violations[0],
+      /^CONSENT\.WRONG_SCOPE/,
+    );
+    t.match(
+      gate.submitConsent(consent(intent, { robotId: 'other-robot' }), T0).verdict.violations[0],
+      /^CONSENT\.WRONG_ROBOT/,
+    );
+    t.match(gate.submitConsent({ not: 'an envelope' }, T0).verdict.violations[0], /^CONSENT\.INVALID/);
+
+    const token = consent(intent, { nonce: 'nonce-single-use-0001' });
+    const signed = gate.submitConsent(token, T0);
+    t.equal(signed.kind, 'signed', JSON.stringify(signed.verdict.violations));
+    // The same intent again waits again; the same token is refused (single use).
+    t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+    t.match(gate.submitConsent(token, T0).verdict.violations[0], /^CONSENT\.REPLAYED/);
+
+    const expired = gate.expireConsents(T0 + profile.consent.timeoutMs);
+    t.equal(expired.length, 1);
+    t.equal(expired[0]!.verdict.outcome, 'consent-expired');
+    t.match(expired[0]!.verdict.violations[0], /^CONSENT\.TIMEOUT/);
+    t.same(gate.waitingConsents(), []);
+  },
+);
+
+t.test('a consent statement signed by a non-operator key is refused', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const intent = armIntent({ safetyCritical: true });
+  gate.trapAndSign(intent, T0);
+  const { vendor } = await import('./fixtures.js');
+  t.match(gate.submitConsent(consent(intent, {}, vendor), T0).verdict.violations[0], /^CONSENT\.INVALID/);
+});
+
+t.test(
+  'a human entering during the motion yields a signed STOP; older-epoch commands are then refused',
+  async (t) => {
+    const { gate, profile } = makeGate();
+    feedHealthy(gate, profile);
+    const r = gate.trapAndSign(armIntent(), T0);
+    if (r.kind !== 'signed') return t.fail('expected signed');
+    let state = { robotId: profile.robotId, epoch: 0, lastSeq: 0 };
+    const a = acceptMotorCommand(state, r.command, { keys, nowMs: T0 + 1 });
+    if (!a.accepted) return t.fail(a.detail);
+    state = a.state;
+    const out = gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0 + 20, 0.4), T0 + 20);
+    t.ok(out.accepted);
+    t.ok(out.stop, 'a STOP is returned');
+    t.equal(out.verdict?.outcome, 'stopped');
+    t.match(out.verdict?.violations.join('\n'), /RISK\.SEPARATION/);
+    t.equal(out.stop?.setpoints.kind, 'stop');
+    t.ok(out.stop!.epoch > r.command.epoch);
+    const s = acceptMotorCommand(state, out.stop, { keys, nowMs: T0 + 21 });
+    if (!s.accepted) return t.fail(s.detail);
+    t.equal(acceptMotorCommand(s.state, r.command, { keys, nowMs: T0 + 22 }).accepted, false);
+    t.equal(gate.activeMotion, undefined);
+  },
+);
+
+t.test('protective stop and configuration change bump the epoch; the old epoch is refused', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const first = gate.trapAndSign(armIntent(), T0);
+  if (first.kind !== 'signed') return t.fail('expected signed');
+  const stop = gate.protectiveStop('operator pressed stop', T0 + 1);
+  t.equal(stop.epoch, first.command.epoch + 1);
+  t.equal(stop.setpoints.kind === 'stop' && stop.setpoints.reason, 'operator pressed stop');
+  const state = { robotId: profile.robotId, epoch: stop.epoch, lastSeq: stop.seq };
+  const late = acceptMotorCommand({ ...state, lastSeq: 0 }, first.command, { keys, nowMs: T0 + 2 });
+  t.equal(late.accepted, false);
+  if (!late.accepted) t.equal(late.reason, 'stale-epoch');
+  const before = gate.epoch;
+  gate.configurationChanged();
+  t.equal(gate.epoch, before + 1);
+  gate.configurationChanged(armProfile((p) => (p.command.validForMs = 200)));
+  t.equal(gate.trapAndSign(armIntent(), T0).kind, 'veto', 'a new profile wants fresh telemetry');
+});
+
+t.test('refused telemetry gets a rejected-input verdict and is counted', async (t) => {
+  const { gate, profile } = makeGate();
+  const out = gate.ingestTelemetry({ v: 1, kind: 'proximity' }, T0);
+  t.equal(out.accepted, false);
+  t.equal(out.verdict?.outcome, 'rejected-input');
+  t.match(out.verdict?.violations[0], /^INPUT\.TELEMETRY_MALFORMED/);
+  t.equal(gate.telemetryRejections().malformed, 1);
+  t.equal(
+    gate.ingestTelemetry(proximity('other', 'proximity-front', T0, 2), T0).reason?.startsWith('wrong-robot'),
+    true,
+  );
+  t.equal(profile.robotId, 'ur5e-01');
+});
