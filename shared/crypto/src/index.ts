@@ -17,3 +17,5 @@ export * from './governance-token.js';
 export { EMPTY_ROOT, MERKLE_HASH_BYTES, leafHash, nodeHash } from './merkle-hash.js';
 export * from './merkle-tree.js';
 export * from './merkle-verify.js';
+export * from './signed-note.js';
+export * from './checkpoint.js';

@@ -22,7 +22,9 @@ export class MerkleTree {
   /** A tree whose leaves have these (already computed) leaf hashes, e.g. loaded from storage. */
   static fromLeafHashes(hashes: Uint8Array[]): MerkleTree {
     const tree = new MerkleTree();
-    hashes.forEach((h, i) => tree.#push(assertBytes(h, `leaf hash ${i}`, MERKLE_HASH_BYTES)));
+    hashes.forEach((h, i) => {
+      tree.#push(new Uint8Array(assertBytes(h, `leaf hash ${i}`, MERKLE_HASH_BYTES)));
+    });
     return tree;
   }
 
