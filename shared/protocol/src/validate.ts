@@ -4,6 +4,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
 import { InvalidInputError, describeValue } from './errors.js';
 
 export interface ValidationIssue {
@@ -44,13 +45,35 @@ function valueAt(root: unknown, pointer: string): unknown {
   return cur;
 }
 
+/**
+ * A union error ("expected union value") says nothing useful on its own. Each variant's own errors are
+ * nested in it; the variant with the fewest problems is the one the sender most likely meant (for a
+ * discriminated union such as setpoints, the one whose `kind` matched), so its errors are reported instead.
+ */
+function closestVariantErrors(error: ValueError): ValueError[] | undefined {
+  let best: ValueError[] | undefined;
+  for (const iterator of error.errors) {
+    const variant = [...iterator];
+    if (variant.length > 0 && (!best || variant.length < best.length)) best = variant;
+  }
+  return best;
+}
+
+function* flatten(errors: Iterable<ValueError>, depth = 0): Generator<ValueError> {
+  for (const e of errors) {
+    const nested = depth < 8 && e.errors.length > 0 ? closestVariantErrors(e) : undefined;
+    if (nested) yield* flatten(nested, depth + 1);
+    else yield e;
+  }
+}
+
 /** Lists every problem with `value` against `schema` (empty when valid). */
 export function schemaIssues(schema: TSchema, value: unknown): ValidationIssue[] {
   const checker = checkerFor(schema);
   if (checker.Check(value)) return [];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const e of checker.Errors(value)) {
+  for (const e of flatten(checker.Errors(value))) {
     const key = `${e.path}|${e.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

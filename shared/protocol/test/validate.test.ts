@@ -1,0 +1,35 @@
+import t from 'tap';
+import { SetpointsSchema, ValidationError, conforms, schemaIssues, validate } from '@pentagate/protocol';
+
+const twist = {
+  kind: 'twist',
+  linearMps: { x: 1, y: 0, z: 0 },
+  angularRadS: { x: 0, y: 0, z: 0 },
+  durationMs: 10,
+};
+
+t.test('a union error reports the closest variant, not "expected union value"', async (t) => {
+  const bad = { ...twist, linearMps: { x: 1, y: 0, z: 'a' } };
+  const err = t.throws(() => validate(SetpointsSchema, bad, 'setpoints')) as ValidationError;
+  t.type(err, ValidationError);
+  t.equal(err.issues[0]?.path, '/linearMps/z');
+  t.match(err.message, /setpoints: \/linearMps\/z: expected number, got "a"/);
+  t.notMatch(err.message, /union/);
+  const joint = { kind: 'joint', jointNames: ['a'], points: [{ positionsRad: [1], timeFromStartMs: -1 }] };
+  t.match(schemaIssues(SetpointsSchema, joint)[0], { path: '/points/0/timeFromStartMs' });
+});
+
+t.test('valid values pass and are returned as they are', async (t) => {
+  t.equal(validate(SetpointsSchema, twist, 'setpoints'), twist);
+  t.ok(conforms(SetpointsSchema, twist));
+  t.notOk(conforms(SetpointsSchema, { kind: 'fly' }));
+  t.same(schemaIssues(SetpointsSchema, twist), []);
+});
+
+t.test('long issue lists are summarised', async (t) => {
+  const err = t.throws(() =>
+    validate(SetpointsSchema, { kind: 'joint', jointNames: 7, points: 'x' }, 'sp'),
+  ) as ValidationError;
+  t.ok(err.issues.length >= 2);
+  t.match(err.message, /^sp: /);
+});
