@@ -1,6 +1,8 @@
 import t from 'tap';
 import {
   HISTOGRAM_SIGNIFICANT_DIGITS,
+  LatencyRecorder,
+  nowNs,
   createLatencyHistogram,
   figuresOf,
   inMilliseconds,
@@ -119,4 +121,23 @@ t.test('figures are flat keys under the row name, in µs or ms', async (t) => {
     p999Ms: 2.5,
     maxMs: 3,
   });
+});
+
+t.test('a LatencyRecorder records externally timed latencies and can drop its warm-up', async (t) => {
+  const recorder = new LatencyRecorder('roundTrip');
+  recorder.recordNs(5_000_000);
+  t.equal(recorder.count, 1);
+  recorder.restart();
+  t.equal(recorder.count, 0, 'the warm-up sample is gone');
+  for (let i = 1; i <= 1000; i++) recorder.recordNs(i * 1000); // 1 µs … 1 ms
+  const start = nowNs();
+  const measured = recorder.recordSince(start);
+  t.ok(measured >= 0);
+  const stats = recorder.stats();
+  t.equal(stats.name, 'roundTrip');
+  t.equal(stats.count, 1001);
+  within(t, stats.maxUs, 1000, 'max');
+  within(t, stats.p50Us, 500, 'p50');
+  t.ok(stats.opsPerSec > 0);
+  t.same(figuresOf(stats, 'ms')['roundTrip.maxMs'], stats.maxUs / 1000);
 });

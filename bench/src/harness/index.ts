@@ -5,6 +5,7 @@
 export * from './clock.js';
 export * from './latency-stats.js';
 export * from './latency-histogram.js';
+export * from './latency-recorder.js';
 export * from './measure.js';
 export * from './suite.js';
 export * from './cpu-pinning.js';
