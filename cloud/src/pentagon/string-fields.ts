@@ -1,0 +1,55 @@
+/**
+ * Every string inside a JSON value with its JSON Pointer, object keys included (an injection can hide in
+ * a key as well as a value). Walks iteratively with bounds on depth and count, so hostile nesting
+ * cannot exhaust the stack; what is left over is reported, never silently dropped.
+ */
+export const MAX_STRING_FIELDS = 4096;
+export const MAX_WALK_DEPTH = 64;
+
+export interface StringField {
+  /** JSON Pointer (RFC 6901) from the walked root, prefixed by `base`. */
+  path: string;
+  value: string;
+}
+
+export interface StringWalk {
+  fields: StringField[];
+  /** True when the value was deeper or larger than the bounds and parts were not visited. */
+  truncated: boolean;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function stringFields(root: unknown, base: string): StringWalk {
+  const fields: StringField[] = [];
+  let truncated = false;
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: base, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (fields.length >= MAX_STRING_FIELDS) {
+      truncated = true;
+      break;
+    }
+    if (typeof value === 'string') {
+      fields.push({ path, value });
+    } else if (value !== null && typeof value === 'object') {
+      if (depth >= MAX_WALK_DEPTH) {
+        truncated = true;
+        continue;
+      }
+      const entries = Array.isArray(value)
+        ? value.map((v, i) => [String(i), v] as const)
+        : Object.entries(value);
+      // Reverse so that fields come out in document order.
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const childPath = `${path}/${escapePointer(key)}`;
+        stack.push({ value: child, path: childPath, depth: depth + 1 });
+        if (!Array.isArray(value)) stack.push({ value: key, path: `${childPath}#key`, depth: depth + 1 });
+      }
+    }
+  }
+  return { fields, truncated };
+}

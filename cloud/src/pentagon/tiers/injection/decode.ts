@@ -1,0 +1,82 @@
+/**
+ * Encoded payloads: instructions smuggled as base64, hex, `\x..`/`\u....` escapes, percent-encoding or
+ * HTML character references. Each candidate is decoded once (no recursion, bounded count and size) and
+ * kept only if it decodes to mostly printable text, so images, keys and hashes are ignored.
+ */
+
+/** Most candidates decoded per field; the rest are ignored (a bound on work per call). */
+export const MAX_DECODED_CANDIDATES = 16;
+const MAX_CANDIDATE_CHARS = 8192;
+
+export interface DecodedPayload {
+  encoding: 'base64' | 'hex' | 'escapes' | 'percent' | 'html-entities';
+  text: string;
+}
+
+function printableShare(text: string): number {
+  if (text.length === 0) return 0;
+  let ok = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || c >= 0xa0) ok++;
+  }
+  return ok / [...text].length;
+}
+
+function utf8(bytes: Buffer): string | undefined {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  // Mostly printable and containing at least two words: a sentence, not binary.
+  return printableShare(text) >= 0.9 && /[A-Za-z\p{L}]{2,}[^A-Za-z\p{L}]+[A-Za-z\p{L}]{2,}/u.test(text)
+    ? text
+    : undefined;
+}
+
+const BASE64 = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+const HEX = /(?:[0-9a-fA-F]{2}){12,}/g;
+const ESCAPES = /(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){6,}/g;
+const PERCENT = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){6,}/g;
+const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
+
+function decodeEscapes(s: string): string {
+  return s.replace(
+    /\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g,
+    (_m, x: string | undefined, u: string | undefined) => String.fromCharCode(Number.parseInt((x ?? u)!, 16)),
+  );
+}
+
+function decodeHtmlEntities(s: string): string {
+  return s.replace(/&#(x[0-9a-fA-F]{1,6}|[0-9]{1,7});/g, (_m, n: string) => {
+    const cp = n.startsWith('x') ? Number.parseInt(n.slice(1), 16) : Number.parseInt(n, 10);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+  });
+}
+
+/** Finds and decodes encoded runs in `raw` (the original text, before normalisation). */
+export function decodePayloads(raw: string): DecodedPayload[] {
+  const out: DecodedPayload[] = [];
+  const push = (encoding: DecodedPayload['encoding'], text: string | undefined) => {
+    if (text !== undefined && out.length < MAX_DECODED_CANDIDATES) out.push({ encoding, text });
+  };
+  const each = (re: RegExp, fn: (m: string) => void) => {
+    for (const m of raw.matchAll(re)) {
+      if (out.length >= MAX_DECODED_CANDIDATES) return;
+      fn(m[0].slice(0, MAX_CANDIDATE_CHARS));
+    }
+  };
+  each(BASE64, (m) => {
+    // Pure hex is also valid base64; leave it to the hex pass.
+    if (/^[0-9a-fA-F]+$/.test(m)) return;
+    push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+  });
+  each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))));
+  each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
+  each(PERCENT, (m) => {
+    try {
+      push('percent', decodeURIComponent(m));
+    } catch {
+      // Malformed percent-encoding is not a payload.
+    }
+  });
+  each(HTML_ENTITIES, (m) => push('html-entities', decodeHtmlEntities(m)));
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * Text normalisation for injection screening. Attackers hide instructions from pattern rules with
+ * full-width letters, look-alike Cyrillic/Greek letters, invisible characters, Unicode tag characters,
+ * leetspeak and letter spacing (`i g n o r e`); every rule therefore runs on views of the text in which
+ * those disguises are undone. The views are only for matching: nothing here changes what is executed.
+ */
+
+/** Invisible characters that split words without showing (ZWSP, ZWNJ, word joiner, BOM, Mongolian VS…). */
+const INVISIBLE = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]/g;
+/** ZWJ is legitimate inside emoji sequences; between two letters it only hides a word. */
+const ZWJ_BETWEEN_LETTERS = /(?<=[A-Za-z])\u200d(?=[A-Za-z])/g;
+/** Bidirectional overrides and isolates (the "Trojan Source" characters, CVE-2021-42574). */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+/** Unicode tag characters U+E0000..U+E007F mirror ASCII invisibly ("ASCII smuggling"). */
+const TAGS = /[\u{e0000}-\u{e007f}]/gu;
+
+/** Cyrillic and Greek letters that render like Latin ones (after lower-casing). */
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ɡ: 'g',
+  һ: 'h',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  ү: 'y',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+};
+const HOMOGLYPH_RE = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu');
+
+/** Leetspeak digits and symbols inside words. */
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
+const LEET_IN_WORD = /(?<=[a-z])[013457@$]|[013457@$](?=[a-z])/g;
+
+export interface TextViews {
+  /** NFKC, invisible characters removed, lower case, runs of blanks collapsed (newlines kept). */
+  plain: string;
+  /** `plain` with look-alike letters and leetspeak mapped to Latin (English rules run here too). */
+  skeleton: string;
+  /** Letters only, for spaced-out or dotted words (`i.g.n.o.r.e`). */
+  squashed: string;
+  /** ASCII recovered from Unicode tag characters ("" when none). */
+  tagText: string;
+  invisibleCount: number;
+  bidiCount: number;
+  /** RLO/LRO (U+202D/U+202E): display-reversing overrides, a subset of `bidiCount`. */
+  bidiOverrideCount: number;
+  /** Words mixing Latin with Cyrillic or Greek letters (a homoglyph disguise). */
+  mixedScriptWords: number;
+}
+
+const MIXED_SCRIPT_WORD =
+  /(?=[^\s]*\p{Script=Latin})(?=[^\s]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{M}]{2,}/gu;
+
+function collapseBlanks(text: string): string {
+  return text
+    .replace(/[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
+    .replace(/ ?(?:\r\n|\r|\n|\u2028|\u2029)[\s]*/g, '\n')
+    .trim();
+}
+
+export function textViews(raw: string): TextViews {
+  let tagText = '';
+  const withoutTags = raw.replace(TAGS, (ch) => {
+    const cp = ch.codePointAt(0)! - 0xe0000;
+    if (cp >= 0x20 && cp < 0x7f) tagText += String.fromCharCode(cp);
+    return '';
+  });
+  const invisibleCount =
+    (withoutTags.match(INVISIBLE)?.length ?? 0) + (withoutTags.match(ZWJ_BETWEEN_LETTERS)?.length ?? 0);
+  const bidiCount = withoutTags.match(BIDI)?.length ?? 0;
+  const bidiOverrideCount = withoutTags.match(/[\u202d\u202e]/g)?.length ?? 0;
+  const nfkc = withoutTags
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(ZWJ_BETWEEN_LETTERS, '')
+    .replace(BIDI, '');
+  const plain = collapseBlanks(nfkc.toLowerCase());
+  const mixedScriptWords = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;
+  const skeleton = plain
+    .replace(HOMOGLYPH_RE, (ch) => HOMOGLYPHS[ch] ?? ch)
+    .replace(LEET_IN_WORD, (ch) => LEET[ch] ?? ch);
+  const squashed = skeleton.replace(/[^a-z]+/g, '');
+  return {
+    plain,
+    skeleton,
+    squashed,
+    tagText,
+    invisibleCount,
+    bidiCount,
+    bidiOverrideCount,
+    mixedScriptWords,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Scores one text field: runs every rule on the normalised views, adds the signals that only exist
+ * before normalisation (invisible characters, bidi controls, mixed-script words, Unicode tags) and
+ * re-scans decoded payloads once. Deterministic: same text, same findings in the same order.
+ */
+import { oneLine } from '../../one-line.js';
+import { decodePayloads } from './decode.js';
+import { textViews } from './normalise.js';
+import { INJECTION_RULES, type InjectionCategory, type InjectionRule } from './rules.js';
+
+export interface InjectionFinding {
+  ruleId: string;
+  category: InjectionCategory;
+  weight: number;
+  field: string;
+  excerpt: string;
+}
+
+export interface TenantPattern {
+  id: string;
+  phrase: string;
+  weight: number;
+}
+
+/** Longest field scanned in full; a longer one is refused as unscannable (fail closed). */
+export const MAX_SCANNED_FIELD_CHARS = 65_536;
+const EXCERPT_CHARS = 120;
+
+function excerptOf(text: string, index: number, length: number): string {
+  const start = Math.max(0, index - 20);
+  const end = Math.min(text.length, index + Math.max(length, 1) + 20, start + EXCERPT_CHARS);
+  return oneLine(text.slice(start, end), EXCERPT_CHARS);
+}
+
+function runRules(
+  views: { plain: string; skeleton: string; squashed: string },
+  field: string,
+  suffix: string,
+  found: Map<string, InjectionFinding>,
+  rules: readonly InjectionRule[],
+): void {
+  for (const r of rules) {
+    const id = r.id + suffix;
+    if (found.has(id)) continue;
+    for (const view of r.views) {
+      const text = views[view];
+      const m = r.pattern.exec(text);
+      if (m) {
+        found.set(id, {
+          ruleId: id,
+          category: r.category,
+          weight: r.weight,
+          field,
+          excerpt: excerptOf(text, m.index, m[0].length),
+        });
+        break;
+      }
+    }
+  }
+}
+
+/** Combined score of findings: 1 − Π(1 − weight). */
+export function combinedScore(findings: readonly { weight: number }[]): number {
+  let keep = 1;
+  for (const f of findings) keep *= 1 - f.weight;
+  return Math.round((1 - keep) * 1e6) / 1e6;
+}
+
+export function scanText(
+  raw: string,
+  field: string,
+  tenant: readonly TenantPattern[] = [],
+): InjectionFinding[] {
+  if (raw.length > MAX_SCANNED_FIELD_CHARS) {
+    return [
+      {
+        ruleId: 'unscannable.too-long',
+        category: 'unscannable',
+        weight: 1,
+        field,
+        excerpt: `${raw.length} characters > ${MAX_SCANNED_FIELD_CHARS}`,
+      },
+    ];
+  }
+  const found = new Map<string, InjectionFinding>();
+  const views = textViews(raw);
+  runRules(views, field, '', found, INJECTION_RULES);
+  for (const p of tenant) {
+    const needle = p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+    const at = views.plain.indexOf(needle);
+    const atSkeleton = at >= 0 ? at : views.skeleton.indexOf(needle);
+    if (atSkeleton >= 0) {
+      found.set(`tenant.${p.id}`, {
+        ruleId: `tenant.${p.id}`,
+        category: 'tenant-pattern',
+        weight: p.weight,
+        field,
+        excerpt: excerptOf(at >= 0 ? views.plain : views.skeleton, atSkeleton, needle.length),
+      });
+    }
+  }
+  const signal = (ruleId: string, weight: number, excerpt: string) =>
+    found.set(ruleId, { ruleId, category: 'encoding-smuggling', weight, field, excerpt });
+  if (views.invisibleCount > 0)
+    signal('encoding.invisible-characters', 0.3, `${views.invisibleCount} invisible characters`);
+  if (views.bidiOverrideCount > 0) {
+    // RLO/LRO reverse what is displayed; right-to-left scripts need marks (U+200E/F), never overrides.
+    signal('encoding.bidi-override', 0.55, `${views.bidiOverrideCount} bidirectional override characters`);
+  } else if (views.bidiCount > 0) {
+    signal('encoding.bidi-controls', 0.3, `${views.bidiCount} bidirectional embedding/isolate characters`);
+  }
+  if (views.mixedScriptWords > 0)
+    signal('encoding.mixed-script', 0.35, `${views.mixedScriptWords} words mixing Latin with Cyrillic/Greek`);
+  if (views.tagText.length > 0) {
+    signal('encoding.unicode-tags', 0.6, `hidden tag text: ${oneLine(views.tagText, 80)}`);
+    runRules(textViews(views.tagText), field, '@unicode-tags', found, INJECTION_RULES);
+  }
+  for (const payload of decodePayloads(raw)) {
+    const before = found.size;
+    runRules(textViews(payload.text), field, `@${payload.encoding}`, found, INJECTION_RULES);
+    if (found.size > before)
+      signal(`encoding.encoded-instructions@${payload.encoding}`, 0.3, oneLine(payload.text, 80));
+  }
+  return [...found.values()];
+}
