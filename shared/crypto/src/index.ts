@@ -19,3 +19,4 @@ export * from './merkle-tree.js';
 export * from './merkle-verify.js';
 export * from './signed-note.js';
 export * from './checkpoint.js';
+export * from './key-files.js';
