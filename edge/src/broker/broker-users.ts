@@ -47,7 +47,10 @@ export async function loadBrokerUsers(users: readonly BrokerUser[]): Promise<Bro
       throw invalid(i, `role: expected one of ${ROLES.join(', ')}, got ${describeValue(user.role)}`);
     }
     if (user.robotId !== undefined && !isTopicSafeRobotId(user.robotId)) {
-      throw invalid(i, `robotId: expected 1-64 letters, digits, '.', '_' or '-' starting with a letter or digit, got ${describeValue(user.robotId)}`);
+      throw invalid(
+        i,
+        `robotId: expected 1-64 letters, digits, '.', '_' or '-' starting with a letter or digit, got ${describeValue(user.robotId)}`,
+      );
     }
     if (user.robotId === undefined && user.role !== 'operator') {
       throw invalid(i, `robotId: required for role ${user.role}, got nothing`);

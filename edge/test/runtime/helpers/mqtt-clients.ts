@@ -79,3 +79,51 @@ export function closedByBroker(client: MqttClient, timeoutMs = 5000): Promise<vo
 export interface Teardown {
   teardown(fn: () => unknown): void;
 }
+
+/**
+ * Keeps every message a client receives, so a test can wait for "the next command" or "the verdict for
+ * intent X" without racing the broker.
+ */
+export class MessageInbox {
+  readonly #messages: { topic: string; text: string; taken: boolean }[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  constructor(client: MqttClient) {
+    client.on('message', (topic, payload) => {
+      this.#messages.push({ topic, text: payload.toString('utf8'), taken: false });
+      for (const wake of this.#waiters) wake();
+    });
+  }
+
+  /** The first not yet taken message on `topic` whose parsed JSON satisfies `predicate`. */
+  next<T = Record<string, unknown>>(
+    topic: string,
+    predicate: (message: T) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const look = (): boolean => {
+        for (const m of this.#messages) {
+          if (m.taken || m.topic !== topic) continue;
+          const parsed = JSON.parse(m.text) as T;
+          if (!predicate(parsed)) continue;
+          m.taken = true;
+          resolve(parsed);
+          return true;
+        }
+        return false;
+      };
+      if (look()) return;
+      const timer = setTimeout(() => {
+        this.#waiters.delete(wake);
+        reject(new Error(`no matching message on ${topic} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const wake = () => {
+        if (!look()) return;
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+      };
+      this.#waiters.add(wake);
+    });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The edge's MQTT client (mqtt.js 5, MQTT 3.1.1 so aedes and Mosquitto alike accept it). Subscribes to
+ * one robot's `intent`, `telemetry/+` and `consent` topics; publishes signed commands on `cmd` with QoS 1
+ * and never retained (DESIGN.md §4), and verdict events on `verdict`.
+ *
+ * Clean session: messages sent while the edge was away are not replayed to it. An intent queued during
+ * an outage would otherwise be judged long after its planner gave up on it.
+ */
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { type MotorCommand, type RobotTopics, robotTopics, type VerdictEvent } from '@pentagate/protocol';
+import { EdgeRuntimeError } from '../node/runtime-error.js';
+import type { InboundHandler, RobotTransport } from './robot-transport.js';
+
+export interface MqttTlsOptions {
+  /** PEM CA bundle that signed the broker's certificate. */
+  ca?: Uint8Array;
+  /** PEM client certificate and key, for brokers that authenticate clients by certificate. */
+  cert?: Uint8Array;
+  key?: Uint8Array;
+  /** Refuse a broker certificate that does not verify (default true; false only for lab brokers). */
+  rejectUnauthorized?: boolean;
+}
+
+export interface MqttTransportOptions {
+  /** `mqtt://host:port` or `mqtts://host:port`. */
+  url: string;
+  robotId: string;
+  username?: string;
+  password?: string;
+  /** Defaults to `<username>-<random>` (the embedded broker wants ids that start with the username). */
+  clientId?: string;
+  tls?: MqttTlsOptions;
+  /** Wait between reconnect attempts, ms (default 1000). */
+  reconnectPeriodMs?: number;
+  /** How long the first connection may take before `connect` fails, ms (default 10000). */
+  connectTimeoutMs?: number;
+  /** Called on connection state changes, for the log. */
+  onStateChange?: (state: 'connected' | 'reconnecting' | 'offline', detail?: string) => void;
+}
+
+export class MqttTransport implements RobotTransport {
+  readonly topics: RobotTopics;
+  readonly #client: MqttClient;
+  #handler: InboundHandler = () => {};
+
+  private constructor(client: MqttClient, topics: RobotTopics) {
+    this.#client = client;
+    this.topics = topics;
+    client.on('message', (topic, payload) => this.#handler(topic, payload));
+  }
+
+  /** Connects, subscribes, and resolves once the broker granted every subscription. */
+  static async connect(options: MqttTransportOptions): Promise<MqttTransport> {
+    const topics = robotTopics(options.robotId);
+    const username = options.username ?? `edge-${options.robotId}`;
+    const clientOptions: IClientOptions = {
+      protocolVersion: 4,
+      clean: true,
+      clientId: options.clientId ?? `${username}-${Math.random().toString(16).slice(2, 10)}`,
+      reconnectPeriod: options.reconnectPeriodMs ?? 1000,
+      connectTimeout: options.connectTimeoutMs ?? 10_000,
+      resubscribe: true,
+      ...(options.username !== undefined ? { username: options.username } : {}),
+      ...(options.password !== undefined ? { password: options.password } : {}),
+      ...(options.tls?.ca ? { ca: Buffer.from(options.tls.ca) } : {}),
+      ...(options.tls?.cert ? { cert: Buffer.from(options.tls.cert) } : {}),
+      ...(options.tls?.key ? { key: Buffer.from(options.tls.key) } : {}),
+      rejectUnauthorized: options.tls?.rejectUnauthorized ?? true,
+    };
+    const client = mqtt.connect(options.url, clientOptions);
+    try {
+      await firstConnection(client, options.url, options.connectTimeoutMs ?? 10_000);
+      const filters = [topics.intent, topics.telemetryFilter, topics.consent];
+      const granted = await client.subscribeAsync(filters, { qos: 1 }).catch((err: unknown) => {
+        throw new EdgeRuntimeError(
+          'MQTT_CONNECT_FAILED',
+          `broker ${options.url} refused the subscriptions ${filters.join(', ')} (${(err as Error).message}); ` +
+            `check that user ${username} may subscribe under ${topics.intent.replace(/\/intent$/, '/')}`,
+        );
+      });
+      const refused = granted.filter((g) => g.qos === 128).map((g) => g.topic);
+      if (refused.length > 0) {
+        throw new EdgeRuntimeError(
+          'MQTT_CONNECT_FAILED',
+          `broker ${options.url} refused ${refused.join(', ')}`,
+        );
+      }
+    } catch (err) {
+      await client.endAsync(true);
+      throw err;
+    }
+    const transport = new MqttTransport(client, topics);
+    client.on('connect', () => options.onStateChange?.('connected'));
+    client.on('reconnect', () => options.onStateChange?.('reconnecting'));
+    client.on('offline', () => options.onStateChange?.('offline'));
+    client.on('error', (err) => options.onStateChange?.('offline', err.message));
+    return transport;
+  }
+
+  onMessage(handler: InboundHandler): void {
+    this.#handler = handler;
+  }
+
+  async publishCommand(command: MotorCommand): Promise<void> {
+    // QoS 1: at least once; a duplicate is harmless because the controller refuses a repeated seq.
+    await this.#client.publishAsync(this.topics.cmd, JSON.stringify(command), { qos: 1, retain: false });
+  }
+
+  async publishVerdict(verdict: VerdictEvent): Promise<void> {
+    await this.#client.publishAsync(this.topics.verdict, JSON.stringify(verdict), { qos: 1, retain: false });
+  }
+
+  isConnected(): boolean {
+    return this.#client.connected;
+  }
+
+  async close(): Promise<void> {
+    await this.#client.endAsync(false);
+  }
+}
+
+/** Resolves on the first CONNACK; rejects with a readable error on refusal, socket error or timeout. */
+function firstConnection(client: MqttClient, url: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`no CONNACK within ${timeoutMs} ms`)), timeoutMs);
+    const fail = (err: Error & { code?: unknown }) => {
+      clearTimeout(timer);
+      client.off('connect', ok);
+      const refusal = typeof err.code === 'number' ? ` (CONNACK return code ${err.code})` : '';
+      reject(
+        new EdgeRuntimeError(
+          'MQTT_CONNECT_FAILED',
+          `cannot connect to MQTT broker ${url}: ${err.message}${refusal}`,
+        ),
+      );
+    };
+    const ok = () => {
+      clearTimeout(timer);
+      client.off('error', fail);
+      resolve();
+    };
+    client.once('connect', ok);
+    client.once('error', fail);
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * The running edge (issue 3 item 5): messages from a transport go through the EdgeGate, results go back
+ * out as signed commands and verdict events, every verdict lands in the audit outbox, and consents that
+ * wait too long expire into vetoes.
+ *
+ * Ordering rules, each for a reason:
+ * - A protective STOP is published inside the handler of the telemetry message that triggered it, before
+ *   anything else is awaited (no timer, no disk), so the stop leaves within the same telemetry update.
+ *   Its verdict is recorded after it.
+ * - A signed motion command is published only after its verdict is durable in the outbox: an unaudited
+ *   motion must not happen (fail closed). If the outbox fails, the node publishes a STOP instead.
+ * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
+ */
+import { performance } from 'node:perf_hooks';
+import { type MotorCommand, parseRobotTopic, readJson, type VerdictEvent } from '@pentagate/protocol';
+import type { Logger } from 'pino';
+import type { TrapResult } from '../gate/trap-result.js';
+import type { RobotTransport } from '../mqtt/robot-transport.js';
+import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
+import type { HealthReport } from '../observability/observability-server.js';
+import type { AuditOutbox } from '../outbox/audit-outbox.js';
+import type { EdgeGatePort } from './edge-gate-port.js';
+import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
+import { EdgeRuntimeError } from './runtime-error.js';
+
+/** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
+export const MAX_INBOUND_BYTES = 64 * 1024;
+
+export interface EdgeNodeOptions {
+  robotId: string;
+  gate: EdgeGatePort;
+  transport: RobotTransport;
+  outbox: AuditOutbox;
+  metrics: EdgeMetrics;
+  logger: Logger;
+  /** How often waiting consents are checked for expiry, ms (default 250). */
+  consentCheckPeriodMs?: number;
+  /**
+   * How often the motion in progress is re-checked without new telemetry, ms (default 20). Telemetry
+   * updates re-check it on arrival; this watchdog catches a proximity source that goes silent, whose
+   * frame turns stale after its maxAgeMs and must stop the motion even though nothing arrives.
+   */
+  monitorPeriodMs?: number;
+  clock?: () => number;
+}
+
+export class EdgeNode {
+  readonly robotId: string;
+  readonly #gate: EdgeGatePort;
+  readonly #transport: RobotTransport;
+  readonly #outbox: AuditOutbox;
+  readonly #metrics: EdgeMetrics;
+  readonly #log: Logger;
+  readonly #clock: () => number;
+  readonly #consentCheckPeriodMs: number;
+  readonly #monitorPeriodMs: number;
+  #monitorTimer: NodeJS.Timeout | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+  #consentTimer: NodeJS.Timeout | undefined;
+  #state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+  #outboxFailure: Error | undefined;
+
+  constructor(options: EdgeNodeOptions) {
+    this.robotId = options.robotId;
+    this.#gate = options.gate;
+    this.#transport = options.transport;
+    this.#outbox = options.outbox;
+    this.#metrics = options.metrics;
+    this.#log = options.logger;
+    this.#clock = options.clock ?? Date.now;
+    this.#consentCheckPeriodMs = options.consentCheckPeriodMs ?? 250;
+    this.#monitorPeriodMs = options.monitorPeriodMs ?? 20;
+  }
+
+  start(): void {
+    if (this.#state !== 'new')
+      throw new EdgeRuntimeError('NODE_STATE', `edge node: expected a new node, got ${this.#state}`);
+    this.#state = 'running';
+    this.#transport.onMessage((topic, payload) => this.handleMessage(topic, payload));
+    this.#consentTimer = setInterval(() => this.#expireConsents(), this.#consentCheckPeriodMs);
+    this.#consentTimer.unref();
+    this.#monitorTimer = setInterval(() => this.#monitorMotion(), this.#monitorPeriodMs);
+    this.#monitorTimer.unref();
+    this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
+    this.#log.info({ robotId: this.robotId, outboxRecords: this.#outbox.count }, 'edge node running');
+  }
+
+  health(): HealthReport {
+    const connected = this.#transport.isConnected();
+    const outboxOk = this.#outboxFailure === undefined;
+    return {
+      healthy: this.#state === 'running' && connected && outboxOk,
+      checks: {
+        node: this.#state,
+        transport: connected ? 'connected' : 'disconnected',
+        outbox: outboxOk ? 'ok' : `failed: ${this.#outboxFailure?.message}`,
+      },
+    };
+  }
+
+  /**
+   * Handles one inbound message. Synchronous up to the first publish, so a STOP leaves before this
+   * returns; the remaining work (outbox, verdicts) is tracked so `stop` can wait for it.
+   */
+  handleMessage(topic: string, payload: Uint8Array): void {
+    if (this.#state !== 'running') return;
+    const nowMs = this.#clock();
+    const where = parseRobotTopic(topic);
+    if (!where || where.robotId !== this.robotId || where.kind === 'cmd' || where.kind === 'verdict') {
+      this.#reject('unknown-topic', 'UNKNOWN_TOPIC', `no handler for topic ${JSON.stringify(topic)}`, nowMs);
+      return;
+    }
+    const kind: InputKind = where.kind;
+    let message: unknown;
+    try {
+      message = readJson(payload, { what: `${kind} on ${topic}`, maxBytes: MAX_INBOUND_BYTES });
+    } catch (err) {
+      this.#reject(kind, 'MALFORMED', (err as Error).message, nowMs);
+      return;
+    }
+    try {
+      if (kind === 'telemetry') this.#onTelemetry(message, nowMs);
+      else if (kind === 'intent') this.#onIntent(message, nowMs);
+      else this.#onTrapResult(this.#gate.submitConsent(message, nowMs), 'consent');
+    } catch (err) {
+      // The gate fails closed and should not throw; if it does, nothing was signed, and the node goes on.
+      this.#log.error({ err, topic }, 'gate threw; input refused');
+      this.#reject(kind, 'GATE_FAULT', (err as Error).message, nowMs);
+    }
+  }
+
+  #onTelemetry(frame: unknown, nowMs: number): void {
+    const outcome = this.#gate.ingestTelemetry(frame, nowMs);
+    if (outcome.stop) this.#publishStop(outcome.stop);
+    if (!outcome.accepted) this.#metrics.recordRejectedInput('telemetry', outcome.reason ?? 'refused');
+    if (outcome.verdict) this.#track(this.#recordAndPublish(outcome.verdict));
+  }
+
+  #onIntent(intent: unknown, nowMs: number): void {
+    const started = performance.now();
+    const result = this.#gate.trapAndSign(intent, nowMs);
+    this.#metrics.observeTrapAndSign((performance.now() - started) / 1000);
+    this.#onTrapResult(result, 'intent');
+  }
+
+  #onTrapResult(result: TrapResult, input: InputKind): void {
+    if (result.verdict.outcome === 'rejected-input') {
+      this.#metrics.recordRejectedInput(input, result.verdict.violations[0] ?? 'rejected');
+    }
+    if (result.kind === 'signed') this.#track(this.#auditThenPublish(result.command, result.verdict));
+    else this.#track(this.#recordAndPublish(result.verdict));
+  }
+
+  #publishStop(stop: MotorCommand): void {
+    this.#metrics.recordCommandPublished('stop');
+    this.#track(
+      this.#transport.publishCommand(stop).catch((err: Error) => {
+        this.#log.error({ err, seq: stop.seq }, 'STOP could not be handed to the transport');
+      }),
+    );
+  }
+
+  async #auditThenPublish(command: MotorCommand, verdict: VerdictEvent): Promise<void> {
+    try {
+      await this.#append(verdict);
+    } catch {
+      // No durable audit record: the command is not sent, and the robot is stopped (fail closed).
+      this.#orderStop(
+        'OUTBOX_FAILED',
+        `command seq ${command.seq} withheld: the audit outbox cannot record it`,
+      );
+      return;
+    }
+    this.#metrics.recordCommandPublished('motion');
+    await Promise.all([
+      this.#transport.publishCommand(command),
+      this.#transport.publishVerdict(verdict),
+    ]).catch((err: Error) => this.#log.error({ err, seq: command.seq }, 'command could not be published'));
+  }
+
+  async #recordAndPublish(verdict: VerdictEvent): Promise<void> {
+    await this.#transport.publishVerdict(verdict).catch((err: Error) => {
+      this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
+    });
+    await this.#append(verdict).catch(() => {});
+  }
+
+  async #append(verdict: VerdictEvent): Promise<void> {
+    this.#metrics.recordVerdict(verdict);
+    this.#log.info(
+      {
+        outcome: verdict.outcome,
+        intentId: verdict.intentId,
+        seq: verdict.commandSeq,
+        violations: verdict.violations,
+      },
+      'verdict',
+    );
+    try {
+      await this.#outbox.append(verdict);
+      this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
+    } catch (err) {
+      if (!this.#outboxFailure) this.#log.fatal({ err }, 'audit outbox failed; motion commands are refused');
+      this.#outboxFailure ??= err as Error;
+      throw err;
+    }
+  }
+
+  #reject(kind: InputKind, code: string, detail: string, nowMs: number): void {
+    this.#metrics.recordRejectedInput(kind, code);
+    this.#track(this.#recordAndPublish(rejectedInputVerdict(this.robotId, code, detail, nowMs)));
+  }
+
+  /** A STOP the node decides on itself; published first, then its verdict. */
+  #orderStop(code: string, detail: string): void {
+    try {
+      const stop = this.#gate.protectiveStop(detail, this.#clock());
+      this.#publishStop(stop);
+      this.#track(this.#recordAndPublish(nodeStopVerdict(stop, code, detail)));
+    } catch (err) {
+      this.#log.error({ err }, 'could not sign a protective STOP');
+    }
+  }
+
+  #expireConsents(): void {
+    if (this.#state !== 'running') return;
+    try {
+      for (const result of this.#gate.expireConsents(this.#clock())) this.#onTrapResult(result, 'consent');
+    } catch (err) {
+      this.#log.error({ err }, 'consent expiry failed');
+    }
+  }
+
+  #monitorMotion(): void {
+    if (this.#state !== 'running') return;
+    try {
+      const stopped = this.#gate.monitor(this.#clock());
+      if (!stopped) return;
+      this.#publishStop(stopped.stop);
+      this.#track(this.#recordAndPublish(stopped.verdict));
+    } catch (err) {
+      this.#log.error({ err }, 'motion monitor failed');
+    }
+  }
+
+  #track(work: Promise<void>): void {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work));
+  }
+
+  /** Resolves when every message handled so far has been published and recorded. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /**
+   * Graceful shutdown: stop taking messages, stop the robot (a motion must not outlive its gate), finish
+   * in-flight work, flush the outbox, close the transport.
+   */
+  async stop(reason = 'edge node shutting down'): Promise<void> {
+    if (this.#state !== 'running') return;
+    this.#state = 'stopping';
+    clearInterval(this.#consentTimer);
+    clearInterval(this.#monitorTimer);
+    if (this.#transport.isConnected()) this.#orderStop('SHUTDOWN', reason);
+    await this.settled();
+    await this.#outbox.close();
+    await this.#transport.close();
+    this.#state = 'stopped';
+    this.#log.info({ reason }, 'edge node stopped');
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Assembles a running edge from its parts: audit outbox, MQTT transport, metrics (and their HTTP server
+ * when a port is given) and the EdgeNode. `pentagate edge run`, the tests and the benchmark all start the
+ * edge through here, so they run the same wiring.
+ */
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
+import { EdgeMetrics } from '../observability/edge-metrics.js';
+import { type ObservabilityServer, startObservabilityServer } from '../observability/observability-server.js';
+import { AuditOutbox } from '../outbox/audit-outbox.js';
+import type { EdgeGatePort } from './edge-gate-port.js';
+import { EdgeNode } from './edge-node.js';
+
+export interface StartEdgeNodeOptions {
+  robotId: string;
+  gate: EdgeGatePort;
+  /** Broker connection; `robotId` is taken from above. */
+  mqtt: Omit<MqttTransportOptions, 'robotId'>;
+  /** Directory for the audit outbox (`outbox.jsonl` and its cursor). */
+  stateDir: string;
+  logger: Logger;
+  /** Port for /metrics and /healthz; undefined = no HTTP server, 0 = any free port. */
+  metricsPort?: number;
+  metricsHost?: string;
+  consentCheckPeriodMs?: number;
+  monitorPeriodMs?: number;
+}
+
+export interface RunningEdge {
+  node: EdgeNode;
+  transport: MqttTransport;
+  outbox: AuditOutbox;
+  metrics: EdgeMetrics;
+  observability: ObservabilityServer | undefined;
+  /** Graceful shutdown: STOP, drain, flush the outbox, close the transport and the HTTP server. */
+  stop(reason?: string): Promise<void>;
+}
+
+export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<RunningEdge> {
+  const log = options.logger;
+  const outbox = await AuditOutbox.open(join(options.stateDir, 'outbox.jsonl'));
+  if (outbox.repair) {
+    log.warn({ ...outbox.repair }, 'audit outbox: cut a torn last line left by power loss');
+  }
+  let transport: MqttTransport;
+  try {
+    transport = await MqttTransport.connect({
+      ...options.mqtt,
+      robotId: options.robotId,
+      onStateChange: (state, detail) =>
+        log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
+    });
+  } catch (err) {
+    await outbox.close();
+    throw err;
+  }
+  const metrics = new EdgeMetrics();
+  const node = new EdgeNode({
+    robotId: options.robotId,
+    gate: options.gate,
+    transport,
+    outbox,
+    metrics,
+    logger: log,
+    ...(options.consentCheckPeriodMs !== undefined
+      ? { consentCheckPeriodMs: options.consentCheckPeriodMs }
+      : {}),
+    ...(options.monitorPeriodMs !== undefined ? { monitorPeriodMs: options.monitorPeriodMs } : {}),
+  });
+  let observability: ObservabilityServer | undefined;
+  if (options.metricsPort !== undefined) {
+    try {
+      observability = await startObservabilityServer({
+        port: options.metricsPort,
+        ...(options.metricsHost !== undefined ? { host: options.metricsHost } : {}),
+        metrics,
+        health: () => node.health(),
+      });
+    } catch (err) {
+      await transport.close();
+      await outbox.close();
+      throw err;
+    }
+  }
+  node.start();
+  return {
+    node,
+    transport,
+    outbox,
+    metrics,
+    observability,
+    async stop(reason) {
+      await node.stop(reason);
+      await observability?.close();
+    },
+  };
+}
