@@ -1,0 +1,38 @@
+/**
+ * Call fingerprints for the metabolic ledger. The exact fingerprint identifies a call (tool name folded
+ * to lower case, JCS arguments); the near fingerprint forgets what loops typically vary — digits, case,
+ * whitespace, number values — so a loop that bumps a counter or a timestamp still shows as a loop.
+ */
+import { jcsDigestHex } from '@pentagate/crypto';
+import { jsonSafe } from './json-safe.js';
+
+function nearShape(v: unknown): unknown {
+  if (typeof v === 'string')
+    return v
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[0-9]+/g, '0');
+  if (typeof v === 'number') return '#';
+  if (Array.isArray(v)) return v.map(nearShape);
+  if (v !== null && typeof v === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = nearShape(x);
+    return o;
+  }
+  return v;
+}
+
+export interface CallFingerprints {
+  fingerprint: string;
+  nearFingerprint: string;
+}
+
+export function callFingerprints(lobeName: string, toolName: string, args: unknown): CallFingerprints {
+  const safe = jsonSafe(args).value;
+  const tool = toolName.toLowerCase();
+  return {
+    fingerprint: jcsDigestHex({ v: 1, lobe: lobeName, tool, arguments: safe }),
+    nearFingerprint: jcsDigestHex({ v: 1, lobe: lobeName, tool, shape: nearShape(safe) }),
+  };
+}

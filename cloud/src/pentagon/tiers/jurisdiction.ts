@@ -1,0 +1,77 @@
+/**
+ * tier1 `jurisdiction`: region, department and data-residency rules. A refusal carries a compliance
+ * defence brief: for each rule, its citation (the authority it implements) and the finding, so the tenant
+ * can show a regulator why the call was stopped. A rule that applies but finds no value refuses (fail
+ * closed): a call that does not say where it runs cannot be shown to run in an allowed place.
+ */
+import type { JurisdictionTier } from '@pentagate/protocol';
+import { matchesAny } from '../../policy/glob.js';
+import type { CompiledJurisdictionRule, LoadedPolicy } from '../../policy/loaded-policy.js';
+import { oneLine } from '../one-line.js';
+import type { GovernedAction, RuleFinding } from '../types.js';
+import { finding } from '../violation.js';
+
+const CODE = {
+  region: 'INVARIANT.JURISDICTION_REGION',
+  department: 'INVARIANT.JURISDICTION_DEPARTMENT',
+  'data-residency': 'INVARIANT.DATA_RESIDENCY',
+} as const;
+
+function valueFor(rule: CompiledJurisdictionRule, action: GovernedAction): { label: string; value: unknown } {
+  if (rule.kind === 'region') return { label: 'region', value: action.region };
+  if (rule.kind === 'department') return { label: 'department', value: action.department };
+  return { label: `argument "${rule.argument}"`, value: action.arguments[rule.argument ?? ''] };
+}
+
+export interface JurisdictionResult {
+  tier: JurisdictionTier;
+  findings: RuleFinding[];
+}
+
+export function jurisdictionTier(policy: LoadedPolicy, action: GovernedAction): JurisdictionResult {
+  const applied = policy.jurisdictions.filter((r) => matchesAny(r.tools, action.toolName));
+  const findings: RuleFinding[] = [];
+  const citations: NonNullable<JurisdictionTier['defenceBrief']>['citations'] = [];
+  for (const rule of applied) {
+    const { label, value } = valueFor(rule, action);
+    const allowed = rule.allow.join(', ');
+    const shown =
+      typeof value === 'string' ? `"${oneLine(value, 64)}"` : value === undefined ? 'none' : typeof value;
+    if (typeof value === 'string' && rule.allowUpper.has(value.toUpperCase())) continue;
+    const what =
+      value === undefined
+        ? `${action.toolName} gives no ${label}, and rule ${rule.id} only allows ${allowed}`
+        : `${label} ${shown} is not allowed for ${action.toolName} by rule ${rule.id} (allowed: ${allowed})`;
+    const fix =
+      value === undefined
+        ? `state the ${label} of the call; rule ${rule.id} (${rule.citation}) allows ${allowed}`
+        : `use a ${label} among ${allowed} for ${action.toolName} (rule ${rule.id}, ${rule.citation})`;
+    findings.push(
+      finding(CODE[rule.kind], `${what} — ${rule.citation}`, fix, `tier1.jurisdiction/${rule.id}`),
+    );
+    citations.push({
+      ruleId: rule.id,
+      kind: rule.kind,
+      citation: rule.citation,
+      finding: oneLine(`${what}.${rule.rationale ? ` Rationale: ${rule.rationale}` : ''}`, 2048),
+    });
+  }
+  const tier: JurisdictionTier = {
+    passed: findings.length === 0,
+    ...(action.region !== undefined ? { region: action.region } : {}),
+    ...(action.department !== undefined ? { department: action.department } : {}),
+    rulesApplied: applied.map((r) => r.id),
+  };
+  if (citations.length > 0) {
+    tier.defenceBrief = {
+      summary: oneLine(
+        `The call ${action.toolName} was refused under ${citations.length} jurisdiction rule(s) of policy ` +
+          `${policy.id} (digest ${policy.digest.slice(0, 16)}…): ${citations.map((c) => `${c.ruleId} (${c.citation})`).join('; ')}. ` +
+          'It was not executed.',
+        2048,
+      ),
+      citations,
+    };
+  }
+  return { tier, findings };
+}

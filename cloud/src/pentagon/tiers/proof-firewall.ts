@@ -1,0 +1,80 @@
+/**
+ * tier2 `proofFirewall`: RISK (prompt injection in the trigger prompt and every string of the arguments
+ * and context), PROVENANCE (custody of data arguments) and INVARIANT (protected resources).
+ */
+import type { TrustStore } from '@pentagate/crypto';
+import type { ProofFirewallTier } from '@pentagate/protocol';
+import type { LoadedPolicy } from '../../policy/loaded-policy.js';
+import { type StringField, stringFields } from '../string-fields.js';
+import type { GovernedAction, RuleFinding } from '../types.js';
+import { finding } from '../violation.js';
+import { custodyProvenance } from './custody-provenance.js';
+import { screenTexts } from './injection/index.js';
+import { protectedResources } from './protected-resources.js';
+
+export interface ProofFirewallResult {
+  tier: ProofFirewallTier;
+  findings: RuleFinding[];
+}
+
+export function proofFirewallTier(
+  policy: LoadedPolicy,
+  action: GovernedAction,
+  trust: TrustStore,
+  nowMs: number,
+): ProofFirewallResult {
+  const args = stringFields(action.arguments, '/arguments');
+  const context = action.context
+    ? stringFields(action.context, '/context')
+    : { fields: [], truncated: false };
+  const texts: StringField[] = [
+    ...(action.triggerPrompt !== undefined ? [{ path: '/trigger_prompt', value: action.triggerPrompt }] : []),
+    ...args.fields,
+    ...context.fields,
+  ];
+  const screen = screenTexts(texts, policy.injection);
+  const findings: RuleFinding[] = [];
+  if (args.truncated || context.truncated) {
+    // Strings we did not visit were not screened: refuse rather than pass them unseen.
+    screen.flagged = true;
+    screen.score = 1;
+    screen.findings.unshift({
+      ruleId: 'unscannable.too-large',
+      category: 'unscannable',
+      weight: 1,
+      field: args.truncated ? '/arguments' : '/context',
+      excerpt: 'more strings or deeper nesting than the screen visits',
+    });
+  }
+  if (screen.flagged) {
+    const top = screen.findings.filter((f) => f.field === (screen.worstField || screen.findings[0]?.field));
+    const rules = top.map((f) => `${f.ruleId} (${f.category}, ${f.weight})`).join(', ');
+    const field = top[0]?.field ?? screen.worstField;
+    findings.push(
+      finding(
+        'RISK.PROMPT_INJECTION',
+        `${field} scores ${screen.score} >= threshold ${screen.threshold}: ${rules}`,
+        `remove the instruction-like text from ${field} (matched: ${top.map((f) => `"${f.excerpt}"`).join(', ')}); data passed to tools must not carry instructions to the agent`,
+        'tier2.proofFirewall/injection',
+      ),
+    );
+  }
+  const provenance = custodyProvenance(policy, action, trust, nowMs);
+  const resources = protectedResources(policy, action, args.fields);
+  findings.push(...provenance.findings, ...resources.findings);
+  return {
+    tier: {
+      passed: findings.length === 0,
+      injection: {
+        flagged: screen.flagged,
+        score: screen.score,
+        threshold: screen.threshold,
+        fieldsScanned: screen.fieldsScanned,
+        findings: screen.findings.slice(0, 32),
+      },
+      provenance: provenance.provenance,
+      protectedResources: resources.hits.slice(0, 32),
+    },
+    findings,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * INVARIANT: protected resources (core logic, policies, secrets) are not touched by tool calls — they
+ * change only through the governed policy route. Every string argument is compared with each pattern,
+ * both as written and, for paths, after POSIX normalisation, so `/srv/app/../../etc/passwd` cannot pass
+ * as something other than `/etc/passwd`.
+ */
+import { posix } from 'node:path';
+import type { ProofFirewallTier } from '@pentagate/protocol';
+import { matchesAny } from '../../policy/glob.js';
+import type { LoadedPolicy } from '../../policy/loaded-policy.js';
+import { oneLine } from '../one-line.js';
+import type { StringField } from '../string-fields.js';
+import type { GovernedAction, RuleFinding } from '../types.js';
+import { finding } from '../violation.js';
+
+function candidates(value: string): string[] {
+  const out = [value];
+  const slashed = value.replace(/\\/g, '/');
+  if (slashed.includes('/')) {
+    const normal = posix.normalize(slashed);
+    if (normal !== value) out.push(normal);
+    // `file:///etc/passwd` and similar URLs name a path too.
+    const m = /^file:\/\/(\/.*)$/i.exec(slashed);
+    if (m?.[1]) out.push(posix.normalize(m[1]));
+  }
+  return out;
+}
+
+export interface ProtectedResult {
+  hits: ProofFirewallTier['protectedResources'];
+  findings: RuleFinding[];
+}
+
+export function protectedResources(
+  policy: LoadedPolicy,
+  action: GovernedAction,
+  argumentFields: readonly StringField[],
+): ProtectedResult {
+  const hits: ProofFirewallTier['protectedResources'] = [];
+  const findings: RuleFinding[] = [];
+  const rules = policy.protectedResources.filter((r) => !r.tools || matchesAny(r.tools, action.toolName));
+  if (rules.length === 0) return { hits, findings };
+  for (const field of argumentFields) {
+    const forms = candidates(field.value);
+    for (const rule of rules) {
+      if (!forms.some((f) => rule.matcher.test(f))) continue;
+      const shown = oneLine(field.value, 200);
+      hits.push({ ruleId: rule.id, pattern: rule.pattern, field: field.path, value: shown });
+      findings.push(
+        finding(
+          'INVARIANT.PROTECTED_RESOURCE',
+          `${field.path} = "${oneLine(field.value, 80)}" matches protected pattern "${rule.pattern}" (rule ${rule.id}): ${rule.reason}`,
+          `remove ${field.path} or point it outside "${rule.pattern}"; protected resources change only through the governed policy route`,
+          `tier2.proofFirewall/${rule.id}`,
+        ),
+      );
+    }
+  }
+  return { hits, findings };
+}

@@ -1,0 +1,32 @@
+/** Builds wire violations from rule findings: the code's vertex from VIOLATION_CODES, a clean message. */
+import { MAX_TEXT_LENGTH, VIOLATION_CODES, type Violation, type ViolationCode } from '@pentagate/protocol';
+import { oneLine } from './one-line.js';
+import type { RuleFinding } from './types.js';
+
+export function finding(
+  code: ViolationCode,
+  message: string,
+  remediation: string,
+  source: string,
+): RuleFinding {
+  return { code, message, remediation, source };
+}
+
+export function toViolation(f: RuleFinding): Violation {
+  const info = VIOLATION_CODES[f.code as ViolationCode];
+  return {
+    code: f.code,
+    vertex: info?.vertex ?? 'INVARIANT',
+    message: oneLine(`${f.code}: ${f.message}`, MAX_TEXT_LENGTH) || f.code,
+  };
+}
+
+/** Whether a code denies, or only asks a human. Unknown codes deny (fail closed). */
+export function effectOf(code: string): 'deny' | 'require-human' | 'hold' {
+  return VIOLATION_CODES[code as ViolationCode]?.effect ?? 'deny';
+}
+
+/** Amounts in messages: up to 6 decimals, no trailing zeros (`500`, `12.5`). */
+export function amount(n: number): string {
+  return String(Math.round(n * 1e6) / 1e6);
+}
