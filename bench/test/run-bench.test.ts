@@ -59,6 +59,9 @@ t.test('--json prints one object with machine, suites and prefixed figures', asy
   t.equal(report.figures['tiny.arrayLength.count'], 64);
   t.ok((report.figures['tiny.sumArray.p99Us'] ?? 0) > 0);
   t.match(tiny?.notes?.join('\n'), /--quick/);
+  t.ok((tiny?.run?.wallMs ?? 0) > 0, 'the runner records the wall time');
+  t.ok(Number.isFinite(tiny?.run?.cpuShare), 'and the CPU share');
+  t.notOk(tiny?.run && 'pinnedCpu' in tiny.run, 'not pinned with --no-pin');
   t.match(err.join('\n'), /running tiny \(quick\)/, 'progress goes to stderr');
 });
 
@@ -73,6 +76,7 @@ t.test('the table output shows rows, targets and notes', async (t) => {
   t.match(text, /arrayLength\s+64/);
   t.match(text, /✓ sumArray count: 10 >= 1/);
   t.match(text, /note: fixture/);
+  t.match(text, /ran \d+\.\d s wall, \d+\.\d s CPU \(\d+ % of one CPU\)/);
 });
 
 t.test('a suite that throws, is misnamed or reports NaN fails the run with exit 1', async (t) => {

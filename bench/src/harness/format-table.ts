@@ -72,6 +72,13 @@ export function formatSuiteResult(result: SuiteResult, description = ''): string
   if (result.targets !== undefined && result.targets.length > 0) {
     lines.push('', 'targets:', ...result.targets.map((t) => `  ${formatTarget(t)}`));
   }
+  if (result.run !== undefined) {
+    const { wallMs, cpuMs, cpuShare } = result.run;
+    lines.push(
+      '',
+      `  ran ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s CPU (${(cpuShare * 100).toFixed(0)} % of one CPU)`,
+    );
+  }
   if (result.notes !== undefined && result.notes.length > 0) {
     lines.push('', ...result.notes.map((n) => `  note: ${n}`));
   }

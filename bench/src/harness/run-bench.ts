@@ -3,12 +3,14 @@
  * and print either the tables or one JSON object. Exit 0 when every suite ran (unmet targets are
  * reported with ✗, they do not fail the run), 1 when a suite threw, 2 for bad usage.
  */
+import { loadavg } from 'node:os';
 import { type CliIo, ExitCode, UsageError, processIo } from '@pentagate/protocol';
 import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from './bench-args.js';
 import { formatMachine, formatSuiteResult } from './format-table.js';
 import { type MachineInfo, machineInfo } from './machine.js';
 import { timerOverheadNs } from './measure.js';
-import type { BenchSuite, SuiteResult } from './suite.js';
+import { elapsedNs, nowNs } from './clock.js';
+import type { BenchSuite, SuiteResult, SuiteRunInfo } from './suite.js';
 import { createSuiteContext } from './suite-context.js';
 import { DEFAULT_SUITES_DIR, checkSuiteNames, listSuites, loadSuite } from './suite-loader.js';
 
@@ -27,6 +29,17 @@ export interface RunBenchOptions {
   suitesDir?: string;
 }
 
+/** Below this CPU share a single-threaded suite was clearly competing for the CPU. */
+const BUSY_CPU_SHARE = 0.8;
+
+function runInfo(startNs: bigint, cpu: NodeJS.CpuUsage, pinnedCpu: number | undefined): SuiteRunInfo {
+  const wallMs = elapsedNs(startNs, nowNs()) / 1e6;
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const info: SuiteRunInfo = { wallMs, cpuMs, cpuShare: wallMs > 0 ? cpuMs / wallMs : 0 };
+  if (pinnedCpu !== undefined) info.pinnedCpu = pinnedCpu;
+  return info;
+}
+
 async function runOne(suite: BenchSuite, args: BenchArgs, io: CliIo): Promise<SuiteResult> {
   const { ctx, release } = createSuiteContext({
     quick: args.quick,
@@ -36,8 +49,12 @@ async function runOne(suite: BenchSuite, args: BenchArgs, io: CliIo): Promise<Su
   });
   const notes: string[] = [];
   try {
-    if (suite.oneCore === true) notes.push(ctx.pinToOneCore().how);
+    const pinning = suite.oneCore === true ? ctx.pinToOneCore() : undefined;
+    if (pinning !== undefined) notes.push(pinning.how);
+    const cpuBefore = process.cpuUsage();
+    const startNs = nowNs();
     const result = await suite.run(ctx);
+    const run = runInfo(startNs, process.cpuUsage(cpuBefore), pinning?.cpu);
     if (result.suite !== suite.name) {
       throw new TypeError(`suite ${suite.name} returned a result for ${JSON.stringify(result.suite)}`);
     }
@@ -49,7 +66,13 @@ async function runOne(suite: BenchSuite, args: BenchArgs, io: CliIo): Promise<Su
       }
     }
     if (args.quick) notes.push('--quick: iteration counts shrunk; the numbers are not meaningful');
-    return notes.length === 0 ? result : { ...result, notes: [...notes, ...(result.notes ?? [])] };
+    if (run.cpuShare < BUSY_CPU_SHARE) {
+      notes.push(
+        `the process got ${(run.cpuShare * 100).toFixed(0)} % of a CPU while it ran (load ${loadavg()[0]?.toFixed(1)}): ` +
+          'the machine was busy, so tails include waiting for a CPU; compare p50s, or rerun on a quiet machine',
+      );
+    }
+    return { ...result, notes: [...notes, ...(result.notes ?? [])], run };
   } finally {
     release();
   }

@@ -37,6 +37,21 @@ export interface SuiteResult {
   rows: (LatencyStats | TableRow)[];
   targets?: Target[];
   notes?: string[];
+  /** Filled in by the runner: how long the suite ran and how much CPU it got meanwhile. */
+  run?: SuiteRunInfo;
+}
+
+export interface SuiteRunInfo {
+  wallMs: number;
+  /** User + system CPU time of this process during the run. */
+  cpuMs: number;
+  /**
+   * cpuMs / wallMs. A single-threaded suite on an idle machine is close to 1; well below 1 means the
+   * process waited for a CPU (a busy machine) and the latency tails include that wait.
+   */
+  cpuShare: number;
+  /** The CPU the suite was pinned to, when it was. */
+  pinnedCpu?: number;
 }
 
 export interface SuiteContext {
