@@ -1,0 +1,249 @@
+/**
+ * Offline audit kits (DESIGN.md §5; contract "Audit kit"): a directory with `manifest.json`,
+ * `checkpoint.note`, `entries.jsonl` and `trust.json`. `pentagate verify kit` checks it end to end:
+ *
+ * 1. every file the manifest lists has the SHA-256 the manifest states, and no unlisted file is present;
+ * 2. the checkpoint is signed by a trusted 'checkpoint' key, for the manifest's origin and treeSize;
+ * 3. `entries.jsonl` holds exactly treeSize lines, each the canonical JCS of an AuditEntry whose index is
+ *    its line number (from 0);
+ * 4. the RFC 6962 root over the leaf hashes of those lines equals the checkpoint's root — so the kit is
+ *    the whole log as the signed checkpoint committed to it, not a selection;
+ * 5. every entry whose `data.envelope` is a DSSE envelope verifies (see entry-envelopes.ts).
+ *
+ * Only `manifest.json` being unreadable makes the kit unreadable input; anything wrong inside the kit is a
+ * failed check, because the manifest already commits to the bytes of every other file.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Checkpoint, MerkleTree, TrustStore, leafHash, sha256Hex } from '@pentagate/crypto';
+import {
+  type AuditEntry,
+  AuditEntrySchema,
+  type AuditKitManifest,
+  AuditKitManifestSchema,
+  InvalidInputError,
+  canonicalize,
+  readJson,
+  schemaIssues,
+  utf8Bytes,
+  validate,
+} from '@pentagate/protocol';
+import { checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
+import { checkEntryEnvelopes } from './entry-envelopes.js';
+import { MAX_INPUT_BYTES, decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
+import { ReportBuilder, type VerificationReport } from './report.js';
+
+export const KIT_FILES = {
+  manifest: 'manifest.json',
+  checkpoint: 'checkpoint.note',
+  entries: 'entries.jsonl',
+  trust: 'trust.json',
+} as const;
+
+export interface AuditKitOptions {
+  /**
+   * The trust anchor. Without it the kit's own trust.json is used, which only shows the kit is
+   * self-consistent (whoever wrote the kit also wrote its keys); the report says so.
+   */
+  trust?: TrustStore;
+  /** When given, the checkpoint key's validity window must cover it. */
+  atMs?: number;
+}
+
+/** Reads the listed files whose digests match; a missing or mismatched file is a failed check. */
+async function checkFileDigests(
+  report: ReportBuilder,
+  dir: string,
+  manifest: AuditKitManifest,
+): Promise<Map<string, Uint8Array>> {
+  const contents = new Map<string, Uint8Array>();
+  const required = Object.values(KIT_FILES).filter((f) => f !== KIT_FILES.manifest);
+  const unlistedRequired = required.filter((f) => manifest.files[f] === undefined);
+  report.check(
+    'manifest lists the kit files',
+    unlistedRequired.length === 0,
+    `${required.join(', ')} are listed`,
+    `expected the manifest to list ${required.join(', ')}, got no entry for ${unlistedRequired.join(', ')}`,
+  );
+  for (const [name, digest] of Object.entries(manifest.files)) {
+    const path = join(dir, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isFile()) {
+      report.fail(
+        `digest of ${name}`,
+        info ? 'expected a regular file, got a link or directory' : 'file is missing',
+      );
+      continue;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readInputBytes(path, `audit kit file ${name}`);
+    } catch (err) {
+      if (!(err instanceof InvalidInputError)) throw err;
+      report.fail(`digest of ${name}`, err.message);
+      continue;
+    }
+    const actual = sha256Hex(bytes);
+    if (
+      report.check(
+        `digest of ${name}`,
+        actual === digest,
+        `sha256 ${actual}`,
+        `expected sha256 ${digest}, got ${actual}`,
+      )
+    ) {
+      contents.set(name, bytes);
+    }
+  }
+  const listed = new Set([KIT_FILES.manifest, ...Object.keys(manifest.files)]);
+  const unlisted = (await readdir(dir)).filter((name) => !listed.has(name)).sort();
+  report.check(
+    'no unlisted files',
+    unlisted.length === 0,
+    'every file in the kit is covered by the manifest',
+    `expected only files the manifest lists, got ${unlisted.join(', ')}`,
+  );
+  return contents;
+}
+
+function kitTrust(report: ReportBuilder, options: AuditKitOptions, trustBytes: Uint8Array | undefined) {
+  if (options.trust) {
+    report.pass('trust anchor', `the given trust file (${options.trust.keys().length} keys)`);
+    return options.trust;
+  }
+  if (!trustBytes) {
+    report.fail('trust anchor', 'no trust file given and the kit has no verified trust.json');
+    return undefined;
+  }
+  try {
+    const store = TrustStore.fromDocument(readJson(trustBytes, { what: 'kit trust.json' }), 'kit trust.json');
+    report.pass(
+      'trust anchor',
+      `the kit's own trust.json (${store.keys().length} keys) — self-asserted: pass --trust with keys ` +
+        'obtained independently (e.g. GET /api/v1/keys) to check who signed the log',
+    );
+    return store;
+  } catch (err) {
+    if (!(err instanceof InvalidInputError)) throw err;
+    report.fail('trust anchor', err.message);
+    return undefined;
+  }
+}
+
+interface ParsedEntries {
+  entries: AuditEntry[];
+  leafHashes: Uint8Array[];
+  problems: string[];
+}
+
+/** Splits entries.jsonl into lines and checks each one; collects problems instead of stopping at one. */
+function parseEntries(bytes: Uint8Array): ParsedEntries {
+  const out: ParsedEntries = { entries: [], leafHashes: [], problems: [] };
+  let text: string;
+  try {
+    text = decodeUtf8(bytes, 'entries.jsonl');
+  } catch (err) {
+    out.problems.push((err as Error).message);
+    return out;
+  }
+  if (text.length === 0) return out;
+  if (!text.endsWith('\n'))
+    out.problems.push('expected every line to end with \\n, got a last line without one');
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  lines.forEach((line, i) => {
+    const where = `line ${i + 1}`;
+    out.leafHashes.push(leafHash(utf8Bytes(line)));
+    let value: unknown;
+    try {
+      value = readJson(line, { what: where, maxBytes: MAX_INPUT_BYTES });
+    } catch (err) {
+      out.problems.push((err as Error).message);
+      return;
+    }
+    const issues = schemaIssues(AuditEntrySchema, value);
+    if (issues.length > 0) {
+      out.problems.push(`${where}: not an audit entry (${issues[0]?.path || '/'}: ${issues[0]?.message})`);
+      return;
+    }
+    const entry = value as AuditEntry;
+    if (canonicalize(entry) !== line)
+      out.problems.push(`${where}: expected canonical JCS, got other formatting`);
+    if (entry.index !== i) out.problems.push(`${where}: expected index ${i}, got ${entry.index}`);
+    out.entries.push(entry);
+  });
+  return out;
+}
+
+function summarize(problems: string[]): string {
+  const shown = problems.slice(0, 5).join('; ');
+  return problems.length > 5 ? `${shown}; and ${problems.length - 5} more` : shown;
+}
+
+function checkLog(
+  report: ReportBuilder,
+  manifest: AuditKitManifest,
+  cp: Checkpoint,
+  parsed: ParsedEntries,
+): void {
+  report.check(
+    'checkpoint matches manifest',
+    cp.origin === manifest.origin && cp.size === manifest.treeSize,
+    `the checkpoint is of ${JSON.stringify(cp.origin)} at size ${cp.size}, as the manifest says`,
+    `expected origin ${JSON.stringify(manifest.origin)} and size ${manifest.treeSize} (manifest), got ` +
+      `${describeCheckpoint(cp)}`,
+  );
+  const count = parsed.leafHashes.length;
+  report.check(
+    'entries',
+    parsed.problems.length === 0 && count === cp.size,
+    `${count} entries, each canonical JCS, indexes 0..${count - 1}`,
+    summarize([
+      ...(count === cp.size ? [] : [`expected ${cp.size} lines (the checkpoint size), got ${count}`]),
+      ...parsed.problems,
+    ]),
+  );
+  const root = MerkleTree.fromLeafHashes(parsed.leafHashes).rootHash();
+  report.check(
+    'Merkle root',
+    count === cp.size && Buffer.from(root).equals(Buffer.from(cp.rootHash)),
+    `the RFC 6962 root of the ${count} entries equals the checkpoint root`,
+    `expected the root of the entries to be the checkpoint root ${Buffer.from(cp.rootHash).toString('base64')}, ` +
+      `got ${Buffer.from(root).toString('base64')} over ${count} entries`,
+  );
+}
+
+/** `pentagate verify kit DIR`: an offline audit kit, end to end. */
+export async function verifyAuditKit(
+  dir: string,
+  options: AuditKitOptions = {},
+): Promise<VerificationReport> {
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new InvalidInputError(`audit kit ${dir}: expected a directory, got ${info ? 'a file' : 'nothing'}`);
+  }
+  const manifest = validate(
+    AuditKitManifestSchema,
+    await readInputJson(join(dir, KIT_FILES.manifest), 'audit kit manifest'),
+    'audit kit manifest',
+  );
+  const report = new ReportBuilder(`audit kit of ${manifest.origin} at size ${manifest.treeSize}`);
+  const files = await checkFileDigests(report, dir, manifest);
+  const trust = kitTrust(report, options, files.get(KIT_FILES.trust));
+  const noteBytes = files.get(KIT_FILES.checkpoint);
+  let cp: Checkpoint | undefined;
+  if (trust && noteBytes) {
+    try {
+      cp = checkCheckpointSignature(report, decodeUtf8(noteBytes, 'checkpoint.note'), trust, options);
+    } catch (err) {
+      if (!(err instanceof InvalidInputError)) throw err;
+      report.fail('checkpoint signature', err.message);
+    }
+  }
+  const entriesBytes = files.get(KIT_FILES.entries);
+  if (cp && entriesBytes) {
+    const parsed = parseEntries(entriesBytes);
+    checkLog(report, manifest, cp, parsed);
+    if (trust) checkEntryEnvelopes(report, parsed.entries, trust);
+  }
+  return report.finish(options.atMs);
+}

@@ -1,0 +1,42 @@
+/**
+ * Signed checkpoints of the audit log (C2SP tlog-checkpoint in a C2SP signed note, DESIGN.md §5): the note
+ * carries a signature by a trusted key of role 'checkpoint' whose `name` is the note's signer name.
+ */
+import { type Checkpoint, type TrustStore, verifyCheckpoint } from '@pentagate/crypto';
+import { toBase64 } from '@pentagate/protocol';
+import { ReportBuilder, type VerificationReport } from './report.js';
+
+export interface CheckpointCheckOptions {
+  /** When given, the checkpoint key's validity window must cover this instant. */
+  atMs?: number;
+}
+
+export const describeCheckpoint = (cp: Checkpoint): string =>
+  `origin ${JSON.stringify(cp.origin)}, size ${cp.size}, root ${toBase64(cp.rootHash)}`;
+
+/** The checkpoint-signature step, shared by every artifact that carries a checkpoint. */
+export function checkCheckpointSignature(
+  report: ReportBuilder,
+  note: string,
+  trust: TrustStore,
+  options: CheckpointCheckOptions,
+  name = 'checkpoint signature',
+): Checkpoint | undefined {
+  return report.attempt(
+    name,
+    () => verifyCheckpoint(note, trust, options.atMs === undefined ? {} : { atMs: options.atMs }),
+    (cp) => `signed by a trusted checkpoint key: ${describeCheckpoint(cp)}`,
+  );
+}
+
+/** `pentagate verify checkpoint`: one signed note against the trust file. */
+export function verifyCheckpointNote(
+  note: string,
+  trust: TrustStore,
+  options: CheckpointCheckOptions = {},
+): VerificationReport {
+  const report = new ReportBuilder('checkpoint');
+  const cp = checkCheckpointSignature(report, note, trust, options);
+  if (cp) report.subject = `checkpoint of ${cp.origin} at size ${cp.size}`;
+  return report.finish(options.atMs);
+}

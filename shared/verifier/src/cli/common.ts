@@ -1,0 +1,97 @@
+/**
+ * What every `pentagate verify …` subcommand shares: the --trust/--json/--at options, loading the trust
+ * file, choosing the instant of time-dependent checks, and printing the report with the exit code
+ * (0 valid, 1 invalid; unreadable input throws and `runCli` prints it and exits 2).
+ */
+import { TrustStore } from '@pentagate/crypto';
+import {
+  type CliIo,
+  ExitCode,
+  type OptionSpec,
+  type ParsedCommandLine,
+  requireOption,
+} from '@pentagate/protocol';
+import { readInputJson } from '../input-files.js';
+import type { VerificationReport } from '../report.js';
+import { parseAtOption } from '../time.js';
+
+export const trustOption: OptionSpec = {
+  type: 'string',
+  valueName: 'TRUST',
+  description: 'Trust file: the JSON of GET /api/v1/keys ({ "keys": [{ kid, alg, role, publicKey, … }] })',
+};
+export const jsonOption: OptionSpec = {
+  type: 'boolean',
+  description: 'Print the report as JSON { valid, subject, at, checks[], failures[] }',
+};
+export const atOption: OptionSpec = {
+  type: 'string',
+  valueName: 'ISO',
+  description: 'Evaluate times at this RFC 3339 instant instead of reading the clock',
+};
+
+export const EXIT_CODES_HELP = [
+  'Exit codes: 0 valid; 1 invalid (a check failed: bad signature, unknown key id, expired, proof does not',
+  'match); 2 bad usage or unreadable input (missing file, malformed JSON, wrong types, wrong base64,',
+  'more than 16 MiB).',
+].join('\n');
+
+export async function loadTrustFile(path: string): Promise<TrustStore> {
+  return TrustStore.fromDocument(await readInputJson(path, 'trust file'), `trust file ${path}`);
+}
+
+export async function requireTrust(args: ParsedCommandLine): Promise<TrustStore> {
+  return loadTrustFile(requireOption(args, 'trust'));
+}
+
+/** The instant for time-dependent checks and where it came from (always stated in the output). */
+export interface CheckTime {
+  atMs: number;
+  source: 'option' | 'clock';
+}
+
+/**
+ * `--at` when given; otherwise the clock, read once, when `useClock` (the output then says so);
+ * otherwise no time at all.
+ */
+export function checkTime(args: ParsedCommandLine, useClock = true): CheckTime | undefined {
+  const at = args.options.at;
+  if (typeof at === 'string') return { atMs: parseAtOption(at), source: 'option' };
+  return useClock ? { atMs: Date.now(), source: 'clock' } : undefined;
+}
+
+function renderHuman(report: VerificationReport, time: CheckTime | undefined): string {
+  const lines = [report.subject];
+  for (const c of report.checks) lines.push(`  ${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`);
+  if (report.at) {
+    lines.push(
+      `Times checked at ${report.at} (${time?.source === 'option' ? 'from --at' : 'the current clock'}).`,
+    );
+  } else {
+    lines.push('No time-dependent checks were evaluated against a clock (pass --at ISO to add them).');
+  }
+  const failed = report.checks.length - report.checks.filter((c) => c.ok).length;
+  lines.push(
+    report.valid
+      ? `VALID (${report.checks.length} checks passed)`
+      : `INVALID (${failed} of ${report.checks.length} checks failed)`,
+  );
+  return lines.join('\n');
+}
+
+/** Prints the report (human or --json) and returns the exit code. */
+export function emitReport(
+  report: VerificationReport,
+  args: ParsedCommandLine,
+  io: CliIo,
+  time: CheckTime | undefined,
+): number {
+  if (args.options.json) {
+    const { valid, subject, at, checks, failures } = report;
+    const atSource = time && at ? { atSource: time.source } : {};
+    io.out(JSON.stringify({ valid, subject, ...(at ? { at } : {}), ...atSource, checks, failures }, null, 2));
+  } else {
+    io.out(renderHuman(report, time));
+  }
+  return report.valid ? ExitCode.ok : ExitCode.invalid;
+}

@@ -1,0 +1,188 @@
+/**
+ * `pentagate verify proof|token|checkpoint|inclusion|consistency|kit`: the artifacts of the cloud's
+ * decisions and of its audit log. Each help text lists exactly what is checked.
+ */
+import type { Command } from '@pentagate/protocol';
+import { verifyAuditKit } from '../audit-kit.js';
+import { verifyCheckpointNote } from '../checkpoint.js';
+import { verifyConsistencyFile } from '../consistency.js';
+import { tokenFromFileText, verifyGovernanceToken } from '../governance-token.js';
+import { verifyInclusionFile } from '../inclusion.js';
+import { readInputJson, readInputText } from '../input-files.js';
+import { verifyProofPacket } from '../proof-packet.js';
+import {
+  EXIT_CODES_HELP,
+  atOption,
+  checkTime,
+  emitReport,
+  jsonOption,
+  loadTrustFile,
+  requireTrust,
+  trustOption,
+} from './common.js';
+
+const options = { trust: trustOption, json: jsonOption, at: atOption };
+const CHECKPOINT_HELP =
+  "  - the checkpoint note carries a valid Ed25519 signature by a trusted key of role 'checkpoint' whose\n" +
+  '    name is the note signer name, and whose validity window covers the check time';
+
+export const logCommands: Command[] = [
+  {
+    path: ['verify', 'proof'],
+    summary: 'Check a proof packet: decision signature, statement, audit-log inclusion',
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [
+      'FILE is a proof packet (JSON { v: 1, envelope, auditEntry?, inclusion?, checkpoint? }). Checks:',
+      "  - the DSSE envelope is signed by a trusted key of role 'proof' over application/vnd.in-toto+json",
+      '    (a key id missing from the trust file makes the packet INVALID and is named)',
+      '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate, naming the action',
+      '    request by its SHA-256 digest',
+      "  - the signing key's validity window covers the decision's issuedAt",
+      '  - the decision is in force (issuedAt ≤ time ≤ expiresAt) at --at or the current clock',
+      'When the packet carries auditEntry, inclusion and checkpoint (all three or none):',
+      "  - the entry's subjectDigest is SHA-256(JCS(envelope)), its index equals the proof's leafIndex and",
+      "    the statement's auditLog.index, and the statement's auditLog.origin is the checkpoint's origin",
+      CHECKPOINT_HELP,
+      "  - the leaf hash of the entry's JCS bytes reaches the checkpoint root (RFC 6962 audit path)",
+      '',
+      EXIT_CODES_HELP,
+      'Example: pentagate verify proof dec_01J.json --trust keys.json --at 2025-06-01T12:00:00Z',
+    ].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const packet = await readInputJson(args.positionals[0]!, 'proof packet');
+      const time = checkTime(args);
+      return emitReport(verifyProofPacket(packet, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  },
+  {
+    path: ['verify', 'token'],
+    summary: 'Check a governance token (pgt1.…): the decision signature and statement',
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [
+      'FILE holds a governance token `pgt1.<kid>.<payload>.<sig>`, or a JSON object with a',
+      '"governance_token" string (a saved propose response). The token is expanded to its DSSE envelope',
+      'and checked like the envelope of a proof packet:',
+      "  - signed by a trusted key of role 'proof' (unknown key ids are named), valid at issuedAt",
+      '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate and a subject digest',
+      '  - the decision is in force at --at or the current clock',
+      'A token carries no audit-log proof; use `pentagate verify proof` for that.',
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const token = tokenFromFileText(await readInputText(args.positionals[0]!, 'governance token'));
+      const time = checkTime(args);
+      return emitReport(verifyGovernanceToken(token, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  },
+  {
+    path: ['verify', 'checkpoint'],
+    summary: 'Check a signed audit-log checkpoint (C2SP signed note)',
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [
+      'FILE is the signed-note text of a checkpoint (origin, size, base64 root, blank line, signatures).',
+      'Checks:',
+      CHECKPOINT_HELP,
+      '  - the body is a well-formed tlog checkpoint (origin, tree size, 32-byte root)',
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const note = await readInputText(args.positionals[0]!, 'checkpoint');
+      const time = checkTime(args);
+      return emitReport(verifyCheckpointNote(note, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  },
+  {
+    path: ['verify', 'inclusion'],
+    summary: 'Check that an audit entry is in the log under a signed checkpoint',
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [
+      'FILE is JSON { entry | leaf, leafIndex, treeSize, hashes[], checkpoint }: an audit entry (or the',
+      'base64 leaf bytes), its RFC 6962 audit path (base64 SHA-256 hashes, leaf to root) and the signed',
+      'checkpoint note. Checks:',
+      CHECKPOINT_HELP,
+      "  - treeSize is the checkpoint's size, and an entry's index equals leafIndex",
+      '  - SHA-256(0x00 || JCS(entry)) with the audit path reaches the checkpoint root',
+      'A proof with missing, extra or wrongly encoded hashes does not verify or is refused as unreadable.',
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const file = await readInputJson(args.positionals[0]!, 'inclusion file');
+      const time = checkTime(args);
+      return emitReport(verifyInclusionFile(file, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  },
+  {
+    path: ['verify', 'consistency'],
+    summary: 'Check that a newer checkpoint extends an older one (append-only log)',
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [
+      'FILE is JSON { oldSize, newSize, hashes[], oldCheckpoint, newCheckpoint }: the RFC 6962 consistency',
+      'proof and the two signed checkpoint notes it connects. Checks:',
+      CHECKPOINT_HELP.replace('the checkpoint note carries', 'each checkpoint note carries'),
+      '  - both checkpoints are of the same log (origin), and oldSize/newSize are their sizes',
+      '  - the proof shows the newer tree extends the older one: nothing logged was rewritten or removed',
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const file = await readInputJson(args.positionals[0]!, 'consistency file');
+      const time = checkTime(args);
+      return emitReport(verifyConsistencyFile(file, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  },
+  {
+    path: ['verify', 'kit'],
+    summary: 'Check an offline audit kit end to end (manifest, entries, Merkle root, signatures)',
+    usage: 'DIR [--trust TRUST] [--json] [--at ISO]',
+    description: [
+      'DIR is an audit kit from `pentagate cloud audit export`: manifest.json, checkpoint.note,',
+      'entries.jsonl, trust.json. Checks:',
+      '  - every file the manifest lists has the SHA-256 it states; no unlisted file is present',
+      CHECKPOINT_HELP,
+      "  - the checkpoint's origin and size are the manifest's origin and treeSize",
+      '  - entries.jsonl has treeSize lines, each the canonical JCS of an audit entry whose index is its',
+      '    line number from 0',
+      '  - the RFC 6962 root over all entries equals the checkpoint root (the kit is the whole log)',
+      '  - every entry carrying a DSSE envelope (data.envelope) verifies with a key of the right role,',
+      "    and its subjectDigest, when present, is the envelope's digest",
+      "Without --trust the kit's own trust.json is used: that only shows the kit is self-consistent, and",
+      'the report says so. Pass the keys you obtained independently (GET /api/v1/keys) with --trust.',
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options: {
+      ...options,
+      trust: { ...trustOption, description: `${trustOption.description}; default: the kit's own trust.json` },
+    },
+    positionals: [1, 1],
+    async run(args, io) {
+      const trustPath = args.options.trust;
+      const trust = typeof trustPath === 'string' ? await loadTrustFile(trustPath) : undefined;
+      if (!trust) io.err("note: no --trust given; checking against the kit's own trust.json (self-asserted)");
+      const time = checkTime(args);
+      const report = await verifyAuditKit(args.positionals[0]!, {
+        ...(trust ? { trust } : {}),
+        ...(time ? { atMs: time.atMs } : {}),
+      });
+      return emitReport(report, args, io, time);
+    },
+  },
+];

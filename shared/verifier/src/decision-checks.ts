@@ -1,0 +1,81 @@
+/**
+ * The checks shared by a proof packet and a governance token (DESIGN.md §5, "Proof packet"): the DSSE
+ * envelope is signed by a 'proof' key that was valid when the decision was issued, the payload is an
+ * in-toto Statement v1 with the Pentagate decision predicate, it names the action by its digest, and
+ * (when a time is given) the decision had not expired at that time.
+ */
+import type { TrustStore } from '@pentagate/crypto';
+import {
+  type DecisionStatement,
+  DecisionStatementSchema,
+  type DsseEnvelope,
+  PAYLOAD_TYPES,
+} from '@pentagate/protocol';
+import {
+  type EnvelopeExpectation,
+  checkEnvelopeSignature,
+  checkSignedStatement,
+  checkSigningKeyValidAt,
+} from './envelope-checks.js';
+import type { ReportBuilder } from './report.js';
+import { describeWindow, isoOf, parseIsoMs } from './time.js';
+
+export const DECISION_ENVELOPE: EnvelopeExpectation = { role: 'proof', payloadType: PAYLOAD_TYPES.inToto };
+
+export interface DecisionCheckOptions {
+  /** When the decision is being relied on; without it expiry is not evaluated (and the report says so). */
+  atMs?: number;
+}
+
+/** Runs the decision checks; returns the statement when its signature and schema verified. */
+export function checkDecisionEnvelope(
+  report: ReportBuilder,
+  envelope: DsseEnvelope,
+  trust: TrustStore,
+  options: DecisionCheckOptions,
+): DecisionStatement | undefined {
+  const verified = checkEnvelopeSignature(report, envelope, trust, DECISION_ENVELOPE);
+  if (!verified) return undefined;
+  const statement = checkSignedStatement(
+    report,
+    'decision statement',
+    verified.payload,
+    DecisionStatementSchema,
+  );
+  if (!statement) return undefined;
+  const { predicate } = statement;
+  report.subject = `decision ${predicate.decisionId} (${predicate.outcome})`;
+
+  const digests = statement.subject.map((s) => s.digest.sha256);
+  report.check(
+    'subject digest',
+    digests.length > 0,
+    `action request sha256:${digests.join(', sha256:')}`,
+    'expected the statement to name the action request by its SHA-256 digest, got no subject',
+  );
+
+  const issuedAtMs = parseIsoMs(predicate.issuedAt);
+  const expiresAtMs = parseIsoMs(predicate.expiresAt);
+  if (issuedAtMs === undefined || expiresAtMs === undefined || expiresAtMs < issuedAtMs) {
+    report.fail(
+      'decision times',
+      `expected issuedAt ≤ expiresAt as RFC 3339 timestamps, got ${predicate.issuedAt} and ${predicate.expiresAt}`,
+    );
+    return statement;
+  }
+  // A key that was valid when it signed keeps its signatures valid after it is rotated out (notAfter).
+  checkSigningKeyValidAt(report, envelope, trust, DECISION_ENVELOPE, issuedAtMs, 'at issuedAt');
+
+  if (options.atMs === undefined) {
+    report.pass('expiry', `not evaluated: no time given; the decision is valid until ${isoOf(expiresAtMs)}`);
+  } else {
+    const problem = describeWindow(options.atMs, issuedAtMs, expiresAtMs);
+    report.check(
+      'expiry',
+      problem === undefined,
+      `in force at ${isoOf(options.atMs)} (issued ${predicate.issuedAt}, expires ${predicate.expiresAt})`,
+      problem ?? '',
+    );
+  }
+  return statement;
+}

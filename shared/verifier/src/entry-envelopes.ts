@@ -1,0 +1,74 @@
+/**
+ * Signed entries of an audit kit: an entry whose `data.envelope` is a DSSE envelope (a decision's proof
+ * envelope, a consent, a firmware manifest…) must verify against the trust anchor with a key of the role
+ * that may sign that payload type, valid when the entry was appended; and when the entry names a
+ * `subjectDigest`, it must be that envelope's digest (`envelopeDigest`), as for a proof packet.
+ */
+import { type TrustStore, dsseVerify, envelopeDigest } from '@pentagate/crypto';
+import {
+  type AuditEntry,
+  DsseEnvelopeSchema,
+  type KeyRole,
+  PAYLOAD_TYPES,
+  PentagateError,
+  conforms,
+} from '@pentagate/protocol';
+import type { ReportBuilder } from './report.js';
+import { parseIsoMs } from './time.js';
+
+/** Which key roles may sign each payload type (contract: KeyRoleSchema). */
+export const ROLES_BY_PAYLOAD_TYPE: Readonly<Record<string, KeyRole[]>> = {
+  [PAYLOAD_TYPES.inToto]: ['proof', 'edge'],
+  [PAYLOAD_TYPES.consent]: ['operator'],
+  [PAYLOAD_TYPES.firmware]: ['vendor'],
+  [PAYLOAD_TYPES.calibration]: ['calibration'],
+  [PAYLOAD_TYPES.custody]: ['custody'],
+};
+
+/** Returns what is wrong with one entry's envelope, or undefined when it verifies. */
+function entryEnvelopeProblem(entry: AuditEntry, envelope: unknown, trust: TrustStore): string | undefined {
+  const where = `entry ${entry.index} (${entry.type})`;
+  if (!conforms(DsseEnvelopeSchema, envelope)) return `${where}: data.envelope is not a DSSE envelope`;
+  const roles = ROLES_BY_PAYLOAD_TYPE[envelope.payloadType];
+  if (!roles) return `${where}: no key role may sign payloadType ${JSON.stringify(envelope.payloadType)}`;
+  const atMs = parseIsoMs(entry.at);
+  try {
+    dsseVerify(envelope, trust, {
+      role: roles,
+      payloadType: envelope.payloadType,
+      ...(atMs === undefined ? {} : { atMs }),
+    });
+  } catch (err) {
+    if (err instanceof PentagateError) return `${where}: ${err.message}`;
+    throw err;
+  }
+  const digest = envelopeDigest(envelope);
+  if (entry.subjectDigest !== undefined && entry.subjectDigest !== digest) {
+    return `${where}: expected subjectDigest ${digest} (the envelope's digest), got ${entry.subjectDigest}`;
+  }
+  return undefined;
+}
+
+export function checkEntryEnvelopes(
+  report: ReportBuilder,
+  entries: readonly AuditEntry[],
+  trust: TrustStore,
+): void {
+  let signed = 0;
+  const problems: string[] = [];
+  for (const entry of entries) {
+    const envelope = entry.data.envelope;
+    if (envelope === undefined) continue;
+    signed++;
+    const problem = entryEnvelopeProblem(entry, envelope, trust);
+    if (problem) problems.push(problem);
+  }
+  const shown =
+    problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '');
+  report.check(
+    'signed entries',
+    problems.length === 0,
+    signed === 0 ? 'no entry carries a DSSE envelope' : `all ${signed} DSSE envelopes in entries verify`,
+    `${problems.length} of ${signed} DSSE envelopes do not verify: ${shown}`,
+  );
+}

@@ -1,0 +1,140 @@
+import { TrustStore, createEd25519Signer, createNoteSigner, signCheckpoint } from '@pentagate/crypto';
+import { canonicalBytes, toBase64 } from '@pentagate/protocol';
+import {
+  tokenFromFileText,
+  verifyCheckpointNote,
+  verifyConsistencyFile,
+  verifyGovernanceToken,
+  verifyInclusionFile,
+} from '@pentagate/verifier';
+import t from 'tap';
+import {
+  ORIGIN,
+  T0_MS,
+  buildLog,
+  checkpointNote,
+  governanceToken,
+  iso,
+  trustDocument,
+  trustEntry,
+} from './fixtures/artifacts.js';
+
+const log = buildLog(9);
+const trust = TrustStore.fromDocument(trustDocument());
+const atMs = T0_MS + 10_000;
+const failedNames = (r: { checks: { name: string; ok: boolean }[] }) =>
+  r.checks.filter((c) => !c.ok).map((c) => c.name);
+
+t.test('governance token: valid, and carried in a propose response', async (t) => {
+  const token = governanceToken(log, 2);
+  const report = verifyGovernanceToken(token, trust, { atMs });
+  t.equal(report.valid, true, report.failures.join('\n'));
+  t.equal(report.subject, 'decision dec_0002 (ALLOW)');
+  t.equal(tokenFromFileText(`${token}\n`), token, 'surrounding whitespace is not part of the token');
+  t.equal(tokenFromFileText(JSON.stringify({ status: 'ALLOW', governance_token: token })), token);
+  t.throws(() => tokenFromFileText('{"token": 1}'), /governance_token/);
+});
+
+t.test('governance token: expired, unknown kid, and malformed', async (t) => {
+  const token = governanceToken(log, 2);
+  t.same(failedNames(verifyGovernanceToken(token, trust, { atMs: T0_MS + 70_000 })), ['expiry']);
+  const noProofKey = TrustStore.fromDocument({ keys: trustDocument().keys.slice(1) });
+  const unknown = verifyGovernanceToken(token, noProofKey, { atMs });
+  t.equal(unknown.valid, false);
+  t.match(unknown.failures[0], token.split('.')[1]!);
+  t.throws(() => verifyGovernanceToken('pgt1.abc', trust), { code: 'INVALID_INPUT' });
+});
+
+t.test('checkpoint: valid, untrusted signer, key window', async (t) => {
+  const note = checkpointNote(log);
+  const report = verifyCheckpointNote(note, trust, { atMs });
+  t.equal(report.valid, true, report.failures.join('\n'));
+  t.equal(report.subject, `checkpoint of ${ORIGIN} at size 9`);
+
+  const forged = signCheckpoint(
+    { origin: ORIGIN, size: 9, rootHash: log.tree.rootHash() },
+    createNoteSigner(ORIGIN, new Uint8Array(32).fill(9)),
+  );
+  t.same(failedNames(verifyCheckpointNote(forged, trust, { atMs })), ['checkpoint signature']);
+
+  const retired = TrustStore.fromDocument(trustDocument({ checkpoint: { notAfter: iso(T0_MS) } }));
+  t.same(failedNames(verifyCheckpointNote(note, retired, { atMs })), ['checkpoint signature']);
+  t.equal(verifyCheckpointNote(note, retired, { atMs: T0_MS - 1 }).valid, true, '--at inside the window');
+});
+
+t.test('inclusion file: by entry or by raw leaf', async (t) => {
+  const path = { leafIndex: 3, treeSize: 9, hashes: log.tree.inclusionProof(3).map((h) => toBase64(h)) };
+  const checkpoint = checkpointNote(log);
+  const byEntry = verifyInclusionFile({ entry: log.entries[3], ...path, checkpoint }, trust, { atMs });
+  t.equal(byEntry.valid, true, byEntry.failures.join('\n'));
+  t.equal(byEntry.subject, 'audit entry 3 (agent.registered)');
+  const leaf = toBase64(canonicalBytes(log.entries[3]));
+  t.equal(verifyInclusionFile({ leaf, ...path, checkpoint }, trust, { atMs }).valid, true);
+
+  const wrongEntry = verifyInclusionFile({ entry: log.entries[5], ...path, checkpoint }, trust, { atMs });
+  t.same(failedNames(wrongEntry), ['entry index', 'inclusion in checkpoint']);
+  const edited = { ...log.entries[3]!, data: { agentId: 'someone-else' } };
+  t.same(failedNames(verifyInclusionFile({ entry: edited, ...path, checkpoint }, trust, { atMs })), [
+    'inclusion in checkpoint',
+  ]);
+});
+
+t.test('inclusion file: both or neither of entry/leaf, and bad hashes, are unreadable', async (t) => {
+  const path = { leafIndex: 3, treeSize: 9, hashes: log.tree.inclusionProof(3).map((h) => toBase64(h)) };
+  const checkpoint = checkpointNote(log);
+  t.throws(() => verifyInclusionFile({ ...path, checkpoint }, trust), /exactly one of "entry"/);
+  const leaf = toBase64(canonicalBytes(log.entries[3]));
+  t.throws(() => verifyInclusionFile({ entry: log.entries[3], leaf, ...path, checkpoint }, trust), /both/);
+  t.throws(() => verifyInclusionFile({ leaf, ...path, hashes: ['not base64!'], checkpoint }, trust), {
+    code: 'INVALID_INPUT',
+  });
+  t.throws(() => verifyInclusionFile({ leaf: 'a', ...path, checkpoint }, trust), /base64/);
+});
+
+t.test('consistency: a grown log is consistent; a rewritten one is not', async (t) => {
+  const oldCheckpoint = checkpointNote(log, 5);
+  const newCheckpoint = checkpointNote(log);
+  const hashes = log.tree.consistencyProof(5).map((h) => toBase64(h));
+  const file = { oldSize: 5, newSize: 9, hashes, oldCheckpoint, newCheckpoint };
+  const report = verifyConsistencyFile(file, trust, { atMs });
+  t.equal(report.valid, true, report.failures.join('\n'));
+  t.equal(report.subject, `consistency of ${ORIGIN} from size 5 to 9`);
+
+  const rewritten = buildLog(9);
+  rewritten.entries[1] = { ...rewritten.entries[1]!, data: { agentId: 'rewritten' } };
+  const { MerkleTree } = await import('@pentagate/crypto');
+  const tree = new MerkleTree();
+  for (const e of rewritten.entries) tree.append(canonicalBytes(e));
+  const forkNote = checkpointNote({ ...rewritten, tree });
+  const forked = verifyConsistencyFile({ ...file, newCheckpoint: forkNote }, trust, { atMs });
+  t.same(failedNames(forked), ['consistency']);
+
+  t.same(failedNames(verifyConsistencyFile({ ...file, oldSize: 4 }, trust, { atMs })), ['proof sizes']);
+  t.same(failedNames(verifyConsistencyFile({ ...file, hashes: hashes.slice(1) }, trust, { atMs })), [
+    'consistency',
+  ]);
+});
+
+t.test('consistency: checkpoints of two different logs are not compared', async (t) => {
+  const otherSeed = new Uint8Array(32).fill(5);
+  const other = signCheckpoint(
+    { origin: 'other.test/log', size: 9, rootHash: log.tree.rootHash() },
+    createNoteSigner('other.test/log', otherSeed),
+  );
+  const bothLogs = TrustStore.fromDocument({
+    keys: [
+      ...trustDocument().keys,
+      trustEntry(createEd25519Signer(otherSeed), 'checkpoint', { name: 'other.test/log' }),
+    ],
+  });
+  const hashes = log.tree.consistencyProof(5).map((h) => toBase64(h));
+  const file = {
+    oldSize: 5,
+    newSize: 9,
+    hashes,
+    oldCheckpoint: checkpointNote(log, 5),
+    newCheckpoint: other,
+  };
+  const report = verifyConsistencyFile(file, bothLogs, { atMs });
+  t.same(failedNames(report), ['same log']);
+});
