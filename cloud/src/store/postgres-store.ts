@@ -1,0 +1,473 @@
+/**
+ * The shared store: PostgreSQL through `pg`, for several cloud replicas behind a load balancer. Every
+ * race is settled by row locks inside a transaction (READ COMMITTED): `budget_accounts` serialises one
+ * agent's reservations, `audit_head` hands out audit indices in commit order. Lock order is always
+ * budget account → audit head, so two transactions never wait on each other in a cycle.
+ */
+import { canonicalize, PentagateError } from '@pentagate/protocol';
+import pg from 'pg';
+import { encodeAuditEntry } from './audit-leaf.js';
+import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
+import type {
+  AgentRecord,
+  ApiKeyRecord,
+  AuditRecord,
+  CallHistoryRecord,
+  DecisionRecord,
+  LedgerTotals,
+  PolicyRecord,
+  ReservationRecord,
+  ReservationState,
+  SigningKeyRecord,
+  TenantRecord,
+} from './records.js';
+import {
+  type Row,
+  bytes,
+  num,
+  toAgent,
+  toApiKey,
+  toAudit,
+  toCall,
+  toDecision,
+  toPolicy,
+  toReservation,
+  toSigningKey,
+  toTenant,
+} from './row-mappers.js';
+import type {
+  AgentRegistration,
+  AuditEntryBuilder,
+  DecisionCommit,
+  DecisionWrite,
+  RegisterAgentResult,
+  Store,
+} from './store.js';
+import { StoreError } from './store-error.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user@host:port/db`. */
+  url: string;
+  /** A schema to create (if missing) and use instead of `public`; tests use one per run. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+type Client = pg.PoolClient;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  /** The schema this store works in, when not `public`. */
+  readonly schema: string | undefined;
+  readonly #pool: pg.Pool;
+  #closed = false;
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  private constructor(pool: pg.Pool, schema: string | undefined) {
+    this.#pool = pool;
+    this.schema = schema;
+  }
+
+  /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+      throw new StoreError(
+        `PostgreSQL schema: expected ${SCHEMA_NAME}, got ${JSON.stringify(options.schema)}`,
+      );
+    }
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // an idle client that loses its connection must not crash the process; the next query reports it
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool, options.schema);
+    try {
+      if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+      await store.#tx(async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock(7268031)');
+        await c.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)',
+        );
+        const applied = new Set(
+          (await c.query('SELECT version FROM schema_migrations')).rows.map((r) => num(r.version)),
+        );
+        for (const m of POSTGRES_MIGRATIONS) {
+          if (applied.has(m.version)) continue;
+          await c.query(m.sql);
+          await c.query('INSERT INTO schema_migrations (version, applied_at_ms) VALUES ($1, $2)', [
+            m.version,
+            Date.now(),
+          ]);
+        }
+      });
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err instanceof StoreError
+        ? err
+        : new StoreError(`PostgreSQL ${redactUrl(options.url)}: ${(err as Error).message}`);
+    }
+    return store;
+  }
+
+  /** Tracks an operation so close() waits for it: a write begun before close commits before the pool ends. */
+  #track<T>(operation: Promise<T>): Promise<T> {
+    this.#inFlight.add(operation);
+    const forget = () => this.#inFlight.delete(operation);
+    operation.then(forget, forget);
+    return operation;
+  }
+
+  #query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    if (this.#closed) return Promise.reject(new StoreError('the store is closed'));
+    return this.#track(this.#queryNow(sql, params));
+  }
+
+  async #queryNow(sql: string, params: unknown[]): Promise<Row[]> {
+    try {
+      return (await this.#pool.query(sql, params)).rows as Row[];
+    } catch (err) {
+      throw new StoreError(`PostgreSQL: ${(err as Error).message}`);
+    }
+  }
+
+  #tx<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreError('the store is closed'));
+    return this.#track(this.#txNow(fn));
+  }
+
+  async #txNow<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    let client: Client;
+    try {
+      client = await this.#pool.connect();
+    } catch (err) {
+      throw new StoreError(`PostgreSQL: ${(err as Error).message}`);
+    }
+    try {
+      await client.query('BEGIN');
+      const value = await fn(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      if (err instanceof PentagateError) throw err;
+      throw new StoreError(`PostgreSQL: ${(err as Error).message}`);
+    } finally {
+      client.release();
+    }
+  }
+
+  async createTenant(t: TenantRecord): Promise<void> {
+    await this.#query('INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $2, $3)', [
+      t.id,
+      t.name,
+      t.createdAtMs,
+    ]);
+  }
+
+  async getTenant(id: string): Promise<TenantRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM tenants WHERE id = $1', [id]);
+    return row && toTenant(row);
+  }
+
+  async listTenants(): Promise<TenantRecord[]> {
+    return (await this.#query('SELECT * FROM tenants ORDER BY created_at_ms, id')).map(toTenant);
+  }
+
+  async insertApiKey(k: ApiKeyRecord): Promise<void> {
+    await this.#query(
+      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms) VALUES ($1, $2, $3, $4, $5, $6)',
+      [k.id, k.tenantId, k.scope, k.keyHashHex, k.createdAtMs, k.revokedAtMs],
+    );
+  }
+
+  async findApiKeyByHash(keyHashHex: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM api_keys WHERE key_hash = $1', [keyHashHex]);
+    return row && toApiKey(row);
+  }
+
+  async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
+    return (
+      await this.#query('SELECT * FROM api_keys WHERE tenant_id = $1 ORDER BY created_at_ms, id', [tenantId])
+    ).map(toApiKey);
+  }
+
+  async revokeApiKey(tenantId: string, keyId: string, nowMs: number): Promise<boolean> {
+    const rows = await this.#query(
+      'UPDATE api_keys SET revoked_at_ms = $1 WHERE id = $2 AND tenant_id = $3 AND revoked_at_ms IS NULL RETURNING id',
+      [nowMs, keyId, tenantId],
+    );
+    return rows.length === 1;
+  }
+
+  async registerAgent(r: AgentRegistration, audit: AuditEntryBuilder): Promise<RegisterAgentResult> {
+    return this.#tx(async (c): Promise<RegisterAgentResult> => {
+      const inserted = await c.query(
+        `INSERT INTO agents (id, tenant_id, name, version, domain, lobe_name, created_at_ms, metadata)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
+        [r.id, r.tenantId, r.name, r.version, r.domain, r.lobeName, r.createdAtMs, canonicalize(r.metadata)],
+      );
+      if (inserted.rowCount === 1)
+        return { status: 'created', agent: { ...r }, audit: await appendAuditIn(c, audit) };
+      const existing = await c.query(
+        'SELECT * FROM agents WHERE tenant_id = $1 AND name = $2 AND version = $3',
+        [r.tenantId, r.name, r.version],
+      );
+      if (existing.rows[0]) return { status: 'existing', agent: toAgent(existing.rows[0] as Row) };
+      const idTaken = await c.query('SELECT 1 FROM agents WHERE tenant_id = $1 AND id = $2', [
+        r.tenantId,
+        r.id,
+      ]);
+      return { status: 'conflict', field: idTaken.rowCount === 1 ? 'id' : 'lobeName' };
+    });
+  }
+
+  async findAgentByLobe(tenantId: string, lobeName: string): Promise<AgentRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM agents WHERE tenant_id = $1 AND lobe_name = $2', [
+      tenantId,
+      lobeName,
+    ]);
+    return row && toAgent(row);
+  }
+
+  async findAgentById(tenantId: string, agentId: string): Promise<AgentRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM agents WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      agentId,
+    ]);
+    return row && toAgent(row);
+  }
+
+  async ledgerTotals(
+    tenantId: string,
+    agentId: string,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<LedgerTotals> {
+    const [row] = await this.#query(LEDGER_TOTALS_SQL, [tenantId, agentId, nowMs - windowMs]);
+    return { spent: num(row!.spent), reserved: num(row!.reserved) };
+  }
+
+  async settleReservation(
+    tenantId: string,
+    reservationId: string,
+    state: Exclude<ReservationState, 'reserved'>,
+  ): Promise<boolean> {
+    const rows = await this.#query(
+      `UPDATE budget_reservations SET state = $1 WHERE id = $2 AND tenant_id = $3 AND state = 'reserved' RETURNING id`,
+      [state, reservationId, tenantId],
+    );
+    return rows.length === 1;
+  }
+
+  async getReservation(tenantId: string, reservationId: string): Promise<ReservationRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM budget_reservations WHERE id = $1 AND tenant_id = $2', [
+      reservationId,
+      tenantId,
+    ]);
+    return row && toReservation(row);
+  }
+
+  async recentCalls(
+    tenantId: string,
+    agentId: string,
+    sinceMs: number,
+    limit: number,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = await this.#query(
+      `SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND at_ms >= $3
+       ORDER BY at_ms DESC, seq DESC LIMIT $4`,
+      [tenantId, agentId, sinceMs, limit],
+    );
+    return rows.map(toCall).reverse();
+  }
+
+  async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
+    return this.#tx(async (c) => {
+      const r = write.reservation;
+      let ledger: LedgerTotals = { spent: 0, reserved: 0 };
+      if (r) {
+        await c.query(
+          'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+          [write.tenantId, write.agentId],
+        );
+        // the row lock makes the read-check-insert below one step for every replica (DESIGN.md §7)
+        await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
+          write.tenantId,
+          write.agentId,
+        ]);
+        const totals = (
+          await c.query(LEDGER_TOTALS_SQL, [write.tenantId, write.agentId, write.nowMs - r.windowMs])
+        ).rows[0] as Row;
+        ledger = { spent: num(totals.spent), reserved: num(totals.reserved) };
+      }
+      const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+      const index = await nextAuditIndex(c);
+      const { parts, result } = write.build({ index, reserved, ledger });
+      const d = parts.decision;
+      if (r && reserved) {
+        await c.query(
+          `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
+           VALUES ($1, $2, $3, $4, 'reserved', $5, $6)`,
+          [r.id, write.tenantId, write.agentId, r.amount, write.nowMs, d.id],
+        );
+      }
+      const audit = await insertAudit(c, parts.entry, index);
+      await c.query(
+        `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
+         reserved_amount, audit_index, envelope, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          d.id,
+          d.tenantId,
+          d.agentId,
+          d.outcome,
+          d.approved,
+          d.createdAtMs,
+          d.subjectDigest,
+          d.policyDigest,
+          d.reservedAmount,
+          index,
+          canonicalize(d.envelope),
+          canonicalize(d.verdict),
+        ],
+      );
+      const call = parts.call;
+      if (call) {
+        await c.query(
+          `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, fingerprint, near_fingerprint, at_ms,
+           approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            d.id,
+            write.tenantId,
+            write.agentId,
+            call.toolName,
+            call.fingerprint,
+            call.nearFingerprint,
+            call.atMs,
+            call.approved,
+            JSON.stringify(call.violations),
+          ],
+        );
+      }
+      const decision: DecisionRecord = { ...d, auditIndex: index };
+      return { audit, decision, reserved: reserved && r !== undefined, result };
+    });
+  }
+
+  async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM decisions WHERE id = $1 AND tenant_id = $2', [
+      decisionId,
+      tenantId,
+    ]);
+    return row && toDecision(row);
+  }
+
+  async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {
+    return this.#tx((c) => appendAuditIn(c, build));
+  }
+
+  async auditSize(): Promise<number> {
+    const [row] = await this.#query('SELECT size FROM audit_head WHERE id = 1');
+    return num(row!.size);
+  }
+
+  async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
+    return (
+      await this.#query('SELECT * FROM audit_log WHERE idx >= $1 AND idx < $2 ORDER BY idx', [
+        fromIndex,
+        toIndex,
+      ])
+    ).map(toAudit);
+  }
+
+  async auditLeafHashes(fromIndex: number, toIndex: number): Promise<Uint8Array[]> {
+    const rows = await this.#query(
+      'SELECT leaf_hash FROM audit_log WHERE idx >= $1 AND idx < $2 ORDER BY idx',
+      [fromIndex, toIndex],
+    );
+    return rows.map((r) => bytes(r.leaf_hash));
+  }
+
+  async putSigningKey(k: SigningKeyRecord): Promise<boolean> {
+    const rows = await this.#query(
+      `INSERT INTO signing_keys (kid, role, public_key, name, not_before_ms, not_after_ms, created_at_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (kid, role) DO NOTHING RETURNING kid`,
+      [k.kid, k.role, k.publicKey, k.name, k.notBeforeMs, k.notAfterMs, k.createdAtMs],
+    );
+    return rows.length === 1;
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return (await this.#query('SELECT * FROM signing_keys ORDER BY created_at_ms, kid, role')).map(
+      toSigningKey,
+    );
+  }
+
+  async putPolicy(p: PolicyRecord): Promise<boolean> {
+    return this.#tx(async (c) => {
+      // serialise policy changes of one tenant so two replicas never both insert the same digest
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`policy:${p.tenantId}`]);
+      const active = await c.query(
+        'SELECT digest FROM policies WHERE tenant_id = $1 ORDER BY seq DESC LIMIT 1',
+        [p.tenantId],
+      );
+      if (active.rows[0]?.digest === p.digest) return false;
+      await c.query(
+        `INSERT INTO policies (tenant_id, digest, policy_id, source, yaml_text, activated_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [p.tenantId, p.digest, p.policyId, p.source, p.yamlText, p.activatedAtMs],
+      );
+      return true;
+    });
+  }
+
+  async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM policies WHERE tenant_id = $1 ORDER BY seq DESC LIMIT 1', [
+      tenantId,
+    ]);
+    return row && toPolicy(row);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#inFlight]);
+    await this.#pool.end();
+  }
+}
+
+const LEDGER_TOTALS_SQL = `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
+        COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
+   FROM budget_reservations WHERE tenant_id = $1 AND agent_id = $2 AND created_at_ms > $3`;
+
+async function nextAuditIndex(c: Client): Promise<number> {
+  // the row lock on audit_head is held to COMMIT: indices are handed out in commit order, without gaps
+  const res = await c.query('UPDATE audit_head SET size = size + 1 WHERE id = 1 RETURNING size - 1 AS idx');
+  return num((res.rows[0] as Row).idx);
+}
+
+async function insertAudit(
+  c: Client,
+  entry: ReturnType<AuditEntryBuilder>,
+  index: number,
+): Promise<AuditRecord> {
+  const encoded = encodeAuditEntry(entry, index);
+  await c.query('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES ($1, $2, $3)', [
+    index,
+    encoded.text,
+    Buffer.from(encoded.leafHash),
+  ]);
+  return { index, entry, leafHash: encoded.leafHash };
+}
+
+async function appendAuditIn(c: Client, build: AuditEntryBuilder): Promise<AuditRecord> {
+  const index = await nextAuditIndex(c);
+  return insertAudit(c, build(index), index);
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,118 @@
+/**
+ * The rows the control plane keeps, as plain records. Times are integer Unix milliseconds (`…Ms`), JSON
+ * values are held as parsed objects; both stores map them to and from their own column types.
+ */
+import type { AuditEntry } from '@pentagate/protocol';
+
+/** What an API key may do; see cloud/src/app/scopes.ts for the routes each scope opens. */
+export type ApiKeyScope = 'agent' | 'operator' | 'auditor' | 'admin';
+export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['agent', 'operator', 'auditor', 'admin'];
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  createdAtMs: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  scope: ApiKeyScope;
+  /** SHA-256 of the key text as 64 hex chars; the key itself is never stored. */
+  keyHashHex: string;
+  createdAtMs: number;
+  revokedAtMs: number | null;
+}
+
+/** A registered agent (a "lobe"): one per tenant + name + version. */
+export interface AgentRecord {
+  id: string;
+  tenantId: string;
+  name: string;
+  version: string;
+  domain: string;
+  lobeName: string;
+  createdAtMs: number;
+  /** Registration fields the store does not interpret (capabilities, description, …). */
+  metadata: Record<string, unknown>;
+}
+
+export type ReservationState = 'reserved' | 'committed' | 'released';
+
+export interface ReservationRecord {
+  id: string;
+  tenantId: string;
+  agentId: string;
+  amount: number;
+  state: ReservationState;
+  createdAtMs: number;
+  /** The decision that made it, so the kernel can commit or release it. */
+  decisionId: string;
+}
+
+/** What the budget ledger holds for one agent inside a window ending now. */
+export interface LedgerTotals {
+  /** Committed spend. */
+  spent: number;
+  /** Reserved but not yet committed or released. */
+  reserved: number;
+}
+
+/** One call in the metabolic ledger (loop, waste and probing detection read these). */
+export interface CallHistoryRecord {
+  tenantId: string;
+  agentId: string;
+  decisionId: string;
+  toolName: string;
+  fingerprint: string;
+  nearFingerprint: string;
+  atMs: number;
+  approved: boolean;
+  violations: string[];
+}
+
+export interface DecisionRecord {
+  id: string;
+  tenantId: string;
+  agentId: string;
+  /** AuthorizationStatus or APPROVED / VETOED, as in the signed predicate. */
+  outcome: string;
+  approved: boolean;
+  createdAtMs: number;
+  /** SHA-256(JCS(action request)), the in-toto subject. */
+  subjectDigest: string;
+  policyDigest: string | null;
+  reservedAmount: number;
+  auditIndex: number;
+  /** The DSSE envelope (JSON) signed over the decision statement. */
+  envelope: Record<string, unknown>;
+  /** The full response the agent got (verdict, tiers, violations); kept for replay and audit. */
+  verdict: Record<string, unknown>;
+}
+
+export interface AuditRecord {
+  index: number;
+  entry: AuditEntry;
+  /** RFC 6962 leaf hash of canonicalBytes(entry), kept so the Merkle tree can be rebuilt without re-hashing. */
+  leafHash: Uint8Array;
+}
+
+export interface SigningKeyRecord {
+  kid: string;
+  role: string;
+  /** Raw public key, base64url. */
+  publicKey: string;
+  name: string | null;
+  notBeforeMs: number;
+  notAfterMs: number | null;
+  createdAtMs: number;
+}
+
+export interface PolicyRecord {
+  tenantId: string;
+  digest: string;
+  policyId: string;
+  source: string;
+  yamlText: string;
+  activatedAtMs: number;
+}

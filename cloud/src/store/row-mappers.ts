@@ -1,0 +1,133 @@
+/**
+ * Maps database rows (SQLite or PostgreSQL) to records. PostgreSQL returns BIGINT as a string and
+ * booleans as booleans, SQLite returns integers for both, so every reader goes through these helpers.
+ */
+import type { AuditEntry } from '@pentagate/protocol';
+import type {
+  AgentRecord,
+  ApiKeyRecord,
+  AuditRecord,
+  CallHistoryRecord,
+  DecisionRecord,
+  PolicyRecord,
+  ReservationRecord,
+  ReservationState,
+  SigningKeyRecord,
+  TenantRecord,
+  ApiKeyScope,
+} from './records.js';
+
+export type Row = Record<string, unknown>;
+
+export function num(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : num(v);
+}
+
+function bool(v: unknown): boolean {
+  return v === true || v === 1 || v === '1';
+}
+
+function str(v: unknown): string {
+  return String(v);
+}
+
+function json<T>(v: unknown): T {
+  return JSON.parse(String(v)) as T;
+}
+
+export function bytes(v: unknown): Uint8Array {
+  const b = v as Uint8Array;
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+export const toTenant = (r: Row): TenantRecord => ({
+  id: str(r.id),
+  name: str(r.name),
+  createdAtMs: num(r.created_at_ms),
+});
+
+export const toApiKey = (r: Row): ApiKeyRecord => ({
+  id: str(r.id),
+  tenantId: str(r.tenant_id),
+  scope: str(r.scope) as ApiKeyScope,
+  keyHashHex: str(r.key_hash),
+  createdAtMs: num(r.created_at_ms),
+  revokedAtMs: numOrNull(r.revoked_at_ms),
+});
+
+export const toAgent = (r: Row): AgentRecord => ({
+  id: str(r.id),
+  tenantId: str(r.tenant_id),
+  name: str(r.name),
+  version: str(r.version),
+  domain: str(r.domain),
+  lobeName: str(r.lobe_name),
+  createdAtMs: num(r.created_at_ms),
+  metadata: json(r.metadata),
+});
+
+export const toReservation = (r: Row): ReservationRecord => ({
+  id: str(r.id),
+  tenantId: str(r.tenant_id),
+  agentId: str(r.agent_id),
+  amount: num(r.amount),
+  state: str(r.state) as ReservationState,
+  createdAtMs: num(r.created_at_ms),
+  decisionId: str(r.decision_id),
+});
+
+export const toCall = (r: Row): CallHistoryRecord => ({
+  tenantId: str(r.tenant_id),
+  agentId: str(r.agent_id),
+  decisionId: str(r.decision_id),
+  toolName: str(r.tool_name),
+  fingerprint: str(r.fingerprint),
+  nearFingerprint: str(r.near_fingerprint),
+  atMs: num(r.at_ms),
+  approved: bool(r.approved),
+  violations: json(r.violations),
+});
+
+export const toDecision = (r: Row): DecisionRecord => ({
+  id: str(r.id),
+  tenantId: str(r.tenant_id),
+  agentId: str(r.agent_id),
+  outcome: str(r.outcome),
+  approved: bool(r.approved),
+  createdAtMs: num(r.created_at_ms),
+  subjectDigest: str(r.subject_digest),
+  policyDigest: r.policy_digest === null ? null : str(r.policy_digest),
+  reservedAmount: num(r.reserved_amount),
+  auditIndex: num(r.audit_index),
+  envelope: json(r.envelope),
+  verdict: json(r.verdict),
+});
+
+export const toAudit = (r: Row): AuditRecord => ({
+  index: num(r.idx),
+  entry: json<AuditEntry>(r.entry),
+  leafHash: bytes(r.leaf_hash),
+});
+
+export const toSigningKey = (r: Row): SigningKeyRecord => ({
+  kid: str(r.kid),
+  role: str(r.role),
+  publicKey: str(r.public_key),
+  name: r.name === null ? null : str(r.name),
+  notBeforeMs: num(r.not_before_ms),
+  notAfterMs: numOrNull(r.not_after_ms),
+  createdAtMs: num(r.created_at_ms),
+});
+
+export const toPolicy = (r: Row): PolicyRecord => ({
+  tenantId: str(r.tenant_id),
+  digest: str(r.digest),
+  policyId: str(r.policy_id),
+  source: str(r.source),
+  yamlText: str(r.yaml_text),
+  activatedAtMs: num(r.activated_at_ms),
+});

@@ -1,0 +1,47 @@
+/**
+ * The SQLite tables. Migrations are numbered and applied once, in order, so the kernel can append its
+ * own (proposals, approvals, executions) as later versions without touching these.
+ */
+export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE tenants (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at_ms INTEGER NOT NULL);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES tenants(id), scope TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE, created_at_ms INTEGER NOT NULL, revoked_at_ms INTEGER);
+CREATE INDEX api_keys_tenant ON api_keys(tenant_id);
+CREATE TABLE agents (
+  id TEXT NOT NULL, tenant_id TEXT NOT NULL REFERENCES tenants(id), name TEXT NOT NULL, version TEXT NOT NULL,
+  domain TEXT NOT NULL, lobe_name TEXT NOT NULL, created_at_ms INTEGER NOT NULL, metadata TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, id), UNIQUE (tenant_id, name, version), UNIQUE (tenant_id, lobe_name));
+CREATE TABLE budget_reservations (
+  id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, amount REAL NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('reserved', 'committed', 'released')), created_at_ms INTEGER NOT NULL,
+  decision_id TEXT NOT NULL);
+CREATE INDEX budget_reservations_window ON budget_reservations(tenant_id, agent_id, created_at_ms);
+CREATE TABLE call_history (
+  decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, tool_name TEXT NOT NULL,
+  fingerprint TEXT NOT NULL, near_fingerprint TEXT NOT NULL, at_ms INTEGER NOT NULL, approved INTEGER NOT NULL,
+  violations TEXT NOT NULL);
+CREATE INDEX call_history_agent ON call_history(tenant_id, agent_id, at_ms);
+CREATE TABLE decisions (
+  id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, outcome TEXT NOT NULL,
+  approved INTEGER NOT NULL, created_at_ms INTEGER NOT NULL, subject_digest TEXT NOT NULL, policy_digest TEXT,
+  reserved_amount REAL NOT NULL, audit_index INTEGER NOT NULL, envelope TEXT NOT NULL, verdict TEXT NOT NULL);
+CREATE INDEX decisions_tenant ON decisions(tenant_id, created_at_ms);
+CREATE TABLE audit_log (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL, leaf_hash BLOB NOT NULL);
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TABLE signing_keys (
+  kid TEXT NOT NULL, role TEXT NOT NULL, public_key TEXT NOT NULL, name TEXT, not_before_ms INTEGER NOT NULL,
+  not_after_ms INTEGER, created_at_ms INTEGER NOT NULL, PRIMARY KEY (kid, role));
+CREATE TABLE policies (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant_id TEXT NOT NULL, digest TEXT NOT NULL, policy_id TEXT NOT NULL,
+  source TEXT NOT NULL, yaml_text TEXT NOT NULL, activated_at_ms INTEGER NOT NULL);
+CREATE INDEX policies_tenant ON policies(tenant_id, seq);
+`,
+  },
+];

@@ -1,0 +1,412 @@
+/**
+ * The embedded store: one SQLite file (better-sqlite3) in WAL mode with synchronous=FULL, so a committed
+ * audit entry survives a power cut. One process owns the file; writes go through a group-commit queue
+ * (sqlite-write-queue.ts), and the single writer settles races by running each write to completion.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { canonicalize } from '@pentagate/protocol';
+import { encodeAuditEntry } from './audit-leaf.js';
+import type {
+  AgentRecord,
+  ApiKeyRecord,
+  AuditRecord,
+  CallHistoryRecord,
+  DecisionRecord,
+  LedgerTotals,
+  PolicyRecord,
+  ReservationRecord,
+  ReservationState,
+  SigningKeyRecord,
+  TenantRecord,
+} from './records.js';
+import {
+  type Row,
+  bytes,
+  num,
+  toAgent,
+  toApiKey,
+  toAudit,
+  toCall,
+  toDecision,
+  toPolicy,
+  toReservation,
+  toSigningKey,
+  toTenant,
+} from './row-mappers.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { SqliteWriteQueue } from './sqlite-write-queue.js';
+import type {
+  AgentRegistration,
+  AuditEntryBuilder,
+  DecisionCommit,
+  DecisionWrite,
+  RegisterAgentResult,
+  Store,
+} from './store.js';
+import { StoreError } from './store-error.js';
+
+export interface SqliteStoreOptions {
+  /** File path, or ':memory:' for tests that need no durability. */
+  path: string;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly #db: Database.Database;
+  readonly #queue: SqliteWriteQueue;
+  readonly #stmts: ReturnType<typeof prepare>;
+  #closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    try {
+      if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+      this.#db = new Database(options.path);
+    } catch (err) {
+      throw new StoreError(`cannot open SQLite database ${options.path}: ${(err as Error).message}`);
+    }
+    this.#db.pragma('journal_mode = WAL');
+    // FULL: every commit is fsynced, so an audit entry acknowledged to a client is on disk (DESIGN.md §5).
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('foreign_keys = ON');
+    this.#db.pragma('busy_timeout = 5000');
+    migrate(this.#db);
+    this.#stmts = prepare(this.#db);
+    this.#queue = new SqliteWriteQueue(this.#db);
+  }
+
+  #write<T>(run: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreError('the store is closed'));
+    return this.#queue.enqueue(run);
+  }
+
+  async createTenant(tenant: TenantRecord): Promise<void> {
+    await this.#write(() => this.#stmts.insertTenant.run(tenant.id, tenant.name, tenant.createdAtMs));
+  }
+
+  async getTenant(id: string): Promise<TenantRecord | undefined> {
+    const row = this.#stmts.getTenant.get(id) as Row | undefined;
+    return row && toTenant(row);
+  }
+
+  async listTenants(): Promise<TenantRecord[]> {
+    return (this.#stmts.listTenants.all() as Row[]).map(toTenant);
+  }
+
+  async insertApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.#write(() =>
+      this.#stmts.insertApiKey.run(
+        key.id,
+        key.tenantId,
+        key.scope,
+        key.keyHashHex,
+        key.createdAtMs,
+        key.revokedAtMs,
+      ),
+    );
+  }
+
+  async findApiKeyByHash(keyHashHex: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.#stmts.findApiKey.get(keyHashHex) as Row | undefined;
+    return row && toApiKey(row);
+  }
+
+  async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
+    return (this.#stmts.listApiKeys.all(tenantId) as Row[]).map(toApiKey);
+  }
+
+  async revokeApiKey(tenantId: string, keyId: string, nowMs: number): Promise<boolean> {
+    return this.#write(() => this.#stmts.revokeApiKey.run(nowMs, keyId, tenantId).changes === 1);
+  }
+
+  async registerAgent(
+    registration: AgentRegistration,
+    audit: AuditEntryBuilder,
+  ): Promise<RegisterAgentResult> {
+    return this.#write((): RegisterAgentResult => {
+      const r = registration;
+      const existing = this.#stmts.findAgentByNameVersion.get(r.tenantId, r.name, r.version) as
+        | Row
+        | undefined;
+      if (existing) return { status: 'existing', agent: toAgent(existing) };
+      const inserted = this.#stmts.insertAgent.run(
+        r.id,
+        r.tenantId,
+        r.name,
+        r.version,
+        r.domain,
+        r.lobeName,
+        r.createdAtMs,
+        canonicalize(r.metadata),
+      );
+      if (inserted.changes === 0) {
+        const idTaken = this.#stmts.findAgentById.get(r.tenantId, r.id) !== undefined;
+        return { status: 'conflict', field: idTaken ? 'id' : 'lobeName' };
+      }
+      return { status: 'created', agent: { ...r }, audit: this.#appendAuditNow(audit) };
+    });
+  }
+
+  async findAgentByLobe(tenantId: string, lobeName: string): Promise<AgentRecord | undefined> {
+    const row = this.#stmts.findAgentByLobe.get(tenantId, lobeName) as Row | undefined;
+    return row && toAgent(row);
+  }
+
+  async findAgentById(tenantId: string, agentId: string): Promise<AgentRecord | undefined> {
+    const row = this.#stmts.findAgentById.get(tenantId, agentId) as Row | undefined;
+    return row && toAgent(row);
+  }
+
+  async ledgerTotals(
+    tenantId: string,
+    agentId: string,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<LedgerTotals> {
+    return this.#ledgerTotalsNow(tenantId, agentId, windowMs, nowMs);
+  }
+
+  #ledgerTotalsNow(tenantId: string, agentId: string, windowMs: number, nowMs: number): LedgerTotals {
+    const row = this.#stmts.ledgerTotals.get(tenantId, agentId, nowMs - windowMs) as Row;
+    return { spent: num(row.spent), reserved: num(row.reserved) };
+  }
+
+  async settleReservation(
+    tenantId: string,
+    reservationId: string,
+    state: Exclude<ReservationState, 'reserved'>,
+  ): Promise<boolean> {
+    return this.#write(() => this.#stmts.settleReservation.run(state, reservationId, tenantId).changes === 1);
+  }
+
+  async getReservation(tenantId: string, reservationId: string): Promise<ReservationRecord | undefined> {
+    const row = this.#stmts.getReservation.get(reservationId, tenantId) as Row | undefined;
+    return row && toReservation(row);
+  }
+
+  async recentCalls(
+    tenantId: string,
+    agentId: string,
+    sinceMs: number,
+    limit: number,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = this.#stmts.recentCalls.all(tenantId, agentId, sinceMs, limit) as Row[];
+    return rows.map(toCall).reverse();
+  }
+
+  async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
+    return this.#write(() => {
+      const r = write.reservation;
+      const ledger = r
+        ? this.#ledgerTotalsNow(write.tenantId, write.agentId, r.windowMs, write.nowMs)
+        : { spent: 0, reserved: 0 };
+      const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+      const index = this.#nextAuditIndex();
+      const { parts, result } = write.build({ index, reserved, ledger });
+      const d = parts.decision;
+      if (r && reserved) {
+        this.#stmts.insertReservation.run(r.id, write.tenantId, write.agentId, r.amount, write.nowMs, d.id);
+      }
+      const audit = this.#insertAudit(parts.entry, index);
+      this.#stmts.insertDecision.run(
+        d.id,
+        d.tenantId,
+        d.agentId,
+        d.outcome,
+        d.approved ? 1 : 0,
+        d.createdAtMs,
+        d.subjectDigest,
+        d.policyDigest,
+        d.reservedAmount,
+        index,
+        canonicalize(d.envelope),
+        canonicalize(d.verdict),
+      );
+      const c = parts.call;
+      if (c) {
+        this.#stmts.insertCall.run(
+          d.id,
+          write.tenantId,
+          write.agentId,
+          c.toolName,
+          c.fingerprint,
+          c.nearFingerprint,
+          c.atMs,
+          c.approved ? 1 : 0,
+          JSON.stringify(c.violations),
+        );
+      }
+      const decision: DecisionRecord = { ...d, auditIndex: index };
+      return { audit, decision, reserved: reserved && r !== undefined, result };
+    });
+  }
+
+  async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
+    const row = this.#stmts.getDecision.get(decisionId, tenantId) as Row | undefined;
+    return row && toDecision(row);
+  }
+
+  async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {
+    return this.#write(() => this.#appendAuditNow(build));
+  }
+
+  #nextAuditIndex(): number {
+    return num((this.#stmts.auditSize.get() as Row).size);
+  }
+
+  #appendAuditNow(build: AuditEntryBuilder): AuditRecord {
+    const index = this.#nextAuditIndex();
+    return this.#insertAudit(build(index), index);
+  }
+
+  #insertAudit(entry: ReturnType<AuditEntryBuilder>, index: number): AuditRecord {
+    const encoded = encodeAuditEntry(entry, index);
+    this.#stmts.insertAudit.run(index, encoded.text, encoded.leafHash);
+    return { index, entry, leafHash: encoded.leafHash };
+  }
+
+  async auditSize(): Promise<number> {
+    return this.#nextAuditIndex();
+  }
+
+  async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
+    return (this.#stmts.auditEntries.all(fromIndex, toIndex) as Row[]).map(toAudit);
+  }
+
+  async auditLeafHashes(fromIndex: number, toIndex: number): Promise<Uint8Array[]> {
+    return (this.#stmts.auditLeafHashes.all(fromIndex, toIndex) as Row[]).map((r) => bytes(r.leaf_hash));
+  }
+
+  async putSigningKey(key: SigningKeyRecord): Promise<boolean> {
+    return this.#write(
+      () =>
+        this.#stmts.insertSigningKey.run(
+          key.kid,
+          key.role,
+          key.publicKey,
+          key.name,
+          key.notBeforeMs,
+          key.notAfterMs,
+          key.createdAtMs,
+        ).changes === 1,
+    );
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return (this.#stmts.listSigningKeys.all() as Row[]).map(toSigningKey);
+  }
+
+  async putPolicy(policy: PolicyRecord): Promise<boolean> {
+    return this.#write(() => {
+      const active = this.#stmts.activePolicy.get(policy.tenantId) as Row | undefined;
+      if (active && active.digest === policy.digest) return false;
+      this.#stmts.insertPolicy.run(
+        policy.tenantId,
+        policy.digest,
+        policy.policyId,
+        policy.source,
+        policy.yamlText,
+        policy.activatedAtMs,
+      );
+      return true;
+    });
+  }
+
+  async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
+    const row = this.#stmts.activePolicy.get(tenantId) as Row | undefined;
+    return row && toPolicy(row);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#queue.drained();
+    this.#db.close();
+  }
+}
+
+function migrate(db: Database.Database): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)',
+  );
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => num(r.version)),
+  );
+  for (const m of SQLITE_MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
+        m.version,
+        Date.now(),
+      );
+    }).immediate();
+  }
+}
+
+/** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
+function prepare(db: Database.Database) {
+  return {
+    insertTenant: db.prepare('INSERT INTO tenants (id, name, created_at_ms) VALUES (?, ?, ?)'),
+    getTenant: db.prepare('SELECT * FROM tenants WHERE id = ?'),
+    listTenants: db.prepare('SELECT * FROM tenants ORDER BY created_at_ms, id'),
+    insertApiKey: db.prepare(
+      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    findApiKey: db.prepare('SELECT * FROM api_keys WHERE key_hash = ?'),
+    listApiKeys: db.prepare('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at_ms, id'),
+    revokeApiKey: db.prepare(
+      'UPDATE api_keys SET revoked_at_ms = ? WHERE id = ? AND tenant_id = ? AND revoked_at_ms IS NULL',
+    ),
+    findAgentByNameVersion: db.prepare(
+      'SELECT * FROM agents WHERE tenant_id = ? AND name = ? AND version = ?',
+    ),
+    findAgentByLobe: db.prepare('SELECT * FROM agents WHERE tenant_id = ? AND lobe_name = ?'),
+    findAgentById: db.prepare('SELECT * FROM agents WHERE tenant_id = ? AND id = ?'),
+    insertAgent: db.prepare(
+      `INSERT INTO agents (id, tenant_id, name, version, domain, lobe_name, created_at_ms, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    ledgerTotals: db.prepare(
+      `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
+              COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
+         FROM budget_reservations WHERE tenant_id = ? AND agent_id = ? AND created_at_ms > ?`,
+    ),
+    insertReservation: db.prepare(
+      `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
+       VALUES (?, ?, ?, ?, 'reserved', ?, ?)`,
+    ),
+    settleReservation: db.prepare(
+      `UPDATE budget_reservations SET state = ? WHERE id = ? AND tenant_id = ? AND state = 'reserved'`,
+    ),
+    getReservation: db.prepare('SELECT * FROM budget_reservations WHERE id = ? AND tenant_id = ?'),
+    recentCalls: db.prepare(
+      'SELECT * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND at_ms >= ? ORDER BY at_ms DESC, rowid DESC LIMIT ?',
+    ),
+    insertCall: db.prepare(
+      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, fingerprint, near_fingerprint, at_ms,
+       approved, violations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertDecision: db.prepare(
+      `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
+       reserved_amount, audit_index, envelope, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    getDecision: db.prepare('SELECT * FROM decisions WHERE id = ? AND tenant_id = ?'),
+    // MAX over the rowid is O(log n); indices are contiguous from 0, so MAX + 1 is the size.
+    auditSize: db.prepare('SELECT COALESCE(MAX(idx) + 1, 0) AS size FROM audit_log'),
+    insertAudit: db.prepare('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES (?, ?, ?)'),
+    auditEntries: db.prepare('SELECT * FROM audit_log WHERE idx >= ? AND idx < ? ORDER BY idx'),
+    auditLeafHashes: db.prepare('SELECT leaf_hash FROM audit_log WHERE idx >= ? AND idx < ? ORDER BY idx'),
+    insertSigningKey: db.prepare(
+      `INSERT INTO signing_keys (kid, role, public_key, name, not_before_ms, not_after_ms, created_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kid, role) DO NOTHING`,
+    ),
+    listSigningKeys: db.prepare('SELECT * FROM signing_keys ORDER BY created_at_ms, kid, role'),
+    insertPolicy: db.prepare(
+      `INSERT INTO policies (tenant_id, digest, policy_id, source, yaml_text, activated_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    activePolicy: db.prepare('SELECT * FROM policies WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1'),
+  };
+}

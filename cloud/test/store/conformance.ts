@@ -1,0 +1,336 @@
+/**
+ * The one conformance suite every Store implementation passes (DESIGN.md §7: the same suite runs against
+ * SQLite and PostgreSQL). `open` returns a fresh, empty store.
+ */
+import { leafHash } from '@pentagate/crypto';
+import { canonicalBytes, newId } from '@pentagate/protocol';
+import type { Test } from 'tap';
+import { AuditLog } from '../../src/audit/audit-log.js';
+import type { AuditEntryBuilder, DecisionWrite, Store } from '../../src/store/store.js';
+
+type Tap = Test;
+
+const T0 = 1_750_000_000_000;
+
+function event(type: string, tenantId?: string): AuditEntryBuilder {
+  return AuditLog.builder(
+    { type, ...(tenantId ? { tenantId } : {}), actor: 'system', data: { note: type } },
+    T0,
+  );
+}
+
+async function tenant(store: Store, name = 'acme'): Promise<string> {
+  const id = newId('ten');
+  await store.createTenant({ id, name, createdAtMs: T0 });
+  return id;
+}
+
+async function agent(store: Store, tenantId: string, name = 'billing'): Promise<string> {
+  const id = newId('agt');
+  const r = await store.registerAgent(
+    {
+      id,
+      tenantId,
+      name,
+      version: '1',
+      domain: 'FINANCE',
+      lobeName: `${name}@1`,
+      createdAtMs: T0,
+      metadata: {},
+    },
+    event('agent.registered', tenantId),
+  );
+  if (r.status !== 'created') throw new Error(`expected created, got ${r.status}`);
+  return id;
+}
+
+function decisionWrite(
+  tenantId: string,
+  agentId: string,
+  opts: { amount?: number; limit?: number; windowMs?: number; nowMs?: number } = {},
+): DecisionWrite<{ reserved: boolean; spent: number; reservedBefore: number }> {
+  const nowMs = opts.nowMs ?? T0;
+  const id = newId('dec', nowMs);
+  return {
+    tenantId,
+    agentId,
+    nowMs,
+    ...(opts.amount !== undefined
+      ? {
+          reservation: {
+            id: newId('res'),
+            amount: opts.amount,
+            limit: opts.limit ?? 100,
+            windowMs: opts.windowMs ?? 60_000,
+          },
+        }
+      : {}),
+    build: (ctx) => ({
+      result: { reserved: ctx.reserved, spent: ctx.ledger.spent, reservedBefore: ctx.ledger.reserved },
+      parts: {
+        entry: AuditLog.builder(
+          { type: 'decision', tenantId, actor: agentId, data: { decisionId: id } },
+          nowMs,
+        )(ctx.index),
+        decision: {
+          id,
+          tenantId,
+          agentId,
+          outcome: ctx.reserved ? 'ALLOW' : 'DENY',
+          approved: ctx.reserved,
+          createdAtMs: nowMs,
+          subjectDigest: 'a'.repeat(64),
+          policyDigest: null,
+          reservedAmount: ctx.reserved ? (opts.amount ?? 0) : 0,
+          envelope: { payloadType: 'x', payload: '', signatures: [] },
+          verdict: { approved: ctx.reserved },
+        },
+        call: {
+          toolName: 'payments.transfer',
+          fingerprint: 'f'.repeat(64),
+          nearFingerprint: 'e'.repeat(64),
+          atMs: nowMs,
+          approved: ctx.reserved,
+          violations: ctx.reserved ? [] : ['ECONOMY.BUDGET_EXCEEDED'],
+        },
+      },
+    }),
+  };
+}
+
+export function storeConformance(t: Tap, open: () => Promise<Store>): void {
+  const withStore = (name: string, fn: (t: Tap, store: Store) => Promise<void>) =>
+    t.test(name, async (t) => {
+      const store = await open();
+      t.teardown(() => store.close());
+      await fn(t, store);
+    });
+
+  withStore('creates, gets and lists tenants; an unknown id is absent', async (t, store) => {
+    const a = await tenant(store, 'a');
+    const b = await tenant(store, 'b');
+    t.equal((await store.getTenant(a))?.name, 'a');
+    t.equal(await store.getTenant('ten_nope'), undefined);
+    t.same((await store.listTenants()).map((x) => x.id).sort(), [a, b].sort());
+  });
+
+  withStore(
+    'stores API keys by hash, lists them per tenant and revokes only within the owning tenant',
+    async (t, store) => {
+      const a = await tenant(store, 'a');
+      const b = await tenant(store, 'b');
+      const key = {
+        id: newId('key'),
+        tenantId: a,
+        scope: 'agent' as const,
+        keyHashHex: '1'.repeat(64),
+        createdAtMs: T0,
+        revokedAtMs: null,
+      };
+      await store.insertApiKey(key);
+      t.same(await store.findApiKeyByHash('1'.repeat(64)), key);
+      t.equal(await store.findApiKeyByHash('2'.repeat(64)), undefined);
+      t.equal((await store.listApiKeys(a)).length, 1);
+      t.equal((await store.listApiKeys(b)).length, 0);
+      t.equal(await store.revokeApiKey(b, key.id, T0 + 1), false, 'another tenant cannot revoke it');
+      t.equal(await store.revokeApiKey(a, key.id, T0 + 2), true);
+      t.equal(await store.revokeApiKey(a, key.id, T0 + 3), false, 'a second revoke changes nothing');
+      t.equal((await store.findApiKeyByHash('1'.repeat(64)))?.revokedAtMs, T0 + 2);
+    },
+  );
+
+  withStore('registers an agent once per tenant + name + version, with one audit entry', async (t, store) => {
+    const a = await tenant(store, 'a');
+    const b = await tenant(store, 'b');
+    const reg = {
+      id: 'agt_1',
+      tenantId: a,
+      name: 'bot',
+      version: '1',
+      domain: 'FINANCE',
+      lobeName: 'bot@1',
+      createdAtMs: T0,
+      metadata: { x: 1 },
+    };
+    const first = await store.registerAgent(reg, event('agent.registered', a));
+    t.equal(first.status, 'created');
+    if (first.status === 'created') t.equal(first.audit.index, 0);
+    const again = await store.registerAgent(
+      { ...reg, id: 'agt_2', lobeName: 'other' },
+      event('agent.registered', a),
+    );
+    t.equal(again.status, 'existing');
+    if (again.status === 'existing') t.equal(again.agent.id, 'agt_1', 'the first registration wins');
+    t.equal(await store.auditSize(), 1, 'a repeat writes no audit entry');
+    const taken = await store.registerAgent(
+      { ...reg, id: 'agt_3', version: '2' },
+      event('agent.registered', a),
+    );
+    t.same(taken, { status: 'conflict', field: 'lobeName' });
+    const idTaken = await store.registerAgent(
+      { ...reg, version: '3', lobeName: 'bot@3' },
+      event('agent.registered', a),
+    );
+    t.same(idTaken, { status: 'conflict', field: 'id' });
+    const otherTenant = await store.registerAgent({ ...reg, tenantId: b }, event('agent.registered', b));
+    t.equal(otherTenant.status, 'created', 'the same names in another tenant are another agent');
+    t.same((await store.findAgentByLobe(a, 'bot@1'))?.metadata, { x: 1 });
+    t.equal(await store.findAgentByLobe(a, 'nope'), undefined);
+    t.equal((await store.findAgentById(a, 'agt_1'))?.lobeName, 'bot@1');
+    t.equal(await store.findAgentById(b, 'agt_3'), undefined);
+    t.equal(await store.auditSize(), 2);
+  });
+
+  withStore(
+    'commits a decision with its reservation, audit entry and call record in one step',
+    async (t, store) => {
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const ok = await store.commitDecision(decisionWrite(a, ag, { amount: 60, limit: 100 }));
+      t.equal(ok.reserved, true);
+      t.same(ok.result, { reserved: true, spent: 0, reservedBefore: 0 });
+      t.equal(ok.decision.auditIndex, 1);
+      t.same(await store.getDecision(a, ok.decision.id), ok.decision);
+      const over = await store.commitDecision(decisionWrite(a, ag, { amount: 50, limit: 100 }));
+      t.equal(over.reserved, false, '60 + 50 > 100 is refused');
+      t.same(over.result, { reserved: false, spent: 0, reservedBefore: 60 });
+      t.same(await store.ledgerTotals(a, ag, 60_000, T0), { spent: 0, reserved: 60 });
+      const calls = await store.recentCalls(a, ag, 0, 10);
+      t.same(
+        calls.map((c) => c.violations),
+        [[], ['ECONOMY.BUDGET_EXCEEDED']],
+        'both calls are in the metabolic ledger, oldest first',
+      );
+      const none = await store.commitDecision(decisionWrite(a, ag));
+      t.equal(none.reserved, false, 'no reservation asked, none taken');
+      t.equal(await store.auditSize(), 4);
+    },
+  );
+
+  withStore('never overspends under many concurrent reservations', async (t, store) => {
+    const a = await tenant(store);
+    const ag = await agent(store, a);
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () => store.commitDecision(decisionWrite(a, ag, { amount: 7, limit: 100 }))),
+    );
+    const won = results.filter((r) => r.reserved).length;
+    t.equal(won, 14, 'floor(100 / 7) reservations fit');
+    t.same(await store.ledgerTotals(a, ag, 60_000, T0), { spent: 0, reserved: 98 });
+    const indices = results.map((r) => r.audit.index).sort((x, y) => x - y);
+    t.same(
+      indices,
+      Array.from({ length: 60 }, (_, i) => i + 1),
+      'audit indices are contiguous and unique',
+    );
+  });
+
+  withStore(
+    'settles reservations once: committed counts as spent, released frees the budget',
+    async (t, store) => {
+      const a = await tenant(store, 'a');
+      const b = await tenant(store, 'b');
+      const ag = await agent(store, a);
+      const w1 = decisionWrite(a, ag, { amount: 40 });
+      const w2 = decisionWrite(a, ag, { amount: 30 });
+      await store.commitDecision(w1);
+      await store.commitDecision(w2);
+      const r1 = w1.reservation!.id;
+      const r2 = w2.reservation!.id;
+      t.equal(await store.settleReservation(b, r1, 'committed'), false, 'another tenant cannot settle it');
+      t.equal(await store.settleReservation(a, r1, 'committed'), true);
+      t.equal(await store.settleReservation(a, r1, 'released'), false, 'a settled reservation stays settled');
+      t.equal(await store.settleReservation(a, r2, 'released'), true);
+      t.same(await store.ledgerTotals(a, ag, 60_000, T0), { spent: 40, reserved: 0 });
+      t.equal((await store.getReservation(a, r1))?.state, 'committed');
+      t.equal(await store.getReservation(b, r1), undefined);
+      t.same(
+        await store.ledgerTotals(a, ag, 1_000, T0 + 5_000),
+        { spent: 0, reserved: 0 },
+        'outside the window',
+      );
+    },
+  );
+
+  withStore('returns recent calls since a time, oldest first, at most the limit', async (t, store) => {
+    const a = await tenant(store);
+    const ag = await agent(store, a);
+    for (let i = 0; i < 5; i++) await store.commitDecision(decisionWrite(a, ag, { nowMs: T0 + i * 1000 }));
+    const calls = await store.recentCalls(a, ag, T0 + 1000, 3);
+    t.same(
+      calls.map((c) => c.atMs),
+      [T0 + 2000, T0 + 3000, T0 + 4000],
+    );
+  });
+
+  withStore(
+    'appends audit entries with contiguous indices and the RFC 6962 leaf hash of their JCS bytes',
+    async (t, store) => {
+      const records = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.appendAudit(event(`e${i}`))),
+      );
+      t.same(
+        records.map((r) => r.index).sort((x, y) => x - y),
+        Array.from({ length: 50 }, (_, i) => i),
+      );
+      t.equal(await store.auditSize(), 50);
+      const entries = await store.auditEntries(10, 20);
+      t.equal(entries.length, 10);
+      for (const e of entries) {
+        t.equal(e.entry.index, e.index);
+        t.same(e.leafHash, leafHash(canonicalBytes(e.entry)));
+      }
+      const hashes = await store.auditLeafHashes(0, 50);
+      t.same(hashes[7], records.find((r) => r.index === 7)!.leafHash);
+    },
+  );
+
+  withStore('refuses an entry built for another index and writes nothing', async (t, store) => {
+    await store.appendAudit(event('first'));
+    await t.rejects(
+      store.appendAudit((index) => ({ ...event('bad')(index), index: index + 5 })),
+      {
+        code: 'STORE_UNAVAILABLE',
+      },
+    );
+    t.equal(await store.auditSize(), 1);
+    const next = await store.appendAudit(event('second'));
+    t.equal(next.index, 1, 'the failed write left no gap');
+  });
+
+  withStore('records signing keys once and policies per tenant by digest', async (t, store) => {
+    const key = {
+      kid: '0123456789abcdef',
+      role: 'proof',
+      publicKey: 'A'.repeat(43),
+      name: null,
+      notBeforeMs: T0,
+      notAfterMs: null,
+      createdAtMs: T0,
+    };
+    t.equal(await store.putSigningKey(key), true);
+    t.equal(await store.putSigningKey({ ...key, notBeforeMs: T0 + 1 }), false);
+    t.same(await store.listSigningKeys(), [key]);
+    const p = {
+      tenantId: '*',
+      digest: 'd'.repeat(64),
+      policyId: 'p1',
+      source: 'f.yaml',
+      yamlText: 'x: 1',
+      activatedAtMs: T0,
+    };
+    t.equal(await store.putPolicy(p), true);
+    t.equal(await store.putPolicy({ ...p, activatedAtMs: T0 + 1 }), false, 'same digest: no change');
+    t.equal(await store.putPolicy({ ...p, digest: 'c'.repeat(64), policyId: 'p2' }), true);
+    t.equal((await store.activePolicy('*'))?.policyId, 'p2');
+    t.equal(await store.activePolicy('ten_other'), undefined);
+  });
+
+  t.test('finishes writes already queued before it closes', async (t) => {
+    const store = await open();
+    const pending = Array.from({ length: 20 }, (_, i) => store.appendAudit(event(`e${i}`)));
+    await store.close();
+    const done = await Promise.all(pending);
+    t.equal(done.length, 20);
+    await t.rejects(store.appendAudit(event('late')), { code: 'STORE_UNAVAILABLE' });
+  });
+}
