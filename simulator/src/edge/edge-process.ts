@@ -1,0 +1,186 @@
+/**
+ * The edge node under test, started the way an integrator starts it: the real `pentagate edge run` CLI as a
+ * child process with the embedded broker (`--mqtt embedded:PORT`). The simulator never imports edge code
+ * (DESIGN.md §1); everything it knows about the edge comes over MQTT. The command line is built in one
+ * place (`edgeRunArgs`) so it is easy to check against the CLI's usage.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SimulatorError } from '../errors.js';
+import type { RobotCredentials } from '../setup/robot-credentials.js';
+import type { MqttEndpoint } from '../transport/mqtt-connection.js';
+
+/** The repository's `bin/pentagate.js`, found from this file (src/ or dist/ alike). */
+export const PENTAGATE_BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/pentagate.js');
+
+export interface BrokerAccounts {
+  edge: MqttEndpoint;
+  /** The simulated robot: telemetry, intents, the command topic (controller), verdicts. */
+  robot: MqttEndpoint;
+  /** The simulated operator: consent tokens. */
+  operator: MqttEndpoint;
+}
+
+export interface EdgeProcessOptions {
+  credentials: RobotCredentials;
+  robotId: string;
+  /** Embedded broker port (0 is not allowed: the simulator must know where to connect). */
+  mqttPort: number;
+  /** Where the edge's stdout/stderr go (a log file path), or undefined to keep them in memory. */
+  logPath?: string;
+  startTimeoutMs?: number;
+}
+
+export interface BrokerUserEntry {
+  username: string;
+  role: 'edge' | 'robot' | 'operator' | 'simulator';
+  robotId?: string;
+  password: string;
+}
+
+function randomPassword(): string {
+  return `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}
+
+/** The embedded broker's users for one simulated robot cell, with fresh passwords. */
+export function brokerUsersFor(robotId: string): BrokerUserEntry[] {
+  return [
+    { username: `edge-${robotId}`, role: 'edge', robotId, password: randomPassword() },
+    { username: `sim-${robotId}`, role: 'simulator', robotId, password: randomPassword() },
+    { username: `operator-${robotId}`, role: 'operator', robotId, password: randomPassword() },
+  ];
+}
+
+/** The `pentagate …` argument vector that starts the edge for this cell. */
+export function edgeRunArgs(o: {
+  credentials: RobotCredentials;
+  mqttPort: number;
+  brokerUsersPath: string;
+  edgeUser: BrokerUserEntry;
+}): string[] {
+  const c = o.credentials;
+  return [
+    'edge',
+    'run',
+    '--profile',
+    c.profilePath,
+    '--hmac-key',
+    c.hmacKeyPath,
+    '--mqtt',
+    `embedded:${o.mqttPort}`,
+    '--broker-users',
+    o.brokerUsersPath,
+    '--username',
+    o.edgeUser.username,
+    '--password',
+    o.edgeUser.password,
+    '--state-dir',
+    join(c.stateDir, 'edge'),
+    ...c.firmwareManifestPaths.flatMap((p) => ['--firmware-manifest', p]),
+    ...c.calibrationPaths.flatMap((p) => ['--calibration', p]),
+  ];
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolveOpen) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveOpen(true);
+    });
+    socket.once('error', () => resolveOpen(false));
+  });
+}
+
+/** True when nothing listens on the port (so the embedded broker can take it). */
+export async function portFree(port: number): Promise<boolean> {
+  return !(await portOpen(port));
+}
+
+export class EdgeProcess {
+  readonly child: ChildProcess;
+  readonly accounts: BrokerAccounts;
+  readonly output: string[] = [];
+  #exited: Promise<number | null>;
+
+  private constructor(child: ChildProcess, accounts: BrokerAccounts) {
+    this.child = child;
+    this.accounts = accounts;
+    this.#exited = once(child, 'exit').then(([code]) => code as number | null);
+    const keep = (chunk: Buffer) => {
+      this.output.push(chunk.toString('utf8'));
+      if (this.output.length > 2000) this.output.splice(0, 1000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  /** Starts the edge and resolves once its broker accepts connections and the node reports it runs. */
+  static async start(options: EdgeProcessOptions): Promise<EdgeProcess> {
+    const { credentials, robotId, mqttPort } = options;
+    if (!(await portFree(mqttPort))) {
+      throw new SimulatorError(
+        'PORT_IN_USE',
+        `port ${mqttPort} is already in use: pass --mqtt-port with a free port for the embedded broker`,
+      );
+    }
+    const users = brokerUsersFor(robotId);
+    const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
+    await writeFile(brokerUsersPath, `${JSON.stringify({ users }, null, 2)}\n`, { mode: 0o600 });
+    const [edgeUser, simUser, operatorUser] = users as [BrokerUserEntry, BrokerUserEntry, BrokerUserEntry];
+    const args = edgeRunArgs({ credentials, mqttPort, brokerUsersPath, edgeUser });
+    const child = spawn(process.execPath, [PENTAGATE_BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PENTAGATE_LOG_LEVEL: process.env.PENTAGATE_LOG_LEVEL ?? 'info' },
+    });
+    const url = `mqtt://127.0.0.1:${mqttPort}`;
+    const edge = new EdgeProcess(child, {
+      edge: { url, username: edgeUser.username, password: edgeUser.password },
+      robot: { url, username: simUser.username, password: simUser.password },
+      operator: { url, username: operatorUser.username, password: operatorUser.password },
+    });
+    await edge.#waitReady(options.startTimeoutMs ?? 20_000);
+    return edge;
+  }
+
+  async #waitReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let exitCode: number | null | undefined;
+    void this.#exited.then((c) => {
+      exitCode = c;
+    });
+    while (Date.now() < deadline) {
+      if (exitCode !== undefined) {
+        throw new SimulatorError(
+          'EDGE_START_FAILED',
+          `the edge exited with code ${exitCode} while starting: ${this.log().trim().split('\n').slice(-5).join(' | ')}`,
+        );
+      }
+      if (/edge node running/.test(this.log())) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    this.child.kill('SIGKILL');
+    throw new SimulatorError(
+      'EDGE_START_FAILED',
+      `the edge did not report "edge node running" within ${timeoutMs} ms: ${this.log().trim().split('\n').slice(-5).join(' | ')}`,
+    );
+  }
+
+  log(): string {
+    return this.output.join('');
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
+  async stop(graceMs = 5000): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const code = await this.#exited;
+    clearTimeout(timer);
+    return code;
+  }
+}

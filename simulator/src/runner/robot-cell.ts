@@ -1,0 +1,52 @@
+/**
+ * The thing a scenario runs against: a broker and an edge serving one robot, with MQTT accounts for the
+ * simulated robot and operator. The real one is the `pentagate edge run` child process with its embedded
+ * broker; tests may supply a stand-in (the deliberately unsafe edge that proves expectations can fail).
+ */
+import { createServer } from 'node:net';
+import type { RobotProfile } from '@pentagate/protocol';
+import { EdgeProcess } from '../edge/edge-process.js';
+import type { RobotCredentials } from '../setup/robot-credentials.js';
+import type { MqttEndpoint } from '../transport/mqtt-connection.js';
+
+export interface RobotCell {
+  robot: MqttEndpoint;
+  operator: MqttEndpoint;
+  /** What the edge printed, for a failed run's report. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export type RobotCellFactory = (credentials: RobotCredentials, profile: RobotProfile) => Promise<RobotCell>;
+
+/** A TCP port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real edge: `pentagate edge run … --mqtt embedded:PORT` as a child process. */
+export function spawnedEdgeCell(port?: number): RobotCellFactory {
+  return async (credentials, profile) => {
+    const edge = await EdgeProcess.start({
+      credentials,
+      robotId: profile.robotId,
+      mqttPort: port ?? (await freePort()),
+    });
+    return {
+      robot: edge.accounts.robot,
+      operator: edge.accounts.operator,
+      log: () => edge.log(),
+      close: async () => {
+        await edge.stop();
+      },
+    };
+  };
+}
