@@ -1,0 +1,61 @@
+/**
+ * The cloud's one error vocabulary (the fastify `lib/errors.js` habit): every error a client can see, its
+ * HTTP status and what it means. Every error response is `{ error: { code, message, details? } }`
+ * (DESIGN.md §5). A client mistake always maps to a 4xx; a 5xx means the server or its store failed.
+ */
+import { PentagateError } from '@pentagate/protocol';
+
+export const API_ERRORS = {
+  INVALID_JSON: {
+    status: 400,
+    meaning: 'the body is not strict JSON (syntax, bad UTF-8, unsafe integer, __proto__)',
+  },
+  INVALID_BODY: {
+    status: 400,
+    meaning: 'the body does not match the route schema; details.issues lists each problem',
+  },
+  INVALID_QUERY: { status: 400, meaning: 'a query parameter is missing or malformed' },
+  INVALID_PARAMS: { status: 400, meaning: 'a path parameter is malformed' },
+  INVALID_HEADERS: { status: 400, meaning: 'a request header is malformed' },
+  INVALID_PROOF_RANGE: {
+    status: 400,
+    meaning: 'the requested log sizes or index are outside the current log',
+  },
+  UNAUTHENTICATED: { status: 401, meaning: 'no bearer API key, or one that is unknown or revoked' },
+  SCOPE_FORBIDDEN: { status: 403, meaning: "the API key's scope does not open this route" },
+  NOT_FOUND: { status: 404, meaning: 'no such route' },
+  UNKNOWN_LOBE: { status: 404, meaning: "no lobe of that name is registered in the caller's tenant" },
+  DECISION_NOT_FOUND: { status: 404, meaning: "no decision of that id in the caller's tenant" },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'the route exists but not with this method' },
+  BODY_TOO_LARGE: { status: 413, meaning: 'the body is larger than the configured limit' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },
+  RATE_LIMITED: { status: 429, meaning: 'too many requests for this API key (or address) in the window' },
+  INTERNAL: { status: 500, meaning: 'a fault in the server; the request changed nothing' },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    meaning: 'the store could not make the write durable, so nothing was done',
+  },
+  SHUTTING_DOWN: { status: 503, meaning: 'the server is draining for shutdown; retry on another replica' },
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** An error with a code from API_ERRORS; the error handler turns it into the JSON error response. */
+export class ApiError extends PentagateError {
+  readonly statusCode: number;
+  declare readonly code: ApiErrorCode;
+
+  constructor(code: ApiErrorCode, message: string, details?: unknown) {
+    super(code, message, details);
+    this.statusCode = API_ERRORS[code].status;
+  }
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}

@@ -1,0 +1,69 @@
+/**
+ * The verdict when an approval loses the budget race: between evaluation and the atomic reservation other
+ * calls of the same agent took what was left. The store refused the reservation, so the call is vetoed
+ * with ECONOMY.BUDGET_EXCEEDED and a remediation computed from the ledger as it stood under the lock.
+ */
+import type { PentagonVerdict } from '../pentagon/index.js';
+import type { LedgerTotals } from '../store/records.js';
+import type { ReservationRequest } from '../store/store.js';
+
+function amount(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+export function lostBudgetRace(
+  verdict: PentagonVerdict,
+  reservation: ReservationRequest,
+  ledger: LedgerTotals,
+): PentagonVerdict {
+  const remaining = Math.max(0, reservation.limit - ledger.spent - ledger.reserved);
+  const message =
+    `spend ${amount(reservation.amount)} exceeds the remaining budget ${amount(remaining)} ` +
+    '(concurrent calls reserved the rest)';
+  const { tier1, tier2, tier3 } = verdict.tiers;
+  return {
+    ...verdict,
+    approved: false,
+    status: 'DENY',
+    reason: `vetoed: ${message}`,
+    violations: [...verdict.violations, { code: 'ECONOMY.BUDGET_EXCEEDED', vertex: 'ECONOMY', message }],
+    remediation: [
+      ...verdict.remediation,
+      `lower spend_amount to ${amount(remaining)} or less, or ask for approval`,
+    ],
+    reserveAmount: 0,
+    tiers: {
+      tier1,
+      tier2: {
+        ...tier2,
+        arbitration: {
+          ...tier2.arbitration,
+          status: 'DENY',
+          effects: [
+            ...tier2.arbitration.effects,
+            { source: 'tier3.economic/reservation', effect: 'deny', code: 'ECONOMY.BUDGET_EXCEEDED' },
+          ],
+          decidedBy: 'tier3.economic/reservation',
+        },
+      },
+      tier3: {
+        economic: {
+          ...tier3.economic,
+          passed: false,
+          budget: {
+            ...tier3.economic.budget,
+            spentInWindow: ledger.spent,
+            reservedInWindow: ledger.reserved,
+            remaining,
+            reserveAmount: 0,
+          },
+        },
+        simulation: {
+          ...tier3.simulation,
+          wouldExecute: false,
+          effects: [...tier3.simulation.effects, `no budget reserved: ${message}`],
+        },
+      },
+    },
+  };
+}

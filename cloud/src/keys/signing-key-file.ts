@@ -1,0 +1,33 @@
+/**
+ * Where the server's Ed25519 seed comes from: `--signing-key FILE` (PEM PKCS#8 or JWK, read as given), or
+ * `<stateDir>/signing-key.pem`, generated with mode 0600 on first start and read on every later start.
+ */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readEd25519KeyFile, writeEd25519KeyFile } from '@pentagate/crypto';
+
+export interface SigningSeed {
+  seed: Uint8Array;
+  path: string;
+  /** True when this start generated the key. */
+  generated: boolean;
+}
+
+export const DEFAULT_SIGNING_KEY_FILE = 'signing-key.pem';
+
+export async function loadSigningSeed(options: { keyFile?: string; stateDir: string }): Promise<SigningSeed> {
+  if (options.keyFile) {
+    const { seed } = await readEd25519KeyFile(options.keyFile);
+    return { seed, path: options.keyFile, generated: false };
+  }
+  const path = join(options.stateDir, DEFAULT_SIGNING_KEY_FILE);
+  let exists = true;
+  try {
+    await access(path);
+  } catch {
+    exists = false;
+  }
+  if (!exists) await writeEd25519KeyFile(path);
+  const { seed } = await readEd25519KeyFile(path);
+  return { seed, path, generated: !exists };
+}

@@ -1,0 +1,117 @@
+/**
+ * `POST /api/v1/agentgate/register` → `{ lobe_name, propose_endpoint }`. Idempotent for the same tenant,
+ * agent name and version: a repeat returns the first lobe (200) and writes nothing; a new agent is stored
+ * with an `agent.registered` audit entry (201) in the same transaction.
+ */
+import {
+  type AgentRegistration,
+  AgentRegistrationSchema,
+  newId,
+  RegistrationResultSchema,
+} from '@pentagate/protocol';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../app/auth.js';
+import type { CloudContext } from '../app/context.js';
+import { ROUTE_SCOPES } from '../app/scopes.js';
+import { AuditLog } from '../audit/audit-log.js';
+import type { AgentRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { ERROR_RESPONSES } from './error-responses.js';
+
+export const PROPOSE_ENDPOINT = '/api/v1/agentgate/propose';
+
+/** A readable lobe name: `<agent>@<version>` with characters outside the identifier alphabet turned into `-`. */
+export function lobeNameFor(agentName: string, version: string): string {
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
+  const name = `${clean(agentName)}@${clean(version)}`.replace(/^[^A-Za-z0-9]+/, '');
+  return name.length > 0 && name.length <= 128 ? name : newId('lobe');
+}
+
+export async function registerAgent(
+  store: Store,
+  input: {
+    tenantId: string;
+    id: string;
+    name: string;
+    version: string;
+    domain: string;
+    lobeName: string;
+    metadata: Record<string, unknown>;
+    actor: string;
+  },
+  nowMs: number,
+): Promise<{ agent: AgentRecord; created: boolean } | { conflict: 'id' | 'lobeName' }> {
+  const registration = {
+    id: input.id,
+    tenantId: input.tenantId,
+    name: input.name,
+    version: input.version,
+    domain: input.domain,
+    lobeName: input.lobeName,
+    createdAtMs: nowMs,
+    metadata: input.metadata,
+  };
+  const result = await store.registerAgent(
+    registration,
+    AuditLog.builder(
+      {
+        type: 'agent.registered',
+        tenantId: input.tenantId,
+        actor: input.actor,
+        data: {
+          agentId: input.id,
+          name: input.name,
+          version: input.version,
+          domain: input.domain,
+          lobeName: input.lobeName,
+        },
+      },
+      nowMs,
+    ),
+  );
+  if (result.status === 'conflict') return { conflict: result.field };
+  return { agent: result.agent, created: result.status === 'created' };
+}
+
+export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudContext): void {
+  app.post(
+    '/api/v1/agentgate/register',
+    {
+      config: { scopes: ROUTE_SCOPES.agent },
+      schema: {
+        summary: 'Register an agent and get its lobe (idempotent per tenant + name + version)',
+        body: AgentRegistrationSchema,
+        response: { 200: RegistrationResultSchema, 201: RegistrationResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const body = request.body as AgentRegistration;
+      const nowMs = Date.now();
+      const metadata: Record<string, unknown> = {};
+      if (body.description !== undefined) metadata.description = body.description;
+      if (body.capabilities !== undefined) metadata.capabilities = body.capabilities;
+      const base = {
+        tenantId: caller.tenantId,
+        id: newId('agt', nowMs),
+        name: body.agent_name,
+        version: body.version,
+        domain: body.domain,
+        metadata,
+        actor: caller.keyId,
+      };
+      let outcome = await registerAgent(
+        cloud.store,
+        { ...base, lobeName: lobeNameFor(body.agent_name, body.version) },
+        nowMs,
+      );
+      // two names can clean to the same lobe name ("a b" and "a-b"): the later one gets a generated name
+      if ('conflict' in outcome)
+        outcome = await registerAgent(cloud.store, { ...base, lobeName: newId('lobe', nowMs) }, nowMs);
+      if ('conflict' in outcome)
+        throw new Error(`registration conflict on ${outcome.conflict} with fresh ids`);
+      reply.code(outcome.created ? 201 : 200);
+      return { lobe_name: outcome.agent.lobeName, propose_endpoint: PROPOSE_ENDPOINT };
+    },
+  );
+}

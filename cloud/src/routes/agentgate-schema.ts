@@ -1,0 +1,93 @@
+/**
+ * `GET /api/v1/agentgate/schema`: the JSON Schemas of registration, tool call, verdict and self-correction,
+ * what each tier object holds, the domains and every violation code — what an agent builder needs to speak
+ * to the gate without reading our source.
+ */
+import {
+  AGENT_DOMAINS,
+  AgentRegistrationSchema,
+  ArbitrationTierSchema,
+  EconomicTierSchema,
+  GovernanceVerdictSchema,
+  JurisdictionTierSchema,
+  ProofFirewallTierSchema,
+  RegistrationResultSchema,
+  SelfCorrectClearedSchema,
+  SelfCorrectRequestSchema,
+  SelfCorrectVetoSchema,
+  SimulationTierSchema,
+  ToolCallSchema,
+  VIOLATION_CODES,
+  ZkInferenceTierSchema,
+} from '@pentagate/protocol';
+import type { FastifyInstance } from 'fastify';
+import { ROUTE_SCOPES } from '../app/scopes.js';
+import { ERROR_RESPONSES } from './error-responses.js';
+
+/** Plain JSON Schema (TypeBox adds symbol keys, which JSON drops anyway). */
+function plain(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema));
+}
+
+export function agentgateSchemaDocument(): Record<string, unknown> {
+  return {
+    registration: plain(AgentRegistrationSchema),
+    registration_result: plain(RegistrationResultSchema),
+    tool_call: plain(ToolCallSchema),
+    verdict: plain(GovernanceVerdictSchema),
+    self_correct: {
+      request: plain(SelfCorrectRequestSchema),
+      cleared: plain(SelfCorrectClearedSchema),
+      veto: plain(SelfCorrectVetoSchema),
+    },
+    tiers: {
+      tier1: {
+        zkInference: {
+          about: 'SHA-256 commitment to model id, trigger prompt and arguments; binding, NOT zero-knowledge',
+          schema: plain(ZkInferenceTierSchema),
+        },
+        jurisdiction: {
+          about: 'region, department and data-residency rules; a veto carries a compliance defence brief',
+          schema: plain(JurisdictionTierSchema),
+        },
+      },
+      tier2: {
+        proofFirewall: {
+          about: 'prompt-injection scores, custody-attestation checks, protected resources',
+          schema: plain(ProofFirewallTierSchema),
+        },
+        arbitration: {
+          about: 'how the rules combined: deny overrides; consent raises REQUIRE_HUMAN or HELD_FOR_VETO',
+          schema: plain(ArbitrationTierSchema),
+        },
+      },
+      tier3: {
+        economic: {
+          about: 'budget reserve and the metabolic ledger (loops, waste, call depth, policy probing)',
+          schema: plain(EconomicTierSchema),
+        },
+        simulation: {
+          about: 'projected budget and effects after the call',
+          schema: plain(SimulationTierSchema),
+        },
+      },
+    },
+    domains: AGENT_DOMAINS,
+    violation_codes: VIOLATION_CODES,
+  };
+}
+
+export function registerAgentgateSchema(app: FastifyInstance): void {
+  const document = agentgateSchemaDocument();
+  app.get(
+    '/api/v1/agentgate/schema',
+    {
+      config: { scopes: ROUTE_SCOPES.keys },
+      schema: {
+        summary: 'Schemas, tier documentation, domains and violation codes',
+        response: ERROR_RESPONSES,
+      },
+    },
+    async () => document,
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * API keys: `pgk_` + 32 random bytes in base64url (256 bits). With that much entropy a brute-force search is
+ * hopeless, so a fast SHA-256 is the right storage hash (a slow password hash would only slow every
+ * request); the key text is shown once and never stored. Lookup is by hash and the final comparison is
+ * constant time.
+ */
+import { randomBytes } from 'node:crypto';
+import { sha256Hex, timingSafeEqual } from '@pentagate/crypto';
+import { fromHex, newId, toBase64Url } from '@pentagate/protocol';
+import type { ApiKeyRecord, ApiKeyScope } from '../store/records.js';
+
+export const API_KEY_PREFIX = 'pgk_';
+/** `pgk_` + 43 base64url characters. */
+export const API_KEY_PATTERN = /^pgk_[A-Za-z0-9_-]{43}$/;
+
+export interface IssuedApiKey {
+  /** The key text: give it to the client now; it cannot be shown again. */
+  key: string;
+  record: ApiKeyRecord;
+}
+
+export function newApiKey(tenantId: string, scope: ApiKeyScope, nowMs: number): IssuedApiKey {
+  const key = API_KEY_PREFIX + toBase64Url(randomBytes(32));
+  return {
+    key,
+    record: {
+      id: newId('key', nowMs),
+      tenantId,
+      scope,
+      keyHashHex: hashApiKey(key),
+      createdAtMs: nowMs,
+      revokedAtMs: null,
+    },
+  };
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+/** Constant-time check that `key` hashes to the stored hash (the lookup found the row by this hash). */
+export function apiKeyMatches(key: string, record: ApiKeyRecord): boolean {
+  return timingSafeEqual(
+    fromHex(hashApiKey(key), 'api key hash', 32),
+    fromHex(record.keyHashHex, 'stored hash', 32),
+  );
+}

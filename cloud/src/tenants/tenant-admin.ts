@@ -1,0 +1,84 @@
+/**
+ * Tenant and API-key administration, shared by the CLI (`pentagate cloud tenant|apikey …`). Each change is
+ * also an audit entry of type `key` or `tenant`, so the log shows who could act when.
+ */
+import { InvalidInputError, NameSchema, conforms, newId } from '@pentagate/protocol';
+import { AuditLog } from '../audit/audit-log.js';
+import { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type TenantRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { type IssuedApiKey, newApiKey } from './api-key.js';
+
+export async function createTenant(
+  store: Store,
+  name: string,
+  nowMs: number = Date.now(),
+): Promise<TenantRecord> {
+  if (!conforms(NameSchema, name)) {
+    throw new InvalidInputError(
+      `tenant name: expected 1..128 printable characters, got ${JSON.stringify(name)}`,
+    );
+  }
+  const tenant: TenantRecord = { id: newId('ten', nowMs), name, createdAtMs: nowMs };
+  await store.createTenant(tenant);
+  await store.appendAudit(
+    AuditLog.builder(
+      { type: 'tenant', tenantId: tenant.id, actor: 'system', data: { action: 'create', name } },
+      nowMs,
+    ),
+  );
+  return tenant;
+}
+
+export function parseScope(text: string): ApiKeyScope {
+  if ((API_KEY_SCOPES as readonly string[]).includes(text)) return text as ApiKeyScope;
+  throw new InvalidInputError(
+    `scope: expected one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(text)}`,
+  );
+}
+
+async function requireTenant(store: Store, tenantId: string): Promise<TenantRecord> {
+  const tenant = await store.getTenant(tenantId);
+  if (!tenant)
+    throw new InvalidInputError(`tenant: expected an existing tenant id, got ${JSON.stringify(tenantId)}`);
+  return tenant;
+}
+
+export async function issueApiKey(
+  store: Store,
+  tenantId: string,
+  scope: ApiKeyScope,
+  nowMs: number = Date.now(),
+): Promise<IssuedApiKey> {
+  await requireTenant(store, tenantId);
+  const issued = newApiKey(tenantId, scope, nowMs);
+  await store.insertApiKey(issued.record);
+  await store.appendAudit(
+    AuditLog.builder(
+      { type: 'key', tenantId, actor: 'system', data: { action: 'issue', keyId: issued.record.id, scope } },
+      nowMs,
+    ),
+  );
+  return issued;
+}
+
+export async function revokeApiKey(
+  store: Store,
+  tenantId: string,
+  keyId: string,
+  nowMs: number = Date.now(),
+): Promise<void> {
+  await requireTenant(store, tenantId);
+  if (!(await store.revokeApiKey(tenantId, keyId, nowMs))) {
+    throw new InvalidInputError(
+      `api key: expected an unrevoked key of tenant ${tenantId}, got ${JSON.stringify(keyId)}`,
+    );
+  }
+  await store.appendAudit(
+    AuditLog.builder({ type: 'key', tenantId, actor: 'system', data: { action: 'revoke', keyId } }, nowMs),
+  );
+}
+
+export async function listApiKeys(store: Store, tenantId: string): Promise<ApiKeyRecord[]> {
+  await requireTenant(store, tenantId);
+  return store.listApiKeys(tenantId);
+}

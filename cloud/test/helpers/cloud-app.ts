@@ -1,0 +1,106 @@
+/**
+ * A real app on a real store for route tests: two tenants (a, b), each with one key per scope, the
+ * documented example policy as the server default, and a fresh signing seed.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateEd25519 } from '@pentagate/crypto';
+import type { Test } from 'tap';
+import { type BuildAppOptions, type CloudApp, buildApp } from '../../src/app/build-app.js';
+import type { ApiKeyScope } from '../../src/store/records.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { createTenant, issueApiKey } from '../../src/tenants/tenant-admin.js';
+
+export const EXAMPLE_POLICY_PATH = fileURLToPath(new URL('../../policies/example.yaml', import.meta.url));
+export const EXAMPLE_POLICY = readFileSync(EXAMPLE_POLICY_PATH, 'utf8');
+
+export interface TestTenant {
+  id: string;
+  keys: Record<ApiKeyScope, string>;
+}
+
+export interface TestCloud {
+  app: CloudApp;
+  store: Store;
+  seed: Uint8Array;
+  a: TestTenant;
+  b: TestTenant;
+  dir: string;
+}
+
+export async function testTenant(store: Store, name: string): Promise<TestTenant> {
+  const tenant = await createTenant(store, name);
+  const keys = {} as Record<ApiKeyScope, string>;
+  for (const scope of ['agent', 'operator', 'auditor', 'admin'] as const) {
+    keys[scope] = (await issueApiKey(store, tenant.id, scope)).key;
+  }
+  return { id: tenant.id, keys };
+}
+
+export async function testCloud(
+  t: Test,
+  options: Partial<BuildAppOptions> & { store?: Store; policyText?: string | false } = {},
+): Promise<TestCloud> {
+  const dir = mkdtempSync(join(tmpdir(), 'pentagate-cloud-'));
+  const store = options.store ?? new SqliteStore({ path: join(dir, 'cloud.db') });
+  const seed = options.signingSeed ?? generateEd25519().privateKey;
+  const a = await testTenant(store, 'tenant-a');
+  const b = await testTenant(store, 'tenant-b');
+  const policyText = options.policyText ?? EXAMPLE_POLICY;
+  const app = await buildApp({
+    rateLimit: false,
+    ...options,
+    store,
+    signingSeed: seed,
+    ...(policyText === false ? {} : { policy: { yamlText: policyText, source: 'example.yaml' } }),
+  });
+  t.teardown(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, store, seed, a, b, dir };
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
+
+/** Registers an agent for tenant `tenant` and returns its lobe name. */
+export async function registerLobe(
+  cloud: TestCloud,
+  tenant: TestTenant,
+  agentName = 'billing-agent',
+  domain = 'FINANCE',
+): Promise<string> {
+  const res = await cloud.app.inject({
+    method: 'POST',
+    url: '/api/v1/agentgate/register',
+    headers: bearer(tenant.keys.agent),
+    payload: { agent_name: agentName, version: '1.0.0', domain },
+  });
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
+  return res.json().lobe_name;
+}
+
+/** A realistic approved tool call under the example policy (finance department, small spend). */
+export function transferCall(lobeName: string, spend = 120): Record<string, unknown> {
+  return {
+    lobe_name: lobeName,
+    tool_name: 'payments.transfer',
+    arguments: {
+      recipient: 'IBAN DE89 3704 0044 0532 0130 00',
+      amount: spend,
+      currency: 'USD',
+      memo: 'invoice 4471',
+    },
+    trigger_prompt: 'Pay invoice 4471 from Contoso for consulting in May.',
+    model_id: 'gpt-4o-2024-08-06',
+    spend_amount: spend,
+    department: 'finance',
+    call_depth: 0,
+  };
+}
