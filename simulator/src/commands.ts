@@ -1,4 +1,6 @@
 import type { Command } from '@pentagate/protocol';
+import { demoCommand } from './cli/demo-command.js';
+import { simListCommand, simRunCommand } from './cli/sim-commands.js';
 
 /** The `pentagate` subcommands this package contributes. */
-export const commands: Command[] = [];
+export const commands: Command[] = [demoCommand, simRunCommand, simListCommand];

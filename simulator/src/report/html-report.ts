@@ -1,0 +1,179 @@
+/**
+ * The HTML report of a `sim run`: one self-contained page (inline CSS and SVG, no scripts, nothing fetched),
+ * readable offline. Per scenario: pass/fail and every expectation, the timeline of events and verdicts, and
+ * plots of joint torques, human distance against the operating radius, battery, verdicts and stop latency.
+ */
+import type { ScenarioResult } from '../runner/scenario-runner.js';
+import { barChart, escapeHtml, lineChart, type Marker } from './svg-plot.js';
+
+const COLORS = ['#1565c0', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#ad1457', '#5d4037', '#455a64'];
+const OUTCOME_COLORS: Record<string, string> = {
+  signed: '#2e7d32',
+  stopped: '#c62828',
+  vetoed: '#ef6c00',
+  'awaiting-consent': '#1565c0',
+  'consent-expired': '#6a1b9a',
+  'rejected-input': '#5d4037',
+};
+
+function every<T>(xs: T[], n: number): T[] {
+  const step = Math.max(1, Math.ceil(xs.length / n));
+  return xs.filter((_, i) => i % step === 0);
+}
+
+function scenarioSection(r: ScenarioResult, index: number): string {
+  const t = r.trace;
+  const samples = every(t.samples, 400);
+  const sec = (ms: number) => ms / 1000;
+  const verdictMarkers: Marker[] = t.verdicts.map((v) => ({
+    x: sec(v.receivedAtMs - t.startedAtMs),
+    label: v.verdict.outcome,
+    color: OUTCOME_COLORS[v.verdict.outcome] ?? '#333',
+  }));
+  const joints = samples[0]?.effortsNm.length ?? 0;
+  const torque =
+    joints > 0
+      ? lineChart(
+          'Joint torques',
+          'time (s)',
+          'N·m',
+          Array.from({ length: joints }, (_, j) => ({
+            label: `joint ${j + 1}`,
+            color: COLORS[j % COLORS.length]!,
+            points: samples.map((s) => [sec(s.tMs), s.effortsNm[j]!] as [number, number]),
+          })),
+        )
+      : '';
+  const distance = lineChart(
+    'Human distance against the operating radius',
+    'time (s)',
+    'm',
+    [
+      {
+        label: 'nearest person (truth)',
+        color: '#1565c0',
+        points: samples
+          .filter((s) => s.nearestHumanM !== null)
+          .map((s) => [sec(s.tMs), s.nearestHumanM as number]),
+      },
+      {
+        label: `operating radius ${t.radiusM} m`,
+        color: '#c62828',
+        dashed: true,
+        points: [
+          [0, t.radiusM],
+          [sec(samples[samples.length - 1]?.tMs ?? 0), t.radiusM],
+        ],
+      },
+      {
+        label: 'robot moving (1 = yes)',
+        color: '#2e7d32',
+        points: samples.map((s) => [sec(s.tMs), s.moving ? 1 : 0]),
+      },
+    ],
+    verdictMarkers.filter((m) => m.label === 'stopped' || m.label === 'vetoed'),
+  );
+  const battery = lineChart('Battery', 'time (s)', 'V / %', [
+    { label: 'terminal voltage (V)', color: '#ef6c00', points: samples.map((s) => [sec(s.tMs), s.voltageV]) },
+    {
+      label: 'state of charge (%)',
+      color: '#2e7d32',
+      points: samples.map((s) => [sec(s.tMs), s.stateOfCharge * 100]),
+    },
+  ]);
+  const verdicts = lineChart(
+    'Verdicts',
+    'time (s)',
+    '',
+    [
+      {
+        label: 'verdicts as received',
+        color: '#999',
+        points: [
+          [0, 0],
+          [sec(t.samples[t.samples.length - 1]?.tMs ?? 0), 0],
+        ],
+      },
+    ],
+    verdictMarkers,
+  );
+  const latencies =
+    r.vetoLatencies.length > 0
+      ? barChart(
+          'Stop / veto latency (first frame showing the person → STOP at the controller, or intent → veto)',
+          'ms',
+          r.vetoLatencies.map((l) => ({
+            label: `${l.kind} @ ${(l.tMs / 1000).toFixed(2)} s`,
+            value: l.latencyMs,
+          })),
+        )
+      : '<p class="muted">No stop or veto against a person in this scenario.</p>';
+  const expectations = r.expectations
+    .map(
+      (e) =>
+        `<tr class="${e.ok ? 'ok' : 'fail'}"><td>${e.ok ? 'PASS' : 'FAIL'}</td><td>${escapeHtml(e.name)}</td><td>${escapeHtml(e.detail)}</td></tr>`,
+    )
+    .join('');
+  const timeline = [
+    ...t.events.map((e) => ({ tMs: e.tMs, text: `${e.kind}: ${e.detail}`, cls: 'event' })),
+    ...t.verdicts.map((v) => ({
+      tMs: v.receivedAtMs - t.startedAtMs,
+      text: `verdict ${v.verdict.outcome}${v.verdict.intentId ? ` ${v.verdict.intentId}` : ''}${v.verdict.commandSeq ? ` seq ${v.verdict.commandSeq}` : ''}${v.verdict.violations.length ? ` — ${v.verdict.violations.join(' | ')}` : ''}`,
+      cls: `verdict-${v.verdict.outcome}`,
+    })),
+    ...t.controller.map((c) => ({
+      tMs: c.atMs - t.startedAtMs,
+      text:
+        c.kind === 'accepted'
+          ? `controller accepted seq ${c.command.seq} (${c.command.setpoints.kind}) via ${c.via}`
+          : c.kind === 'rejected'
+            ? `controller REJECTED (${c.reason}) via ${c.via}: ${c.detail}`
+            : `controller halted (${c.cause}): ${c.detail}`,
+      cls: `controller-${c.kind}`,
+    })),
+  ]
+    .sort((a, b) => a.tMs - b.tMs)
+    .map(
+      (e) =>
+        `<li class="${e.cls}"><span class="t">${(e.tMs / 1000).toFixed(3)} s</span> ${escapeHtml(e.text)}</li>`,
+    )
+    .join('');
+  return `<section id="s${index}" class="${r.passed ? 'pass' : 'fail'}">
+<h2>${r.passed ? '✔' : '✘'} ${escapeHtml(r.name)} <small>(${r.transport}, ${(r.wallMs / 1000).toFixed(1)} s)</small></h2>
+<table class="expect"><tr><th>result</th><th>expectation</th><th>detail</th></tr>${expectations}</table>
+<div class="plots">${torque}${distance}${battery}${verdicts}${latencies}</div>
+<details><summary>Timeline (${t.events.length} events, ${t.verdicts.length} verdicts, ${t.controller.length} controller events)</summary><ol class="timeline">${timeline}</ol></details>
+</section>`;
+}
+
+export function renderHtmlReport(results: readonly ScenarioResult[], generatedAt = new Date()): string {
+  const passed = results.filter((r) => r.passed).length;
+  const index = results
+    .map(
+      (r, i) =>
+        `<li class="${r.passed ? 'pass' : 'fail'}"><a href="#s${i}">${r.passed ? 'PASS' : 'FAIL'} ${escapeHtml(r.name)}</a></li>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pentagate simulator report</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}
+h1{margin-bottom:0}.muted{color:#777}
+section{border-top:2px solid #ddd;margin-top:2em;padding-top:1em}
+section.fail h2{color:#c62828}section.pass h2{color:#2e7d32}
+table.expect{border-collapse:collapse;margin:.5em 0}table.expect td,table.expect th{border:1px solid #ddd;padding:2px 8px;text-align:left}
+tr.fail td:first-child{color:#c62828;font-weight:bold}tr.ok td:first-child{color:#2e7d32}
+.plots{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0}figcaption{font-weight:600}
+svg .axis,svg .legend,svg .marker{font-size:10px;font-family:system-ui,sans-serif}
+ol.timeline{font-family:ui-monospace,monospace;font-size:12px}.t{color:#777}
+li.controller-rejected{color:#c62828}li.verdict-stopped{color:#c62828;font-weight:bold}
+ul.index li.fail a{color:#c62828}ul.index li.pass a{color:#2e7d32}
+</style></head><body>
+<h1>Pentagate simulator report</h1>
+<p id="summary">${passed}/${results.length} scenario(s) passed · generated ${escapeHtml(generatedAt.toISOString())}</p>
+<ul class="index">${index}</ul>
+${results.map(scenarioSection).join('\n')}
+</body></html>
+`;
+}
