@@ -1,4 +1,15 @@
 import type { Command } from '@pentagate/protocol';
+import { apikeyIssueCommand, apikeyListCommand, apikeyRevokeCommand } from './cli/apikey-commands.js';
+import { auditExportCommand } from './cli/audit-commands.js';
+import { serveCommand } from './cli/serve-command.js';
+import { tenantCreateCommand } from './cli/tenant-commands.js';
 
-/** The `pentagate` subcommands this package contributes. */
-export const commands: Command[] = [];
+/** The `pentagate cloud …` subcommands. */
+export const commands: Command[] = [
+  serveCommand,
+  tenantCreateCommand,
+  apikeyIssueCommand,
+  apikeyRevokeCommand,
+  apikeyListCommand,
+  auditExportCommand,
+];

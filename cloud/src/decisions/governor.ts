@@ -157,6 +157,8 @@ export class Governor {
               policy: policyRef,
               reservedBudget: reservedAmount,
               violations: violationCodes,
+              // the signed envelope itself, so an audit kit carries every decision proof (verify kit checks it)
+              envelope,
             },
           },
           nowMs,

@@ -1,0 +1,66 @@
+/**
+ * Writes the offline audit kit (contract "Audit kit"): `entries.jsonl` (one JCS entry per line, each line
+ * ending in \n, index order), `checkpoint.note` (a checkpoint of exactly those entries, signed now with the
+ * checkpoint key), `trust.json` (the TrustDocument of the log's keys) and `manifest.json` (origin, size,
+ * creation time and the SHA-256 of each other file). `pentagate verify kit DIR` checks it end to end.
+ */
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MerkleTree, type NoteSigner, sha256Hex, signCheckpoint } from '@pentagate/crypto';
+import { type AuditKitManifest, canonicalize, InvalidInputError, utf8Bytes } from '@pentagate/protocol';
+import { trustDocumentOf } from '../keys/trust-document.js';
+import type { Store } from '../store/store.js';
+
+/** Entries read per store query while exporting. */
+const EXPORT_BATCH = 5_000;
+
+export interface AuditKitExport {
+  dir: string;
+  treeSize: number;
+  rootHashHex: string;
+}
+
+export async function exportAuditKit(
+  store: Store,
+  outDir: string,
+  options: { origin: string; noteSigner: NoteSigner; nowMs?: number },
+): Promise<AuditKitExport> {
+  await mkdir(outDir, { recursive: true });
+  const present = await readdir(outDir);
+  if (present.length > 0) {
+    throw new InvalidInputError(
+      `--out: expected an empty or new directory, got ${outDir} holding ${present.length} file(s)`,
+    );
+  }
+  // Freeze the size first: entries appended during the export belong to the next kit.
+  const treeSize = await store.auditSize();
+  const tree = MerkleTree.fromLeafHashes([]);
+  const lines: string[] = [];
+  for (let from = 0; from < treeSize; from += EXPORT_BATCH) {
+    for (const record of await store.auditEntries(from, Math.min(treeSize, from + EXPORT_BATCH))) {
+      lines.push(`${canonicalize(record.entry)}\n`);
+      tree.appendLeafHash(record.leafHash);
+    }
+  }
+  if (lines.length !== treeSize) {
+    throw new InvalidInputError(`audit log: expected ${treeSize} entries, read ${lines.length}`);
+  }
+  const rootHash = tree.rootHash(treeSize);
+  const files: Record<string, Uint8Array> = {
+    'entries.jsonl': utf8Bytes(lines.join('')),
+    'checkpoint.note': utf8Bytes(
+      signCheckpoint({ origin: options.origin, size: treeSize, rootHash }, options.noteSigner),
+    ),
+    'trust.json': utf8Bytes(`${JSON.stringify(trustDocumentOf(await store.listSigningKeys()), null, 2)}\n`),
+  };
+  const manifest: AuditKitManifest = {
+    v: 1,
+    origin: options.origin,
+    treeSize,
+    createdAt: new Date(options.nowMs ?? Date.now()).toISOString(),
+    files: Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256Hex(bytes)])),
+  };
+  for (const [name, bytes] of Object.entries(files)) await writeFile(join(outDir, name), bytes);
+  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { dir: outDir, treeSize, rootHashHex: Buffer.from(rootHash).toString('hex') };
+}

@@ -1,0 +1,90 @@
+/**
+ * `pentagate cloud apikey issue|revoke|list`: API keys of a tenant. A key is printed once, at issue; the
+ * store keeps only its SHA-256, so a lost key is revoked and replaced, never recovered.
+ */
+import { type Command, requireOption } from '@pentagate/protocol';
+import { API_KEY_SCOPES } from '../store/records.js';
+import { issueApiKey, listApiKeys, parseScope, revokeApiKey } from '../tenants/tenant-admin.js';
+import { JSON_OPTION, STATE_OPTIONS, withStore } from './state.js';
+
+const TENANT_OPTION = {
+  tenant: {
+    type: 'string',
+    valueName: 'ID',
+    description: 'the tenant id (from `pentagate cloud tenant create`)',
+  },
+} as const;
+
+export const apikeyIssueCommand: Command = {
+  path: ['cloud', 'apikey', 'issue'],
+  summary: 'Issue an API key for a tenant (shown once)',
+  usage: `--tenant ID --scope ${API_KEY_SCOPES.join('|')} [--db …] [--json]`,
+  description:
+    'Issues a 256-bit API key. The key is printed once and stored only as its SHA-256.\n' +
+    'Scopes: agent (agentgate and selfcorrect routes), operator (approvals), auditor (proofs and the audit log),\n' +
+    'admin (everything). With --json prints { "key": …, "id": …, "scope": … }.\n' +
+    'Exit codes: 0 issued, 2 bad usage, unknown tenant or an unusable store.',
+  options: {
+    ...TENANT_OPTION,
+    scope: { type: 'string', valueName: 'SCOPE', description: `one of ${API_KEY_SCOPES.join(', ')}` },
+    ...STATE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  async run(args, io) {
+    const tenantId = requireOption(args, 'tenant');
+    const scope = parseScope(requireOption(args, 'scope'));
+    const issued = await withStore(args, (store) => issueApiKey(store, tenantId, scope));
+    if (args.options.json) {
+      io.out(JSON.stringify({ key: issued.key, id: issued.record.id, scope }));
+    } else {
+      io.out(issued.key);
+      io.err(`key ${issued.record.id} (scope ${scope}) for tenant ${tenantId}: shown once, store it now`);
+    }
+    return 0;
+  },
+};
+
+export const apikeyRevokeCommand: Command = {
+  path: ['cloud', 'apikey', 'revoke'],
+  summary: 'Revoke an API key of a tenant',
+  usage: '--tenant ID KEY_ID [--db …] [--json]',
+  description:
+    'Revokes the key with that id (as printed by `apikey issue --json` or `apikey list`). Requests with it\n' +
+    'are refused (401) from then on. Exit codes: 0 revoked, 2 no such unrevoked key, bad usage or store.',
+  options: { ...TENANT_OPTION, ...STATE_OPTIONS, ...JSON_OPTION },
+  positionals: [1, 1],
+  async run(args, io) {
+    const tenantId = requireOption(args, 'tenant');
+    const keyId = args.positionals[0]!;
+    await withStore(args, (store) => revokeApiKey(store, tenantId, keyId));
+    io.out(args.options.json ? JSON.stringify({ id: keyId, revoked: true }) : `revoked ${keyId}`);
+    return 0;
+  },
+};
+
+export const apikeyListCommand: Command = {
+  path: ['cloud', 'apikey', 'list'],
+  summary: "List a tenant's API keys (ids and scopes, never the keys)",
+  usage: '--tenant ID [--db …] [--json]',
+  description: 'Lists key ids, scopes and issue/revoke times. Exit codes: 0 listed, 2 bad usage or store.',
+  options: { ...TENANT_OPTION, ...STATE_OPTIONS, ...JSON_OPTION },
+  async run(args, io) {
+    const tenantId = requireOption(args, 'tenant');
+    const keys = await withStore(args, (store) => listApiKeys(store, tenantId));
+    const rows = keys.map((k) => ({
+      id: k.id,
+      scope: k.scope,
+      createdAt: new Date(k.createdAtMs).toISOString(),
+      revokedAt: k.revokedAtMs === null ? null : new Date(k.revokedAtMs).toISOString(),
+    }));
+    if (args.options.json) io.out(JSON.stringify({ keys: rows }));
+    else {
+      for (const r of rows)
+        io.out(
+          `${r.id}  ${r.scope.padEnd(8)}  ${r.createdAt}  ${r.revokedAt ? `revoked ${r.revokedAt}` : 'active'}`,
+        );
+      if (rows.length === 0) io.out('(no keys)');
+    }
+    return 0;
+  },
+};

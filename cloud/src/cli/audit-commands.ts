@@ -1,0 +1,47 @@
+/** `pentagate cloud audit export --out DIR`: the offline audit kit that `pentagate verify kit DIR` checks. */
+import { type Command, InvalidInputError, requireOption } from '@pentagate/protocol';
+import { exportAuditKit } from '../audit/kit-export.js';
+import { serverKeysFromSeed } from '../keys/server-keys.js';
+import { JSON_OPTION, KEY_OPTIONS, STATE_OPTIONS, logOriginOf, signingSeedOf, withStore } from './state.js';
+
+export const auditExportCommand: Command = {
+  path: ['cloud', 'audit', 'export'],
+  summary: 'Export the audit log as an offline audit kit',
+  usage: '--out DIR [--db …] [--signing-key FILE] [--log-origin NAME] [--json]',
+  description:
+    'Writes manifest.json, checkpoint.note (signed now with the checkpoint key), entries.jsonl (every entry,\n' +
+    'JCS, index order) and trust.json (the log keys) into DIR, which must be new or empty. Use the same\n' +
+    '--signing-key and --log-origin as `serve`. Check it with `pentagate verify kit DIR`.\n' +
+    'Exit codes: 0 written, 2 bad usage, a non-empty DIR, a key this log never used, or an unusable store.',
+  options: {
+    out: { type: 'string', valueName: 'DIR', description: 'the kit directory (created; must be empty)' },
+    ...STATE_OPTIONS,
+    ...KEY_OPTIONS,
+    ...JSON_OPTION,
+  },
+  async run(args, io) {
+    const outDir = requireOption(args, 'out');
+    const { seed } = await signingSeedOf(args);
+    const keys = serverKeysFromSeed(seed, logOriginOf(args));
+    const result = await withStore(args, async (store) => {
+      const known = await store.listSigningKeys();
+      if (
+        !known.some(
+          (k) => k.kid === keys.checkpoint.keyid && k.role === 'checkpoint' && k.name === keys.origin,
+        )
+      ) {
+        throw new InvalidInputError(
+          `signing key: expected the key and origin this log was served with, got checkpoint key ${keys.checkpoint.keyid} ` +
+            `for origin ${JSON.stringify(keys.origin)}, which this log has never used`,
+        );
+      }
+      return exportAuditKit(store, outDir, { origin: keys.origin, noteSigner: keys.note });
+    });
+    io.out(
+      args.options.json
+        ? JSON.stringify({ dir: result.dir, treeSize: result.treeSize, rootHash: result.rootHashHex })
+        : `wrote audit kit of ${result.treeSize} entries to ${result.dir}`,
+    );
+    return 0;
+  },
+};

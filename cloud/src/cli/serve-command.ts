@@ -1,0 +1,123 @@
+/** `pentagate cloud serve`: the control plane on a port until SIGINT or SIGTERM, then a graceful stop. */
+import { type Command, UsageError } from '@pentagate/protocol';
+import { startServer } from './server.js';
+import {
+  JSON_OPTION,
+  KEY_OPTIONS,
+  STATE_OPTIONS,
+  dbOf,
+  logOriginOf,
+  stateDirOf,
+  stringOption,
+} from './state.js';
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return 8080;
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new UsageError(`--port: expected 0..65535, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function positiveIntOf(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,9}$/.test(text))
+    throw new UsageError(`--${name}: expected a positive integer, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function shutdownSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export const serveCommand: Command = {
+  path: ['cloud', 'serve'],
+  summary: 'Run the cloud control plane (agentgate, proofs, audit log) on a port',
+  usage:
+    '[--port N] [--host ADDR] [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
+  description:
+    'Serves the HTTP API (see GET /openapi.json) until SIGINT/SIGTERM; then it stops accepting requests,\n' +
+    'lets in-flight ones finish (their audit entries are durable before they answer) and closes the store.\n' +
+    'The default store is SQLite in the state dir; give a postgres:// URL to share one database between\n' +
+    'replicas (all replicas must use the same --signing-key and --log-origin). Without --policy (or a tenant\n' +
+    'policy in the store) every tool call is refused. Exit codes: 0 stopped cleanly, 2 bad usage or input.',
+  options: {
+    port: { type: 'string', valueName: 'N', description: 'TCP port (default 8080; 0 picks a free one)' },
+    host: { type: 'string', valueName: 'ADDR', description: 'address to bind (default 127.0.0.1)' },
+    policy: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'default policy YAML for tenants without their own',
+    },
+    trust: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'trust document with the custody keys to accept',
+    },
+    'rate-limit': {
+      type: 'string',
+      valueName: 'N',
+      description: 'requests per minute per API key (default 600)',
+    },
+    'body-limit': {
+      type: 'string',
+      valueName: 'BYTES',
+      description: 'largest request body (default 1048576)',
+    },
+    'log-level': {
+      type: 'string',
+      valueName: 'LEVEL',
+      description: 'pino level: info (default), warn, error, silent',
+    },
+    ...STATE_OPTIONS,
+    ...KEY_OPTIONS,
+    ...JSON_OPTION,
+  },
+  async run(args, io) {
+    const rateLimit = positiveIntOf(stringOption(args, 'rate-limit'), 'rate-limit');
+    const bodyLimit = positiveIntOf(stringOption(args, 'body-limit'), 'body-limit');
+    const logLevel = stringOption(args, 'log-level') ?? 'info';
+    const policyFile = stringOption(args, 'policy');
+    const signingKeyFile = stringOption(args, 'signing-key');
+    const custodyTrustFile = stringOption(args, 'trust');
+    const server = await startServer({
+      port: portOf(stringOption(args, 'port')),
+      host: stringOption(args, 'host') ?? '127.0.0.1',
+      db: dbOf(args),
+      stateDir: stateDirOf(args),
+      logOrigin: logOriginOf(args),
+      ...(policyFile ? { policyFile } : {}),
+      ...(signingKeyFile ? { signingKeyFile } : {}),
+      ...(custodyTrustFile ? { custodyTrustFile } : {}),
+      app: {
+        logger: logLevel === 'silent' ? false : logLevel,
+        ...(rateLimit ? { rateLimit: { max: rateLimit, timeWindowMs: 60_000 } } : {}),
+        ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
+      },
+    });
+    const signal = shutdownSignal();
+    if (args.options.json) {
+      io.out(
+        JSON.stringify({ url: server.url, proofKid: server.proofKid, checkpointKid: server.checkpointKid }),
+      );
+    }
+    io.err(
+      `pentagate cloud: listening on ${server.url} (proof key ${server.proofKid}, checkpoint key ${server.checkpointKid}` +
+        `${server.generatedKey ? `, generated ${server.signingKeyPath}` : ''})`,
+    );
+    const received = await signal;
+    io.err(`pentagate cloud: ${received}: draining in-flight requests, then closing the store`);
+    await server.stop();
+    io.err('pentagate cloud: stopped');
+    return 0;
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Shared pieces of the `pentagate cloud …` commands: where state lives by default, the `--db` and
+ * `--state-dir` options, and opening the store and the signing key they name.
+ */
+import { join } from 'node:path';
+import type { OptionSpec, ParsedCommandLine } from '@pentagate/protocol';
+import { DEFAULT_LOG_ORIGIN } from '../app/build-app.js';
+import { loadSigningSeed, type SigningSeed } from '../keys/signing-key-file.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+
+/** `$PENTAGATE_STATE_DIR`, else `.pentagate/cloud` under the working directory. */
+export function defaultStateDir(): string {
+  return process.env.PENTAGATE_STATE_DIR ?? join('.pentagate', 'cloud');
+}
+
+export const STATE_OPTIONS: Record<string, OptionSpec> = {
+  db: {
+    type: 'string',
+    valueName: 'sqlite:PATH|postgres://…',
+    description: 'the store (default sqlite:<state-dir>/cloud.db)',
+  },
+  'state-dir': {
+    type: 'string',
+    valueName: 'DIR',
+    description:
+      'where the default database and generated signing key live (default $PENTAGATE_STATE_DIR or .pentagate/cloud)',
+  },
+};
+
+export const KEY_OPTIONS: Record<string, OptionSpec> = {
+  'signing-key': {
+    type: 'string',
+    valueName: 'FILE',
+    description:
+      'Ed25519 key (PEM PKCS#8 or JWK); default <state-dir>/signing-key.pem, generated 0600 on first use',
+  },
+  'log-origin': {
+    type: 'string',
+    valueName: 'NAME',
+    description: `the audit log origin in checkpoints (default ${DEFAULT_LOG_ORIGIN})`,
+  },
+};
+
+export const JSON_OPTION: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'print JSON on stdout' },
+};
+
+function stringOption(args: ParsedCommandLine, name: string): string | undefined {
+  const v = args.options[name];
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+export function stateDirOf(args: ParsedCommandLine): string {
+  return stringOption(args, 'state-dir') ?? defaultStateDir();
+}
+
+export function dbOf(args: ParsedCommandLine): string {
+  return stringOption(args, 'db') ?? `sqlite:${join(stateDirOf(args), 'cloud.db')}`;
+}
+
+export function openStoreOf(args: ParsedCommandLine): Promise<Store> {
+  return openStore(dbOf(args));
+}
+
+export function signingSeedOf(args: ParsedCommandLine): Promise<SigningSeed> {
+  const keyFile = stringOption(args, 'signing-key');
+  return loadSigningSeed({ ...(keyFile ? { keyFile } : {}), stateDir: stateDirOf(args) });
+}
+
+export function logOriginOf(args: ParsedCommandLine): string {
+  return stringOption(args, 'log-origin') ?? DEFAULT_LOG_ORIGIN;
+}
+
+export { stringOption };
+
+/** Runs `fn` with the store named by the options, closing it afterwards whatever happens. */
+export async function withStore<T>(args: ParsedCommandLine, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStoreOf(args);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
