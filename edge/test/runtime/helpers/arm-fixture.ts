@@ -56,7 +56,15 @@ export interface ArmFixture {
   smallMove(intentId: string, points?: number): Intent;
 }
 
-export function armFixture(robotId = 'r1'): ArmFixture {
+export interface ArmFixtureOptions {
+  robotId?: string;
+  /** maxAgeMs of the joint-state and proximity sources (default 5000: generous, tests run under load). */
+  fastSourceMaxAgeMs?: number;
+}
+
+export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
+  const robotId = options.robotId ?? 'r1';
+  const fastMaxAgeMs = options.fastSourceMaxAgeMs ?? 5_000;
   const vendor = generateEd25519();
   const operator = generateEd25519();
   const key = new Uint8Array(randomBytes(32));
@@ -105,9 +113,9 @@ export function armFixture(robotId = 'r1'): ArmFixture {
     trust: { document: trustDocument },
     sensors: [],
     sources: [
-      { name: 'joints', kind: 'joint-state', maxAgeMs: 500 },
-      { name: 'proximity', kind: 'proximity', maxAgeMs: 500 },
-      { name: 'battery', kind: 'battery', maxAgeMs: 5_000 },
+      { name: 'joints', kind: 'joint-state', maxAgeMs: fastMaxAgeMs },
+      { name: 'proximity', kind: 'proximity', maxAgeMs: fastMaxAgeMs },
+      { name: 'battery', kind: 'battery', maxAgeMs: 60_000 },
       { name: 'firmware', kind: 'firmware', maxAgeMs: 600_000 },
     ],
     command: { validForMs: 500 },

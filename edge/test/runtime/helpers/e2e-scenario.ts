@@ -25,7 +25,7 @@ export interface ScenarioBroker {
 }
 
 export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroker): Promise<void> {
-  const fixture = armFixture(broker.robotId);
+  const fixture = armFixture({ robotId: broker.robotId });
   const topics = robotTopics(broker.robotId);
   const logLines: string[] = [];
   const logger = createEdgeLogger({
@@ -134,6 +134,12 @@ export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroke
   // 6. Graceful shutdown stops the robot and leaves a clean outbox.
   await edge.stop('test over');
   stopped = true;
-  const shutdownStop = await inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop');
-  t.equal(shutdownStop.setpoints.kind === 'stop' && shutdownStop.setpoints.reason, 'test over');
+  const shutdownStop = await inbox.next<MotorCommand>(
+    topics.cmd,
+    (c) => c.setpoints.kind === 'stop' && c.setpoints.reason === 'test over',
+  );
+  t.ok(
+    acceptMotorCommand(state, shutdownStop, { keys, nowMs: Date.now() }).accepted,
+    'shutdown sends a valid STOP',
+  );
 }
