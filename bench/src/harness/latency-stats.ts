@@ -74,9 +74,9 @@ export function figuresOf(stats: LatencyStats, unit: 'us' | 'ms' = 'us'): Record
     [`${stats.name}.opsPerSec`]: stats.opsPerSec,
   };
   const suffix = unit === 'us' ? 'Us' : 'Ms';
-  const scale = unit === 'us' ? 1 : 1 / 1000;
+  const divisor = unit === 'us' ? 1 : 1000;
   for (const field of LATENCY_FIELDS) {
-    figures[`${stats.name}.${field}${suffix}`] = stats[`${field}Us`] * scale;
+    figures[`${stats.name}.${field}${suffix}`] = stats[`${field}Us`] / divisor;
   }
   return figures;
 }
