@@ -196,7 +196,9 @@ function checkLog(
   report.check(
     'entries',
     parsed.problems.length === 0 && count === cp.size,
-    `${count} entries, each canonical JCS, indexes 0..${count - 1}`,
+    count === 0
+      ? 'no entries: the log is empty'
+      : `${count} entries, each canonical JCS, indexes 0..${count - 1}`,
     summarize([
       ...(count === cp.size ? [] : [`expected ${cp.size} lines (the checkpoint size), got ${count}`]),
       ...parsed.problems,

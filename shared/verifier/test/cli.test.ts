@@ -239,7 +239,7 @@ t.test('kit through the CLI: valid, tampered, and without --trust', async (t) =>
   const { dir, trust } = await setup(t);
   const kit = await writeKit(dir, log);
   const ok = await pentagate('verify', 'kit', kit, '--trust', trust, '--at', AT);
-  t.equal(ok.code, 0, ok.out);
+  t.equal(ok.code, 0, 'valid');
   const selfTrust = await pentagate('verify', 'kit', kit, '--at', AT);
   t.equal(selfTrust.code, 0);
   t.match(selfTrust.err, /no --trust given/);
@@ -306,7 +306,7 @@ t.test('consent through the CLI with --intent and --robot', async (t) => {
     '--at',
     at,
   );
-  t.equal(ok.code, 0, ok.out);
+  t.equal(ok.code, 0, 'valid');
   const other = await pentagate('verify', 'consent', token, '--trust', trust, '--robot', 'arm-9', '--at', at);
   t.equal(other.code, 1);
   t.match(other.out, /✗ robot: expected consent for robot "arm-9", got "arm-7"/);

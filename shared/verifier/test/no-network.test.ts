@@ -2,7 +2,8 @@
  * The verifier works offline (issue 2 item 5: "No network access"): no module it loads — its own or the
  * @pentagate packages it imports, transitively — imports a network module or calls fetch.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
@@ -42,17 +43,32 @@ t.test('the verifier and the packages it loads import no network module and neve
   t.same(offenders, []);
 });
 
-t.test('loading and running the verifier does not touch the network', async (t) => {
-  const original = globalThis.fetch;
-  let fetched = false;
-  globalThis.fetch = (async () => {
-    fetched = true;
-    throw new Error('network used');
-  }) as typeof fetch;
-  t.teardown(() => {
-    globalThis.fetch = original;
-  });
-  const { commands } = await import('@pentagate/verifier/commands');
-  t.equal(commands.length, 8);
-  t.equal(fetched, false);
-});
+t.test(
+  'loading the verifier and verifying a whole audit kit opens no socket and calls no fetch',
+  async (t) => {
+    const used: string[] = [];
+    const originalFetch = globalThis.fetch;
+    const originalConnect = Socket.prototype.connect;
+    globalThis.fetch = (async (input: unknown) => {
+      used.push(`fetch ${String(input)}`);
+      throw new Error('network used');
+    }) as typeof fetch;
+    Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
+      used.push(`socket connect ${JSON.stringify(args[0])}`);
+      throw new Error('network used');
+    } as typeof Socket.prototype.connect;
+    t.teardown(() => {
+      globalThis.fetch = originalFetch;
+      Socket.prototype.connect = originalConnect;
+    });
+    const { buildLog, tempDir, trustDocument, writeKit } = await import('./fixtures/artifacts.js');
+    const { pentagate } = await import('./fixtures/cli.js');
+    const dir = await tempDir(t);
+    const trust = join(dir, 'trust.json');
+    await writeFile(trust, JSON.stringify(trustDocument()));
+    const kit = await writeKit(dir, buildLog(4));
+    const r = await pentagate('verify', 'kit', kit, '--trust', trust, '--at', '2025-06-01T12:00:10Z');
+    t.equal(r.code, 0, 'the kit verifies offline');
+    t.same(used, []);
+  },
+);
