@@ -1,0 +1,271 @@
+/**
+ * Bad input (issue 5, "Bad input"): every kind gets a 4xx JSON error naming the problem, and the only
+ * write is the refusal's audit entry. Also the mapping of server-side faults (500, 503).
+ */
+import t from 'tap';
+import { toApiError } from '../../src/app/error-handler.js';
+import { API_ERRORS } from '../../src/app/errors.js';
+import { StoreError } from '../../src/store/store-error.js';
+import { bearer, registerLobe, testCloud, transferCall } from '../helpers/cloud-app.js';
+
+t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal audit entry', async (t) => {
+  const cloud = await testCloud(t, { bodyLimitBytes: 4096 });
+  const lobe = await registerLobe(cloud, cloud.a);
+  const key = cloud.a.keys.agent;
+  const json = { 'content-type': 'application/json' };
+  const cases: {
+    name: string;
+    request: Parameters<typeof cloud.app.inject>[0];
+    status: number;
+    code: string;
+    message: RegExp;
+  }[] = [
+    {
+      name: 'malformed JSON',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: '{"lobe_name": ',
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /expected JSON, got malformed text/,
+    },
+    {
+      name: 'an empty body',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: '',
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /empty/,
+    },
+    {
+      name: 'an integer JSON.parse would round',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: `{"lobe_name":"${lobe}","tool_name":"t","arguments":{"n":123456789012345678901}}`,
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /lose precision/,
+    },
+    {
+      name: 'a __proto__ key',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: `{"lobe_name":"${lobe}","tool_name":"t","arguments":{"__proto__":{"admin":true}}}`,
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /__proto__/,
+    },
+    {
+      name: 'a body over the limit',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: JSON.stringify({ ...transferCall(lobe), trigger_prompt: 'x'.repeat(5000) }),
+      },
+      status: 413,
+      code: 'BODY_TOO_LARGE',
+      message: /too large|limit/i,
+    },
+    {
+      name: 'a body that is not JSON',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/register',
+        headers: { ...bearer(key), 'content-type': 'text/plain' },
+        payload: 'agent_name=x',
+      },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /application\/json/,
+    },
+    {
+      name: 'a mistyped field',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: bearer(key),
+        payload: { ...transferCall(lobe), spend_amount: '12' },
+      },
+      status: 400,
+      code: 'INVALID_BODY',
+      message: /\/spend_amount: expected number, got "12"/,
+    },
+    {
+      name: 'no Authorization header',
+      request: { method: 'POST', url: '/api/v1/agentgate/propose', payload: transferCall(lobe) },
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      message: /got none/,
+    },
+    {
+      name: 'a Basic Authorization header',
+      request: { method: 'GET', url: '/api/v1/keys', headers: { authorization: 'Basic dXNlcjpwYXNz' } },
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      message: /Bearer pgk_/,
+    },
+    {
+      name: 'an unknown key',
+      request: { method: 'GET', url: '/api/v1/keys', headers: bearer(`pgk_${'A'.repeat(43)}`) },
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      message: /not known/,
+    },
+    {
+      name: 'a wrong scope',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: bearer(cloud.a.keys.auditor),
+        payload: transferCall(lobe),
+      },
+      status: 403,
+      code: 'SCOPE_FORBIDDEN',
+      message: /scope agent or admin, got a key of scope auditor/,
+    },
+    {
+      name: 'an unknown route',
+      request: { method: 'GET', url: '/api/v1/nothing-here?x=1' },
+      status: 404,
+      code: 'NOT_FOUND',
+      message: /no route GET \/api\/v1\/nothing-here$/,
+    },
+    {
+      name: 'a malformed path parameter',
+      request: { method: 'GET', url: '/api/v1/proofs/bad%20id', headers: bearer(cloud.a.keys.auditor) },
+      status: 400,
+      code: 'INVALID_PARAMS',
+      message: /\/decisionId/,
+    },
+    {
+      name: 'a malformed query',
+      request: {
+        method: 'GET',
+        url: '/api/v1/audit/inclusion?index=-1',
+        headers: bearer(cloud.a.keys.auditor),
+      },
+      status: 400,
+      code: 'INVALID_QUERY',
+      message: /\/index/,
+    },
+  ];
+  for (const c of cases) {
+    const decisionsBefore = (await cloud.store.recentCalls(cloud.a.id, 'any', 0, 10)).length;
+    const size = await cloud.store.auditSize();
+    const res = await cloud.app.inject(c.request);
+    t.equal(res.statusCode, c.status, `${c.name}: status`);
+    t.match(res.headers['content-type'], /application\/json/, `${c.name}: JSON`);
+    const body = res.json();
+    t.equal(body.error.code, c.code, `${c.name}: code`);
+    t.match(body.error.message, c.message, `${c.name}: message names the problem`);
+    t.equal(
+      API_ERRORS[c.code as keyof typeof API_ERRORS].status,
+      c.status,
+      `${c.name}: the vocabulary agrees`,
+    );
+    t.equal(await cloud.store.auditSize(), size + 1, `${c.name}: one audit entry`);
+    const [entry] = await cloud.store.auditEntries(size, size + 1);
+    t.equal(entry?.entry.type, 'refusal', `${c.name}: it is the refusal`);
+    t.equal(entry?.entry.data.code, c.code);
+    t.equal((await cloud.store.recentCalls(cloud.a.id, 'any', 0, 10)).length, decisionsBefore);
+  }
+});
+
+t.test('a revoked key is refused with its own message', async (t) => {
+  const cloud = await testCloud(t);
+  const [agentKey] = await cloud.store.listApiKeys(cloud.a.id);
+  await cloud.store.revokeApiKey(cloud.a.id, agentKey!.id, Date.now());
+  const res = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/keys',
+    headers: bearer(cloud.a.keys.agent),
+  });
+  t.equal(res.statusCode, 401);
+  t.match(res.json().error.message, /revoked/);
+});
+
+t.test('rate limits per API key with 429 RATE_LIMITED, not audited, other keys unaffected', async (t) => {
+  const cloud = await testCloud(t, { rateLimit: { max: 3, timeWindowMs: 60_000 } });
+  const get = (key: string) => cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: bearer(key) });
+  for (let i = 0; i < 3; i++) t.equal((await get(cloud.a.keys.auditor)).statusCode, 200);
+  const size = await cloud.store.auditSize();
+  const limited = await get(cloud.a.keys.auditor);
+  t.equal(limited.statusCode, 429);
+  t.equal(limited.json().error.code, 'RATE_LIMITED');
+  t.ok(limited.headers['retry-after'], 'says when to retry');
+  t.equal(await cloud.store.auditSize(), size, 'a rate-limited request writes nothing');
+  t.equal((await get(cloud.a.keys.admin)).statusCode, 200, 'another key has its own budget');
+});
+
+t.test(
+  'maps server-side faults: a store failure to 503, anything unknown to 500 without internals',
+  async (t) => {
+    t.equal(toApiError(new StoreError('disk full')).statusCode, 503);
+    t.equal(toApiError(new StoreError('disk full')).message, 'the store could not complete the request');
+    const unknown = toApiError(new TypeError('x is undefined'));
+    t.equal(unknown.statusCode, 500);
+    t.notMatch(unknown.message, /x is undefined/);
+    t.equal(toApiError(Object.assign(new Error('nope'), { statusCode: 413 })).code, 'BODY_TOO_LARGE');
+    t.equal(
+      toApiError(Object.assign(new Error('v'), { statusCode: 400, validationContext: 'body' })).code,
+      'INVALID_BODY',
+    );
+  },
+);
+
+t.test('a refusal that cannot be audited is answered 503 (fail closed)', async (t) => {
+  const cloud = await testCloud(t);
+  const original = cloud.store.appendAudit.bind(cloud.store);
+  cloud.store.appendAudit = async () => {
+    throw new StoreError('disk full');
+  };
+  t.teardown(() => {
+    cloud.store.appendAudit = original;
+  });
+  const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/keys' });
+  t.equal(res.statusCode, 503);
+  t.equal(res.json().error.code, 'STORE_UNAVAILABLE');
+});
+
+t.test('serves /healthz, /metrics and /openapi.json without a key', async (t) => {
+  const cloud = await testCloud(t);
+  const health = await cloud.app.inject({ method: 'GET', url: '/healthz' });
+  t.same(health.json(), { status: 'ok' });
+  await cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: bearer(cloud.a.keys.auditor) });
+  const metrics = await cloud.app.inject({ method: 'GET', url: '/metrics' });
+  t.equal(metrics.statusCode, 200);
+  t.match(
+    metrics.body,
+    /pentagate_http_requests_total\{route="\/api\/v1\/keys",method="GET",status="200"\} 1/,
+  );
+  const openapi = await cloud.app.inject({ method: 'GET', url: '/openapi.json' });
+  const doc = openapi.json();
+  t.equal(doc.openapi, '3.1.0');
+  for (const path of [
+    '/api/v1/agentgate/register',
+    '/api/v1/agentgate/propose',
+    '/api/v1/agentgate/schema',
+    '/api/v1/selfcorrect',
+    '/api/v1/keys',
+    '/api/v1/proofs/{decisionId}',
+    '/api/v1/audit/checkpoint',
+    '/api/v1/audit/inclusion',
+    '/api/v1/audit/consistency',
+  ]) {
+    t.ok(doc.paths[path], `OpenAPI documents ${path}`);
+  }
+});
