@@ -16,6 +16,8 @@ export class BatteryModel {
   readonly profile: BatteryProfile;
   #soc: number;
   #currentA = 0;
+  /** Terminal voltage during the last step (the current was solved against it), V. */
+  #terminalV: number | undefined;
 
   constructor(profile: BatteryProfile, stateOfCharge = 0.9) {
     this.profile = profile;
@@ -38,6 +40,7 @@ export class BatteryModel {
     const disc = voc * voc - 4 * r * electricalW;
     this.#currentA =
       r > 0 ? (disc > 0 ? (voc - Math.sqrt(disc)) / (2 * r) : voc / (2 * r)) : electricalW / voc;
+    this.#terminalV = Math.max(0, voc - this.#currentA * r);
     const usedWh = (electricalW * dtMs) / 3_600_000 + extraDrainWh;
     this.#soc = Math.max(0, this.#soc - usedWh / this.profile.capacityWh);
   }
@@ -45,13 +48,11 @@ export class BatteryModel {
   /** Sets the state of charge directly (a scenario that starts nearly empty). */
   setStateOfCharge(soc: number): void {
     this.#soc = Math.min(1, Math.max(0, soc));
+    this.#terminalV = undefined;
   }
 
   reading(): BatteryReading {
-    const voltageV = Math.max(
-      0,
-      this.openCircuitVoltageV() - this.#currentA * this.profile.internalResistanceOhm,
-    );
+    const voltageV = this.#terminalV ?? this.openCircuitVoltageV();
     return { voltageV, currentA: this.#currentA, stateOfCharge: this.#soc };
   }
 }
