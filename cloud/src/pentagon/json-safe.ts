@@ -45,9 +45,11 @@ export function jsonSafe(input: unknown): JsonSafe {
         seen.add(v);
         let out: unknown;
         if (Array.isArray(v)) {
-          out = v.map((x) =>
-            x === undefined ? (note('an array holds undefined'), null) : walk(x, depth + 1),
-          );
+          out = v.map((x) => {
+            if (x !== undefined) return walk(x, depth + 1);
+            note('an array holds undefined');
+            return null;
+          });
         } else {
           const proto = Object.getPrototypeOf(v);
           if (proto !== Object.prototype && proto !== null)

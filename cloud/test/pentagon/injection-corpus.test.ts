@@ -30,6 +30,8 @@ const THRESHOLD = 0.5;
 const MIN_DETECTION_ALL = 0.85;
 const MIN_DETECTION_EXCLUDING_SEMANTIC = 0.97;
 const MAX_FALSE_POSITIVE_RATE = 0.04;
+const HELD_OUT_MIN_DETECTION = 0.55;
+const HELD_OUT_MAX_FALSE_POSITIVE_RATE = 0.1;
 
 function flagged(row: CorpusRow): { hit: boolean; score: number; rules: string } {
   const result = screenTexts([{ path: '/trigger_prompt', value: row.text }], {
@@ -100,3 +102,27 @@ t.test('false-positive rate on look-alike benign prompts stays at or below the c
     `false-positive rate ${rate.toFixed(3)} <= ${MAX_FALSE_POSITIVE_RATE}`,
   );
 });
+
+t.test(
+  'held-out rows (written after tuning, never used to change a rule) are measured and reported',
+  async (t) => {
+    const heldAttacks = corpus('heldout-attacks');
+    const heldBenign = corpus('heldout-benign');
+    const hits = heldAttacks.filter((r) => flagged(r).hit).length;
+    const fps = heldBenign.filter((r) => flagged(r).hit).length;
+    for (const r of heldAttacks) if (!flagged(r).hit) t.comment(`held-out miss ${r.id}: ${r.text}`);
+    for (const r of heldBenign) if (flagged(r).hit) t.comment(`held-out false positive ${r.id}: ${r.text}`);
+    t.comment(
+      `held-out detection ${hits}/${heldAttacks.length}, false positives ${fps}/${heldBenign.length}`,
+    );
+    // Floors stated in the README for the held-out set.
+    t.ok(
+      hits / heldAttacks.length >= HELD_OUT_MIN_DETECTION,
+      `held-out detection ${hits}/${heldAttacks.length}`,
+    );
+    t.ok(
+      fps / heldBenign.length <= HELD_OUT_MAX_FALSE_POSITIVE_RATE,
+      `held-out false positives ${fps}/${heldBenign.length}`,
+    );
+  },
+);
