@@ -122,3 +122,10 @@ t.test(
     t.ok(report.checks.some((c) => c.name === 'signing key valid at notBefore'));
   },
 );
+
+t.test('consent: a window that ends before it starts is invalid at any time', async (t) => {
+  const backwards = signConsent(consentStatement({ notBefore: T0_MS + 10, expiresAt: T0_MS }));
+  const report = verifyConsentToken(backwards, trust, { atMs: T0_MS + 5 });
+  t.same(failedNames(report), ['consent window']);
+  t.match(report.failures[0], /expected notBefore ≤ expiresAt/);
+});

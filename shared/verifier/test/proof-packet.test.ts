@@ -160,3 +160,17 @@ t.test('a packet of the wrong shape is unreadable input, not a verdict', async (
   const badHash = { ...packet, inclusion: { ...packet.inclusion!, hashes: ['AAAA'] } };
   t.throws(() => verifyProofPacket(badHash, trust, { atMs }), { code: 'INVALID_INPUT' });
 });
+
+t.test('a decision whose times are not real instants, or expire before issue, is invalid', async (t) => {
+  const rolledOver = {
+    v: 1,
+    envelope: signDecision(decisionStatement(0, { issuedAt: '2025-02-31T00:00:00Z' })),
+  };
+  const report = verifyProofPacket(rolledOver, trust, { atMs });
+  t.same(failedNames(report), ['decision times']);
+  t.match(report.failures[0], /2025-02-31T00:00:00Z/);
+  const backwards = decisionStatement(0, { expiresAt: iso(T0_MS - 1) });
+  t.same(failedNames(verifyProofPacket({ v: 1, envelope: signDecision(backwards) }, trust, { atMs })), [
+    'decision times',
+  ]);
+});
