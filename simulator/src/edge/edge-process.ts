@@ -61,6 +61,8 @@ export function edgeRunArgs(o: {
   mqttPort: number;
   brokerUsersPath: string;
   edgeUser: BrokerUserEntry;
+  /** A 0600 file holding the edge user's password (never on the command line, where `ps` shows it). */
+  edgePasswordPath: string;
 }): string[] {
   const c = o.credentials;
   return [
@@ -76,8 +78,8 @@ export function edgeRunArgs(o: {
     o.brokerUsersPath,
     '--username',
     o.edgeUser.username,
-    '--password',
-    o.edgeUser.password,
+    '--password-file',
+    o.edgePasswordPath,
     '--state-dir',
     join(c.stateDir, 'edge'),
     ...c.firmwareManifestPaths.flatMap((p) => ['--firmware-manifest', p]),
@@ -132,7 +134,9 @@ export class EdgeProcess {
     const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
     await writeFile(brokerUsersPath, `${JSON.stringify({ users }, null, 2)}\n`, { mode: 0o600 });
     const [edgeUser, simUser, operatorUser] = users as [BrokerUserEntry, BrokerUserEntry, BrokerUserEntry];
-    const args = edgeRunArgs({ credentials, mqttPort, brokerUsersPath, edgeUser });
+    const edgePasswordPath = join(credentials.stateDir, 'edge-mqtt-password');
+    await writeFile(edgePasswordPath, `${edgeUser.password}\n`, { mode: 0o600 });
+    const args = edgeRunArgs({ credentials, mqttPort, brokerUsersPath, edgeUser, edgePasswordPath });
     const child = spawn(process.execPath, [PENTAGATE_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PENTAGATE_LOG_LEVEL: process.env.PENTAGATE_LOG_LEVEL ?? 'info' },
