@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Creates the secrets docker-compose.yml mounts, in deploy/secrets/ (git-ignored, mode 0600).
+# Needs the project built (`npm run build`) and mosquitto_passwd (Debian package mosquitto).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=deploy/secrets
+mkdir -p "$dir" && chmod 700 "$dir"
+umask 077
+pg=$(openssl rand -hex 24)
+[ -f "$dir/postgres_password" ] || printf '%s' "$pg" > "$dir/postgres_password"
+[ -f "$dir/pgpass" ] || printf 'postgres:5432:pentagate:pentagate:%s\n' "$(cat "$dir/postgres_password")" > "$dir/pgpass"
+[ -f "$dir/cloud_signing_key.pem" ] || node bin/pentagate.js keys generate --kind ed25519 --out "$dir/cloud_signing_key.pem"
+[ -f "$dir/edge_hmac_key.json" ] || node bin/pentagate.js keys generate --kind hmac --out "$dir/edge_hmac_key.json"
+if [ ! -f "$dir/mosquitto.passwd" ]; then
+  : > "$dir/mosquitto.passwd"
+  for user in edge-ur5e-01 robot-ur5e-01 operator-ur5e-01; do
+    pw=$(openssl rand -hex 24)
+    [ "$user" = edge-ur5e-01 ] && printf '%s' "$pw" > "$dir/edge_mqtt_password"
+    printf '%s' "$pw" > "$dir/$user.mqtt-password"
+    mosquitto_passwd -b "$dir/mosquitto.passwd" "$user" "$pw"
+  done
+fi
+echo "secrets written to $dir"
