@@ -119,7 +119,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
   });
 
-  const server = createServer(aedes.handle);
+  // noDelay: a STOP is one small packet; Nagle's algorithm would hold it behind an unacknowledged
+  // earlier write until the peer's delayed ACK (~40 ms on Linux), twenty times the 2 ms budget.
+  const server = createServer({ noDelay: true }, aedes.handle);
   try {
     await listen(server, options.port, host);
   } catch (err) {

@@ -1,0 +1,22 @@
+/**
+ * `npm run bench -- edge` (issue 3 "Speed"): (a) trapAndSign latency and throughput on one core beside a
+ * bare HMAC-SHA256 over the same command bytes; (b) proximity telemetry → signed STOP end to end over the
+ * embedded broker, beside a bare MQTT publish → receive through the same broker.
+ */
+import { type BenchSuite, mergeSections } from '../harness/index.js';
+import { benchEndToEndStop } from './edge/e2e-stop-bench.js';
+import { benchTrapAndSign } from './edge/trap-and-sign-bench.js';
+
+const suite: BenchSuite = {
+  name: 'edge',
+  description: '@pentagate/edge: trapAndSign vs bare HMAC (one core); proximity → signed STOP over MQTT',
+  oneCore: true,
+  async run(ctx) {
+    ctx.log('trapAndSign…');
+    const trap = benchTrapAndSign(ctx);
+    ctx.log('end-to-end STOP over the embedded broker…');
+    const e2e = await benchEndToEndStop(ctx);
+    return mergeSections('edge', [trap, e2e]);
+  },
+};
+export default suite;

@@ -1,0 +1,144 @@
+/**
+ * Issue 3 "Speed" (b): end to end over the embedded broker. A proximity frame with a human inside the
+ * radius is published while a signed motion runs; the clock stops when the controller's client receives
+ * the signed STOP. Beside it, a bare MQTT publish → receive between the same two kinds of client through
+ * the same broker: the part of the figure the edge cannot remove.
+ *
+ * The edge runs exactly as `pentagate edge run --mqtt embedded:PORT` wires it (startEdgeNode), with the
+ * audit outbox on disk and logging off. Source maxAgeMs are raised to 60 s because the benchmark sends
+ * telemetry once per iteration instead of streaming it at the profile's 50 ms rate.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEdgeLogger, disableNagle, startEmbeddedBroker, startEdgeNode } from '@pentagate/edge/commands';
+import { type MotorCommand, robotTopics } from '@pentagate/protocol';
+import mqtt, { type MqttClient } from 'mqtt';
+import {
+  inMilliseconds,
+  LatencyRecorder,
+  nowNs,
+  type SectionResult,
+  type SuiteContext,
+  target,
+} from '../../harness/index.js';
+import { ur5eCell } from './ur5e-cell.js';
+
+async function connect(url: string, username: string, password: string): Promise<MqttClient> {
+  const client = await mqtt.connectAsync(url, {
+    protocolVersion: 4,
+    username,
+    password,
+    clientId: `${username}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
+    reconnectPeriod: 0,
+  });
+  disableNagle(client);
+  return client;
+}
+
+/** Resolves with the next message on `topic` whose text passes `accept`. */
+function nextMessage(client: MqttClient, topic: string, accept: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('message', onMessage);
+      reject(new Error(`edge bench: nothing on ${topic} within 5 s`));
+    }, 5000);
+    const onMessage = (t: string, payload: Buffer) => {
+      if (t !== topic) return;
+      const text = payload.toString('utf8');
+      if (!accept(text)) return;
+      clearTimeout(timer);
+      client.off('message', onMessage);
+      resolve(text);
+    };
+    client.on('message', onMessage);
+  });
+}
+
+export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResult> {
+  const cell = ur5eCell({ maxAgeMs: 60_000 });
+  const robotId = cell.profile.robotId;
+  const topics = robotTopics(robotId);
+  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-bench-edge-'));
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    users: [
+      { username: 'edge', password: 'bench-edge', role: 'edge', robotId },
+      { username: 'robot', password: 'bench-robot', role: 'robot', robotId },
+    ],
+  });
+  const edge = await startEdgeNode({
+    robotId,
+    gate: cell.makeGate(),
+    mqtt: { url: broker.url, username: 'edge', password: 'bench-edge' },
+    stateDir,
+    logger: createEdgeLogger({ level: 'silent' }),
+  });
+  const planner = await connect(broker.url, 'robot', 'bench-robot');
+  const controller = await connect(broker.url, 'robot', 'bench-robot');
+  try {
+    await controller.subscribeAsync([topics.cmd, topics.telemetry('bench-rtt')], { qos: 1 });
+    const warmup = ctx.size(100, 5);
+    const samples = ctx.size(1000, 20);
+
+    // (b1) proximity → signed STOP.
+    const e2e = new LatencyRecorder('e2eStop');
+    let seq = 1;
+    for (let i = 0; i < warmup + samples; i++) {
+      if (i === warmup) e2e.restart();
+      const nowMs = Date.now();
+      for (const frame of cell.frames(seq++, nowMs)) {
+        planner.publish(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 0 });
+      }
+      const intentId = `bench-${i}`;
+      const moving = nextMessage(controller, topics.cmd, (text) => text.includes(`"intentId":"${intentId}"`));
+      planner.publish(topics.intent, JSON.stringify(cell.trajectory(intentId)), { qos: 0 });
+      const command = JSON.parse(await moving) as MotorCommand;
+      if (command.setpoints.kind === 'stop')
+        throw new Error('edge bench: the motion was stopped before the probe');
+      const stopped = nextMessage(controller, topics.cmd, (text) => text.includes('"kind":"stop"'));
+      const human = cell.frames(seq++, Date.now(), 0.5)[1];
+      const start = nowNs();
+      planner.publish(topics.telemetry('proximity-front'), JSON.stringify(human), { qos: 0 });
+      await stopped;
+      e2e.recordSince(start);
+    }
+
+    // (b2) bare publish → receive through the same broker, same clients, same QoS 0 telemetry publish.
+    const rtt = new LatencyRecorder('mqttRoundTrip');
+    const probe = JSON.stringify(cell.frames(0, Date.now(), 0.5)[1]);
+    for (let i = 0; i < warmup + samples; i++) {
+      if (i === warmup) rtt.restart();
+      const received = nextMessage(controller, topics.telemetry('bench-rtt'), () => true);
+      const start = nowNs();
+      planner.publish(topics.telemetry('bench-rtt'), probe, { qos: 0 });
+      await received;
+      rtt.recordSince(start);
+    }
+
+    const stop = inMilliseconds(e2e.stats());
+    const round = inMilliseconds(rtt.stats());
+    return {
+      rows: [e2e.stats(), rtt.stats()],
+      figures: {
+        'e2eStop.p50Ms': stop.p50Ms,
+        'e2eStop.p99Ms': stop.p99Ms,
+        'e2eStop.p999Ms': stop.p999Ms,
+        'mqttRoundTrip.p50Ms': round.p50Ms,
+        'mqttRoundTrip.p99Ms': round.p99Ms,
+        'e2eStop.p99OverMqttRoundTripP99': stop.p99Ms / round.p99Ms,
+      },
+      targets: [target('e2e STOP p99', stop.p99Ms, '<=', 2, 'ms')],
+      notes: [
+        `e2eStop: proximity frame published (QoS 0) → edge (readJson, telemetry store, RISK + INVARIANT re-check, ` +
+          `HMAC-signed STOP) → STOP received (QoS 1) via aedes on ${broker.url}; mqttRoundTrip: QoS 0 publish → receive`,
+      ],
+    };
+  } finally {
+    await planner.endAsync(true);
+    await controller.endAsync(true);
+    await edge.stop('benchmark over');
+    await broker.close();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Issue 3 "Speed" (a): trapAndSign on one core for a 6-joint, 20-point trajectory in the UR5e cell with
+ * ten keep-out zones, beside a bare HMAC-SHA256 over the same command bytes (the floor: what signing
+ * alone costs). The gate sees a fixed `nowMs`, so frames stay fresh and every call runs all five gates
+ * and signs; a call that does not sign aborts the benchmark rather than timing a veto.
+ */
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { COMMAND_MAC_CONTEXT } from '@pentagate/crypto';
+import { canonicalBytes, type MotorCommand, utf8Bytes } from '@pentagate/protocol';
+import { type SectionResult, type SuiteContext, sectionOf, target } from '../../harness/index.js';
+import { ur5eCell } from './ur5e-cell.js';
+
+export function benchTrapAndSign(ctx: SuiteContext): SectionResult {
+  const cell = ur5eCell();
+  const nowMs = Date.now();
+  const gate = cell.makeGate(() => nowMs);
+  for (const frame of cell.frames(1, nowMs)) gate.ingestTelemetry(frame, nowMs);
+  const intent = cell.trajectory('bench-move');
+  const first = gate.trapAndSign(intent, nowMs);
+  if (first.kind !== 'signed') {
+    throw new Error(
+      `edge bench: the benchmark intent was not signed: ${first.verdict.violations.join('; ')}`,
+    );
+  }
+  const { mac: _mac, ...unsigned } = first.command as MotorCommand;
+  const message = new Uint8Array([...utf8Bytes(COMMAND_MAC_CONTEXT), ...canonicalBytes(unsigned)]);
+
+  const iterations = 20_000;
+  const trap = ctx.measureSync(
+    'trapAndSign',
+    () => {
+      const r = gate.trapAndSign(intent, nowMs);
+      if (r.kind !== 'signed')
+        throw new Error(`edge bench: trapAndSign stopped signing: ${r.verdict.violations[0]}`);
+      return r;
+    },
+    { iterations },
+  );
+  const bare = ctx.measureSync('hmac', () => hmac(sha256, cell.hmacKey.key, message), { iterations });
+  const ratio = trap.p99Us / bare.p99Us;
+  return sectionOf([trap, bare], {
+    figures: { 'trapAndSign.p99OverHmacP99': ratio, 'command.bytes': message.length },
+    targets: [
+      target('trapAndSign p99', trap.p99Us, '<=', 100, 'µs'),
+      target('trapAndSign p99 / bare HMAC p99', ratio, '<=', 20, '×'),
+    ],
+    notes: [
+      `trapAndSign: ${cell.profile.joints.length} joints × 20 points, ${cell.profile.keepOut.zones.length} keep-out zones ` +
+        `(${cell.profile.robotId}), all five gates + JCS + HMAC; hmac: HMAC-SHA256 over the same ${message.length} command bytes`,
+    ],
+  });
+}
