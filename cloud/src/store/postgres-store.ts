@@ -160,6 +160,21 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * For stores composed on this one (the kernel's, cloud/src/kernel/store/): runs `fn` in one transaction
+   * with an audit appender that takes the next index under the audit_head lock of that transaction.
+   */
+  transaction<T>(
+    fn: (client: Client, appendAudit: (build: AuditEntryBuilder) => Promise<AuditRecord>) => Promise<T>,
+  ): Promise<T> {
+    return this.#tx((c) => fn(c, (build) => appendAuditIn(c, build)));
+  }
+
+  /** One query outside a transaction, for reads by composed stores. */
+  queryRows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.#query(sql, params);
+  }
+
   async createTenant(t: TenantRecord): Promise<void> {
     await this.#query('INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $2, $3)', [
       t.id,

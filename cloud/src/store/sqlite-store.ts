@@ -52,6 +52,12 @@ export interface SqliteStoreOptions {
   path: string;
 }
 
+/** What `runWrite` hands a composed store inside its write. */
+export interface SqliteWriteContext {
+  db: Database.Database;
+  appendAudit(build: AuditEntryBuilder): AuditRecord;
+}
+
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly #db: Database.Database;
@@ -79,6 +85,20 @@ export class SqliteStore implements Store {
   #write<T>(run: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError('the store is closed'));
     return this.#queue.enqueue(run);
+  }
+
+  /**
+   * For stores composed on this one (the kernel's, cloud/src/kernel/store/): runs `run` as one write of
+   * the group-commit queue — its own savepoint, durable before the promise resolves — with the connection
+   * and an audit appender that takes the next index inside the same write.
+   */
+  runWrite<T>(run: (tx: SqliteWriteContext) => T): Promise<T> {
+    return this.#write(() => run({ db: this.#db, appendAudit: (build) => this.#appendAuditNow(build) }));
+  }
+
+  /** The connection, for reads by composed stores; they write only through `runWrite`. */
+  get database(): Database.Database {
+    return this.#db;
   }
 
   async createTenant(tenant: TenantRecord): Promise<void> {
