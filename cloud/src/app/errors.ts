@@ -26,6 +26,26 @@ export const API_ERRORS = {
   NOT_FOUND: { status: 404, meaning: 'no such route' },
   UNKNOWN_LOBE: { status: 404, meaning: "no lobe of that name is registered in the caller's tenant" },
   DECISION_NOT_FOUND: { status: 404, meaning: "no decision of that id in the caller's tenant" },
+  // kernel (cloud/src/kernel): proposals, execution and approvals
+  PROPOSAL_NOT_FOUND: { status: 404, meaning: "no kernel proposal of that id in the caller's tenant" },
+  POLICY_NOT_FOUND: {
+    status: 404,
+    meaning: 'no stored policy version with that digest is visible to the tenant',
+  },
+  EXECUTION_DENIED: {
+    status: 403,
+    meaning:
+      'the proposal may not execute: denied, vetoed, expired, or still waiting for approval or its hold',
+  },
+  DOUBLE_EXECUTION: { status: 409, meaning: 'the proposal was already executed; it runs exactly once' },
+  APPROVAL_CONFLICT: {
+    status: 409,
+    meaning: 'the item is not pending in a way this approval action applies to, or the action digest differs',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    meaning: 'the idempotencyKey was used for another action, or its first request is still being decided',
+  },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the route exists but not with this method' },
   BODY_TOO_LARGE: { status: 413, meaning: 'the body is larger than the configured limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },
