@@ -2,7 +2,7 @@
  * Writes the offline audit kit (contract "Audit kit"): `entries.jsonl` (one JCS entry per line, each line
  * ending in \n, index order), `checkpoint.note` (a checkpoint of exactly those entries, signed now with the
  * checkpoint key), `trust.json` (the TrustDocument of the log's keys) and `manifest.json` (origin, size,
- * creation time and the SHA-256 of each other file). `pentagate verify kit DIR` checks it end to end.
+ * creation time and the SHA-256 of each other file, as JCS). `createdAt` is informative only: nothing signs it. `pentagate verify kit DIR` checks it end to end.
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,6 +61,7 @@ export async function exportAuditKit(
     files: Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256Hex(bytes)])),
   };
   for (const [name, bytes] of Object.entries(files)) await writeFile(join(outDir, name), bytes);
-  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // JCS without whitespace: every byte of the manifest means something, so a flipped byte is never a no-op
+  await writeFile(join(outDir, 'manifest.json'), canonicalize(manifest));
   return { dir: outDir, treeSize, rootHashHex: Buffer.from(rootHash).toString('hex') };
 }

@@ -1,4 +1,5 @@
 /** `pentagate cloud serve`: the control plane on a port until SIGINT or SIGTERM, then a graceful stop. */
+import { EventEmitter } from 'node:events';
 import { type Command, UsageError } from '@pentagate/protocol';
 import { startServer } from './server.js';
 import {
@@ -26,16 +27,24 @@ function positiveIntOf(text: string | undefined, name: string): number | undefin
   return Number(text);
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/**
+ * Where a running `serve` learns it should stop: SIGINT and SIGTERM are wired to it, and an embedding
+ * program (or a test, which must not signal its own test runner) may emit `'shutdown'` with a reason.
+ */
+export const serveShutdown = new EventEmitter();
+
+/** Resolves on the first SIGINT, SIGTERM or `serveShutdown` 'shutdown' event. */
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: string) => {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
+      serveShutdown.off('shutdown', on);
       resolve(signal);
     };
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
+    serveShutdown.on('shutdown', on);
   });
 }
 

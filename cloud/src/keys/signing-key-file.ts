@@ -2,7 +2,7 @@
  * Where the server's Ed25519 seed comes from: `--signing-key FILE` (PEM PKCS#8 or JWK, read as given), or
  * `<stateDir>/signing-key.pem`, generated with mode 0600 on first start and read on every later start.
  */
-import { access } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readEd25519KeyFile, writeEd25519KeyFile } from '@pentagate/crypto';
 
@@ -27,7 +27,10 @@ export async function loadSigningSeed(options: { keyFile?: string; stateDir: str
   } catch {
     exists = false;
   }
-  if (!exists) await writeEd25519KeyFile(path);
+  if (!exists) {
+    await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+    await writeEd25519KeyFile(path);
+  }
   const { seed } = await readEd25519KeyFile(path);
   return { seed, path, generated: !exists };
 }

@@ -1,0 +1,105 @@
+/**
+ * Many concurrent proposes never overspend (DESIGN.md §7: races are settled by the database). Evaluation
+ * of every call sees the same empty ledger and approves it; the atomic reservation in the store lets only
+ * what fits through and turns the rest into ECONOMY vetoes. Run on SQLite, and on PostgreSQL with two
+ * replicas sharing one database.
+ */
+import { generateEd25519 } from '@pentagate/crypto';
+import t from 'tap';
+import { type CloudApp, buildApp } from '../../src/app/build-app.js';
+import type { Store } from '../../src/store/store.js';
+import { bearer, testCloud, testTenant } from '../helpers/cloud-app.js';
+import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
+
+const BUDGET = 1000;
+const SPEND = 30;
+const CALLS = 80;
+
+const RACE_POLICY = `
+version: 1
+id: race
+budgets:
+  - id: tight
+    lobe: "*"
+    amount: ${BUDGET}
+    windowMs: 3600000
+    reservePercent: 0
+    unit: USD
+metabolic:
+  maxIdentical: 10000
+  maxNearIdentical: 10000
+  probing:
+    enabled: false
+`;
+
+function call(lobe: string, i: number): object {
+  return {
+    lobe_name: lobe,
+    tool_name: 'payments.transfer',
+    arguments: { recipient: `supplier-${i}`, amount: SPEND },
+    spend_amount: SPEND,
+  };
+}
+
+async function race(t: Tap, apps: CloudApp[], store: Store, key: string, tenantId: string): Promise<void> {
+  const reg = await apps[0]!.inject({
+    method: 'POST',
+    url: '/api/v1/agentgate/register',
+    headers: bearer(key),
+    payload: { agent_name: 'racer', version: '1', domain: 'FINANCE' },
+  });
+  const lobe = reg.json().lobe_name as string;
+  const responses = await Promise.all(
+    Array.from({ length: CALLS }, (_, i) =>
+      apps[i % apps.length]!.inject({
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: bearer(key),
+        payload: call(lobe, i),
+      }),
+    ),
+  );
+  const bodies = responses.map((r) => r.json());
+  t.ok(
+    responses.every((r) => r.statusCode === 200),
+    'every call got a verdict',
+  );
+  const approved = bodies.filter((b) => b.approved).length;
+  t.equal(approved, Math.floor(BUDGET / SPEND), 'exactly what fits is approved');
+  t.ok(
+    bodies
+      .filter((b) => !b.approved)
+      .every((b) => b.violations.some((v: { code: string }) => v.code === 'ECONOMY.BUDGET_EXCEEDED')),
+    'every other call is an ECONOMY veto',
+  );
+  const agent = await store.findAgentByLobe(tenantId, lobe);
+  const totals = await store.ledgerTotals(tenantId, agent!.id, 3_600_000, Date.now());
+  t.equal(totals.reserved, approved * SPEND);
+  t.ok(totals.reserved <= BUDGET, 'the ledger never exceeds the budget');
+}
+
+type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+
+t.test('SQLite: concurrent proposes never overspend', async (t) => {
+  const cloud = await testCloud(t, { policyText: RACE_POLICY });
+  await race(t, [cloud.app], cloud.store, cloud.a.keys.agent, cloud.a.id);
+});
+
+t.test('PostgreSQL, two replicas: concurrent proposes never overspend', async (t) => {
+  if (!(await requirePostgres(t))) return;
+  const store = await openTestPostgres(t);
+  const tenant = await testTenant(store, 'race');
+  const seed = generateEd25519().privateKey;
+  const options = {
+    store,
+    signingSeed: seed,
+    ownsStore: false,
+    rateLimit: false as const,
+    policy: { yamlText: RACE_POLICY, source: 'race.yaml' },
+  };
+  const replicas = [await buildApp(options), await buildApp(options)];
+  t.teardown(async () => {
+    for (const app of replicas) await app.close();
+  });
+  await race(t, replicas, store, tenant.keys.agent, tenant.id);
+});
