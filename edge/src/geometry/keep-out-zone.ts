@@ -44,8 +44,41 @@ function inPrism(z: PrismZone, px: number, py: number, pz: number, inflateM: num
   return false;
 }
 
+/** Axis-aligned bounds of a zone, m: [minX, minY, minZ, maxX, maxY, maxZ]. Cached per zone object. */
+const boundsCache = new WeakMap<KeepOutZone, Float64Array>();
+
+export function zoneBoundsM(zone: KeepOutZone): Float64Array {
+  let b = boundsCache.get(zone);
+  if (b) return b;
+  if (zone.shape === 'box') {
+    b = Float64Array.of(zone.minM.x, zone.minM.y, zone.minM.z, zone.maxM.x, zone.maxM.y, zone.maxM.z);
+  } else if (zone.shape === 'sphere') {
+    const { x, y, z } = zone.centerM;
+    const r = zone.radiusM;
+    b = Float64Array.of(x - r, y - r, z - r, x + r, y + r, z + r);
+  } else {
+    const xs = zone.polygonM.map((p) => p.x);
+    const ys = zone.polygonM.map((p) => p.y);
+    b = Float64Array.of(Math.min(...xs), Math.min(...ys), zone.zMinM, Math.max(...xs), Math.max(...ys), zone.zMaxM);
+  }
+  boundsCache.set(zone, b);
+  return b;
+}
+
 /** True when (px, py, pz), in metres, is inside `zone` grown by `inflateM` metres. */
 export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: number, inflateM = 0): boolean {
+  // Broad phase: outside the inflated bounding box means outside the zone (the common case on a clear path).
+  const b = zoneBoundsM(zone);
+  if (
+    px < b[0]! - inflateM ||
+    py < b[1]! - inflateM ||
+    pz < b[2]! - inflateM ||
+    px > b[3]! + inflateM ||
+    py > b[4]! + inflateM ||
+    pz > b[5]! + inflateM
+  ) {
+    return false;
+  }
   switch (zone.shape) {
     case 'box':
       return (

@@ -61,7 +61,7 @@ export function checkRobotProfileValue(value: unknown): ProfileCheck {
 }
 
 function parseYaml(text: string): { value?: unknown; problems: ProfileProblem[] } {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => ({
