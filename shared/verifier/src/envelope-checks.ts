@@ -34,8 +34,8 @@ function describeKey(trust: TrustStore, kid: string): string {
 }
 
 /**
- * Checks the envelope signature. A key id missing from the trust file is an INVALID verdict naming the
- * kid (not unreadable input): the envelope is well formed, it is just not signed by anyone trusted.
+ * Checks the envelope signature. A key id missing from the trust file fails the check naming the kid, and
+ * is marked unreadable: nothing can be verified against that trust file (issue 2: exit 2).
  */
 export function checkEnvelopeSignature(
   report: ReportBuilder,
@@ -51,6 +51,7 @@ export function checkEnvelopeSignature(
       name,
       `unknown key id ${kids.map((k) => JSON.stringify(k)).join(', ')}: expected one of the trust file's keys ` +
         `(${listed.length > 0 ? listed.join(', ') : 'it lists none'})`,
+      { unreadable: true },
     );
     return undefined;
   }

@@ -54,6 +54,15 @@ export function checkInclusionUnder(
       `expected leafIndex < treeSize ${path.treeSize}, got ${path.leafIndex}`,
     );
   }
+  const expectedLength = inclusionProofLength(path.leafIndex, path.treeSize);
+  if (hashes.length !== expectedLength) {
+    return report.fail(
+      'inclusion in checkpoint',
+      `expected an audit path of ${expectedLength} hashes for leaf ${path.leafIndex} of ${path.treeSize} ` +
+        `(RFC 6962 §2.1.1), got ${hashes.length}: the proof is truncated or padded`,
+      { unreadable: true },
+    );
+  }
   const included = verifyInclusion(leaf, path.leafIndex, path.treeSize, hashes, checkpoint.rootHash);
   return report.check(
     'inclusion in checkpoint',
@@ -62,6 +71,15 @@ export function checkInclusionUnder(
     `the audit path of ${hashes.length} hashes from leaf ${path.leafIndex} does not reach the checkpoint root ` +
       `of size ${path.treeSize}`,
   );
+}
+
+/** The exact number of hashes in an RFC 6962 audit path: the inner part plus the right border. */
+export function inclusionProofLength(leafIndex: number, treeSize: number): number {
+  const inner = (leafIndex ^ (treeSize - 1)).toString(2).length - (leafIndex === treeSize - 1 ? 1 : 0);
+  const border = Math.floor(leafIndex / 2 ** inner)
+    .toString(2)
+    .replace(/0/g, '').length;
+  return inner + border;
 }
 
 export const InclusionFileSchema = Type.Object(

@@ -16,6 +16,11 @@ export interface VerificationCheck {
   ok: boolean;
   /** What was found: the key that signed, the root that was computed, what was expected and what came. */
   detail: string;
+  /**
+   * Set on a failed check when the input, though parseable, cannot be checked as given (an unknown key
+   * id, a proof of the wrong length for its tree): issue 2 asks the CLI to exit 2 for those, not 1.
+   */
+  unreadable?: true;
 }
 
 export interface VerificationReport {
@@ -43,8 +48,10 @@ export class ReportBuilder {
     return true;
   }
 
-  fail(name: string, detail: string): false {
-    this.#checks.push({ name, ok: false, detail });
+  fail(name: string, detail: string, options: { unreadable?: boolean } = {}): false {
+    this.#checks.push(
+      options.unreadable ? { name, ok: false, detail, unreadable: true } : { name, ok: false, detail },
+    );
     return false;
   }
 

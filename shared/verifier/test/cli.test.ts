@@ -124,12 +124,12 @@ t.test('--json prints { valid, subject, at, atSource, checks, failures }', async
   t.match(failed.failures, [/^expiry: expired at/]);
 });
 
-t.test('an unknown key id exits 1 and names the kid', async (t) => {
+t.test('an unknown key id exits 2 (cannot be checked, issue 2) and names the kid', async (t) => {
   const { file } = await setup(t);
   const onlyStranger = await file('t2.json', { keys: [trustDocument().keys[1]] });
   const token = await file('tok', governanceToken(log, 0));
   const r = await pentagate('verify', 'token', token, '--trust', onlyStranger, '--at', AT);
-  t.equal(r.code, 1);
+  t.equal(r.code, 2);
   t.match(r.out, `✗ envelope signature: unknown key id "${log.envelopes.get(0)!.signatures[0]!.keyid}"`);
   t.notOk(r.out.includes(strangerSigner.keyid));
 });

@@ -125,7 +125,13 @@ t.test(
         hashes: [...packet.inclusion!.hashes, toBase64(new Uint8Array(32))],
       },
     };
-    t.same(failedNames(verifyProofPacket(padded, trust, { atMs })), ['inclusion in checkpoint']);
+    const paddedReport = verifyProofPacket(padded, trust, { atMs });
+    t.same(failedNames(paddedReport), ['inclusion in checkpoint']);
+    t.match(paddedReport.failures[0], /truncated or padded/);
+    t.ok(
+      paddedReport.checks.some((c) => c.unreadable),
+      'a proof of the wrong length is marked as input that cannot be checked (exit 2)',
+    );
     const olderCheckpoint = { ...packet, checkpoint: checkpointNote(log, 6) };
     t.same(failedNames(verifyProofPacket(olderCheckpoint, trust, { atMs })), ['proof tree size']);
   },
@@ -173,4 +179,20 @@ t.test('a decision whose times are not real instants, or expire before issue, is
   t.same(failedNames(verifyProofPacket({ v: 1, envelope: signDecision(backwards) }, trust, { atMs })), [
     'decision times',
   ]);
+});
+
+t.test('inclusionProofLength matches the proofs the Merkle tree produces', async (t) => {
+  const { MerkleTree } = await import('@pentagate/crypto');
+  const { inclusionProofLength } = await import('../src/inclusion.js');
+  const tree = new MerkleTree();
+  for (let size = 1; size <= 70; size++) {
+    tree.append(new Uint8Array([size]));
+    for (let index = 0; index < size; index++) {
+      if (tree.inclusionProof(index, size).length !== inclusionProofLength(index, size)) {
+        t.fail(`length for leaf ${index} of ${size}`);
+        return;
+      }
+    }
+  }
+  t.pass('every (index, size) up to 70 agrees');
 });

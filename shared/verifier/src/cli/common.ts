@@ -31,9 +31,9 @@ export const atOption: OptionSpec = {
 };
 
 export const EXIT_CODES_HELP = [
-  'Exit codes: 0 valid; 1 invalid (a check failed: bad signature, unknown key id, expired, proof does not',
-  'match); 2 bad usage or unreadable input (missing file, malformed JSON, wrong types, wrong base64,',
-  'more than 16 MiB).',
+  'Exit codes: 0 valid; 1 invalid (a check failed: bad signature, expired, proof does not match);',
+  '2 bad usage or input that cannot be checked (missing file, malformed JSON, wrong types, wrong base64,',
+  'more than 16 MiB, a key id the trust file does not list, a truncated or padded proof).',
 ].join('\n');
 
 export async function loadTrustFile(path: string): Promise<TrustStore> {
@@ -93,5 +93,6 @@ export function emitReport(
   } else {
     io.out(renderHuman(report, time));
   }
-  return report.valid ? ExitCode.ok : ExitCode.invalid;
+  if (report.valid) return ExitCode.ok;
+  return report.checks.some((c) => !c.ok && c.unreadable) ? ExitCode.usage : ExitCode.invalid;
 }
