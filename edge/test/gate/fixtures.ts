@@ -52,15 +52,18 @@ export const trust = TrustStore.fromDocument(trustDocument);
 
 export const profilesDir = fileURLToPath(new URL('../../profiles/', import.meta.url));
 
+const ARM = loadRobotProfile(`${profilesDir}ur5e-arm.yaml`);
+const BASE = loadRobotProfile(`${profilesDir}mobile-base.yaml`);
+
 export function armProfile(patch: (p: RobotProfile) => void = () => {}): RobotProfile {
-  const p = structuredClone(loadRobotProfile(`${profilesDir}ur5e-arm.yaml`));
+  const p = structuredClone(ARM);
   p.trust = { document: trustDocument };
   patch(p);
   return p;
 }
 
 export function baseProfile(patch: (p: RobotProfile) => void = () => {}): RobotProfile {
-  const p = structuredClone(loadRobotProfile(`${profilesDir}mobile-base.yaml`));
+  const p = structuredClone(BASE);
   p.trust = { document: trustDocument };
   patch(p);
   return p;
@@ -236,7 +239,7 @@ export function feedHealthy(
 export function armIntent(
   over: Partial<Extract<Intent, { kind: 'joint-trajectory' }>> = {},
 ): Extract<Intent, { kind: 'joint-trajectory' }> {
-  const names = armProfile().joints.map((j) => j.name);
+  const names = ARM.joints.map((j) => j.name);
   return {
     v: 1,
     kind: 'joint-trajectory',

@@ -1,0 +1,346 @@
+/**
+ * Each gate: passes on healthy data, fails on a broken rule, fails closed on stale or missing data.
+ * Driven through the EdgeGate with real signed provenance and the example profiles.
+ */
+import {
+  MemorySequenceStore,
+  TelemetryStore,
+  maxSpeedScaleFor,
+  protectiveSeparationDistanceM,
+  runGate,
+} from '@pentagate/edge';
+import type { GateResult, VerdictEvent } from '@pentagate/protocol';
+import t from 'tap';
+import {
+  HOME,
+  T0,
+  armIntent,
+  armProfile,
+  baseIntent,
+  baseProfile,
+  battery,
+  calibration,
+  feedHealthy,
+  firmware,
+  jointState,
+  makeGate,
+  pose,
+  proximity,
+} from '../gate/fixtures.js';
+
+const gateOf = (v: VerdictEvent, vertex: string): GateResult => v.gates.find((g) => g.vertex === vertex)!;
+
+t.test('INVARIANT', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  t.equal(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'INVARIANT').passed, true, 'passes a clear move');
+
+  const heavy = armIntent();
+  heavy.points[0]!.effortsNm = [20, 60, 30, 40, 2, 1];
+  t.match(gateOf(gate.trapAndSign(heavy, T0).verdict, 'INVARIANT').violations, [
+    /^INVARIANT\.PLANNED_TORQUE: wrist_1_joint at point 0 plans 40\.0 N·m > limit 28\.0 N·m/,
+  ]);
+
+  gate.ingestTelemetry(jointState(profile, T0, HOME, [10, 160, 20, 2, 1, 0.5]), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'INVARIANT').violations[0],
+    /^INVARIANT\.MEASURED_TORQUE: shoulder_lift_joint measured 160\.0/,
+  );
+  gate.ingestTelemetry(jointState(profile, T0), T0);
+
+  // Shoulder lift from -π/2 to +0.6 rad swings the upright arm back and down, through the wall behind it.
+  const down = armIntent({
+    points: [{ positionsRad: [0, 0.6, 0, -Math.PI / 2, 0, 0], timeFromStartMs: 2000 }],
+  });
+  t.match(
+    gateOf(gate.trapAndSign(down, T0).verdict, 'INVARIANT').violations.join('\n'),
+    /INVARIANT\.KEEP_OUT_PATH: frame \d enters zone (wall-behind|table-top) at \(/,
+  );
+
+  const fast = armIntent({
+    points: [{ positionsRad: HOME.map((q, i) => (i === 0 ? q + 1 : q)), timeFromStartMs: 100 }],
+  });
+  t.match(
+    gateOf(gate.trapAndSign(fast, T0).verdict, 'INVARIANT').violations.join('\n'),
+    /INVARIANT\.VELOCITY_LIMIT: shoulder_pan_joint/,
+  );
+
+  const far = armIntent({
+    points: [{ positionsRad: HOME.map((q, i) => (i === 2 ? 4 : q)), timeFromStartMs: 5000 }],
+  });
+  t.match(
+    gateOf(gate.trapAndSign(far, T0).verdict, 'INVARIANT').violations.join('\n'),
+    /INVARIANT\.POSITION_LIMIT: elbow_joint waypoint 1 at 4\.000 rad/,
+  );
+
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0 + 51).verdict, 'INVARIANT').violations[0],
+    /^INVARIANT\.STALE_DATA: joint-state\/joint_states .* > maxAgeMs 50/,
+  );
+  const fresh = makeGate();
+  t.match(
+    gateOf(fresh.gate.trapAndSign(armIntent(), T0).verdict, 'INVARIANT').violations[0],
+    /^INVARIANT\.MISSING_DATA: no joint-state frame/,
+  );
+});
+
+t.test('INVARIANT: a robot inside a zone may only leave it', async (t) => {
+  const profile = armProfile((p) => {
+    p.keepOut.zones.push({
+      id: 'around-flange',
+      shape: 'sphere',
+      centerM: { x: 0, y: -0.2329, z: 1.0 },
+      radiusM: 0.1,
+    });
+  });
+  const { gate } = makeGate(profile);
+  feedHealthy(gate, profile);
+  const inside = armIntent({
+    points: [{ positionsRad: HOME.map((q, i) => (i === 0 ? q + 0.01 : q)), timeFromStartMs: 1000 }],
+  });
+  t.match(
+    gateOf(gate.trapAndSign(inside, T0).verdict, 'INVARIANT').violations.join('\n'),
+    /KEEP_OUT_NOT_LEFT: .*around-flange/,
+  );
+  const leave = armIntent({
+    points: [{ positionsRad: HOME.map((q, i) => (i === 1 ? q + 0.6 : q)), timeFromStartMs: 2000 }],
+  });
+  t.equal(gateOf(gate.trapAndSign(leave, T0).verdict, 'INVARIANT').passed, true);
+});
+
+t.test('INVARIANT for a mobile base: pose + twist integration', async (t) => {
+  const { gate, profile } = makeGate(baseProfile());
+  feedHealthy(gate, profile);
+  t.equal(gate.trapAndSign(baseIntent(), T0).kind, 'signed');
+  // From x = 5 heading +x at 1 m/s for 6 s: the base reaches the pillar at x = 10.
+  const intoPillar = baseIntent({ linearMps: { x: 1, y: 0, z: 0 }, durationMs: 6000 });
+  t.match(
+    gateOf(gate.trapAndSign(intoPillar, T0).verdict, 'INVARIANT').violations[0],
+    /^INVARIANT\.KEEP_OUT_PATH: base enters zone pillar-1/,
+  );
+  // Turning left towards shelf row A (y = 2) while driving.
+  gate.ingestTelemetry(pose(profile.robotId, T0, 5, 0, Math.PI / 2), T0);
+  t.match(
+    gateOf(gate.trapAndSign(baseIntent({ durationMs: 4000 }), T0).verdict, 'INVARIANT').violations[0],
+    /shelf-row-a/,
+  );
+  t.match(
+    gateOf(
+      gate.trapAndSign(baseIntent({ linearMps: { x: 3, y: 0, z: 0 } }), T0).verdict,
+      'INVARIANT',
+    ).violations.join(),
+    /VELOCITY_LIMIT: linear 3\.000 m\/s/,
+  );
+  t.match(
+    gateOf(gate.trapAndSign(baseIntent(), T0 + 200).verdict, 'INVARIANT').violations[0],
+    /^INVARIANT\.STALE_DATA: pose\/pose/,
+  );
+});
+
+t.test('RISK', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile, T0, 3);
+  t.equal(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').passed, true, 'human far away');
+  // Between S_p(min scale) and S_p(full): signed with a speed cap.
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.8), T0);
+  const capped = gate.trapAndSign(armIntent(), T0);
+  t.equal(capped.kind, 'signed');
+  if (capped.kind === 'signed' && capped.command.setpoints.kind === 'joint') {
+    const k = capped.command.setpoints.speedScale!;
+    t.ok(k > 0.1 && k < 1, `speed cap ${k}`);
+    const terms = { humanSpeedMps: 1.6, ssm: profile.risk.ssm };
+    t.ok(protectiveSeparationDistanceM(terms, k) <= 0.8);
+    t.ok(protectiveSeparationDistanceM(terms, k + 0.01) > 0.8, 'the cap is the largest that fits');
+    t.equal(capped.verdict.speedScale, k);
+  }
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.3), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations[0],
+    /^RISK\.SEPARATION: human at 0\.30 m < S_p/,
+  );
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0 + 101).verdict, 'RISK').violations[0],
+    /^RISK\.STALE_DATA: proximity\/proximity-front/,
+  );
+
+  const base = makeGate(baseProfile());
+  feedHealthy(base.gate, base.profile, T0, 0.62);
+  t.match(
+    gateOf(base.gate.trapAndSign(baseIntent(), T0).verdict, 'RISK').violations[0],
+    /^RISK\.HUMAN_IN_RADIUS: human at 0\.62 m < radius 1\.50 m \(proximity\/proximity-360 seq \d+, 0 ms old\)/,
+  );
+  const empty = makeGate();
+  t.match(
+    gateOf(empty.gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations[0],
+    /^RISK\.MISSING_DATA/,
+  );
+  t.equal(maxSpeedScaleFor({ humanSpeedMps: 1.6, ssm: profile.risk.ssm }, 0.1), undefined);
+});
+
+t.test('ECONOMY', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  t.equal(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'ECONOMY').passed, true);
+  gate.ingestTelemetry(battery(profile.robotId, T0, { stateOfCharge: 0.1 }), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'ECONOMY').violations[0],
+    /^ECONOMY\.RESERVE: 50\.00 Wh available/,
+  );
+  gate.ingestTelemetry(battery(profile.robotId, T0, { voltageV: 40.5, currentA: 15 }), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'ECONOMY').violations[0],
+    /^ECONOMY\.VOLTAGE_SAG/,
+  );
+  gate.ingestTelemetry(battery(profile.robotId, T0), T0);
+  const long = armIntent({
+    moveClass: 'pick',
+    points: [{ positionsRad: HOME.map((q, i) => (i === 0 ? q + 0.2 : q)), timeFromStartMs: 100_000 }],
+  });
+  t.match(
+    gateOf(gate.trapAndSign(long, T0).verdict, 'ECONOMY').violations[0],
+    /^ECONOMY\.OVER_ALLOCATION: move needs 1\.\d+ Wh > pick allocation 1\.000 Wh/,
+  );
+  t.match(
+    gateOf(gate.trapAndSign(armIntent({ moveClass: 'juggling' }), T0).verdict, 'ECONOMY').violations[0],
+    /^ECONOMY\.NO_ALLOCATION/,
+  );
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0 + 2001).verdict, 'ECONOMY').violations.join(),
+    /ECONOMY\.STALE_DATA: battery\/battery/,
+  );
+});
+
+t.test('PROVENANCE', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const ok = gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'PROVENANCE');
+  t.equal(ok.passed, true);
+  t.match(ok.evidence, { firmware: { version: '5.11.1' } });
+  gate.ingestTelemetry(firmware(profile.robotId, T0, 'c'.repeat(64)), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'PROVENANCE').violations[0],
+    /^PROVENANCE\.FIRMWARE_UNSIGNED: controller reports firmware cccc/,
+  );
+  // Certificates expire; after that the gate refuses.
+  gate.ingestTelemetry(firmware(profile.robotId, T0 + 86_400_000), T0 + 86_400_000);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0 + 86_400_000).verdict, 'PROVENANCE').violations.join(),
+    /PROVENANCE\.CALIBRATION_EXPIRED: sensor lidar-front/,
+  );
+  // Missing and forged documents.
+  const bare = makeGate(armProfile(), new MemorySequenceStore());
+  const report = bare.gate.loadProvenance(
+    {
+      calibrationCertificates: [
+        calibration('ur5e-01', 'lidar-front', T0 + 1000, (await import('../gate/fixtures.js')).operator),
+      ],
+    },
+    T0,
+  );
+  t.equal(report.rejected.length, 1, 'a certificate signed by an operator key is refused');
+  const noDocs = new (await import('@pentagate/edge')).EdgeGate({
+    profile: armProfile(),
+    trust: (await import('../gate/fixtures.js')).trust,
+    hmacKey: (await import('../gate/fixtures.js')).hmacKey,
+    sequence: new MemorySequenceStore(),
+    clock: () => T0,
+  });
+  feedHealthy(noDocs, armProfile());
+  const v = gateOf(noDocs.trapAndSign(armIntent(), T0).verdict, 'PROVENANCE').violations.join('\n');
+  t.match(v, /PROVENANCE\.FIRMWARE_UNSIGNED/);
+  t.match(v, /PROVENANCE\.CALIBRATION_MISSING: sensor lidar-rear/);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0 + 700_000).verdict, 'PROVENANCE').violations[0],
+    /^PROVENANCE\.STALE_DATA: firmware\/firmware/,
+  );
+});
+
+t.test(
+  'CONSENT: high torque, safety-critical flag and class; missing efforts assume the limit',
+  async (t) => {
+    const { gate, profile } = makeGate();
+    feedHealthy(gate, profile);
+    t.equal(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'CONSENT').passed, true);
+    const strong = armIntent();
+    strong.points[1]!.effortsNm = [20, 130, 30, 5, 2, 1];
+    t.match(
+      gateOf(gate.trapAndSign(strong, T0).verdict, 'CONSENT').violations[0],
+      /^CONSENT\.REQUIRED: high-torque consent needed: peak effort 130\.0 N·m > threshold 120\.0 N·m/,
+    );
+    const noEfforts = armIntent({ points: [{ positionsRad: HOME, timeFromStartMs: 500 }] });
+    t.match(
+      gateOf(gate.trapAndSign(noEfforts, T0).verdict, 'CONSENT').violations[0],
+      /torque limits assumed/,
+    );
+    t.match(
+      gateOf(gate.trapAndSign(armIntent({ moveClass: 'tool-change' }), T0).verdict, 'CONSENT').violations[0],
+      /move class tool-change is safety-critical/,
+    );
+  },
+);
+
+t.test('a gate that throws fails closed', async (t) => {
+  const r = runGate(
+    'RISK',
+    () => {
+      throw new Error('sensor driver exploded');
+    },
+    {} as never,
+  );
+  t.same(r, {
+    vertex: 'RISK',
+    passed: false,
+    violations: ['RISK.GATE_ERROR: sensor driver exploded'],
+    evidence: {},
+  });
+});
+
+t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
+  const profile = armProfile();
+  const store = new TelemetryStore(profile);
+  const js = jointState(profile, T0);
+  t.equal(store.ingest(js, T0).accepted, true);
+  t.match(store.ingest(js, T0), { accepted: false, reason: 'out-of-order' });
+  t.match(store.ingest({ ...js, seq: js.seq + 1, positionsRad: [Number.NaN, 0, 0, 0, 0, 0] }, T0), {
+    accepted: false,
+    reason: 'out-of-range',
+  });
+  t.match(store.ingest({ ...js, seq: js.seq + 2, positionsRad: [0] }, T0), {
+    accepted: false,
+    reason: 'out-of-range',
+  });
+  t.match(store.ingest({ ...js, seq: js.seq + 3, names: ['a', 'b', 'c', 'd', 'e', 'f'] }, T0), {
+    accepted: false,
+    reason: 'out-of-range',
+  });
+  t.match(store.ingest({ ...proximity(profile.robotId, 'nowhere', T0, 1) }, T0), {
+    accepted: false,
+    reason: 'unknown-source',
+  });
+  t.match(store.ingest({ ...proximity(profile.robotId, 'battery', T0, 1) }, T0), {
+    accepted: false,
+    reason: 'wrong-kind',
+  });
+  t.match(store.ingest(proximity('other', 'proximity-front', T0, 1), T0), {
+    accepted: false,
+    reason: 'wrong-robot',
+  });
+  t.match(store.ingest({ v: 1 }, T0), { accepted: false, reason: 'malformed' });
+  const base = new TelemetryStore(baseProfile());
+  const p = pose('amr-07', T0);
+  t.match(base.ingest({ ...p, orientation: { x: 0, y: 0, z: 0.5, w: 0.5 } }, T0), {
+    accepted: false,
+    reason: 'out-of-range',
+  });
+  t.same(store.rejectionCounts(), {
+    malformed: 1,
+    'wrong-robot': 1,
+    'unknown-source': 1,
+    'wrong-kind': 1,
+    'out-of-range': 3,
+    'out-of-order': 1,
+  });
+  t.equal(store.lookup('joint_states', T0 + 50).status, 'fresh');
+  t.equal(store.lookup('joint_states', T0 + 51).status, 'stale');
+  t.equal(store.lookup('battery', T0).status, 'missing');
+});
