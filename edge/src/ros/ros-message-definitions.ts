@@ -1,0 +1,171 @@
+/**
+ * The standard ROS 2 message definitions the edge reads and writes, as `.msg` text (rosidl syntax, as shipped in
+ * ROS 2 Humble's common_interfaces, rcl_interfaces and diagnostic_msgs). They are used when a recording's schema
+ * record is empty, and to write schemas into recordings and test fixtures. A recording's own schema always wins:
+ * it says how the bytes were written.
+ *
+ * `ros2msgSchema(type)` concatenates a definition with its dependencies in the rosbag2 MCAP `ros2msg` layout
+ * (a line of 80 `=` and `MSG: pkg/Type` before each dependency), which @foxglove/rosmsg parses.
+ */
+
+interface MsgDefinition {
+  text: string;
+  /** Types this one refers to, `pkg/Type`. */
+  uses: readonly string[];
+}
+
+const DEFINITIONS: Readonly<Record<string, MsgDefinition>> = {
+  'builtin_interfaces/Time': { text: 'int32 sec\nuint32 nanosec\n', uses: [] },
+  'builtin_interfaces/Duration': { text: 'int32 sec\nuint32 nanosec\n', uses: [] },
+  'std_msgs/Header': {
+    text: 'builtin_interfaces/Time stamp\nstring frame_id\n',
+    uses: ['builtin_interfaces/Time'],
+  },
+  'std_msgs/String': { text: 'string data\n', uses: [] },
+  'sensor_msgs/JointState': {
+    text: 'std_msgs/Header header\nstring[] name\nfloat64[] position\nfloat64[] velocity\nfloat64[] effort\n',
+    uses: ['std_msgs/Header'],
+  },
+  'sensor_msgs/BatteryState': {
+    text: [
+      'uint8 POWER_SUPPLY_STATUS_UNKNOWN = 0',
+      'uint8 POWER_SUPPLY_STATUS_CHARGING = 1',
+      'uint8 POWER_SUPPLY_STATUS_DISCHARGING = 2',
+      'uint8 POWER_SUPPLY_STATUS_NOT_CHARGING = 3',
+      'uint8 POWER_SUPPLY_STATUS_FULL = 4',
+      'std_msgs/Header header',
+      'float32 voltage',
+      'float32 temperature',
+      'float32 current',
+      'float32 charge',
+      'float32 capacity',
+      'float32 design_capacity',
+      'float32 percentage',
+      'uint8 power_supply_status',
+      'uint8 power_supply_health',
+      'uint8 power_supply_technology',
+      'bool present',
+      'float32[] cell_voltage',
+      'float32[] cell_temperature',
+      'string location',
+      'string serial_number',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header'],
+  },
+  'sensor_msgs/Range': {
+    text: [
+      'uint8 ULTRASOUND=0',
+      'uint8 INFRARED=1',
+      'std_msgs/Header header',
+      'uint8 radiation_type',
+      'float32 field_of_view',
+      'float32 min_range',
+      'float32 max_range',
+      'float32 range',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header'],
+  },
+  'sensor_msgs/LaserScan': {
+    text: [
+      'std_msgs/Header header',
+      'float32 angle_min',
+      'float32 angle_max',
+      'float32 angle_increment',
+      'float32 time_increment',
+      'float32 scan_time',
+      'float32 range_min',
+      'float32 range_max',
+      'float32[] ranges',
+      'float32[] intensities',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header'],
+  },
+  'geometry_msgs/Point': { text: 'float64 x\nfloat64 y\nfloat64 z\n', uses: [] },
+  'geometry_msgs/Vector3': { text: 'float64 x\nfloat64 y\nfloat64 z\n', uses: [] },
+  'geometry_msgs/Quaternion': { text: 'float64 x 0\nfloat64 y 0\nfloat64 z 0\nfloat64 w 1\n', uses: [] },
+  'geometry_msgs/Pose': {
+    text: 'Point position\nQuaternion orientation\n',
+    uses: ['geometry_msgs/Point', 'geometry_msgs/Quaternion'],
+  },
+  'geometry_msgs/PoseStamped': {
+    text: 'std_msgs/Header header\nPose pose\n',
+    uses: ['std_msgs/Header', 'geometry_msgs/Pose'],
+  },
+  'geometry_msgs/Twist': { text: 'Vector3 linear\nVector3 angular\n', uses: ['geometry_msgs/Vector3'] },
+  'trajectory_msgs/JointTrajectoryPoint': {
+    text: [
+      'float64[] positions',
+      'float64[] velocities',
+      'float64[] accelerations',
+      'float64[] effort',
+      'builtin_interfaces/Duration time_from_start',
+      '',
+    ].join('\n'),
+    uses: ['builtin_interfaces/Duration'],
+  },
+  'trajectory_msgs/JointTrajectory': {
+    text: 'std_msgs/Header header\nstring[] joint_names\nJointTrajectoryPoint[] points\n',
+    uses: ['std_msgs/Header', 'trajectory_msgs/JointTrajectoryPoint'],
+  },
+  'diagnostic_msgs/KeyValue': { text: 'string key\nstring value\n', uses: [] },
+  'diagnostic_msgs/DiagnosticStatus': {
+    text: [
+      'byte OK=0',
+      'byte WARN=1',
+      'byte ERROR=2',
+      'byte STALE=3',
+      'byte level',
+      'string name',
+      'string message',
+      'string hardware_id',
+      'KeyValue[] values',
+      '',
+    ].join('\n'),
+    uses: ['diagnostic_msgs/KeyValue'],
+  },
+  'diagnostic_msgs/DiagnosticArray': {
+    text: 'std_msgs/Header header\nDiagnosticStatus[] status\n',
+    uses: ['std_msgs/Header', 'diagnostic_msgs/DiagnosticStatus'],
+  },
+};
+
+/** `sensor_msgs/msg/JointState` and `sensor_msgs/JointState` both become `sensor_msgs/msg/JointState`. */
+export function normalizeRosType(type: string): string {
+  const parts = type.split('/');
+  if (parts.length === 2) return `${parts[0]}/msg/${parts[1]}`;
+  return type;
+}
+
+function shortName(type: string): string {
+  const parts = type.split('/');
+  return parts.length === 3 && parts[1] === 'msg' ? `${parts[0]}/${parts[2]}` : type;
+}
+
+/** Whether a definition for `type` is bundled. */
+export function hasBundledDefinition(type: string): boolean {
+  return Object.hasOwn(DEFINITIONS, shortName(type));
+}
+
+/** The `ros2msg` schema text for `type` (with its dependencies), or undefined when it is not bundled. */
+export function ros2msgSchema(type: string): string | undefined {
+  const root = shortName(type);
+  if (!Object.hasOwn(DEFINITIONS, root)) return undefined;
+  const order: string[] = [];
+  const visit = (name: string): void => {
+    for (const dep of DEFINITIONS[name]?.uses ?? []) {
+      if (!order.includes(dep)) {
+        order.push(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(root);
+  const separator = '='.repeat(80);
+  return [
+    DEFINITIONS[root]!.text,
+    ...order.map((dep) => `${separator}\nMSG: ${dep}\n${DEFINITIONS[dep]!.text}`),
+  ].join('\n');
+}
