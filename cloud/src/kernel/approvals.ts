@@ -1,0 +1,184 @@
+/**
+ * Human decisions on pending proposals (DESIGN.md §3 CONSENT). `approve` lets a REQUIRE_HUMAN execute;
+ * `deny` refuses a REQUIRE_HUMAN or HELD_FOR_VETO; `veto` stops a HELD_FOR_VETO (until it executes). Each
+ * is bound to the exact action digest the operator reviewed — a different digest is refused — and is
+ * signed (a decision statement with outcome APPROVED, DENY or VETOED) into its audit entry. A pending
+ * item past its expiry is expired instead (time-out counts as denied).
+ */
+import { envelopeDigest } from '@pentagate/crypto';
+import type { DsseEnvelope, ProposedAction } from '@pentagate/protocol';
+import type { Caller } from '../app/auth.js';
+import { ApiError } from '../app/errors.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { decisionStatement, signDecision } from '../decisions/decision-statement.js';
+import type { ProposalRecord, ProposalState } from '../store/kernel-store.js';
+import type { DecisionBody } from './decide.js';
+import { expireProposal } from './expiry.js';
+import type { KernelContext } from './kernel-context.js';
+import { findKernelDecision, proposalNotFound, requireKernelDecision } from './kernel-decision.js';
+
+export type ApprovalVerb = 'approve' | 'deny' | 'veto';
+export const APPROVAL_VERBS: readonly ApprovalVerb[] = ['approve', 'deny', 'veto'];
+
+export interface ApprovalItem {
+  id: string;
+  status: 'REQUIRE_HUMAN' | 'HELD_FOR_VETO';
+  actionType: string;
+  agentId: string;
+  /** What an approval must name: SHA-256(JCS(action)). */
+  actionDigest: string;
+  action: ProposedAction;
+  createdAt: string;
+  expiresAt: string;
+  holdUntil?: string;
+  violations: DecisionBody['violations'];
+  remediation?: string;
+}
+
+export interface ApprovalOutcome {
+  id: string;
+  state: ProposalState;
+  auditIndex: number;
+  at: string;
+}
+
+const LIST_LIMIT = 500;
+
+const RULES: Record<
+  ApprovalVerb,
+  { statuses: string[]; to: ProposalState; type: string; outcome: 'APPROVED' | 'DENY' | 'VETOED' }
+> = {
+  approve: { statuses: ['REQUIRE_HUMAN'], to: 'approved', type: 'approval', outcome: 'APPROVED' },
+  deny: { statuses: ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], to: 'denied', type: 'approval', outcome: 'DENY' },
+  veto: { statuses: ['HELD_FOR_VETO'], to: 'vetoed', type: 'veto', outcome: 'VETOED' },
+};
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The tenant's pending items, oldest first; due ones are expired on the way. */
+export async function listApprovals(k: KernelContext, tenantId: string): Promise<ApprovalItem[]> {
+  const nowMs = k.nowMs();
+  const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], LIST_LIMIT);
+  const items: ApprovalItem[] = [];
+  for (const p of open) {
+    if (nowMs > p.expiresAtMs) {
+      await expireProposal(k, p, nowMs);
+      continue;
+    }
+    const found = await findKernelDecision(k, tenantId, p.id);
+    if (!found) continue;
+    const b = found.body;
+    items.push({
+      id: p.id,
+      status: p.status as ApprovalItem['status'],
+      actionType: p.actionType,
+      agentId: p.agentId,
+      actionDigest: p.actionDigest,
+      action: found.kernel.input.action,
+      createdAt: iso(p.createdAtMs),
+      expiresAt: b.expiresAt,
+      ...(b.holdUntil ? { holdUntil: b.holdUntil } : {}),
+      violations: b.violations,
+      ...(b.remediation ? { remediation: b.remediation } : {}),
+    });
+  }
+  return items;
+}
+
+function conflict(message: string, p: ProposalRecord | undefined, current?: ProposalState): ApiError {
+  return new ApiError('APPROVAL_CONFLICT', message, { state: current ?? p?.state ?? null });
+}
+
+export async function decideApproval(
+  k: KernelContext,
+  caller: Caller,
+  proposalId: string,
+  verb: ApprovalVerb,
+  body: { actionDigest: string; comment?: string },
+): Promise<ApprovalOutcome> {
+  const tenantId = caller.tenantId;
+  const nowMs = k.nowMs();
+  const p = await k.store.getProposal(tenantId, proposalId);
+  if (!p) throw proposalNotFound(proposalId);
+  const rule = RULES[verb];
+  if (!rule.statuses.includes(p.status)) {
+    throw conflict(
+      `${verb}: expected a ${rule.statuses.join(' or ')} proposal, got one decided ${p.status}`,
+      p,
+    );
+  }
+  if (body.actionDigest !== p.actionDigest) {
+    throw conflict(
+      `actionDigest: this ${verb} is bound to the action reviewed; expected ${p.actionDigest}, got ${body.actionDigest}`,
+      p,
+    );
+  }
+  if (nowMs > p.expiresAtMs) {
+    await expireProposal(k, p, nowMs);
+    throw conflict(
+      `${verb}: the proposal expired at ${iso(p.expiresAtMs)} (an expired request counts as denied)`,
+      p,
+      'expired',
+    );
+  }
+  const found = await requireKernelDecision(k, tenantId, proposalId);
+  const envelope = found.record.envelope as unknown as DsseEnvelope;
+  const input = found.kernel.input;
+  const releases = rule.to !== 'approved' && p.reservationId !== null;
+  const settled = await k.store.settle({
+    tenantId,
+    proposalId,
+    from: ['open'],
+    to: rule.to,
+    nowMs,
+    actor: caller.keyId,
+    ...(releases ? { reservation: { id: p.reservationId!, state: 'released' as const } } : {}),
+    audit: (index) => {
+      const statement = decisionStatement({
+        subjectName: `kernel:${input.action.actionType}`,
+        actionRequest: input.action,
+        decisionId: proposalId,
+        outcome: rule.outcome,
+        tenantId,
+        agentId: p.agentId,
+        policy: found.kernel.policy,
+        tiers: {},
+        reservedBudget: rule.to === 'approved' ? found.record.reservedAmount : 0,
+        issuedAtMs: nowMs,
+        expiresAtMs: p.expiresAtMs,
+        auditOrigin: k.cloud.keys.origin,
+        auditIndex: index,
+      });
+      const signed = signDecision(statement, k.cloud.keys.proof);
+      return AuditLog.builder(
+        {
+          type: rule.type,
+          tenantId,
+          actor: caller.keyId,
+          subjectDigest: envelopeDigest(signed),
+          data: {
+            action: verb,
+            proposalId,
+            agentId: p.agentId,
+            actionDigest: p.actionDigest,
+            decisionEnvelopeDigest: envelopeDigest(envelope),
+            ...(body.comment ? { comment: body.comment } : {}),
+            ...(releases ? { releasedReservation: p.reservationId } : {}),
+            envelope: signed,
+          },
+        },
+        nowMs,
+      )(index);
+    },
+  });
+  if (!settled.settled) {
+    throw conflict(
+      `${verb}: the proposal is no longer pending (state ${settled.current ?? 'unknown'})`,
+      p,
+      settled.current,
+    );
+  }
+  return { id: proposalId, state: rule.to, auditIndex: settled.audit.index, at: iso(nowMs) };
+}

@@ -1,0 +1,257 @@
+/**
+ * `authorize`: one ProposedAction → one AuthorizationDecision. Reads the tenant's policy, the agent's
+ * ledger and metabolic history, decides (decide.ts), writes the proposal row, then — in ONE store
+ * transaction (the platform's commitDecision) — takes the budget reservation, signs the decision for its
+ * audit index and writes the `decision` entry, the decision record and the call record. A lost reservation
+ * race turns the decision into DENY inside that transaction, so what is signed is what the ledger holds.
+ *
+ * The same idempotencyKey in the same tenant returns the first decision (with a fresh proof) instead of
+ * deciding again; the same key with another action is refused.
+ */
+import { envelopeDigest, jcsDigestHex } from '@pentagate/crypto';
+import { type AuthorizationDecision, newId, type ProposedAction } from '@pentagate/protocol';
+import type { Caller } from '../app/auth.js';
+import { ApiError } from '../app/errors.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
+import { HISTORY_LIMIT } from '../decisions/governor.js';
+import { budgetFor } from '../policy/index.js';
+import { proofPacket } from '../routes/proofs.js';
+import type { ProposalRecord } from '../store/kernel-store.js';
+import type { ReservationRequest } from '../store/store.js';
+import { decide, type KernelOutcome } from './decide.js';
+import { toolNameOf } from './governed-action.js';
+import { kernelAgent } from './kernel-agent.js';
+import type { KernelContext } from './kernel-context.js';
+import { findKernelDecision } from './kernel-decision.js';
+import type { KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
+
+/** How long a repeat waits for the first request with its idempotencyKey to finish deciding. */
+const IDEMPOTENT_WAIT_MS = 2000;
+const IDEMPOTENT_POLL_MS = 20;
+
+export interface AuthorizeResult {
+  decision: AuthorizationDecision;
+  /** False when an idempotent repeat returned an earlier decision. */
+  created: boolean;
+}
+
+async function earlierDecision(
+  k: KernelContext,
+  tenantId: string,
+  existing: ProposalRecord,
+  actionDigest: string,
+): Promise<AuthorizeResult> {
+  if (existing.actionDigest !== actionDigest) {
+    throw new ApiError(
+      'IDEMPOTENCY_CONFLICT',
+      `idempotencyKey ${JSON.stringify(existing.idempotencyKey)} was used for another action (digest ` +
+        `${existing.actionDigest}); this action has digest ${actionDigest}: use a new key`,
+    );
+  }
+  const until = Date.now() + IDEMPOTENT_WAIT_MS;
+  for (;;) {
+    const found = await findKernelDecision(k, tenantId, existing.id);
+    if (found) {
+      const proof = await proofPacket(k.cloud, tenantId, existing.id);
+      return { decision: { ...found.body, proof }, created: false };
+    }
+    if (Date.now() >= until) break;
+    await new Promise((r) => setTimeout(r, IDEMPOTENT_POLL_MS));
+  }
+  throw new ApiError(
+    'IDEMPOTENCY_CONFLICT',
+    `the first request with idempotencyKey ${JSON.stringify(existing.idempotencyKey)} is still being decided; retry shortly`,
+  );
+}
+
+function reservationFor(
+  outcome: KernelOutcome,
+  limit: number,
+  windowMs: number,
+  nowMs: number,
+): ReservationRequest | undefined {
+  if (outcome.decision.status === 'DENY' || outcome.reserveAmount <= 0) return undefined;
+  return { id: newId('res', nowMs), amount: outcome.reserveAmount, limit, windowMs };
+}
+
+export async function authorize(
+  k: KernelContext,
+  caller: Caller,
+  action: ProposedAction,
+): Promise<AuthorizeResult> {
+  const { cloud } = k;
+  const tenantId = caller.tenantId;
+  const nowMs = k.nowMs();
+  const actionDigest = jcsDigestHex(action);
+  if (action.idempotencyKey !== undefined) {
+    const existing = await k.store.findByIdempotencyKey(tenantId, action.idempotencyKey);
+    if (existing) return earlierDecision(k, tenantId, existing, actionDigest);
+  }
+  const agent = await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs);
+  const policy = await cloud.policies.forTenant(tenantId, nowMs);
+  const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
+  const totals = budget
+    ? await cloud.store.ledgerTotals(tenantId, agent.id, budget.windowMs, nowMs)
+    : { spent: 0, reserved: 0 };
+  const historyMs = policy ? Math.max(policy.metabolic.repeatWindowMs, policy.metabolic.probingWindowMs) : 0;
+  const history = policy
+    ? await cloud.store.recentCalls(tenantId, agent.id, nowMs - historyMs, HISTORY_LIMIT)
+    : [];
+  const proposalId = newId('prp', nowMs);
+  const input: ReplayInput = {
+    v: 1,
+    proposalId,
+    action,
+    agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
+    ledger: {
+      budgetLimit: budget?.amount ?? 0,
+      spentInWindow: totals.spent,
+      reservedInWindow: totals.reserved,
+      windowMs: budget?.windowMs ?? 0,
+    },
+    history: history.map((h) => ({
+      fingerprint: h.fingerprint,
+      nearFingerprint: h.nearFingerprint,
+      atMs: h.atMs,
+      approved: h.approved,
+      toolName: h.toolName,
+      violations: h.violations,
+    })),
+    nowMs,
+    settings: {
+      minConfidence: k.settings.minConfidence,
+      policyUpdateHoldMs: k.settings.policyUpdateHoldMs,
+      bulkExportRecords: k.settings.bulkExportRecords,
+      executeTtlMs: k.settings.executeTtlMs,
+      approvalTtlMs: k.settings.approvalTtlMs,
+    },
+    policyDigest: policy?.digest ?? NO_POLICY.digest,
+  };
+  const outcome = decide(input, policy, k.custodyTrust);
+  const b = outcome.verdict.tiers.tier3.economic.budget;
+  // the limit net of the reserve the policy keeps back, as the governor computes it
+  const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;
+  const reservation = reservationFor(outcome, limit, budget?.windowMs ?? 0, nowMs);
+  const status = outcome.decision.status;
+  const inserted = await k.store.insertProposal({
+    tenantId,
+    id: proposalId,
+    agentId: agent.id,
+    status,
+    state: status === 'DENY' ? 'denied' : 'open',
+    actionType: action.actionType,
+    actionDigest,
+    idempotencyKey: action.idempotencyKey ?? null,
+    reservationId: reservation?.id ?? null,
+    createdAtMs: nowMs,
+    expiresAtMs: Date.parse(outcome.decision.expiresAt),
+    holdUntilMs: outcome.decision.holdUntil ? Date.parse(outcome.decision.holdUntil) : null,
+    updatedAtMs: nowMs,
+    settledBy: null,
+  });
+  if (!inserted.inserted) return earlierDecision(k, tenantId, inserted.existing, actionDigest);
+
+  const policyRef = policy ? { id: policy.id, digest: policy.digest } : NO_POLICY;
+  const commit = await cloud.store.commitDecision({
+    tenantId,
+    agentId: agent.id,
+    nowMs,
+    ...(reservation ? { reservation } : {}),
+    build: (ctx) => {
+      const lostRace: LostRace | undefined =
+        reservation && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
+      const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace) : outcome;
+      const d = o.decision;
+      const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
+      const statement = decisionStatement({
+        subjectName: `kernel:${action.actionType}`,
+        actionRequest: action,
+        decisionId: proposalId,
+        outcome: d.status,
+        tenantId,
+        agentId: agent.id,
+        policy: policyRef,
+        tiers: o.verdict.tiers as unknown as Record<string, unknown>,
+        reservedBudget: reservedAmount,
+        issuedAtMs: nowMs,
+        expiresAtMs: Date.parse(d.expiresAt),
+        auditOrigin: cloud.keys.origin,
+        auditIndex: ctx.index,
+      });
+      const envelope = signDecision(statement, cloud.keys.proof);
+      const codes = d.violations.map((v) => v.code);
+      const entry = AuditLog.builder(
+        {
+          type: 'decision',
+          tenantId,
+          actor: agent.id,
+          subjectDigest: envelopeDigest(envelope),
+          data: {
+            decisionId: proposalId,
+            proposalId,
+            route: 'kernel.authorize',
+            actionType: action.actionType,
+            outcome: d.status,
+            agentId: agent.id,
+            lobeName: agent.lobeName,
+            toolName: toolNameOf(action),
+            requestDigest: actionDigest,
+            policy: policyRef,
+            reservedBudget: reservedAmount,
+            violations: codes,
+            expiresAt: d.expiresAt,
+            ...(d.holdUntil ? { holdUntil: d.holdUntil } : {}),
+            envelope,
+          },
+        },
+        nowMs,
+      )(ctx.index);
+      const kernel: KernelDecisionRecord = {
+        input,
+        ...(lostRace ? { lostRace } : {}),
+        reservationId: reservedAmount > 0 ? reservation!.id : null,
+        policy: policyRef,
+      };
+      return {
+        result: o,
+        parts: {
+          entry,
+          decision: {
+            id: proposalId,
+            tenantId,
+            agentId: agent.id,
+            outcome: d.status,
+            approved: d.status === 'ALLOW',
+            createdAtMs: nowMs,
+            subjectDigest: actionDigest,
+            policyDigest: policy?.digest ?? null,
+            reservedAmount,
+            envelope: envelope as unknown as Record<string, unknown>,
+            verdict: {
+              status: d.status,
+              reason: o.verdict.reason,
+              tiers: o.verdict.tiers,
+              decision: d,
+              kernel,
+            } as unknown as Record<string, unknown>,
+          },
+          call: {
+            toolName: toolNameOf(action),
+            fingerprint: o.verdict.fingerprint,
+            nearFingerprint: o.verdict.nearFingerprint,
+            atMs: nowMs,
+            approved: d.status === 'ALLOW',
+            violations: codes,
+          },
+        },
+      };
+    },
+  });
+  const decided = commit.result.decision;
+  if (decided.status !== status)
+    await k.store.setDecidedStatus(tenantId, proposalId, decided.status, 'denied');
+  cloud.metrics.decisions.inc({ route: 'kernel.authorize', outcome: decided.status });
+  const proof = await proofPacket(cloud, tenantId, proposalId);
+  return { decision: { ...decided, proof }, created: true };
+}

@@ -1,0 +1,126 @@
+/**
+ * The kernel decision, pure: the pentagon (`evaluateAction`) on the governed form of the proposal, the
+ * kernel's action-type rules, combined deny-overrides (as the pentagon's arbitration: any deny → DENY,
+ * else any require-human → REQUIRE_HUMAN, else any hold → HELD_FOR_VETO, else ALLOW). Authorize and replay
+ * both call this on the same ReplayInput, so a replay under the same policy reproduces the decision.
+ */
+import type { TrustStore } from '@pentagate/crypto';
+import type { AuthorizationDecision, AuthorizationStatus, Violation } from '@pentagate/protocol';
+import { lostBudgetRace } from '../decisions/budget-race.js';
+import { NO_POLICY } from '../decisions/decision-statement.js';
+import { evaluateAction, type PentagonVerdict } from '../pentagon/index.js';
+import { oneLine } from '../pentagon/one-line.js';
+import type { LoadedPolicy } from '../policy/index.js';
+import { actionRuleFindings } from './action-rules.js';
+import { governedActionFor } from './governed-action.js';
+import { type Effect, effectOfCode, kernelViolation } from './kernel-violations.js';
+import type { LostRace, ReplayInput } from './replay-input.js';
+
+/** The decision as returned to the agent, without its proof (the proof is added after signing). */
+export type DecisionBody = Omit<AuthorizationDecision, 'proof'>;
+
+export interface KernelOutcome {
+  decision: DecisionBody;
+  verdict: PentagonVerdict;
+  /** What the store reserves against the budget (0 for DENY). */
+  reserveAmount: number;
+  holdMs: number;
+}
+
+const MAX_VIOLATIONS = 64;
+
+interface Candidate {
+  violation: Violation;
+  effect: Effect;
+  remediation: string | undefined;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function combine(
+  verdict: PentagonVerdict,
+  input: ReplayInput,
+): { status: AuthorizationStatus; chosen: Candidate[]; holdMs: number } {
+  if (input.action.actionType === 'actuator:stop') {
+    // A protective stop is always allowed (action-type.ts): refusing a stop can only make things less safe.
+    return { status: 'ALLOW', chosen: [], holdMs: 0 };
+  }
+  const rules = actionRuleFindings(input.action, input.settings);
+  const candidates: Candidate[] = [
+    ...verdict.violations.map((v) => ({
+      violation: v,
+      effect: effectOfCode(v.code),
+      remediation: undefined,
+    })),
+    ...rules.findings.map((f) => ({
+      violation: kernelViolation(f),
+      effect: effectOfCode(f.code),
+      remediation: f.remediation,
+    })),
+  ];
+  const of = (e: Effect) => candidates.filter((c) => c.effect === e);
+  const denies = of('deny');
+  if (denies.length > 0) return { status: 'DENY', chosen: denies, holdMs: 0 };
+  const humans = of('require-human');
+  if (humans.length > 0) return { status: 'REQUIRE_HUMAN', chosen: humans, holdMs: 0 };
+  const holds = of('hold');
+  if (holds.length > 0) {
+    const pentagonHold = verdict.tiers.tier2.arbitration.holdMs ?? 0;
+    return { status: 'HELD_FOR_VETO', chosen: holds, holdMs: Math.max(pentagonHold, rules.holdMs) };
+  }
+  return { status: 'ALLOW', chosen: [], holdMs: 0 };
+}
+
+function expiryOf(status: AuthorizationStatus, input: ReplayInput, holdUntilMs: number): number {
+  const s = input.settings;
+  switch (status) {
+    case 'ALLOW':
+      return input.nowMs + s.executeTtlMs;
+    case 'REQUIRE_HUMAN':
+      return input.nowMs + s.approvalTtlMs;
+    case 'HELD_FOR_VETO':
+      return holdUntilMs + s.executeTtlMs;
+    default:
+      return input.nowMs;
+  }
+}
+
+/** Decides `input` under `policy` (undefined: none loaded, every call refused), as it was or would be. */
+export function decide(
+  input: ReplayInput,
+  policy: LoadedPolicy | undefined,
+  trust: TrustStore,
+  lostRace?: LostRace,
+): KernelOutcome {
+  const action = governedActionFor(input.action, input.agent.lobeName);
+  let verdict = evaluateAction({
+    action,
+    agent: input.agent,
+    policy,
+    ledger: input.ledger,
+    history: input.history,
+    trust,
+    nowMs: input.nowMs,
+  });
+  if (lostRace) verdict = lostBudgetRace(verdict, lostRace.reservation, lostRace.ledger);
+  const { status, chosen, holdMs } = combine(verdict, input);
+  const holdUntilMs = input.nowMs + holdMs;
+  // the pentagon's remediation (deduplicated, so not aligned with its violations) applies when it decided alike
+  const steps = [
+    ...(verdict.status === status ? verdict.remediation : []),
+    ...chosen.map((c) => c.remediation).filter((r): r is string => r !== undefined),
+  ];
+  const remediation = [...new Set(steps)].join('; ');
+  const decision: DecisionBody = {
+    proposalId: input.proposalId,
+    status,
+    violations: chosen.slice(0, MAX_VIOLATIONS).map((c) => c.violation),
+    ...(remediation.length > 0 ? { remediation: oneLine(remediation, 2048) } : {}),
+    ...(status === 'HELD_FOR_VETO' ? { holdUntil: iso(holdUntilMs) } : {}),
+    expiresAt: iso(expiryOf(status, input, holdUntilMs)),
+    policyDigest: policy?.digest ?? NO_POLICY.digest,
+  };
+  return { decision, verdict, reserveAmount: status === 'DENY' ? 0 : action.spendAmount, holdMs };
+}

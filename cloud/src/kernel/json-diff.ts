@@ -1,0 +1,43 @@
+/**
+ * The differences between two JSON values as RFC 6901 JSON Pointers: objects member by member, arrays
+ * index by index, anything else by value. Used by replay to say exactly what changed in a decision.
+ */
+import type { ReplayDifference } from '@pentagate/protocol';
+
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function jsonDiff(
+  original: unknown,
+  replayed: unknown,
+  path = '',
+  out: ReplayDifference[] = [],
+): ReplayDifference[] {
+  if (isObject(original) && isObject(replayed)) {
+    const keys = [...new Set([...Object.keys(original), ...Object.keys(replayed)])].sort();
+    for (const key of keys) {
+      const here = `${path}/${pointerToken(key)}`;
+      if (!(key in replayed)) out.push({ path: here, original: original[key] });
+      else if (!(key in original)) out.push({ path: here, replayed: replayed[key] });
+      else jsonDiff(original[key], replayed[key], here, out);
+    }
+    return out;
+  }
+  if (Array.isArray(original) && Array.isArray(replayed)) {
+    const n = Math.max(original.length, replayed.length);
+    for (let i = 0; i < n; i++) {
+      const here = `${path}/${i}`;
+      if (i >= replayed.length) out.push({ path: here, original: original[i] });
+      else if (i >= original.length) out.push({ path: here, replayed: replayed[i] });
+      else jsonDiff(original[i], replayed[i], here, out);
+    }
+    return out;
+  }
+  if (!Object.is(original, replayed)) out.push({ path, original, replayed });
+  return out;
+}

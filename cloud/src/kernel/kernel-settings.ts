@@ -1,0 +1,30 @@
+/**
+ * The kernel's own settings. Those that shape a decision (thresholds, hold and expiry times) are copied
+ * into every stored replay input, so a replay re-decides under the settings of the day, not today's.
+ */
+export interface KernelRuleSettings {
+  /** context.confidenceScore below this needs a human (CONSENT.LOW_CONFIDENCE). */
+  minConfidence: number;
+  /** Hold of a `policy:update` before it may execute unless vetoed. */
+  policyUpdateHoldMs: number;
+  /** A `data:export` of more records than this (payload.recordCount) needs a human. */
+  bulkExportRecords: number;
+  /** How long an ALLOW (or an elapsed hold) stays executable. */
+  executeTtlMs: number;
+  /** How long a REQUIRE_HUMAN waits for an operator (and then, approved, for execution) before it expires. */
+  approvalTtlMs: number;
+}
+
+export interface KernelSettings extends KernelRuleSettings {
+  /** How often the expiry sweep runs; 0 turns it off (expiry then happens when a proposal is touched). */
+  expirySweepMs: number;
+}
+
+export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
+  minConfidence: 0.5,
+  policyUpdateHoldMs: 10 * 60_000,
+  bulkExportRecords: 1000,
+  executeTtlMs: 5 * 60_000,
+  approvalTtlMs: 60 * 60_000,
+  expirySweepMs: 10_000,
+};

@@ -1,0 +1,59 @@
+/**
+ * Violation codes the kernel adds to the pentagon's (shared/protocol agentgate/violation-codes.ts) for
+ * rules that depend on the ActionType or the proposal's context. Same shape, same stable-code promise.
+ */
+import { VIOLATION_CODES, type Violation, type ViolationCodeInfo } from '@pentagate/protocol';
+import { oneLine } from '../pentagon/one-line.js';
+
+export const KERNEL_VIOLATION_CODES = {
+  'INVARIANT.PAYLOAD_INVALID': {
+    vertex: 'INVARIANT',
+    meaning: 'the payload lacks a field the action type needs (ledger:write: amount > 0 and recipient)',
+    effect: 'deny',
+  },
+  'CONSENT.LOW_CONFIDENCE': {
+    vertex: 'CONSENT',
+    meaning: "the agent's own confidenceScore is below the kernel's threshold, so a human decides",
+    effect: 'require-human',
+  },
+  'CONSENT.VAULT_WRITE': {
+    vertex: 'CONSENT',
+    meaning: 'a write to secret storage always waits for an operator (REQUIRE_HUMAN)',
+    effect: 'require-human',
+  },
+  'CONSENT.PERSONAL_DATA_EXPORT': {
+    vertex: 'CONSENT',
+    meaning: 'an export of personal or bulk data waits for an operator (REQUIRE_HUMAN)',
+    effect: 'require-human',
+  },
+  'CONSENT.POLICY_UPDATE_HOLD': {
+    vertex: 'CONSENT',
+    meaning: 'a policy change is held for the veto window before it may execute (HELD_FOR_VETO)',
+    effect: 'hold',
+  },
+} as const satisfies Record<string, ViolationCodeInfo>;
+
+export type KernelViolationCode = keyof typeof KERNEL_VIOLATION_CODES;
+export type Effect = ViolationCodeInfo['effect'];
+
+/** A kernel rule outcome before combining. */
+export interface KernelFinding {
+  code: KernelViolationCode;
+  message: string;
+  remediation: string;
+}
+
+export function effectOfCode(code: string): Effect {
+  const known =
+    KERNEL_VIOLATION_CODES[code as KernelViolationCode] ??
+    VIOLATION_CODES[code as keyof typeof VIOLATION_CODES];
+  return known?.effect ?? 'deny';
+}
+
+export function kernelViolation(f: KernelFinding): Violation {
+  return {
+    code: f.code,
+    vertex: KERNEL_VIOLATION_CODES[f.code].vertex,
+    message: oneLine(`${f.code}: ${f.message}`, 2048),
+  };
+}

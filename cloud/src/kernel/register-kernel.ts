@@ -1,0 +1,58 @@
+/**
+ * Wires the kernel into the app: opens the kernel store on the platform store, registers the kernel and
+ * approval routes, and runs the expiry sweep until the app closes.
+ */
+import type { TrustStore } from '@pentagate/crypto';
+import type { FastifyInstance } from 'fastify';
+import type { CloudContext } from '../app/context.js';
+import { registerApprovals } from '../routes/approvals/approvals.js';
+import { registerKernelAuditEvents } from '../routes/kernel/audit-events.js';
+import { registerKernelAuthorize } from '../routes/kernel/authorize.js';
+import { registerKernelExecute } from '../routes/kernel/execute.js';
+import { registerKernelReplay } from '../routes/kernel/replay.js';
+import { openKernelStore } from '../store/open-kernel-store.js';
+import { sweepExpired } from './expiry.js';
+import type { KernelContext } from './kernel-context.js';
+import { DEFAULT_KERNEL_SETTINGS, type KernelSettings } from './kernel-settings.js';
+
+export interface KernelOptions {
+  custodyTrust: TrustStore;
+  settings?: Partial<KernelSettings>;
+  /** Clock, for tests of holds and expiry. */
+  nowMs?: () => number;
+}
+
+export async function registerKernel(
+  app: FastifyInstance,
+  cloud: CloudContext,
+  options: KernelOptions,
+): Promise<KernelContext> {
+  const k: KernelContext = {
+    cloud,
+    store: await openKernelStore(cloud.store),
+    custodyTrust: options.custodyTrust,
+    settings: { ...DEFAULT_KERNEL_SETTINGS, ...options.settings },
+    nowMs: options.nowMs ?? Date.now,
+    policyCache: new Map(),
+  };
+  registerKernelAuthorize(app, k);
+  registerKernelExecute(app, k);
+  registerKernelReplay(app, k);
+  registerKernelAuditEvents(app, k);
+  registerApprovals(app, k);
+  if (k.settings.expirySweepMs > 0) {
+    let running: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      // one sweep at a time; a failed sweep (store down) is retried on the next tick
+      running = running
+        .then(() => sweepExpired(k))
+        .catch((err) => app.log.error({ err }, 'kernel expiry sweep failed'));
+    }, k.settings.expirySweepMs);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
+  return k;
+}

@@ -1,0 +1,54 @@
+/**
+ * Replay (issue 6, item 5): re-decides a stored proposal from its stored input — the action as sent, the
+ * ledger and history as read, the clock, the kernel settings — under the stored policy version, and
+ * reports `{ original, replayed, identical, differences }`. With `policyDigest`, under another stored
+ * policy version the tenant (or the server default) once activated: a what-if. A budget race the original
+ * lost is applied again only under the original policy (the race was against that policy's limit).
+ *
+ * Not stored, so read as of now: the custody trust keys (a key revoked since may change a PROVENANCE result).
+ */
+import type { ReplayResult } from '@pentagate/protocol';
+import { ApiError } from '../app/errors.js';
+import { DEFAULT_POLICY_TENANT } from '../decisions/policy-source.js';
+import { NO_POLICY } from '../decisions/decision-statement.js';
+import { type LoadedPolicy, loadPolicy } from '../policy/index.js';
+import { decide } from './decide.js';
+import { jsonDiff } from './json-diff.js';
+import type { KernelContext } from './kernel-context.js';
+import { requireKernelDecision } from './kernel-decision.js';
+
+async function policyVersion(
+  k: KernelContext,
+  tenantId: string,
+  digest: string,
+): Promise<LoadedPolicy | undefined> {
+  if (digest === NO_POLICY.digest) return undefined;
+  const cached = k.policyCache.get(digest);
+  if (cached) return cached;
+  const record = await k.store.policyByDigest([tenantId, DEFAULT_POLICY_TENANT], digest);
+  if (!record) {
+    throw new ApiError(
+      'POLICY_NOT_FOUND',
+      `policy: expected the digest of a policy version your tenant or the server default activated, got ${digest}`,
+    );
+  }
+  const policy = loadPolicy(record.yamlText, record.source);
+  k.policyCache.set(digest, policy);
+  return policy;
+}
+
+export async function replay(
+  k: KernelContext,
+  tenantId: string,
+  proposalId: string,
+  policyDigest?: string,
+): Promise<ReplayResult> {
+  const found = await requireKernelDecision(k, tenantId, proposalId);
+  const input = found.kernel.input;
+  const digest = policyDigest ?? input.policyDigest;
+  const policy = await policyVersion(k, tenantId, digest);
+  const lostRace = digest === input.policyDigest ? found.kernel.lostRace : undefined;
+  const replayed = decide(input, policy, k.custodyTrust, lostRace).decision;
+  const differences = jsonDiff(found.body, replayed);
+  return { proposalId, original: found.body, replayed, identical: differences.length === 0, differences };
+}

@@ -1,0 +1,91 @@
+/**
+ * `GET /api/v1/approvals` (the caller's tenant's pending REQUIRE_HUMAN and HELD_FOR_VETO proposals) and
+ * `POST /api/v1/approvals/:id/approve|deny|veto` with `{ actionDigest, comment? }`: operator scope; the
+ * digest binds the decision to the exact action the operator reviewed.
+ */
+import {
+  ActionTypeSchema,
+  IdentifierSchema,
+  IsoTimestampSchema,
+  ProposedActionSchema,
+  Sha256HexSchema,
+  textSchema,
+  ViolationSchema,
+} from '@pentagate/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../../app/auth.js';
+import { ROUTE_SCOPES } from '../../app/scopes.js';
+import { APPROVAL_VERBS, type ApprovalVerb, decideApproval, listApprovals } from '../../kernel/approvals.js';
+import type { KernelContext } from '../../kernel/kernel-context.js';
+import { PROPOSAL_STATES } from '../../store/kernel-store.js';
+import { ERROR_RESPONSES } from '../error-responses.js';
+
+export const ApprovalItemSchema = Type.Object(
+  {
+    id: IdentifierSchema,
+    status: Type.Union([Type.Literal('REQUIRE_HUMAN'), Type.Literal('HELD_FOR_VETO')]),
+    actionType: ActionTypeSchema,
+    agentId: IdentifierSchema,
+    actionDigest: Sha256HexSchema,
+    action: ProposedActionSchema,
+    createdAt: IsoTimestampSchema,
+    expiresAt: IsoTimestampSchema,
+    holdUntil: Type.Optional(IsoTimestampSchema),
+    violations: Type.Array(ViolationSchema),
+    remediation: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const ListSchema = Type.Object({ items: Type.Array(ApprovalItemSchema) }, { additionalProperties: false });
+
+export const ApprovalRequestSchema = Type.Object(
+  { actionDigest: Sha256HexSchema, comment: Type.Optional(textSchema(512)) },
+  { additionalProperties: false },
+);
+
+const OutcomeSchema = Type.Object(
+  {
+    id: IdentifierSchema,
+    state: Type.Union(PROPOSAL_STATES.map((s) => Type.Literal(s))),
+    auditIndex: Type.Integer({ minimum: 0 }),
+    at: IsoTimestampSchema,
+  },
+  { additionalProperties: false },
+);
+
+const Params = Type.Object({ id: IdentifierSchema }, { additionalProperties: false });
+
+export function registerApprovals(app: FastifyInstance, k: KernelContext): void {
+  app.get(
+    '/api/v1/approvals',
+    {
+      config: { scopes: ROUTE_SCOPES.operator },
+      schema: {
+        summary: "The tenant's proposals waiting for an operator (REQUIRE_HUMAN) or in a veto hold",
+        response: { 200: ListSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => ({ items: await listApprovals(k, callerOf(request).tenantId) }),
+  );
+  for (const verb of APPROVAL_VERBS) {
+    app.post(
+      `/api/v1/approvals/:id/${verb}`,
+      {
+        config: { scopes: ROUTE_SCOPES.operator },
+        schema: {
+          summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a pending proposal, bound to its action digest`,
+          params: Params,
+          body: ApprovalRequestSchema,
+          response: { 200: OutcomeSchema, ...ERROR_RESPONSES, 409: ERROR_RESPONSES[403] },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        const body = request.body as { actionDigest: string; comment?: string };
+        return decideApproval(k, callerOf(request), id, verb as ApprovalVerb, body);
+      },
+    );
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * `GET /api/v1/kernel/audit/events?type=&agentId=&proposalId=&from=&to=&cursor=&limit=` → `{ events,
+ * nextCursor? }`: the caller's tenant's audit entries in log order. `from`/`to` are Unix ms (inclusive,
+ * exclusive); `cursor` is the `nextCursor` of the previous page.
+ */
+import { AuditEntrySchema, AuditEntryTypeSchema, IdentifierSchema } from '@pentagate/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../../app/auth.js';
+import { ROUTE_SCOPES } from '../../app/scopes.js';
+import { auditEvents, MAX_EVENTS_PAGE } from '../../kernel/audit-events.js';
+import type { KernelContext } from '../../kernel/kernel-context.js';
+import { ERROR_RESPONSES } from '../error-responses.js';
+
+/** Decimal digits, no sign or leading zeros, at most 15 digits (every value is a valid Date and index). */
+const Digits = Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$', description: 'a non-negative integer' });
+
+const Query = Type.Object(
+  {
+    type: Type.Optional(AuditEntryTypeSchema),
+    agentId: Type.Optional(IdentifierSchema),
+    proposalId: Type.Optional(IdentifierSchema),
+    from: Type.Optional(Digits),
+    to: Type.Optional(Digits),
+    cursor: Type.Optional(Digits),
+    limit: Type.Optional(
+      Type.String({ pattern: '^([1-9][0-9]{0,2})$', description: `1..${MAX_EVENTS_PAGE}` }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditEventsPageSchema = Type.Object(
+  { events: Type.Array(AuditEntrySchema), nextCursor: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+
+type QueryText = Partial<
+  Record<'type' | 'agentId' | 'proposalId' | 'from' | 'to' | 'cursor' | 'limit', string>
+>;
+
+export function registerKernelAuditEvents(app: FastifyInstance, k: KernelContext): void {
+  app.get(
+    '/api/v1/kernel/audit/events',
+    {
+      config: { scopes: ROUTE_SCOPES.proofs },
+      schema: {
+        summary: "The tenant's audit events (filtered, cursor-paginated), each with its log index",
+        querystring: Query,
+        response: { 200: AuditEventsPageSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => {
+      const q = request.query as QueryText;
+      const n = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+      const limit = Math.min(n(q.limit) ?? 100, MAX_EVENTS_PAGE);
+      return auditEvents(k, callerOf(request).tenantId, {
+        ...(q.type !== undefined ? { type: q.type } : {}),
+        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
+        ...(q.from !== undefined ? { fromMs: n(q.from)! } : {}),
+        ...(q.to !== undefined ? { toMs: n(q.to)! } : {}),
+        ...(q.cursor !== undefined ? { cursor: n(q.cursor)! } : {}),
+        limit,
+      });
+    },
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The kernel's tables, in both dialects. They live beside the platform's tables but are migrated by the
+ * kernel store under its own version table (`kernel_schema_migrations`), so the platform's migrations
+ * never need to know about them.
+ */
+export interface KernelMigration {
+  version: number;
+  sql: string;
+}
+
+const PROPOSALS = (bigint: string) => `
+CREATE TABLE IF NOT EXISTS kernel_proposals (
+  tenant_id TEXT NOT NULL, id TEXT NOT NULL, agent_id TEXT NOT NULL, status TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('open', 'approved', 'executed', 'denied', 'vetoed', 'expired', 'superseded')),
+  action_type TEXT NOT NULL, action_digest TEXT NOT NULL, idempotency_key TEXT, reservation_id TEXT,
+  created_at_ms ${bigint} NOT NULL, expires_at_ms ${bigint} NOT NULL, hold_until_ms ${bigint},
+  updated_at_ms ${bigint} NOT NULL, settled_by TEXT,
+  PRIMARY KEY (tenant_id, id), UNIQUE (tenant_id, idempotency_key));
+CREATE INDEX IF NOT EXISTS kernel_proposals_open ON kernel_proposals(state, expires_at_ms);
+CREATE INDEX IF NOT EXISTS kernel_proposals_tenant ON kernel_proposals(tenant_id, state, created_at_ms);
+`;
+
+export const SQLITE_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
+  { version: 1, sql: PROPOSALS('INTEGER') },
+];
+export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
+  { version: 1, sql: PROPOSALS('BIGINT') },
+];
+
+export const KERNEL_MIGRATIONS_TABLE =
+  'CREATE TABLE IF NOT EXISTS kernel_schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)';

@@ -1,0 +1,109 @@
+/**
+ * The kernel's storage, composed on the platform store (cloud/src/store/store.ts) rather than inside it:
+ * one row per proposal holding its lifecycle state, and the one primitive every transition uses —
+ * `settle` — which checks the current state, moves it, settles the budget reservation and appends the
+ * audit entry in ONE transaction, so exactly-once execution, veto-versus-execute and approve-versus-expire
+ * races are decided by the database across processes (DESIGN.md §7).
+ *
+ * The decision itself (signed envelope, reservation, `decision` audit entry) is written by the platform's
+ * `commitDecision`; the proposal row is written just before it, so a decision always has its row.
+ */
+import type { AuthorizationStatus } from '@pentagate/protocol';
+import type { AuditRecord, PolicyRecord, ReservationState } from './records.js';
+import type { AuditEntryBuilder } from './store.js';
+
+/**
+ * `open`: as decided (ALLOW waiting to execute, REQUIRE_HUMAN waiting for an operator, HELD_FOR_VETO in or
+ * past its hold). `approved`: an operator approved a REQUIRE_HUMAN. Final: `executed`, `denied` (by an
+ * operator, or DENY at authorize), `vetoed`, `expired`, `superseded` (lost an idempotency race).
+ */
+export const PROPOSAL_STATES = [
+  'open',
+  'approved',
+  'executed',
+  'denied',
+  'vetoed',
+  'expired',
+  'superseded',
+] as const;
+export type ProposalState = (typeof PROPOSAL_STATES)[number];
+
+export interface ProposalRecord {
+  tenantId: string;
+  id: string;
+  agentId: string;
+  status: AuthorizationStatus;
+  state: ProposalState;
+  actionType: string;
+  /** SHA-256(JCS(ProposedAction as sent)); an approval must name it. */
+  actionDigest: string;
+  idempotencyKey: string | null;
+  reservationId: string | null;
+  createdAtMs: number;
+  expiresAtMs: number;
+  holdUntilMs: number | null;
+  updatedAtMs: number;
+  /** Who made the last transition (API key id), if anyone. */
+  settledBy: string | null;
+}
+
+export type InsertProposalResult = { inserted: true } | { inserted: false; existing: ProposalRecord };
+
+export interface Settlement {
+  tenantId: string;
+  proposalId: string;
+  /** States the transition may start from; any other state refuses it. */
+  from: readonly ProposalState[];
+  to: ProposalState;
+  nowMs: number;
+  actor: string | null;
+  /** The reservation to commit or release with the transition (skipped if not still 'reserved'). */
+  reservation?: { id: string; state: Exclude<ReservationState, 'reserved'> };
+  audit: AuditEntryBuilder;
+}
+
+export type SettleResult =
+  | { settled: true; audit: AuditRecord }
+  | { settled: false; current: ProposalState | undefined };
+
+export interface AuditEventQuery {
+  tenantId: string;
+  type?: string;
+  /** Matches the entry's actor or its data.agentId. */
+  agentId?: string;
+  /** Matches data.proposalId or data.decisionId. */
+  proposalId?: string;
+  /** ISO instants, inclusive `from`, exclusive `to`. */
+  fromIso?: string;
+  toIso?: string;
+  /** Only entries with a larger index. */
+  afterIndex?: number;
+  limit: number;
+}
+
+export interface KernelStore {
+  /** Inserts the row; a tenant + idempotency key already taken returns the existing row, writing nothing. */
+  insertProposal(proposal: ProposalRecord): Promise<InsertProposalResult>;
+  getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined>;
+  findByIdempotencyKey(tenantId: string, key: string): Promise<ProposalRecord | undefined>;
+  /** Records the final status after the decision committed (a lost budget race turns it into DENY). */
+  setDecidedStatus(
+    tenantId: string,
+    id: string,
+    status: AuthorizationStatus,
+    state: ProposalState,
+  ): Promise<void>;
+  settle(settlement: Settlement): Promise<SettleResult>;
+  /** Open proposals of the tenant with one of `statuses`, oldest first. */
+  listOpen(
+    tenantId: string,
+    statuses: readonly AuthorizationStatus[],
+    limit: number,
+  ): Promise<ProposalRecord[]>;
+  /** Open or approved proposals of any tenant whose expiry passed. */
+  dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]>;
+  /** A stored policy version by digest, if one of `tenantIds` ever activated it. */
+  policyByDigest(tenantIds: readonly string[], digest: string): Promise<PolicyRecord | undefined>;
+  /** The tenant's audit entries matching the query, in index order. */
+  auditEvents(query: AuditEventQuery): Promise<AuditRecord[]>;
+}

@@ -1,0 +1,171 @@
+/**
+ * The kernel store on the shared PostgreSQL store. A settlement locks the proposal row with
+ * SELECT … FOR UPDATE, so among concurrent transitions of one proposal — from any replica — the first
+ * to lock moves it and every later one sees the moved state (READ COMMITTED re-reads the locked row).
+ * Lock order: proposal row → reservation row → audit_head, never the reverse.
+ */
+import type { AuthorizationStatus } from '@pentagate/protocol';
+import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
+import { KERNEL_MIGRATIONS_TABLE, POSTGRES_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import type {
+  AuditEventQuery,
+  InsertProposalResult,
+  KernelStore,
+  ProposalRecord,
+  ProposalState,
+  SettleResult,
+  Settlement,
+} from './kernel-store.js';
+import type { PostgresStore } from './postgres-store.js';
+import type { AuditRecord, PolicyRecord } from './records.js';
+import { type Row, num, toAudit, toPolicy } from './row-mappers.js';
+
+export class PostgresKernelStore implements KernelStore {
+  readonly #store: PostgresStore;
+
+  private constructor(store: PostgresStore) {
+    this.#store = store;
+  }
+
+  static async open(store: PostgresStore): Promise<PostgresKernelStore> {
+    await store.transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(7268032)');
+      await c.query(KERNEL_MIGRATIONS_TABLE);
+      const applied = new Set(
+        (await c.query('SELECT version FROM kernel_schema_migrations')).rows.map((r) => num(r.version)),
+      );
+      for (const m of POSTGRES_KERNEL_MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        await c.query(m.sql);
+        await c.query('INSERT INTO kernel_schema_migrations (version, applied_at_ms) VALUES ($1, $2)', [
+          m.version,
+          Date.now(),
+        ]);
+      }
+    });
+    return new PostgresKernelStore(store);
+  }
+
+  async insertProposal(p: ProposalRecord): Promise<InsertProposalResult> {
+    const marks = proposalValues(p).map((_, i) => `$${i + 1}`);
+    const inserted = await this.#store.queryRows(
+      `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (${marks.join(', ')})
+       ON CONFLICT DO NOTHING RETURNING id`,
+      proposalValues(p),
+    );
+    if (inserted.length === 1) return { inserted: true };
+    const existing =
+      p.idempotencyKey === null ? undefined : await this.findByIdempotencyKey(p.tenantId, p.idempotencyKey);
+    if (!existing) throw new Error(`kernel proposal ${p.id} collides with an existing id`);
+    return { inserted: false, existing };
+  }
+
+  async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
+    const [row] = await this.#store.queryRows(
+      'SELECT * FROM kernel_proposals WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
+    return row && toProposal(row);
+  }
+
+  async findByIdempotencyKey(tenantId: string, key: string): Promise<ProposalRecord | undefined> {
+    const [row] = await this.#store.queryRows(
+      'SELECT * FROM kernel_proposals WHERE tenant_id = $1 AND idempotency_key = $2',
+      [tenantId, key],
+    );
+    return row && toProposal(row);
+  }
+
+  async setDecidedStatus(
+    tenantId: string,
+    id: string,
+    status: AuthorizationStatus,
+    state: ProposalState,
+  ): Promise<void> {
+    await this.#store.queryRows(
+      `UPDATE kernel_proposals SET status = $1, state = $2, reservation_id = NULL
+        WHERE tenant_id = $3 AND id = $4 AND state = 'open'`,
+      [status, state, tenantId, id],
+    );
+  }
+
+  settle(s: Settlement): Promise<SettleResult> {
+    return this.#store.transaction(async (c, appendAudit): Promise<SettleResult> => {
+      const locked = await c.query(
+        'SELECT state FROM kernel_proposals WHERE tenant_id = $1 AND id = $2 FOR UPDATE',
+        [s.tenantId, s.proposalId],
+      );
+      const row = locked.rows[0] as Row | undefined;
+      const current = row ? (String(row.state) as ProposalState) : undefined;
+      if (current === undefined || !s.from.includes(current)) return { settled: false, current };
+      await c.query(
+        'UPDATE kernel_proposals SET state = $1, updated_at_ms = $2, settled_by = $3 WHERE tenant_id = $4 AND id = $5',
+        [s.to, s.nowMs, s.actor, s.tenantId, s.proposalId],
+      );
+      if (s.reservation) {
+        await c.query(
+          "UPDATE budget_reservations SET state = $1 WHERE id = $2 AND tenant_id = $3 AND state = 'reserved'",
+          [s.reservation.state, s.reservation.id, s.tenantId],
+        );
+      }
+      return { settled: true, audit: await appendAudit(s.audit) };
+    });
+  }
+
+  async listOpen(
+    tenantId: string,
+    statuses: readonly AuthorizationStatus[],
+    limit: number,
+  ): Promise<ProposalRecord[]> {
+    const rows = await this.#store.queryRows(
+      `SELECT * FROM kernel_proposals WHERE tenant_id = $1 AND state = 'open' AND status = ANY($2)
+       ORDER BY created_at_ms, id LIMIT $3`,
+      [tenantId, [...statuses], limit],
+    );
+    return rows.map(toProposal);
+  }
+
+  async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {
+    const rows = await this.#store.queryRows(
+      `SELECT * FROM kernel_proposals WHERE state IN ('open', 'approved') AND expires_at_ms < $1
+       ORDER BY expires_at_ms LIMIT $2`,
+      [nowMs, limit],
+    );
+    return rows.map(toProposal);
+  }
+
+  async policyByDigest(tenantIds: readonly string[], digest: string): Promise<PolicyRecord | undefined> {
+    const [row] = await this.#store.queryRows(
+      'SELECT * FROM policies WHERE digest = $1 AND tenant_id = ANY($2) ORDER BY seq LIMIT 1',
+      [digest, [...tenantIds]],
+    );
+    return row && toPolicy(row);
+  }
+
+  async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
+    const params: unknown[] = [q.afterIndex ?? -1, q.tenantId];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const where = ['idx > $1', "(entry::jsonb)->>'tenantId' = $2"];
+    if (q.type !== undefined) where.push(`(entry::jsonb)->>'type' = ${p(q.type)}`);
+    if (q.agentId !== undefined) {
+      const m = p(q.agentId);
+      where.push(`((entry::jsonb)->>'actor' = ${m} OR (entry::jsonb)#>>'{data,agentId}' = ${m})`);
+    }
+    if (q.proposalId !== undefined) {
+      const m = p(q.proposalId);
+      where.push(
+        `((entry::jsonb)#>>'{data,proposalId}' = ${m} OR (entry::jsonb)#>>'{data,decisionId}' = ${m})`,
+      );
+    }
+    if (q.fromIso !== undefined) where.push(`(entry::jsonb)->>'at' >= ${p(q.fromIso)}`);
+    if (q.toIso !== undefined) where.push(`(entry::jsonb)->>'at' < ${p(q.toIso)}`);
+    const rows = await this.#store.queryRows(
+      `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ${p(q.limit)}`,
+      params,
+    );
+    return rows.map(toAudit);
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The kernel store on the embedded SQLite store. Every write runs through the platform store's
+ * group-commit queue (`runWrite`): one writer, each write in its own savepoint of a BEGIN IMMEDIATE
+ * transaction, so a settlement's check-and-move is atomic and durable (synchronous=FULL) before it answers.
+ */
+import type Database from 'better-sqlite3';
+import type { AuthorizationStatus } from '@pentagate/protocol';
+import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
+import { KERNEL_MIGRATIONS_TABLE, SQLITE_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import type {
+  AuditEventQuery,
+  InsertProposalResult,
+  KernelStore,
+  ProposalRecord,
+  ProposalState,
+  SettleResult,
+  Settlement,
+} from './kernel-store.js';
+import type { AuditRecord, PolicyRecord } from './records.js';
+import { type Row, num, toAudit, toPolicy } from './row-mappers.js';
+import type { SqliteStore } from './sqlite-store.js';
+
+export class SqliteKernelStore implements KernelStore {
+  readonly #store: SqliteStore;
+  readonly #db: Database.Database;
+
+  private constructor(store: SqliteStore) {
+    this.#store = store;
+    this.#db = store.database;
+  }
+
+  static async open(store: SqliteStore): Promise<SqliteKernelStore> {
+    await store.runWrite(({ db }) => {
+      db.exec(KERNEL_MIGRATIONS_TABLE);
+      const applied = new Set(
+        (db.prepare('SELECT version FROM kernel_schema_migrations').all() as Row[]).map((r) =>
+          num(r.version),
+        ),
+      );
+      for (const m of SQLITE_KERNEL_MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        db.exec(m.sql);
+        db.prepare('INSERT INTO kernel_schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
+          m.version,
+          Date.now(),
+        );
+      }
+    });
+    return new SqliteKernelStore(store);
+  }
+
+  insertProposal(p: ProposalRecord): Promise<InsertProposalResult> {
+    return this.#store.runWrite(({ db }): InsertProposalResult => {
+      const inserted = db
+        .prepare(
+          `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT DO NOTHING`,
+        )
+        .run(...proposalValues(p));
+      if (inserted.changes === 1) return { inserted: true };
+      const existing = p.idempotencyKey === null ? undefined : this.#byKey(p.tenantId, p.idempotencyKey);
+      if (!existing) throw new Error(`kernel proposal ${p.id} collides with an existing id`);
+      return { inserted: false, existing };
+    });
+  }
+
+  async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
+    const row = this.#db
+      .prepare('SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?')
+      .get(tenantId, id);
+    return row ? toProposal(row as Row) : undefined;
+  }
+
+  async findByIdempotencyKey(tenantId: string, key: string): Promise<ProposalRecord | undefined> {
+    return this.#byKey(tenantId, key);
+  }
+
+  #byKey(tenantId: string, key: string): ProposalRecord | undefined {
+    const row = this.#db
+      .prepare('SELECT * FROM kernel_proposals WHERE tenant_id = ? AND idempotency_key = ?')
+      .get(tenantId, key);
+    return row ? toProposal(row as Row) : undefined;
+  }
+
+  async setDecidedStatus(
+    tenantId: string,
+    id: string,
+    status: AuthorizationStatus,
+    state: ProposalState,
+  ): Promise<void> {
+    await this.#store.runWrite(({ db }) =>
+      db
+        .prepare(
+          "UPDATE kernel_proposals SET status = ?, state = ?, reservation_id = NULL WHERE tenant_id = ? AND id = ? AND state = 'open'",
+        )
+        .run(status, state, tenantId, id),
+    );
+  }
+
+  settle(s: Settlement): Promise<SettleResult> {
+    return this.#store.runWrite(({ db, appendAudit }): SettleResult => {
+      const row = db
+        .prepare('SELECT state FROM kernel_proposals WHERE tenant_id = ? AND id = ?')
+        .get(s.tenantId, s.proposalId) as Row | undefined;
+      const current = row ? (String(row.state) as ProposalState) : undefined;
+      if (current === undefined || !s.from.includes(current)) return { settled: false, current };
+      db.prepare(
+        'UPDATE kernel_proposals SET state = ?, updated_at_ms = ?, settled_by = ? WHERE tenant_id = ? AND id = ? AND state = ?',
+      ).run(s.to, s.nowMs, s.actor, s.tenantId, s.proposalId, current);
+      if (s.reservation) {
+        db.prepare(
+          "UPDATE budget_reservations SET state = ? WHERE id = ? AND tenant_id = ? AND state = 'reserved'",
+        ).run(s.reservation.state, s.reservation.id, s.tenantId);
+      }
+      return { settled: true, audit: appendAudit(s.audit) };
+    });
+  }
+
+  async listOpen(
+    tenantId: string,
+    statuses: readonly AuthorizationStatus[],
+    limit: number,
+  ): Promise<ProposalRecord[]> {
+    const marks = statuses.map(() => '?').join(', ');
+    const rows = this.#db
+      .prepare(
+        `SELECT * FROM kernel_proposals WHERE tenant_id = ? AND state = 'open' AND status IN (${marks})
+         ORDER BY created_at_ms, id LIMIT ?`,
+      )
+      .all(tenantId, ...statuses, limit) as Row[];
+    return rows.map(toProposal);
+  }
+
+  async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {
+    const rows = this.#db
+      .prepare(
+        `SELECT * FROM kernel_proposals WHERE state IN ('open', 'approved') AND expires_at_ms < ?
+         ORDER BY expires_at_ms LIMIT ?`,
+      )
+      .all(nowMs, limit) as Row[];
+    return rows.map(toProposal);
+  }
+
+  async policyByDigest(tenantIds: readonly string[], digest: string): Promise<PolicyRecord | undefined> {
+    const marks = tenantIds.map(() => '?').join(', ');
+    const row = this.#db
+      .prepare(`SELECT * FROM policies WHERE digest = ? AND tenant_id IN (${marks}) ORDER BY seq LIMIT 1`)
+      .get(digest, ...tenantIds) as Row | undefined;
+    return row && toPolicy(row);
+  }
+
+  async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
+    const where = ['idx > ?', "json_extract(entry, '$.tenantId') = ?"];
+    const params: unknown[] = [q.afterIndex ?? -1, q.tenantId];
+    if (q.type !== undefined) {
+      where.push("json_extract(entry, '$.type') = ?");
+      params.push(q.type);
+    }
+    if (q.agentId !== undefined) {
+      where.push("(json_extract(entry, '$.actor') = ? OR json_extract(entry, '$.data.agentId') = ?)");
+      params.push(q.agentId, q.agentId);
+    }
+    if (q.proposalId !== undefined) {
+      where.push(
+        "(json_extract(entry, '$.data.proposalId') = ? OR json_extract(entry, '$.data.decisionId') = ?)",
+      );
+      params.push(q.proposalId, q.proposalId);
+    }
+    if (q.fromIso !== undefined) {
+      where.push("json_extract(entry, '$.at') >= ?");
+      params.push(q.fromIso);
+    }
+    if (q.toIso !== undefined) {
+      where.push("json_extract(entry, '$.at') < ?");
+      params.push(q.toIso);
+    }
+    const rows = this.#db
+      .prepare(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ?`)
+      .all(...params, q.limit) as Row[];
+    return rows.map(toAudit);
+  }
+}
