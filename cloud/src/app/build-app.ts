@@ -10,6 +10,8 @@ import type { TrustDocument } from '@pentagate/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import { Governor } from '../decisions/governor.js';
+import type { KernelSettings } from '../kernel/kernel-settings.js';
+import { registerKernel } from '../kernel/register-kernel.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { registerRoutes } from '../routes/index.js';
@@ -57,6 +59,8 @@ export interface BuildAppOptions {
   drainTimeoutMs?: number;
   /** Clock, for tests. */
   nowMs?: () => number;
+  /** Kernel settings (cloud/src/kernel/kernel-settings.ts); the kernel also uses `nowMs`. */
+  kernel?: Partial<KernelSettings>;
 }
 
 export type CloudApp = FastifyInstance & { cloud: CloudContext };
@@ -153,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const cloud: CloudContext = { store, audit, keys, policies, governor, metrics };
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud);
+  await registerKernel(app, cloud, { custodyTrust, settings: options.kernel ?? {}, nowMs });
 
   app.addHook('onClose', async () => {
     await drain.drained();
