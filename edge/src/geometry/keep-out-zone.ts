@@ -100,18 +100,3 @@ export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: numbe
       return inPrism(zone, px, py, pz, inflateM);
   }
 }
-
-/** Index of the first zone containing any of the points (xyz triples in `points`), or -1. */
-export function firstZoneHit(
-  zones: readonly KeepOutZone[],
-  points: ArrayLike<number>,
-  inflateM: number,
-): { zone: number; point: number } | undefined {
-  for (let p = 0; p + 2 < points.length; p += 3) {
-    for (let z = 0; z < zones.length; z++) {
-      if (pointInZone(zones[z]!, points[p]!, points[p + 1]!, points[p + 2]!, inflateM))
-        return { zone: z, point: p / 3 };
-    }
-  }
-  return undefined;
-}
