@@ -32,6 +32,7 @@ const pointer = (path: PathStack): string =>
   path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 // Strings without `"`, `\`, C0 controls or surrogates need no escaping; most keys and values are like that.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls are exactly what JCS must escape
 const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
 // RFC 8785 §3.2.2.2: only `"`, `\` and the C0 controls are escaped; everything else is literal UTF-8.
