@@ -26,6 +26,11 @@ export function registerDrain(app: FastifyInstance, options: { drainTimeoutMs: n
     counted.add(request);
     inFlight++;
   });
+  // A keep-alive connection that was busy when close began would otherwise idle until keepAliveTimeout
+  // and hold the port open; answering with `Connection: close` ends it as soon as its response is sent.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onResponse', finish);
   app.addHook('onRequestAbort', finish);
   app.addHook('preClose', async () => {
