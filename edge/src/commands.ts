@@ -1,7 +1,20 @@
 import type { Command } from '@pentagate/protocol';
+import { calibSignCommand } from './cli/calib-sign-command.js';
+import { consentGrantCommand } from './cli/consent-grant-command.js';
+import { edgeRunCommand } from './cli/edge-run-command.js';
+import { firmwareSignCommand } from './cli/firmware-sign-command.js';
+import { hashPasswordCommand } from './cli/hash-password-command.js';
+import { edgeCheckCommand } from './profile/check-command.js';
 
 /** The `pentagate` subcommands this package contributes. */
-export const commands: Command[] = [];
+export const commands: Command[] = [
+  edgeRunCommand,
+  edgeCheckCommand,
+  hashPasswordCommand,
+  firmwareSignCommand,
+  calibSignCommand,
+  consentGrantCommand,
+];
 
 // The runtime API rides on this entry point until the package index re-exports ./runtime.js.
 export * from './runtime.js';

@@ -12,7 +12,7 @@ export function connectClient(url: string, options: TestClientOptions = {}): Pro
   const opts: IClientOptions = {
     protocolVersion: 4,
     reconnectPeriod: 0,
-    connectTimeout: 5000,
+    connectTimeout: 20_000,
     clientId: options.clientId ?? `${options.username ?? 'anon'}-${Math.random().toString(16).slice(2)}`,
     ...(options.username !== undefined ? { username: options.username } : {}),
     ...(options.password !== undefined ? { password: options.password } : {}),
@@ -44,7 +44,7 @@ export async function subscribeGranted(client: MqttClient, filter: string): Prom
 export function nextMessage(
   client: MqttClient,
   predicate: (topic: string, payload: Buffer) => boolean = () => true,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<{ topic: string; payload: Buffer }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -62,7 +62,7 @@ export function nextMessage(
 }
 
 /** Resolves when the broker closes the client's connection. */
-export function closedByBroker(client: MqttClient, timeoutMs = 5000): Promise<void> {
+export function closedByBroker(client: MqttClient, timeoutMs = 20_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`connection still open after ${timeoutMs} ms`)),
@@ -99,7 +99,7 @@ export class MessageInbox {
   next<T = Record<string, unknown>>(
     topic: string,
     predicate: (message: T) => boolean = () => true,
-    timeoutMs = 5000,
+    timeoutMs = 20_000,
   ): Promise<T> {
     return new Promise((resolve, reject) => {
       const look = (): boolean => {

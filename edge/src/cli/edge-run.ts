@@ -1,0 +1,125 @@
+/**
+ * What `pentagate edge run` does, as a function the tests call with an AbortSignal: load the profile and
+ * keys, open the state directory, start the embedded broker when asked, start the edge node, and on abort
+ * shut down gracefully (STOP, drain, flush, close).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import type { Logger } from 'pino';
+import type { BrokerUser } from '../broker/broker-users.js';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../broker/embedded-broker.js';
+import { EdgeGate } from '../gate/edge-gate.js';
+import { FileSequenceStore } from '../gate/sequence-store.js';
+import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
+import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
+import { loadRobotProfile } from '../profile/load-profile.js';
+import type { MqttTarget } from './cli-values.js';
+
+export interface EdgeRunOptions {
+  profilePath: string;
+  hmacKeyPath: string;
+  mqtt: MqttTarget;
+  /** Embedded broker only: bind address and the users besides the edge itself. */
+  brokerHost?: string;
+  brokerUsers?: BrokerUser[];
+  username?: string;
+  password?: string;
+  tls?: MqttTlsOptions;
+  stateDir: string;
+  metricsPort?: number;
+  /** DSSE envelopes: vendor-signed firmware manifests and lab-signed calibration certificates. */
+  firmwareManifests: unknown[];
+  calibrationCertificates: unknown[];
+  logger: Logger;
+}
+
+export interface StartedEdge {
+  edge: RunningEdge;
+  broker: EmbeddedBroker | undefined;
+  stop(reason?: string): Promise<void>;
+}
+
+export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge> {
+  const log = options.logger;
+  const profile = loadRobotProfile(options.profilePath);
+  const trust = TrustStore.fromDocument(
+    profile.trust.document ?? { keys: [] },
+    `trust of ${options.profilePath}`,
+  );
+  const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
+  await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+  const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));
+  const gate = new EdgeGate({ profile, trust, hmacKey, sequence });
+  const provenance = gate.loadProvenance({
+    firmwareManifests: options.firmwareManifests,
+    calibrationCertificates: options.calibrationCertificates,
+  });
+  for (const r of provenance.rejected) log.warn({ ...r }, 'provenance document refused');
+
+  let broker: EmbeddedBroker | undefined;
+  let url: string;
+  let username = options.username;
+  let password = options.password;
+  if (options.mqtt.kind === 'embedded') {
+    // The edge's own broker identity lives only in this process: a fresh random password every start.
+    username = `edge-${profile.robotId}`;
+    password = randomBytes(24).toString('base64url');
+    broker = await startEmbeddedBroker({
+      port: options.mqtt.port,
+      ...(options.brokerHost !== undefined ? { host: options.brokerHost } : {}),
+      users: [{ username, password, role: 'edge', robotId: profile.robotId }, ...(options.brokerUsers ?? [])],
+    });
+    url = broker.url;
+    log.info(
+      { url, users: (options.brokerUsers ?? []).map((u) => u.username) },
+      'embedded MQTT broker listening',
+    );
+    if ((options.brokerUsers ?? []).length === 0) {
+      log.warn(
+        'embedded broker has no users besides the edge: pass --broker-users FILE so robots can connect',
+      );
+    }
+  } else {
+    url = options.mqtt.url;
+  }
+  let edge: RunningEdge;
+  try {
+    edge = await startEdgeNode({
+      robotId: profile.robotId,
+      gate,
+      mqtt: {
+        url,
+        ...(username !== undefined ? { username } : {}),
+        ...(password !== undefined ? { password } : {}),
+        ...(options.tls !== undefined ? { tls: options.tls } : {}),
+      },
+      stateDir: options.stateDir,
+      logger: log,
+      ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
+    });
+  } catch (err) {
+    await broker?.close();
+    throw err;
+  }
+  log.info(
+    {
+      robotId: profile.robotId,
+      kid: hmacKey.kid,
+      cfgDigest: gate.cfgDigest,
+      epoch: gate.epoch,
+      metrics: edge.observability?.url,
+      provenanceAccepted: provenance.accepted,
+    },
+    'edge running',
+  );
+  return {
+    edge,
+    broker,
+    async stop(reason) {
+      await edge.stop(reason);
+      await broker?.close();
+    },
+  };
+}

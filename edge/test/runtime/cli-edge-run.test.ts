@@ -1,0 +1,138 @@
+import { createServer } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import t from 'tap';
+import { writeHmacKeyFile } from '@pentagate/crypto';
+import { robotTopics } from '@pentagate/protocol';
+import { hashPassword } from '../../src/broker/password-hash.js';
+import { startEdgeRun } from '../../src/cli/edge-run.js';
+import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
+import { cli } from './helpers/run-edge-cli.js';
+import { createEdgeLogger } from '../../src/observability/logger.js';
+import { armFixture } from './helpers/arm-fixture.js';
+import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+
+async function files(t: { teardown(fn: () => unknown): void }) {
+  const dir = await mkdtemp(join(tmpdir(), 'pentagate-run-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const fixture = armFixture();
+  const profile = join(dir, 'profile.json');
+  await writeFile(profile, JSON.stringify(fixture.profile));
+  const hmacKey = join(dir, 'cmd.jwk');
+  await writeHmacKeyFile(hmacKey, fixture.hmacKey.key);
+  const firmware = join(dir, 'fw.json');
+  await writeFile(firmware, JSON.stringify(fixture.firmwareManifest));
+  const users = join(dir, 'users.json');
+  await writeFile(
+    users,
+    JSON.stringify([
+      {
+        username: 'robot-r1',
+        passwordHash: await hashPassword('robot-pw', { logN: 10, r: 8, p: 1 }),
+        role: 'robot',
+        robotId: 'r1',
+      },
+    ]),
+  );
+  return { dir, fixture, profile, hmacKey, firmware, users };
+}
+
+t.test('edge run serves a robot on the embedded broker and stops it on shutdown', async (t) => {
+  const f = await files(t);
+  const logLines: string[] = [];
+  const options = await edgeRunOptions({
+    options: {
+      profile: f.profile,
+      'hmac-key': f.hmacKey,
+      mqtt: 'embedded:0',
+      'broker-users': f.users,
+      'state-dir': join(f.dir, 'state'),
+      'metrics-port': '0',
+      firmware: [f.firmware],
+      'log-level': 'info',
+    },
+    positionals: [],
+  });
+  const started = await startEdgeRun({
+    ...options,
+    logger: createEdgeLogger({
+      destination: new Writable({
+        write(chunk, _e, cb) {
+          logLines.push(String(chunk));
+          cb();
+        },
+      }),
+    }),
+  });
+  let stopped = false;
+  t.teardown(() => (stopped ? undefined : started.stop()));
+  t.ok(started.broker, 'the embedded broker runs');
+  const robot = await connectClient(started.broker?.url ?? '', {
+    username: 'robot-r1',
+    password: 'robot-pw',
+  });
+  t.teardown(() => robot.endAsync(true));
+  const topics = robotTopics('r1');
+  const inbox = new MessageInbox(robot);
+  await robot.subscribeAsync(topics.cmd, { qos: 1 });
+
+  const now = Date.now();
+  for (const frame of f.fixture.passingFrames(1, now)) {
+    await robot.publishAsync(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 1 });
+  }
+  await robot.publishAsync(topics.intent, JSON.stringify(f.fixture.smallMove('run-1')), { qos: 1 });
+  const command = await inbox.next<{ intentId: string; seq: number }>(topics.cmd);
+  t.equal(command.intentId, 'run-1', 'the loaded firmware manifest lets PROVENANCE pass');
+  const health = await fetch(`${started.edge.observability?.url}/healthz`);
+  t.equal(health.status, 200);
+
+  await started.stop('operator pressed Ctrl-C');
+  stopped = true;
+  const stop = await inbox.next<{ setpoints: { kind: string; reason?: string }; seq: number }>(topics.cmd);
+  t.same(stop.setpoints, { kind: 'stop', reason: 'operator pressed Ctrl-C' });
+  t.ok(stop.seq > command.seq);
+  const log = logLines.join('');
+  t.match(log, /"msg":"edge running"/);
+  t.notMatch(log, /robot-pw/);
+});
+
+t.test('edge run refuses what it cannot use, before it starts', async (t) => {
+  const f = await files(t);
+  const base = [
+    'edge',
+    'run',
+    '--profile',
+    f.profile,
+    '--hmac-key',
+    f.hmacKey,
+    '--state-dir',
+    join(f.dir, 's'),
+  ];
+  t.match(await cli([...base, '--mqtt', 'tcp://x:1']), {
+    code: 2,
+    err: /--mqtt: expected embedded:PORT, mqtt:\/\/host:port/,
+  });
+  t.match(await cli([...base, '--mqtt', 'mqtt://u:p@host:1883']), {
+    code: 2,
+    err: /put credentials in --username/,
+  });
+  t.match(await cli([...base, '--mqtt', 'embedded:99999']), { code: 2, err: /expected a TCP port 0-65535/ });
+  t.match(await cli([...base, '--mqtt', 'mqtt://127.0.0.1:1', '--broker-users', f.users]), {
+    code: 2,
+    err: /--broker-users: only with --mqtt embedded:PORT/,
+  });
+  t.match(await cli([...base, '--log-level', 'loud']), { code: 2, err: /--log-level: expected one of/ });
+  t.match(await cli(['edge', 'run', '--hmac-key', f.hmacKey]), { code: 2, err: /--profile is required/ });
+
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+  const address = blocker.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  t.match(await cli([...base, '--mqtt', `embedded:${port}`, '--log-level', 'silent']), {
+    code: 2,
+    err: new RegExp(`port ${port} is in use: pass --mqtt embedded:PORT with another port`),
+  });
+});
