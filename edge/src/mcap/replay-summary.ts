@@ -1,0 +1,112 @@
+/**
+ * What `pentagate edge replay` reports about a recording (the fields are documented in the command's --help),
+ * and its text rendering. All times are Unix ms of the recording's log time; offsets are ms from its first message.
+ */
+import type { VerdictOutcome } from '@pentagate/protocol';
+
+export const VERTICES = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
+export type VertexName = (typeof VERTICES)[number];
+
+export interface TopicCount {
+  topic: string;
+  type: string;
+  messages: number;
+  /** `telemetry:<source>`, `intent`, `consent`, or `unbound: <why>`. */
+  boundTo: string;
+}
+
+export interface FirstEvent {
+  atMs: number;
+  offsetMs: number;
+  outcome: VerdictOutcome;
+  intentId?: string;
+  violation?: string;
+}
+
+export interface ReplaySummary {
+  recording: string;
+  robotId: string;
+  /** Set when the recording could not be read to its end; everything before that point was replayed. */
+  error?: string;
+  firstMessageMs: number | null;
+  lastMessageMs: number | null;
+  durationMs: number;
+  messages: { total: number; byTopic: TopicCount[] };
+  /** Messages not fed to the gates, by reason (recording problems, mapping skips, unbound topics). */
+  skipped: { total: number; byReason: Record<string, number>; examples: Record<string, string> };
+  telemetry: { accepted: number; rejected: Record<string, number>; examples: Record<string, string> };
+  intents: number;
+  consents: number;
+  verdicts: {
+    total: number;
+    byOutcome: Partial<Record<VerdictOutcome, number>>;
+    byVertex: Record<VertexName, { passed: number; failed: number }>;
+  };
+  /** Signed motion commands and signed STOPs. */
+  commands: { motion: number; stop: number };
+  firstVeto: FirstEvent | null;
+  firstFailureByVertex: Partial<Record<VertexName, FirstEvent>>;
+  /** Messages whose log time went backwards (replayed at the latest time seen). */
+  logTimeBackwards: number;
+  /** The verdict recording written with --record, if any. */
+  recordedTo?: string;
+}
+
+const entries = (r: Record<string, number>) => Object.entries(r).filter(([, n]) => n > 0);
+
+function iso(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString();
+}
+
+function first(label: string, e: FirstEvent): string {
+  return `${label} +${(e.offsetMs / 1000).toFixed(3)} s (${iso(e.atMs)}) ${e.outcome}${e.intentId ? ` ${e.intentId}` : ''}${e.violation ? `: ${e.violation}` : ''}`;
+}
+
+export function renderReplaySummary(s: ReplaySummary): string {
+  const lines: string[] = [];
+  lines.push(`recording ${s.recording} (robot ${s.robotId})`);
+  if (s.error) lines.push(`ERROR: ${s.error}`);
+  lines.push(
+    `  time      ${iso(s.firstMessageMs)} .. ${iso(s.lastMessageMs)} (${(s.durationMs / 1000).toFixed(3)} s)`,
+  );
+  lines.push(`  messages  ${s.messages.total}`);
+  for (const t of s.messages.byTopic)
+    lines.push(`    ${String(t.messages).padStart(7)}  ${t.topic}  [${t.type}] → ${t.boundTo}`);
+  lines.push(`  skipped   ${s.skipped.total}`);
+  for (const [reason, n] of entries(s.skipped.byReason)) {
+    lines.push(
+      `    ${String(n).padStart(7)}  ${reason}${s.skipped.examples[reason] ? ` (e.g. ${s.skipped.examples[reason]})` : ''}`,
+    );
+  }
+  const rejected = entries(s.telemetry.rejected);
+  lines.push(
+    `  telemetry ${s.telemetry.accepted} accepted, ${rejected.reduce((a, [, n]) => a + n, 0)} rejected`,
+  );
+  for (const [reason, n] of rejected) {
+    lines.push(
+      `    ${String(n).padStart(7)}  ${reason}${s.telemetry.examples[reason] ? ` (e.g. ${s.telemetry.examples[reason]})` : ''}`,
+    );
+  }
+  lines.push(`  intents   ${s.intents}; consents ${s.consents}`);
+  lines.push(
+    `  verdicts  ${s.verdicts.total}: ${
+      entries(s.verdicts.byOutcome as Record<string, number>)
+        .map(([o, n]) => `${o} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
+  for (const v of VERTICES) {
+    const c = s.verdicts.byVertex[v];
+    lines.push(`    ${v.padEnd(10)} passed ${c.passed}, failed ${c.failed}`);
+  }
+  lines.push(`  commands  ${s.commands.motion} motion, ${s.commands.stop} STOP`);
+  lines.push(s.firstVeto ? first('  first veto', s.firstVeto) : '  first veto  none');
+  for (const v of VERTICES) {
+    const e = s.firstFailureByVertex[v];
+    if (e) lines.push(first(`    first ${v} failure`, e));
+  }
+  if (s.logTimeBackwards > 0)
+    lines.push(`  log time went backwards ${s.logTimeBackwards} times (replayed at the latest time seen)`);
+  if (s.recordedTo) lines.push(`  verdicts recorded to ${s.recordedTo}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,200 @@
+/**
+ * Replays a rosbag2 MCAP recording through an EdgeGate in recorded time: each message is mapped by the same
+ * module the live ROS 2 transport uses (edge/src/ros/message-mapping.ts) and handed to the gate with the
+ * message's log time as "now", so staleness, consent timeouts and continuous monitoring behave as they would
+ * have on the robot. Between messages the gate's monitor and consent expiry run on the node's period
+ * (`monitorPeriodMs`), as the live node's timers do, while a motion runs or a consent is awaited.
+ *
+ * Nothing in a recording can make the gate sign without its five gates: bad records are counted as skips,
+ * bad frames are refused by the gate's telemetry store, and a truncated or corrupt file ends the replay with
+ * an error after everything before it was replayed.
+ */
+import type { MotorCommand, RobotProfile, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
+import type { EdgeGate } from '../gate/edge-gate.js';
+import type { TrapResult } from '../gate/trap-result.js';
+import { RosMessageMapper } from '../ros/message-mapping.js';
+import { type RosBinding, type RosRoleOverride, bindingForRecordedTopic } from '../ros/ros-bindings.js';
+import { readRosbag } from './rosbag-reader.js';
+import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
+import type { VerdictRecorder } from './verdict-recorder.js';
+
+export interface ReplayOptions {
+  bagPath: string;
+  profile: RobotProfile;
+  /** A gate for `profile`, with provenance loaded. Its clock is not used: every call passes the log time. */
+  gate: EdgeGate;
+  overrides?: Readonly<Record<string, RosRoleOverride>>;
+  /** Check header stamps against the log time (default true); off for recordings stamped in sim time. */
+  checkStamps?: boolean;
+  /** How often the live node re-checks the motion and consent deadlines, ms (default 20, as EdgeNode). */
+  monitorPeriodMs?: number;
+  recorder?: VerdictRecorder;
+}
+
+const NS_PER_MS = 1_000_000n;
+
+export async function replayRecording(options: ReplayOptions): Promise<ReplaySummary> {
+  const { gate, profile } = options;
+  const period = options.monitorPeriodMs ?? 20;
+  const mapper = new RosMessageMapper({ robotId: profile.robotId, checkStamps: options.checkStamps ?? true });
+  const bindings = new Map<string, RosBinding | { unbound: string }>();
+  const topicCounts = new Map<string, { topic: string; type: string; messages: number; boundTo: string }>();
+  const latestFrames = new Map<string, TelemetryFrame>();
+  const summary: ReplaySummary = {
+    recording: options.bagPath,
+    robotId: profile.robotId,
+    firstMessageMs: null,
+    lastMessageMs: null,
+    durationMs: 0,
+    messages: { total: 0, byTopic: [] },
+    skipped: { total: 0, byReason: {}, examples: {} },
+    telemetry: { accepted: 0, rejected: {}, examples: {} },
+    intents: 0,
+    consents: 0,
+    verdicts: {
+      total: 0,
+      byOutcome: {},
+      byVertex: Object.fromEntries(
+        VERTICES.map((v) => [v, { passed: 0, failed: 0 }]),
+      ) as ReplaySummary['verdicts']['byVertex'],
+    },
+    commands: { motion: 0, stop: 0 },
+    firstVeto: null,
+    firstFailureByVertex: {},
+    logTimeBackwards: 0,
+  };
+  const pending: Promise<void>[] = [];
+
+  const skip = (reason: string, detail: string) => {
+    summary.skipped.total += 1;
+    summary.skipped.byReason[reason] = (summary.skipped.byReason[reason] ?? 0) + 1;
+    summary.skipped.examples[reason] ??= detail;
+  };
+  const firstEvent = (v: VerdictEvent, violation?: string): FirstEvent => ({
+    atMs: v.atMs,
+    offsetMs: v.atMs - (summary.firstMessageMs ?? v.atMs),
+    outcome: v.outcome,
+    ...(v.intentId ? { intentId: v.intentId } : {}),
+    ...(violation ? { violation } : {}),
+  });
+  const onVerdict = (v: VerdictEvent) => {
+    summary.verdicts.total += 1;
+    summary.verdicts.byOutcome[v.outcome] = (summary.verdicts.byOutcome[v.outcome] ?? 0) + 1;
+    for (const g of v.gates) {
+      const vertex = g.vertex as VertexName;
+      const c = summary.verdicts.byVertex[vertex];
+      if (!c) continue;
+      if (g.passed) c.passed += 1;
+      else {
+        c.failed += 1;
+        summary.firstFailureByVertex[vertex] ??= firstEvent(v, g.violations[0]);
+      }
+    }
+    if (
+      (v.outcome === 'vetoed' || v.outcome === 'stopped' || v.outcome === 'consent-expired') &&
+      !summary.firstVeto
+    ) {
+      summary.firstVeto = firstEvent(v, v.violations[0]);
+    }
+    if (options.recorder) pending.push(options.recorder.verdict(v, [...latestFrames.values()]));
+  };
+  const onCommand = (c: MotorCommand) => {
+    if (c.setpoints.kind === 'stop') summary.commands.stop += 1;
+    else summary.commands.motion += 1;
+    if (options.recorder) pending.push(options.recorder.command(c));
+  };
+  const onTrap = (r: TrapResult) => {
+    if (r.kind === 'signed') onCommand(r.command);
+    onVerdict(r.verdict);
+  };
+
+  let nowMs = -1;
+  let lastTickMs = -1;
+  /** The live node's timers, stepped in recorded time up to `untilMs`. */
+  const runTimers = (untilMs: number) => {
+    if (lastTickMs < 0) lastTickMs = untilMs;
+    while (lastTickMs + period <= untilMs) {
+      if (!gate.activeMotion && gate.waitingConsents().length === 0) {
+        lastTickMs = untilMs;
+        break;
+      }
+      lastTickMs += period;
+      const stopped = gate.monitor(lastTickMs);
+      if (stopped) {
+        onCommand(stopped.stop);
+        onVerdict(stopped.verdict);
+      }
+      for (const r of gate.expireConsents(lastTickMs)) onTrap(r);
+    }
+  };
+
+  try {
+    for await (const item of readRosbag(options.bagPath)) {
+      const logMs = Number(item.logTimeNs / NS_PER_MS);
+      if (logMs < nowMs) summary.logTimeBackwards += 1;
+      nowMs = Math.max(nowMs, logMs);
+      summary.firstMessageMs ??= nowMs;
+      summary.lastMessageMs = nowMs;
+      summary.messages.total += 1;
+      runTimers(nowMs);
+      let binding = bindings.get(item.topic);
+      if (!binding) {
+        binding = bindingForRecordedTopic(profile, item.topic, item.type, options.overrides);
+        bindings.set(item.topic, binding);
+      }
+      const key = `${item.topic}\u0000${item.type}`;
+      let count = topicCounts.get(key);
+      if (!count) {
+        const boundTo =
+          'unbound' in binding
+            ? `unbound: ${binding.unbound}`
+            : binding.target.kind === 'telemetry'
+              ? `telemetry:${binding.target.source}`
+              : binding.target.kind;
+        count = { topic: item.topic, type: item.type, messages: 0, boundTo };
+        topicCounts.set(key, count);
+      }
+      count.messages += 1;
+      if (item.kind === 'problem') {
+        skip(item.reason, item.detail);
+        continue;
+      }
+      if ('unbound' in binding) {
+        skip('unbound-topic', `${item.topic}: ${binding.unbound}`);
+        continue;
+      }
+      const mapped = mapper.map(binding, item.message, nowMs, item.type);
+      if (mapped.kind === 'skip') {
+        skip(mapped.reason, mapped.detail);
+      } else if (mapped.kind === 'telemetry') {
+        const outcome = gate.ingestTelemetry(mapped.frame, nowMs);
+        if (outcome.accepted) {
+          summary.telemetry.accepted += 1;
+          latestFrames.set(mapped.frame.source, mapped.frame);
+        } else {
+          const reason = (outcome.reason ?? 'refused').split(':')[0]!;
+          summary.telemetry.rejected[reason] = (summary.telemetry.rejected[reason] ?? 0) + 1;
+          summary.telemetry.examples[reason] ??= outcome.reason ?? reason;
+        }
+        if (outcome.stop) onCommand(outcome.stop);
+        if (outcome.verdict) onVerdict(outcome.verdict);
+      } else if (mapped.kind === 'intent') {
+        summary.intents += 1;
+        onTrap(gate.trapAndSign(mapped.intent, nowMs));
+      } else {
+        summary.consents += 1;
+        onTrap(gate.submitConsent(mapped.envelope, nowMs));
+      }
+    }
+  } catch (err) {
+    summary.error = (err as Error).message;
+  }
+  await Promise.all(pending);
+  summary.durationMs =
+    summary.firstMessageMs === null ? 0 : (summary.lastMessageMs ?? 0) - summary.firstMessageMs;
+  summary.messages.byTopic = [...topicCounts.values()].sort((a, b) =>
+    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0,
+  );
+  if (options.recorder) summary.recordedTo = options.recorder.path;
+  return summary;
+}

@@ -1,0 +1,209 @@
+/**
+ * Reads a rosbag2 recording in MCAP (https://mcap.dev/spec) and yields its messages decoded from CDR, in file
+ * order, or a problem for each message that cannot be decoded. The reader streams: records are parsed as the
+ * file is read (McapStreamReader), so a recording larger than memory replays, and a truncated file yields every
+ * complete record before it fails.
+ *
+ * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text falls back
+ * to the bundled standard definitions (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
+ * that are `ros2idl` or unknown, channels without a schema, and messages that do not decode become problems
+ * (counted by the replay), never guesses. Chunks may be uncompressed or zstd; lz4 chunks are refused by name.
+ */
+import { createReadStream } from 'node:fs';
+import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
+import { MessageReader } from '@foxglove/rosmsg2-serialization';
+import { McapStreamReader, type McapTypes } from '@mcap/core';
+import { decompress as zstdDecompress } from 'fzstd';
+import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
+import { TransportError } from '../transport/transport-error.js';
+
+export type RecordingProblemReason = 'unknown-encoding' | 'missing-schema' | 'bad-schema' | 'decode-failed';
+
+export const RECORDING_PROBLEM_REASONS: readonly RecordingProblemReason[] = [
+  'unknown-encoding',
+  'missing-schema',
+  'bad-schema',
+  'decode-failed',
+];
+
+export type RecordedItem =
+  | { kind: 'message'; topic: string; type: string; logTimeNs: bigint; message: unknown }
+  | {
+      kind: 'problem';
+      topic: string;
+      type: string;
+      logTimeNs: bigint;
+      reason: RecordingProblemReason;
+      detail: string;
+    };
+
+type ChannelDecoder =
+  | { ok: true; topic: string; type: string; reader: MessageReader }
+  | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
+
+const DECOMPRESS = {
+  zstd: (buffer: Uint8Array, size: bigint) => {
+    const out = zstdDecompress(buffer, new Uint8Array(Number(size)));
+    if (BigInt(out.byteLength) !== size) {
+      throw new Error(`zstd chunk: expected ${size} bytes after decompression, got ${out.byteLength}`);
+    }
+    return out;
+  },
+};
+
+function channelDecoder(
+  channel: McapTypes.Channel,
+  schemas: ReadonlyMap<number, McapTypes.Schema>,
+): ChannelDecoder {
+  const topic = channel.topic;
+  const schema = schemas.get(channel.schemaId);
+  const type = schema ? normalizeRosType(schema.name) : '(no schema)';
+  const fail = (reason: RecordingProblemReason, detail: string): ChannelDecoder => ({
+    ok: false,
+    topic,
+    type,
+    reason,
+    detail: `${topic}: ${detail}`,
+  });
+  if (channel.messageEncoding !== 'cdr') {
+    return fail(
+      'unknown-encoding',
+      `message encoding ${JSON.stringify(channel.messageEncoding)} is not supported (expected cdr)`,
+    );
+  }
+  if (channel.schemaId === 0 || !schema) {
+    return fail(
+      'missing-schema',
+      channel.schemaId === 0 ? 'channel has no schema' : `schema id ${channel.schemaId} is not in the file`,
+    );
+  }
+  if (schema.encoding !== 'ros2msg') {
+    return fail(
+      'unknown-encoding',
+      `schema encoding ${JSON.stringify(schema.encoding)} is not supported (expected ros2msg)`,
+    );
+  }
+  let text = new TextDecoder('utf-8', { fatal: false }).decode(schema.data);
+  if (text.trim().length === 0) {
+    const bundled = ros2msgSchema(type);
+    if (!bundled)
+      return fail('missing-schema', `schema ${type} is empty and no standard definition is bundled for it`);
+    text = bundled;
+  }
+  try {
+    const reader = new MessageReader(parseMsgDefinition(text, { ros2: true }));
+    return { ok: true, topic, type, reader };
+  } catch (err) {
+    return fail('bad-schema', `schema ${type} does not parse: ${(err as Error).message}`);
+  }
+}
+
+function unreadable(path: string, detail: string): TransportError {
+  return new TransportError('MCAP_UNREADABLE', `recording ${path}: ${detail}`);
+}
+
+/**
+ * Yields every message of the recording at `path`. Throws TransportError MCAP_UNREADABLE when the file is not
+ * MCAP, is truncated, or a record is corrupt (after yielding everything before that point).
+ */
+export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, void, void> {
+  const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS });
+  const schemas = new Map<number, McapTypes.Schema>();
+  const decoders = new Map<number, ChannelDecoder>();
+  const channels = new Map<number, McapTypes.Channel>();
+  let offset = 0;
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      offset += bytes.byteLength;
+      try {
+        reader.append(bytes);
+      } catch (err) {
+        throw unreadable(path, `${(err as Error).message} (within the first ${offset} bytes)`);
+      }
+      for (;;) {
+        let record: McapTypes.TypedMcapRecord | undefined;
+        try {
+          record = reader.nextRecord();
+        } catch (err) {
+          const message = (err as Error).message;
+          const hint = /compression/i.test(message)
+            ? ' (decompress the recording first; zstd and uncompressed chunks are read)'
+            : '';
+          throw unreadable(path, `${message}${hint} (within the first ${offset} bytes)`);
+        }
+        if (!record) break;
+        if (record.type === 'Schema') {
+          schemas.set(record.id, record);
+        } else if (record.type === 'Channel') {
+          channels.set(record.id, record);
+          decoders.delete(record.id);
+        } else if (record.type === 'Message') {
+          yield decodeMessage(record, channels, schemas, decoders);
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof TransportError) throw err;
+    throw unreadable(path, (err as Error).message);
+  } finally {
+    stream.destroy();
+  }
+  if (!reader.done()) {
+    throw unreadable(
+      path,
+      offset === 0
+        ? 'the file is empty'
+        : `truncated after ${offset} bytes (${reader.bytesRemaining()} bytes of an incomplete record; the footer is missing)`,
+    );
+  }
+}
+
+function decodeMessage(
+  record: McapTypes.Message,
+  channels: ReadonlyMap<number, McapTypes.Channel>,
+  schemas: ReadonlyMap<number, McapTypes.Schema>,
+  decoders: Map<number, ChannelDecoder>,
+): RecordedItem {
+  const logTimeNs = record.logTime;
+  const channel = channels.get(record.channelId);
+  if (!channel) {
+    return {
+      kind: 'problem',
+      topic: `(channel ${record.channelId})`,
+      type: '(unknown)',
+      logTimeNs,
+      reason: 'missing-schema',
+      detail: `message on channel ${record.channelId}, which the file never defines`,
+    };
+  }
+  let decoder = decoders.get(record.channelId);
+  if (!decoder) {
+    decoder = channelDecoder(channel, schemas);
+    decoders.set(record.channelId, decoder);
+  }
+  if (!decoder.ok) {
+    return {
+      kind: 'problem',
+      topic: decoder.topic,
+      type: decoder.type,
+      logTimeNs,
+      reason: decoder.reason,
+      detail: decoder.detail,
+    };
+  }
+  try {
+    const message = decoder.reader.readMessage(record.data);
+    return { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message };
+  } catch (err) {
+    return {
+      kind: 'problem',
+      topic: decoder.topic,
+      type: decoder.type,
+      logTimeNs,
+      reason: 'decode-failed',
+      detail: `${decoder.topic}: ${decoder.type} message of ${record.data.byteLength} bytes does not decode: ${(err as Error).message}`,
+    };
+  }
+}
