@@ -22,12 +22,12 @@ export interface KernelOptions {
   nowMs?: () => number;
 }
 
-export async function registerKernel(
-  app: FastifyInstance,
+/** The kernel's context on a platform context (opens the kernel store, applying its migrations). */
+export async function createKernelContext(
   cloud: CloudContext,
   options: KernelOptions,
 ): Promise<KernelContext> {
-  const k: KernelContext = {
+  return {
     cloud,
     store: await openKernelStore(cloud.store),
     custodyTrust: options.custodyTrust,
@@ -35,6 +35,14 @@ export async function registerKernel(
     nowMs: options.nowMs ?? Date.now,
     policyCache: new Map(),
   };
+}
+
+export async function registerKernel(
+  app: FastifyInstance,
+  cloud: CloudContext,
+  options: KernelOptions,
+): Promise<KernelContext> {
+  const k = await createKernelContext(cloud, options);
   registerKernelAuthorize(app, k);
   registerKernelExecute(app, k);
   registerKernelReplay(app, k);

@@ -1,0 +1,81 @@
+/**
+ * Kernel test fixtures: a real app (testCloud) with a clock the test moves, and ProposedActions that
+ * land in each status under the documented example policy.
+ */
+import { jcsDigestHex } from '@pentagate/crypto';
+import type { ProposedAction } from '@pentagate/protocol';
+import type { Test } from 'tap';
+import type { KernelSettings } from '../../src/kernel/kernel-settings.js';
+import type { Store } from '../../src/store/store.js';
+import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
+
+export interface KernelTestCloud extends TestCloud {
+  clock: { nowMs: number };
+  advance(ms: number): void;
+}
+
+export const HOLD_MS = 60_000;
+
+export async function kernelCloud(
+  t: Test,
+  options: { store?: Store; policyText?: string | false; kernel?: Partial<KernelSettings> } = {},
+): Promise<KernelTestCloud> {
+  const clock = { nowMs: Date.now() };
+  const cloud = await testCloud(t, {
+    ...options,
+    nowMs: () => clock.nowMs,
+    kernel: { policyUpdateHoldMs: HOLD_MS, expirySweepMs: 0, ...options.kernel },
+  });
+  return {
+    ...cloud,
+    clock,
+    advance: (ms) => {
+      clock.nowMs += ms;
+    },
+  };
+}
+
+let counter = 0;
+
+export function ledgerWrite(
+  amount: number,
+  agentId = 'billing-bot',
+  extra: Partial<ProposedAction> = {},
+): ProposedAction {
+  return {
+    actionType: 'ledger:write',
+    payload: { amount, recipient: `supplier-${counter++}`, currency: 'USD' },
+    context: { agentId, confidenceScore: 0.9 },
+    ...extra,
+  };
+}
+
+export function vaultWrite(agentId = 'ops-bot'): ProposedAction {
+  return {
+    actionType: 'vault:write',
+    payload: { path: 'kv/app/token', value: 'rotated' },
+    context: { agentId },
+  };
+}
+
+export function policyUpdate(agentId = 'ops-bot'): ProposedAction {
+  return {
+    actionType: 'policy:update',
+    payload: { change: 'raise the support budget to 200 USD' },
+    context: { agentId },
+  };
+}
+
+export function shellInvoke(agentId = 'ops-bot'): ProposedAction {
+  return { actionType: 'tool:invoke', payload: { tool: 'shell.exec', command: 'ls' }, context: { agentId } };
+}
+
+export const digestOf = (action: ProposedAction): string => jcsDigestHex(action);
+
+export async function post(cloud: TestCloud, key: string, url: string, payload: unknown) {
+  return cloud.app.inject({ method: 'POST', url, headers: bearer(key), payload: payload as object });
+}
+
+export async function get(cloud: TestCloud, key: string, url: string) {
+  return cloud.app.inject({ method: 'GET', url, headers: bearer(key) });
+}
