@@ -4,12 +4,12 @@
  * re-runs it on the stored input — and it never throws: an input it cannot evaluate is refused with
  * INVARIANT.EVALUATION_FAILED (fail closed), and a missing policy with INVARIANT.NO_POLICY.
  */
-import { sha256Hex } from '@pentagate/crypto';
 import type { VerdictTiers } from '@pentagate/protocol';
 import { loadPolicy } from '../policy/load-policy.js';
 import type { LoadedPolicy } from '../policy/loaded-policy.js';
-import { callFingerprints } from './fingerprint.js';
-import { jsonSafe } from './json-safe.js';
+import { sha256HexOfText } from './digest.js';
+import { callFingerprints, fingerprintsOfSafe } from './fingerprint.js';
+import { type JsonSafe, jsonSafe } from './json-safe.js';
 import { oneLine } from './one-line.js';
 import { arbitrate, toolRuleFindings } from './tiers/arbitration.js';
 import { economicTier } from './tiers/economic.js';
@@ -27,7 +27,7 @@ function noPolicy(): LoadedPolicy {
   return emptyPolicy;
 }
 
-function inputFindings(action: GovernedAction): RuleFinding[] {
+function inputFindings(action: GovernedAction, safeArguments: JsonSafe): RuleFinding[] {
   const out: RuleFinding[] = [];
   const bad = (message: string, fix: string) =>
     out.push(finding('INVARIANT.EVALUATION_FAILED', message, fix, 'pentagon/input'));
@@ -40,7 +40,7 @@ function inputFindings(action: GovernedAction): RuleFinding[] {
   if (!Number.isSafeInteger(action.callDepth) || action.callDepth < 0) {
     bad(`call_depth must be an integer >= 0, got ${action.callDepth}`, 'send call_depth as an integer >= 0');
   }
-  const change = jsonSafe(action.arguments).change;
+  const change = safeArguments.change;
   if (change !== undefined) bad(`arguments are not plain JSON: ${change}`, 'send arguments as plain JSON');
   return out;
 }
@@ -66,8 +66,10 @@ function reasonFor(
 function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
   const { action, agent, ledger, history, trust, nowMs } = input;
   const policy = input.policy ?? noPolicy();
-  const prints = callFingerprints(action.lobeName, action.toolName, action.arguments);
-  const preliminary: RuleFinding[] = inputFindings(action);
+  // The arguments made plain JSON once: the input check, the fingerprints and the commitment share it.
+  const safeArguments = jsonSafe(action.arguments);
+  const prints = fingerprintsOfSafe(action.lobeName, action.toolName, safeArguments.value);
+  const preliminary: RuleFinding[] = inputFindings(action, safeArguments);
   if (!input.policy) {
     preliminary.push(
       finding(
@@ -88,7 +90,7 @@ function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
       ),
     );
   }
-  const zkInference = zkInferenceTier(action);
+  const zkInference = zkInferenceTier(action, safeArguments.value);
   const jurisdiction = jurisdictionTier(policy, action);
   const firewall = proofFirewallTier(policy, action, trust, nowMs);
   const economic = economicTier(policy, agent, action, ledger, history, prints, nowMs);
@@ -134,7 +136,7 @@ function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
   };
 }
 
-const EMPTY_DIGEST = sha256Hex('');
+const EMPTY_DIGEST = sha256HexOfText('');
 
 /** The verdict when evaluation itself failed: DENY with every tier marked failed. */
 function failedVerdict(input: EvaluationInput, err: unknown): PentagonVerdict {

@@ -3,7 +3,7 @@
  * to lower case, JCS arguments); the near fingerprint forgets what loops typically vary — digits, case,
  * whitespace, number values — so a loop that bumps a counter or a timestamp still shows as a loop.
  */
-import { jcsDigestHex } from '@pentagate/crypto';
+import { jcsSha256Hex } from './digest.js';
 import { jsonSafe } from './json-safe.js';
 
 function nearShape(v: unknown): unknown {
@@ -29,10 +29,14 @@ export interface CallFingerprints {
 }
 
 export function callFingerprints(lobeName: string, toolName: string, args: unknown): CallFingerprints {
-  const safe = jsonSafe(args).value;
+  return fingerprintsOfSafe(lobeName, toolName, jsonSafe(args).value);
+}
+
+/** `callFingerprints` for arguments already passed through `jsonSafe` (evaluation does that once). */
+export function fingerprintsOfSafe(lobeName: string, toolName: string, safeArgs: unknown): CallFingerprints {
   const tool = toolName.toLowerCase();
   return {
-    fingerprint: jcsDigestHex({ v: 1, lobe: lobeName, tool, arguments: safe }),
-    nearFingerprint: jcsDigestHex({ v: 1, lobe: lobeName, tool, shape: nearShape(safe) }),
+    fingerprint: jcsSha256Hex({ v: 1, lobe: lobeName, tool, arguments: safeArgs }),
+    nearFingerprint: jcsSha256Hex({ v: 1, lobe: lobeName, tool, shape: nearShape(safeArgs) }),
   };
 }

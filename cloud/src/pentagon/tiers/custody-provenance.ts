@@ -5,9 +5,10 @@
  * whose `dataDigest` is the SHA-256 of the argument's JCS form. An envelope that does not verify is a
  * violation even where none is required: a call must not carry forged custody.
  */
-import { type TrustStore, dsseVerifyStatement, jcsDigestHex } from '@pentagate/crypto';
+import { type TrustStore, dsseVerifyStatement } from '@pentagate/crypto';
 import { CustodyAttestationSchema, PAYLOAD_TYPES, type ProofFirewallTier } from '@pentagate/protocol';
 import { matchesAny } from '../../policy/glob.js';
+import { jcsSha256Hex } from '../digest.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import { jsonSafe } from '../json-safe.js';
 import { oneLine } from '../one-line.js';
@@ -61,7 +62,7 @@ export function custodyProvenance(
     for (const name of rule.arguments) {
       if (!requiredFor.includes(name)) requiredFor.push(name);
       const value = action.arguments[name];
-      const digest = value === undefined ? undefined : jcsDigestHex(jsonSafe(value).value);
+      const digest = value === undefined ? undefined : jcsSha256Hex(jsonSafe(value).value);
       if (digest !== undefined && digests.has(digest)) continue;
       findings.push(
         finding(

@@ -4,23 +4,25 @@
  * that anyone who later holds them can show these were the inputs governed. It is binding but not
  * hiding (no salt: the verdict must be reproducible on replay), and it proves nothing about inference.
  */
-import { jcsDigestHex, sha256Hex } from '@pentagate/crypto';
 import type { ZkInferenceTier } from '@pentagate/protocol';
+import { jcsSha256Hex, sha256HexOfText } from '../digest.js';
 import { jsonSafe } from '../json-safe.js';
 import type { GovernedAction } from '../types.js';
 
 export const ZK_INFERENCE_NOTE =
   'SHA-256 commitment to model id, prompt and arguments (binding, not hiding); not a zero-knowledge proof.';
 
-export function zkInferenceTier(action: GovernedAction): ZkInferenceTier {
+/** `safeArguments`: `jsonSafe(action.arguments).value`, computed once per evaluation by the caller. */
+export function zkInferenceTier(action: GovernedAction, safeArguments: unknown): ZkInferenceTier {
   const modelId = action.modelId ?? 'unspecified';
-  const promptDigest = sha256Hex(jsonSafe(action.triggerPrompt ?? '').value as string);
-  const argumentsDigest = jcsDigestHex(jsonSafe(action.arguments).value);
+  // String(): a non-string prompt from a library caller is hashed as its string form, as TextEncoder would.
+  const promptDigest = sha256HexOfText(String(jsonSafe(action.triggerPrompt ?? '').value));
+  const argumentsDigest = jcsSha256Hex(safeArguments);
   return {
     passed: true,
     scheme: 'sha256-commitment',
     zeroKnowledge: false,
-    commitment: jcsDigestHex({ v: 1, modelId, promptDigest, argumentsDigest }),
+    commitment: jcsSha256Hex({ v: 1, modelId, promptDigest, argumentsDigest }),
     modelId,
     promptDigest,
     argumentsDigest,

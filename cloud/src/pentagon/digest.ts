@@ -1,0 +1,19 @@
+/**
+ * SHA-256 for the pentagon, on node:crypto (OpenSSL) rather than @noble/hashes: the cloud is a server
+ * package (DESIGN.md allows node:crypto there) and each evaluation takes five digests, where the
+ * one-shot native hash is several times faster than the pure-JS one. The bytes hashed are the same as
+ * `sha256Hex`/`jcsDigestHex` of @pentagate/crypto (UTF-8 of the text, lone surrogates as U+FFFD, as
+ * TextEncoder does), so every digest is identical to theirs.
+ */
+import { hash } from 'node:crypto';
+import { canonicalize } from '@pentagate/protocol';
+
+/** SHA-256 (lower-case hex) of the UTF-8 bytes of `text`. */
+export function sha256HexOfText(text: string): string {
+  return hash('sha256', text, 'hex');
+}
+
+/** SHA-256 (lower-case hex) of the RFC 8785 canonical form of `value`; throws JcsError like jcsDigestHex. */
+export function jcsSha256Hex(value: unknown): string {
+  return hash('sha256', canonicalize(value), 'hex');
+}
