@@ -264,7 +264,9 @@ export class EdgeNode {
     clearInterval(this.#monitorTimer);
     if (this.#transport.isConnected()) this.#orderStop('SHUTDOWN', reason);
     await this.settled();
-    await this.#outbox.close();
+    await this.#outbox
+      .close()
+      .catch((err: Error) => this.#log.error({ err }, 'audit outbox did not close cleanly'));
     await this.#transport.close();
     this.#state = 'stopped';
     this.#log.info({ reason }, 'edge node stopped');

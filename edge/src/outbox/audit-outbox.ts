@@ -232,6 +232,11 @@ export class AuditOutbox {
     if (this.#closed) return;
     await this.flush();
     this.#closed = true;
-    await this.#file.close();
+    try {
+      await this.#file.close();
+    } catch (err) {
+      // A poisoned outbox may have lost its descriptor; closing it cannot make anything worse.
+      if (!this.#failure) throw err;
+    }
   }
 }

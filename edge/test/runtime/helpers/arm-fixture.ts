@@ -60,6 +60,8 @@ export interface ArmFixtureOptions {
   robotId?: string;
   /** maxAgeMs of the joint-state and proximity sources (default 5000: generous, tests run under load). */
   fastSourceMaxAgeMs?: number;
+  /** How long an intent waits for consent (default 30 s). */
+  consentTimeoutMs?: number;
 }
 
 export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
@@ -109,7 +111,11 @@ export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
       reserveWh: 50,
       allocationsWh: { default: 20 },
     },
-    consent: { highTorqueThresholdNm: 100, safetyCriticalMoveClasses: ['critical'], timeoutMs: 30_000 },
+    consent: {
+      highTorqueThresholdNm: 100,
+      safetyCriticalMoveClasses: ['critical'],
+      timeoutMs: options.consentTimeoutMs ?? 30_000,
+    },
     trust: { document: trustDocument },
     sensors: [],
     sources: [

@@ -1,0 +1,162 @@
+import { closeSync } from 'node:fs';
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { robotTopics } from '@pentagate/protocol';
+import { EdgeNode } from '../../src/node/edge-node.js';
+import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
+import { createEdgeLogger } from '../../src/observability/logger.js';
+import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
+import type { EdgeGatePort } from '../../src/node/edge-gate-port.js';
+import { type ArmFixture, armFixture } from './helpers/arm-fixture.js';
+import { RecordingTransport } from './helpers/recording-transport.js';
+
+const topics = robotTopics('r1');
+
+async function nodeWith(
+  t: { teardown(fn: () => unknown): void },
+  options: {
+    fixture?: ArmFixture;
+    gate?: EdgeGatePort;
+    consentCheckPeriodMs?: number;
+    monitorPeriodMs?: number;
+  } = {},
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'pentagate-node-'));
+  const fixture = options.fixture ?? armFixture();
+  const gate = options.gate ?? fixture.makeGate();
+  const transport = new RecordingTransport();
+  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
+  const node = new EdgeNode({
+    robotId: 'r1',
+    gate,
+    transport,
+    outbox,
+    metrics: new EdgeMetrics(),
+    logger: createEdgeLogger({ level: 'silent' }),
+    ...(options.consentCheckPeriodMs !== undefined
+      ? { consentCheckPeriodMs: options.consentCheckPeriodMs }
+      : {}),
+    ...(options.monitorPeriodMs !== undefined ? { monitorPeriodMs: options.monitorPeriodMs } : {}),
+  });
+  node.start();
+  t.teardown(async () => {
+    await node.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { node, transport, outbox, fixture, dir, path: join(dir, 'outbox.jsonl') };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000 && !condition(); i++) await sleep(5);
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+}
+
+t.test('a STOP leaves before the telemetry handler returns, ahead of its verdict', async (t) => {
+  const { node, transport, fixture } = await nodeWith(t);
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  transport.deliver(topics.intent, fixture.smallMove('m1'));
+  await node.settled();
+  const before = transport.published.length;
+  transport.deliver(topics.telemetry('proximity'), fixture.proximityFrame(2, Date.now(), 0.3));
+  const first = transport.published[before];
+  t.equal(first?.kind === 'cmd' && first.command.setpoints.kind, 'stop', 'published synchronously, first');
+  await node.settled();
+  t.equal(transport.verdicts().at(-1)?.outcome, 'stopped');
+});
+
+t.test('the watchdog stops a motion whose proximity source goes silent', async (t) => {
+  const fixture = armFixture({ fastSourceMaxAgeMs: 200 });
+  const { node, transport } = await nodeWith(t, { fixture, monitorPeriodMs: 10 });
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  transport.deliver(topics.intent, fixture.smallMove('m1'));
+  await until(() => transport.commands().length === 1, 'the motion command');
+  // No more telemetry: after maxAgeMs the frames are stale and the watchdog must stop the arm.
+  await until(() => transport.commands().length === 2, 'the watchdog STOP');
+  t.equal(transport.commands()[1]?.setpoints.kind, 'stop');
+  await node.settled();
+  t.match(transport.verdicts().at(-1), { outcome: 'stopped', violations: [/STALE_DATA/] });
+});
+
+t.test('a motion command is withheld and the robot stopped when the outbox cannot record it', async (t) => {
+  const { node, transport, fixture, path } = await nodeWith(t);
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  for (const fd of await readdir('/proc/self/fd')) {
+    if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === path) closeSync(Number(fd));
+  }
+  transport.deliver(topics.intent, fixture.smallMove('m1'));
+  await node.settled();
+  const kinds = transport.commands().map((c) => c.setpoints.kind);
+  t.same(kinds, ['stop'], 'no motion command left the edge; a STOP did');
+  t.match(transport.verdicts().at(-1), {
+    outcome: 'stopped',
+    violations: [/^EDGE\.OUTBOX_FAILED: command seq \d+ withheld/],
+  });
+  t.match(node.health(), { healthy: false, checks: { outbox: /^failed: / } });
+});
+
+t.test('a wait for consent turns into a consent-expired verdict on the timer', async (t) => {
+  const fixture = armFixture({ consentTimeoutMs: 50 });
+  const { transport } = await nodeWith(t, { fixture, consentCheckPeriodMs: 10 });
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  const heavy = fixture.smallMove('heavy');
+  for (const p of heavy.kind === 'joint-trajectory' ? heavy.points : [])
+    p.effortsNm = [1, 120, 12, 2, 1, 0.5];
+  transport.deliver(topics.intent, heavy);
+  await until(() => transport.verdicts().some((v) => v.outcome === 'consent-expired'), 'the expiry');
+  t.same(
+    transport.verdicts().map((v) => v.outcome),
+    ['awaiting-consent', 'consent-expired'],
+  );
+  t.same(transport.commands(), [], 'nothing was signed');
+});
+
+t.test('messages on topics the node does not serve get a rejected-input verdict', async (t) => {
+  const { node, transport } = await nodeWith(t);
+  transport.deliver('pentagate/v1/r2/intent', '{}');
+  transport.deliver('pentagate/v1/r1/cmd', '{}');
+  transport.deliver('elsewhere', '{}');
+  transport.deliver(topics.intent, new Uint8Array([0xff, 0xfe]));
+  await node.settled();
+  t.same(
+    transport.verdicts().map((v) => v.violations[0]?.split(':')[0]),
+    ['INPUT.UNKNOWN_TOPIC', 'INPUT.UNKNOWN_TOPIC', 'INPUT.UNKNOWN_TOPIC', 'INPUT.MALFORMED'],
+  );
+});
+
+t.test('a gate that throws refuses the input and the node goes on', async (t) => {
+  const fixture = armFixture();
+  const real = fixture.makeGate();
+  let throwOnce = true;
+  const gate: EdgeGatePort = {
+    ingestTelemetry: (f, a) => real.ingestTelemetry(f, a),
+    trapAndSign: (i, n) => {
+      if (throwOnce) {
+        throwOnce = false;
+        throw new Error('kinematics table corrupted');
+      }
+      return real.trapAndSign(i, n);
+    },
+    submitConsent: (e, n) => real.submitConsent(e, n),
+    expireConsents: (n) => real.expireConsents(n),
+    protectiveStop: (r, n) => real.protectiveStop(r, n),
+    monitor: (n) => real.monitor(n),
+  };
+  const { node, transport } = await nodeWith(t, { fixture, gate });
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  transport.deliver(topics.intent, fixture.smallMove('m1'));
+  transport.deliver(topics.intent, fixture.smallMove('m2'));
+  await node.settled();
+  t.match(transport.verdicts()[0], {
+    outcome: 'rejected-input',
+    violations: ['INPUT.GATE_FAULT: kinematics table corrupted'],
+  });
+  t.equal(transport.commands()[0]?.intentId, 'm2', 'the next intent is handled normally');
+});
