@@ -24,7 +24,8 @@ const EXECUTE = '/api/v1/kernel/execute';
 
 async function reservationState(c: KernelTestCloud, proposalId: string): Promise<string | undefined> {
   const record = await c.store.getDecision(c.a.id, proposalId);
-  const id = (record?.verdict.kernel as { reservationId: string | null }).reservationId;
+  const kernel = record?.verdict.kernel as { reservationId: string | null } | undefined;
+  const id = kernel?.reservationId;
   return id ? (await c.store.getReservation(c.a.id, id))?.state : undefined;
 }
 
