@@ -29,6 +29,8 @@ export interface ReplayOptions {
   /** How often the live node re-checks the motion and consent deadlines, ms (default 20, as EdgeNode). */
   monitorPeriodMs?: number;
   recorder?: VerdictRecorder;
+  /** Called once with the first message's log time, before it is handled (e.g. to load provenance then). */
+  onFirstMessage?: (logTimeMs: number) => void;
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -133,7 +135,10 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);
-      summary.firstMessageMs ??= nowMs;
+      if (summary.firstMessageMs === null) {
+        summary.firstMessageMs = nowMs;
+        options.onFirstMessage?.(nowMs);
+      }
       summary.lastMessageMs = nowMs;
       summary.messages.total += 1;
       runTimers(nowMs);

@@ -1,0 +1,66 @@
+/**
+ * Reads the per-role overrides of ROS 2 bindings (`--bindings FILE`, YAML or JSON): what the robot profile
+ * cannot say about a topic — its message type, the source it feeds, a LaserScan sector, an intent topic's move
+ * class. Example:
+ *
+ *   proximity: { type: sensor_msgs/msg/LaserScan, source: proximity-front, sector: { minAngleRad: -1.2, maxAngleRad: 1.2 } }
+ *   intent: { moveClass: pick }
+ *
+ * Every problem is reported with its path; unknown keys are refused (a typo must not silently widen a sector).
+ */
+import { InvalidInputError, describeValue } from '@pentagate/protocol';
+import type { RosRoleOverride, ScanSector } from './ros-bindings.js';
+
+const KEYS = new Set(['type', 'source', 'sector', 'moveClass', 'safetyCritical', 'twistDurationMs']);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function parseRoleOverrides(value: unknown, what: string): Record<string, RosRoleOverride> {
+  const problems: string[] = [];
+  const out: Record<string, RosRoleOverride> = {};
+  if (!isObject(value))
+    throw new InvalidInputError(
+      `${what}: expected a mapping of role → override, got ${describeValue(value)}`,
+    );
+  for (const [role, raw] of Object.entries(value)) {
+    if (!isObject(raw)) {
+      problems.push(`${role}: expected a mapping, got ${describeValue(raw)}`);
+      continue;
+    }
+    const o: RosRoleOverride = {};
+    for (const [key, v] of Object.entries(raw)) {
+      const at = `${role}.${key}`;
+      if (!KEYS.has(key)) problems.push(`${at}: unknown key (expected one of ${[...KEYS].join(', ')})`);
+      else if (
+        (key === 'type' || key === 'source' || key === 'moveClass') &&
+        (typeof v !== 'string' || v.length === 0)
+      ) {
+        problems.push(`${at}: expected a non-empty string, got ${describeValue(v)}`);
+      } else if (key === 'safetyCritical' && typeof v !== 'boolean')
+        problems.push(`${at}: expected true or false, got ${describeValue(v)}`);
+      else if (
+        key === 'twistDurationMs' &&
+        !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 3_600_000)
+      ) {
+        problems.push(`${at}: expected an integer 1..3600000 (ms), got ${describeValue(v)}`);
+      } else if (key === 'sector') {
+        const s = v as Partial<ScanSector> | undefined;
+        if (
+          !isObject(s) ||
+          !Number.isFinite(s.minAngleRad) ||
+          !Number.isFinite(s.maxAngleRad) ||
+          Object.keys(s).length !== 2
+        ) {
+          problems.push(
+            `${at}: expected { minAngleRad: number, maxAngleRad: number }, got ${describeValue(v)}`,
+          );
+        } else o.sector = { minAngleRad: s.minAngleRad as number, maxAngleRad: s.maxAngleRad as number };
+      } else (o as Record<string, unknown>)[key] = v;
+    }
+    out[role] = o;
+  }
+  if (problems.length > 0) throw new InvalidInputError(`${what}: ${problems.join('; ')}`);
+  return out;
+}
