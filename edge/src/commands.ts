@@ -4,12 +4,14 @@ import { consentGrantCommand } from './cli/consent-grant-command.js';
 import { edgeRunCommand } from './cli/edge-run-command.js';
 import { firmwareSignCommand } from './cli/firmware-sign-command.js';
 import { hashPasswordCommand } from './cli/hash-password-command.js';
+import { edgeReplayCommand } from './cli/replay-command.js';
 import { edgeCheckCommand } from './profile/check-command.js';
 
 /** The `pentagate` subcommands this package contributes. */
 export const commands: Command[] = [
   edgeRunCommand,
   edgeCheckCommand,
+  edgeReplayCommand,
   hashPasswordCommand,
   firmwareSignCommand,
   calibSignCommand,
