@@ -1,0 +1,148 @@
+/**
+ * GovClient: an agent's handle on the Pentagate kernel. `authorize` an action, `execute` what was allowed
+ * (exactly once), `replay` a decision, read the tenant's audit events. Retry policy: `execute` is never
+ * retried (a lost response must not become a second execution — the server refuses one anyway with 409);
+ * `authorize` is retried on network errors, time-outs and 503 only when the action carries an
+ * idempotencyKey (the server then returns the first decision); reads are retried likewise.
+ */
+import { ValidationFailedError } from './errors.js';
+import { type FetchLike, Transport } from './transport.js';
+import type {
+  AuditEntry,
+  AuditEventsPage,
+  AuditEventsQuery,
+  AuthorizationDecision,
+  ExecutionResult,
+  ProposedAction,
+  ReplayResult,
+} from './types.js';
+
+export interface GovClientOptions {
+  /** The cloud's base URL, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** A tenant API key (`pgk_…`); scope `agent` for authorize/execute. */
+  apiKey: string;
+  /** Per-attempt time-out (default 10 000 ms). */
+  timeoutMs?: number;
+  /** A fetch implementation (default: the global one). */
+  fetch?: FetchLike;
+  /** Extra attempts for repeatable calls (default 2). */
+  maxRetries?: number;
+  /** First retry back-off, doubled per attempt (default 200 ms). */
+  retryDelayMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const API_KEY = /^pgk_[A-Za-z0-9_-]{43}$/;
+
+function ms(v: number | Date | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  return String(typeof v === 'number' ? v : v.getTime());
+}
+
+export class GovClient {
+  readonly #transport: Transport;
+
+  constructor(options: GovClientOptions) {
+    if (!/^https?:\/\//.test(options.baseUrl)) {
+      throw new ValidationFailedError(
+        'INVALID_OPTIONS',
+        `baseUrl: expected an http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
+        0,
+      );
+    }
+    if (!API_KEY.test(options.apiKey)) {
+      throw new ValidationFailedError(
+        'INVALID_OPTIONS',
+        'apiKey: expected pgk_ followed by 43 base64url characters',
+        0,
+      );
+    }
+    const fetchImpl = options.fetch ?? (globalThis.fetch?.bind(globalThis) as FetchLike | undefined);
+    if (!fetchImpl)
+      throw new ValidationFailedError('INVALID_OPTIONS', 'fetch: none given and no global fetch', 0);
+    this.#transport = new Transport({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      fetch: fetchImpl,
+      maxRetries: options.maxRetries ?? 2,
+      retryDelayMs: options.retryDelayMs ?? 200,
+    });
+  }
+
+  /** Proposes an action. Every status is a result (a DENY is not thrown); errors are for failed calls. */
+  authorize(action: ProposedAction, options: CallOptions = {}): Promise<AuthorizationDecision> {
+    return this.#transport.request({
+      method: 'POST',
+      path: '/api/v1/kernel/authorize',
+      body: action,
+      signal: options.signal,
+      repeatable: action.idempotencyKey !== undefined,
+    });
+  }
+
+  /**
+   * Executes an allowed (or approved, or elapsed-hold) proposal, exactly once. Throws ExecutionDeniedError
+   * when it may not run and DoubleExecutionError when it already ran. Never retried.
+   */
+  execute(request: { proposalId: string }, options: CallOptions = {}): Promise<ExecutionResult> {
+    return this.#transport.request({
+      method: 'POST',
+      path: '/api/v1/kernel/execute',
+      body: { proposalId: request.proposalId },
+      signal: options.signal,
+      repeatable: false,
+    });
+  }
+
+  /** Re-decides a proposal from its stored input; `policy` names another stored policy digest (what-if). */
+  replay(proposalId: string, options: CallOptions & { policy?: string } = {}): Promise<ReplayResult> {
+    return this.#transport.request({
+      method: 'GET',
+      path: `/api/v1/kernel/replay/${encodeURIComponent(proposalId)}`,
+      query: { policy: options.policy },
+      signal: options.signal,
+      repeatable: true,
+    });
+  }
+
+  /** One page of the tenant's audit events; pass `nextCursor` back as `cursor` for the next. */
+  getAuditEvents(query: AuditEventsQuery = {}, options: CallOptions = {}): Promise<AuditEventsPage> {
+    return this.#transport.request({
+      method: 'GET',
+      path: '/api/v1/kernel/audit/events',
+      query: {
+        type: query.type,
+        agentId: query.agentId,
+        proposalId: query.proposalId,
+        from: ms(query.from),
+        to: ms(query.to),
+        cursor: query.cursor,
+        limit: query.limit === undefined ? undefined : String(query.limit),
+      },
+      signal: options.signal,
+      repeatable: true,
+    });
+  }
+
+  /** Every matching event, page after page (`for await (const e of client.auditEvents({ type: 'execution' }))`). */
+  async *auditEvents(
+    query: AuditEventsQuery = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<AuditEntry, void, undefined> {
+    let cursor = query.cursor;
+    for (;;) {
+      const page = await this.getAuditEvents(
+        { ...query, ...(cursor !== undefined ? { cursor } : {}) },
+        options,
+      );
+      yield* page.events;
+      if (page.nextCursor === undefined) return;
+      cursor = page.nextCursor;
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * One HTTP exchange with the kernel over `fetch`: bearer key, JSON in and out, a time-out per attempt,
+ * the caller's AbortSignal, error responses mapped to GovError classes, and retries ONLY for requests the
+ * caller marked safe to repeat (GETs, and authorize with an idempotencyKey) and only after failures that
+ * changed nothing or may have changed nothing idempotently: network errors, time-outs and 503.
+ */
+import {
+  AbortedError,
+  BadResponseError,
+  errorForResponse,
+  type GovError,
+  NetworkError,
+  ServerError,
+  TimeoutError,
+} from './errors.js';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  fetch: FetchLike;
+  /** Extra attempts for repeatable requests. */
+  maxRetries: number;
+  /** First back-off; doubles per attempt. */
+  retryDelayMs: number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+  /** True only when repeating the request cannot do anything twice. */
+  repeatable: boolean;
+}
+
+function isRetryable(err: GovError): boolean {
+  return (
+    err instanceof NetworkError ||
+    err instanceof TimeoutError ||
+    (err instanceof ServerError && err.status === 503)
+  );
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new AbortedError('ABORTED', 'the request was aborted by the caller', 0));
+      },
+      { once: true },
+    );
+  });
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+export class Transport {
+  readonly #o: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.#o = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+  }
+
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const attempts = spec.repeatable ? this.#o.maxRetries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once<T>(spec);
+      } catch (err) {
+        const govErr = err as GovError;
+        if (attempt >= attempts || !isRetryable(govErr)) throw govErr;
+        await sleep(this.#o.retryDelayMs * 2 ** (attempt - 1), spec.signal);
+      }
+    }
+  }
+
+  #url(spec: RequestSpec): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) params.set(k, v);
+    const qs = params.toString();
+    return `${this.#o.baseUrl}${spec.path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async #once<T>(spec: RequestSpec): Promise<T> {
+    if (spec.signal?.aborted) throw new AbortedError('ABORTED', 'the request was aborted by the caller', 0);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#o.timeoutMs);
+    const onAbort = () => controller.abort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    const what = `${spec.method} ${spec.path}`;
+    try {
+      let response: Response;
+      let text: string;
+      try {
+        response = await this.#o.fetch(this.#url(spec), {
+          method: spec.method,
+          headers: {
+            authorization: `Bearer ${this.#o.apiKey}`,
+            accept: 'application/json',
+            ...(spec.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+          signal: controller.signal,
+        });
+        text = await response.text();
+      } catch (err) {
+        if (timedOut)
+          throw new TimeoutError('TIMEOUT', `${what}: no response within ${this.#o.timeoutMs} ms`, 0);
+        if (spec.signal?.aborted) throw new AbortedError('ABORTED', `${what}: aborted by the caller`, 0);
+        throw new NetworkError('NETWORK', `${what}: ${(err as Error).message}`, 0, { cause: String(err) });
+      }
+      let body: unknown;
+      try {
+        body = text.length === 0 ? undefined : JSON.parse(text);
+      } catch {
+        throw new BadResponseError(
+          'BAD_RESPONSE',
+          `${what}: expected a JSON body, got ${JSON.stringify(text.slice(0, 120))} (HTTP ${response.status})`,
+          response.status,
+        );
+      }
+      if (!response.ok) {
+        const e = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
+          ?.error;
+        const code = typeof e?.code === 'string' ? e.code : `HTTP_${response.status}`;
+        const message = typeof e?.message === 'string' ? e.message : `${what}: HTTP ${response.status}`;
+        throw errorForResponse(
+          response.status,
+          code,
+          message,
+          e?.details,
+          retryAfterMs(response.headers.get('retry-after')),
+        );
+      }
+      if (typeof body !== 'object' || body === null) {
+        throw new BadResponseError(
+          'BAD_RESPONSE',
+          `${what}: expected a JSON object, got ${typeof body}`,
+          response.status,
+        );
+      }
+      return body as T;
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}

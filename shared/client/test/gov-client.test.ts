@@ -1,0 +1,241 @@
+/**
+ * GovClient against a real cloud on a real port (no mocked fetch): every AuthorizationStatus, execution
+ * exactly once, replay, audit events with the page iterator, and every error class — the transport ones
+ * against real misbehaving servers. Responses are checked against @pentagate/protocol's schemas.
+ */
+import {
+  AuthorizationDecisionSchema,
+  conforms,
+  ExecutionResultSchema,
+  ReplayResultSchema,
+  AuditEntrySchema,
+} from '@pentagate/protocol';
+import t from 'tap';
+import {
+  AuthenticationError,
+  BadResponseError,
+  ConflictError,
+  DoubleExecutionError,
+  ExecutionDeniedError,
+  GovClient,
+  GovError,
+  NetworkError,
+  NotFoundError,
+  PermissionDeniedError,
+  type ProposedAction,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  AbortedError,
+  ValidationFailedError,
+} from '../src/index.js';
+import { closedPort, liveCloud, rawServer } from './live-cloud.js';
+
+const FAKE_KEY = `pgk_${'A'.repeat(43)}`;
+
+function ledger(amount: number, extra: Partial<ProposedAction> = {}): ProposedAction {
+  return {
+    actionType: 'ledger:write',
+    payload: { amount, recipient: `supplier-${amount}-${Math.random()}` },
+    context: { agentId: 'client-bot', confidenceScore: 0.95 },
+    ...extra,
+  };
+}
+
+async function rejection(p: Promise<unknown>): Promise<GovError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof GovError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+t.test('every status, exactly-once execution, replay and audit events over a real port', async (t) => {
+  const cloud = await liveCloud(t);
+  const client = new GovClient({ baseUrl: `${cloud.baseUrl}/`, apiKey: cloud.a.keys.agent });
+
+  const allow = await client.authorize(ledger(100));
+  const deny = await client.authorize({
+    actionType: 'tool:invoke',
+    payload: { tool: 'shell.exec' },
+    context: { agentId: 'client-bot' },
+  });
+  const human = await client.authorize({
+    actionType: 'vault:write',
+    payload: { path: 'kv/x' },
+    context: { agentId: 'client-bot' },
+  });
+  const held = await client.authorize({
+    actionType: 'policy:update',
+    payload: { change: 'x' },
+    context: { agentId: 'client-bot' },
+  });
+  t.same(
+    [allow.status, deny.status, human.status, held.status],
+    ['ALLOW', 'DENY', 'REQUIRE_HUMAN', 'HELD_FOR_VETO'],
+  );
+  for (const d of [allow, deny, human, held])
+    t.ok(conforms(AuthorizationDecisionSchema, d), `${d.status} matches the protocol schema`);
+  t.ok(deny.remediation && deny.violations.length > 0);
+  t.ok(held.holdUntil);
+
+  const executed = await client.execute({ proposalId: allow.proposalId });
+  t.equal(executed.executed, true);
+  t.ok(conforms(ExecutionResultSchema, executed));
+
+  const twice = await rejection(client.execute({ proposalId: allow.proposalId }));
+  t.type(twice, DoubleExecutionError);
+  t.same([twice.code, twice.status], ['DOUBLE_EXECUTION', 409]);
+  const denied = await rejection(client.execute({ proposalId: deny.proposalId }));
+  t.type(denied, ExecutionDeniedError);
+  t.same([denied.code, denied.status], ['EXECUTION_DENIED', 403]);
+  t.type(
+    await rejection(client.execute({ proposalId: human.proposalId })),
+    ExecutionDeniedError,
+    'pending → denied',
+  );
+  t.type(
+    await rejection(client.execute({ proposalId: held.proposalId })),
+    ExecutionDeniedError,
+    'inside the hold',
+  );
+  cloud.clock.nowMs += 60_000;
+  t.equal((await client.execute({ proposalId: held.proposalId })).executed, true, 'after the hold');
+
+  const replayed = await client.replay(deny.proposalId);
+  t.equal(replayed.identical, true);
+  t.ok(conforms(ReplayResultSchema, replayed));
+  const missing = await rejection(client.replay('prp_missing'));
+  t.type(missing, NotFoundError);
+  t.equal(missing.code, 'PROPOSAL_NOT_FOUND');
+
+  const page = await client.getAuditEvents({ type: 'decision', limit: 2 });
+  t.equal(page.events.length, 2);
+  t.ok(page.nextCursor);
+  const all: number[] = [];
+  for await (const e of client.auditEvents({ proposalId: held.proposalId, from: new Date(0), limit: 1 })) {
+    t.ok(conforms(AuditEntrySchema, e));
+    all.push(e.index);
+  }
+  t.equal(all.length, 2, 'decision and execution of the held proposal, one page each');
+  const decisions: string[] = [];
+  for await (const e of client.auditEvents({ type: 'decision', agentId: 'client-bot', limit: 3 }))
+    decisions.push(String(e.data.proposalId));
+  t.same(
+    decisions,
+    [allow, deny, human, held].map((d) => d.proposalId),
+    'the iterator walks every page in order',
+  );
+});
+
+t.test('server errors map to their classes with code, status and details', async (t) => {
+  const cloud = await liveCloud(t);
+  const agent = new GovClient({ baseUrl: cloud.baseUrl, apiKey: cloud.a.keys.agent });
+
+  const unknownKey = await rejection(
+    new GovClient({ baseUrl: cloud.baseUrl, apiKey: FAKE_KEY }).authorize(ledger(1)),
+  );
+  t.type(unknownKey, AuthenticationError);
+  t.same([unknownKey.code, unknownKey.status], ['UNAUTHENTICATED', 401]);
+
+  const auditor = new GovClient({ baseUrl: cloud.baseUrl, apiKey: cloud.a.keys.auditor });
+  const scope = await rejection(auditor.authorize(ledger(1)));
+  t.type(scope, PermissionDeniedError);
+  t.equal(scope.code, 'SCOPE_FORBIDDEN');
+
+  const invalid = await rejection(agent.authorize({ ...ledger(1), actionType: 'ledger:delete' as never }));
+  t.type(invalid, ValidationFailedError);
+  t.equal(invalid.status, 400);
+  t.ok(invalid.details, 'the server’s issues come along');
+
+  await agent.authorize(ledger(5, { idempotencyKey: 'k-1' }));
+  const conflict = await rejection(agent.authorize(ledger(6, { idempotencyKey: 'k-1' })));
+  t.type(conflict, ConflictError);
+  t.equal(conflict.code, 'IDEMPOTENCY_CONFLICT');
+
+  const notFound = await rejection(agent.execute({ proposalId: 'prp_none' }));
+  t.type(notFound, NotFoundError);
+
+  const limited = await liveCloud(t, { rateLimit: { max: 1, timeWindowMs: 60_000 } });
+  const limitedClient = new GovClient({ baseUrl: limited.baseUrl, apiKey: limited.a.keys.agent });
+  await limitedClient.authorize(ledger(1));
+  const tooMany = await rejection(limitedClient.authorize(ledger(2)));
+  t.type(tooMany, RateLimitedError);
+  t.equal(tooMany.status, 429);
+  t.ok((tooMany as RateLimitedError).retryAfterMs !== undefined, 'the Retry-After hint is read');
+
+  const broken = await liveCloud(t);
+  const brokenClient = new GovClient({ baseUrl: broken.baseUrl, apiKey: broken.a.keys.agent, maxRetries: 0 });
+  await broken.store.close();
+  const down = await rejection(brokenClient.authorize(ledger(1)));
+  t.type(down, ServerError);
+  t.ok(down.status >= 500);
+});
+
+t.test('transport failures: time-out, abort, refused connection, non-JSON answer', async (t) => {
+  const hang = await rawServer(t, 'hang');
+  const slow = new GovClient({ baseUrl: hang.baseUrl, apiKey: FAKE_KEY, timeoutMs: 150, maxRetries: 0 });
+  const timeout = await rejection(slow.execute({ proposalId: 'prp_x' }));
+  t.type(timeout, TimeoutError);
+  t.same([timeout.code, timeout.status], ['TIMEOUT', 0]);
+
+  const patient = new GovClient({ baseUrl: hang.baseUrl, apiKey: FAKE_KEY, timeoutMs: 60_000 });
+  const controller = new AbortController();
+  const pending = patient.authorize(ledger(1), { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  t.type(await rejection(pending), AbortedError);
+  t.type(
+    await rejection(patient.replay('prp_x', { signal: controller.signal })),
+    AbortedError,
+    'an aborted signal fails at once',
+  );
+
+  const refused = new GovClient({ baseUrl: await closedPort(), apiKey: FAKE_KEY, maxRetries: 0 });
+  const network = await rejection(refused.getAuditEvents());
+  t.type(network, NetworkError);
+  t.equal(network.status, 0);
+
+  const html = await rawServer(t, 'html');
+  const bad = await rejection(
+    new GovClient({ baseUrl: html.baseUrl, apiKey: FAKE_KEY }).execute({ proposalId: 'p' }),
+  );
+  t.type(bad, BadResponseError);
+  t.match(bad.message, /expected a JSON body/);
+
+  t.throws(() => new GovClient({ baseUrl: 'ftp://x', apiKey: FAKE_KEY }), ValidationFailedError);
+  t.throws(() => new GovClient({ baseUrl: 'http://x', apiKey: 'secret' }), ValidationFailedError);
+});
+
+t.test('retry policy: only calls that cannot act twice are retried', async (t) => {
+  const drop = await rawServer(t, 'drop');
+  const client = new GovClient({ baseUrl: drop.baseUrl, apiKey: FAKE_KEY, maxRetries: 2, retryDelayMs: 5 });
+  const count = async (call: () => Promise<unknown>) => {
+    const before = drop.hits;
+    t.type(await rejection(call()), NetworkError);
+    return drop.hits - before;
+  };
+  t.equal(await count(() => client.execute({ proposalId: 'prp_x' })), 1, 'execute: never retried');
+  t.equal(
+    await count(() => client.authorize(ledger(1))),
+    1,
+    'authorize without idempotencyKey: never retried',
+  );
+  t.equal(
+    await count(() => client.authorize(ledger(1, { idempotencyKey: 'retry-me' }))),
+    3,
+    'authorize with a key: retried',
+  );
+  t.equal(await count(() => client.replay('prp_x')), 3, 'reads: retried');
+});
+
+t.test('an idempotent authorize retried after a lost answer gets the first decision', async (t) => {
+  const cloud = await liveCloud(t);
+  const client = new GovClient({ baseUrl: cloud.baseUrl, apiKey: cloud.a.keys.agent });
+  const action = ledger(25, { idempotencyKey: 'invoice-99' });
+  const first = await client.authorize(action);
+  const again = await client.authorize(action);
+  t.equal(again.proposalId, first.proposalId);
+  t.equal(again.status, first.status);
+});
