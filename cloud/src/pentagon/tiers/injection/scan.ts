@@ -6,7 +6,7 @@
 import { oneLine } from '../../one-line.js';
 import { decodePayloads } from './decode.js';
 import { textViews } from './normalise.js';
-import { INJECTION_RULES, type InjectionCategory, type InjectionRule } from './rules.js';
+import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules.js';
 
 export interface InjectionFinding {
   ruleId: string;
@@ -32,6 +32,23 @@ function excerptOf(text: string, index: number, length: number): string {
   return oneLine(text.slice(start, end), EXCERPT_CHARS);
 }
 
+/**
+ * One alternation of every rule that runs on a view. `a|b|…` matches a text exactly when one of its
+ * alternatives matches somewhere in it (no rule has flags other than `u`, back-references or named
+ * groups that joining could change), so a text the alternation does not match cannot match any single
+ * rule on that view and the rules need not run one by one. Most fields are benign, and for them one
+ * pass replaces sixty.
+ */
+function anyRuleOn(view: TextView): RegExp {
+  const sources = INJECTION_RULES.filter((r) => r.views.includes(view)).map((r) => `(?:${r.pattern.source})`);
+  return new RegExp(sources.join('|'), 'u');
+}
+const ANY_RULE: Readonly<Record<TextView, RegExp>> = {
+  plain: anyRuleOn('plain'),
+  skeleton: anyRuleOn('skeleton'),
+  squashed: anyRuleOn('squashed'),
+};
+
 function runRules(
   views: { plain: string; skeleton: string; squashed: string },
   field: string,
@@ -39,12 +56,18 @@ function runRules(
   found: Map<string, InjectionFinding>,
   rules: readonly InjectionRule[],
 ): void {
+  const live: Record<TextView, boolean> = {
+    plain: ANY_RULE.plain.test(views.plain),
+    // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
+    skeleton: views.skeleton !== views.plain && ANY_RULE.skeleton.test(views.skeleton),
+    squashed: ANY_RULE.squashed.test(views.squashed),
+  };
+  if (!live.plain && !live.skeleton && !live.squashed) return;
   for (const r of rules) {
     const id = r.id + suffix;
     if (found.has(id)) continue;
     for (const view of r.views) {
-      // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
-      if (view === 'skeleton' && views.skeleton === views.plain) continue;
+      if (!live[view]) continue;
       const text = views[view];
       const m = r.pattern.exec(text);
       if (m) {
