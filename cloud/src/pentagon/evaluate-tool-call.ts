@@ -18,21 +18,27 @@ export interface ToolCallEvaluationInput {
   nowMs: number;
 }
 
-/** The governed action a tool call describes (absent optional numbers become 0). */
+/**
+ * The governed action a tool call describes (absent optional numbers become 0). Optional members are
+ * assigned rather than spread in (`...(c ? { k } : {})` costs ~100× more in V8 11, Node 20).
+ */
 export function actionFromToolCall(call: ToolCall): GovernedAction {
-  return {
+  const { trigger_prompt, model_id, spend_amount, region, department, call_depth, data_provenance, context } =
+    call;
+  const action: GovernedAction = {
     lobeName: call.lobe_name,
     toolName: call.tool_name,
     arguments: call.arguments,
-    ...(call.trigger_prompt !== undefined ? { triggerPrompt: call.trigger_prompt } : {}),
-    ...(call.model_id !== undefined ? { modelId: call.model_id } : {}),
-    spendAmount: call.spend_amount ?? 0,
-    ...(call.region !== undefined ? { region: call.region } : {}),
-    ...(call.department !== undefined ? { department: call.department } : {}),
-    callDepth: call.call_depth ?? 0,
-    dataProvenance: call.data_provenance ?? [],
-    ...(call.context !== undefined ? { context: call.context } : {}),
+    spendAmount: spend_amount ?? 0,
+    callDepth: call_depth ?? 0,
+    dataProvenance: data_provenance ?? [],
   };
+  if (trigger_prompt !== undefined) action.triggerPrompt = trigger_prompt;
+  if (model_id !== undefined) action.modelId = model_id;
+  if (region !== undefined) action.region = region;
+  if (department !== undefined) action.department = department;
+  if (context !== undefined) action.context = context;
+  return action;
 }
 
 export function evaluateToolCall(input: ToolCallEvaluationInput): PentagonVerdict {
@@ -50,5 +56,6 @@ export function evaluateToolCall(input: ToolCallEvaluationInput): PentagonVerdic
       dataProvenance: [],
     };
   }
-  return evaluateAction({ ...input, action });
+  const { agent, policy, ledger, history, trust, nowMs } = input;
+  return evaluateAction({ action, agent, policy, ledger, history, trust, nowMs });
 }
