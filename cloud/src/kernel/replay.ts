@@ -5,16 +5,20 @@
  * policy version the tenant (or the server default) once activated: a what-if. A budget race the original
  * lost is applied again only under the original policy (the race was against that policy's limit).
  *
+ * Under another policy version the budget limit and window come from that version's budget rule, while
+ * the spent and reserved totals stay as measured then (over the original window) — an approximation.
+ *
  * Not stored, so read as of now: the custody trust keys (a key revoked since may change a PROVENANCE result).
  */
 import type { ReplayResult } from '@pentagate/protocol';
 import { ApiError } from '../app/errors.js';
 import { DEFAULT_POLICY_TENANT } from '../decisions/policy-source.js';
 import { NO_POLICY } from '../decisions/decision-statement.js';
-import { type LoadedPolicy, loadPolicy } from '../policy/index.js';
+import { budgetFor, type LoadedPolicy, loadPolicy } from '../policy/index.js';
 import { decide } from './decide.js';
 import { jsonDiff } from './json-diff.js';
 import type { KernelContext } from './kernel-context.js';
+import type { ReplayInput } from './replay-input.js';
 import { requireKernelDecision } from './kernel-decision.js';
 
 async function policyVersion(
@@ -37,6 +41,16 @@ async function policyVersion(
   return policy;
 }
 
+function withBudgetOf(input: ReplayInput, policy: LoadedPolicy | undefined): ReplayInput {
+  const budget = policy
+    ? budgetFor(policy, { agentId: input.agent.agentId, lobeName: input.agent.lobeName })
+    : undefined;
+  return {
+    ...input,
+    ledger: { ...input.ledger, budgetLimit: budget?.amount ?? 0, windowMs: budget?.windowMs ?? 0 },
+  };
+}
+
 export async function replay(
   k: KernelContext,
   tenantId: string,
@@ -44,10 +58,12 @@ export async function replay(
   policyDigest?: string,
 ): Promise<ReplayResult> {
   const found = await requireKernelDecision(k, tenantId, proposalId);
-  const input = found.kernel.input;
-  const digest = policyDigest ?? input.policyDigest;
+  const stored = found.kernel.input;
+  const digest = policyDigest ?? stored.policyDigest;
   const policy = await policyVersion(k, tenantId, digest);
-  const lostRace = digest === input.policyDigest ? found.kernel.lostRace : undefined;
+  const whatIf = digest !== stored.policyDigest;
+  const lostRace = whatIf ? undefined : found.kernel.lostRace;
+  const input = whatIf ? withBudgetOf(stored, policy) : stored;
   const replayed = decide(input, policy, k.custodyTrust, lostRace).decision;
   const differences = jsonDiff(found.body, replayed);
   return { proposalId, original: found.body, replayed, identical: differences.length === 0, differences };

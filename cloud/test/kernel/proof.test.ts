@@ -1,0 +1,54 @@
+/**
+ * The proof of an executed ALLOW verifies offline with @pentagate/verifier against the published keys,
+ * and fails after any single byte of it changes.
+ */
+import { TrustStore } from '@pentagate/crypto';
+import { verifyProofPacket } from '@pentagate/verifier';
+import t from 'tap';
+import { get, kernelCloud, ledgerWrite, post } from './kernel-helpers.js';
+
+/** A different character at the same place: digits and letters stay in their class where they can. */
+function changed(c: string): string {
+  if (c >= '0' && c <= '8') return String.fromCharCode(c.charCodeAt(0) + 1);
+  if (c === '9') return '0';
+  if (c >= 'a' && c <= 'z') return c === 'z' ? 'a' : String.fromCharCode(c.charCodeAt(0) + 1);
+  if (c >= 'A' && c <= 'Z') return c === 'Z' ? 'A' : String.fromCharCode(c.charCodeAt(0) + 1);
+  return c === 'x' ? 'y' : 'x';
+}
+
+function accepted(text: string, trust: TrustStore): boolean {
+  let packet: unknown;
+  try {
+    packet = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  try {
+    return verifyProofPacket(packet, trust).valid;
+  } catch {
+    return false;
+  }
+}
+
+t.test('the proof of an executed ALLOW verifies offline and fails after any byte changes', async (t) => {
+  const c = await kernelCloud(t);
+  const d = (await post(c, c.a.keys.agent, '/api/v1/kernel/authorize', ledgerWrite(60))).json();
+  const res = await post(c, c.a.keys.agent, '/api/v1/kernel/execute', { proposalId: d.proposalId });
+  const proof = res.json().proof;
+  const trust = TrustStore.fromDocument((await get(c, c.a.keys.agent, '/api/v1/keys')).json());
+  const report = verifyProofPacket(proof, trust, { atMs: c.clock.nowMs });
+  t.equal(report.valid, true, report.failures.join('; '));
+  t.match(report.subject, d.proposalId);
+  t.ok(
+    proof.checkpoint && proof.inclusion.treeSize > proof.auditEntry.index,
+    'anchored in a signed checkpoint',
+  );
+
+  const text = JSON.stringify(proof);
+  const survivors: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const tampered = text.slice(0, i) + changed(text[i]!) + text.slice(i + 1);
+    if (accepted(tampered, trust)) survivors.push(i);
+  }
+  t.same(survivors, [], `all ${text.length} single-byte changes are rejected`);
+});
