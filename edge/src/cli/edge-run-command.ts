@@ -65,6 +65,9 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
     stateDir: requireOption(args, 'state-dir'),
     firmwareManifests: manifests,
     calibrationCertificates: certificates,
+    ...(optionalString(args, 'record') !== undefined
+      ? { recordPath: optionalString(args, 'record') as string }
+      : {}),
     logger: createEdgeLogger({ level: level as (typeof LOG_LEVELS)[number] }),
     ...(brokerHost !== undefined ? { brokerHost } : {}),
     ...(brokerUsers !== undefined ? { brokerUsers } : {}),
@@ -105,6 +108,9 @@ export const edgeRunCommand: Command = {
     '([{ "username", "passwordHash" (from `pentagate edge hash-password`), "role", "robotId" }]).',
     '--mqtt mqtt://host:port (or mqtts://) connects to any broker (Mosquitto, EMQX) with --username and',
     '--password-file, and --tls-ca/--tls-cert/--tls-key for TLS.',
+    '',
+    '--record OUT.mcap writes every input, verdict (with the telemetry it was decided on) and command to a new',
+    "MCAP file, to open in Foxglove beside the robot's own recordings (see `pentagate edge replay --help`).",
     '',
     'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port or an unreachable broker.',
     '',
@@ -165,6 +171,11 @@ export const edgeRunCommand: Command = {
       multiple: true,
       description: 'Calibration certificate (repeatable)',
       valueName: 'FILE',
+    },
+    record: {
+      type: 'string',
+      description: 'Record inputs, verdicts, evidence and commands to a new MCAP file',
+      valueName: 'OUT.mcap',
     },
     'log-level': { type: 'string', description: 'pino level', valueName: 'LEVEL', default: 'info' },
   },

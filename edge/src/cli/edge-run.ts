@@ -14,6 +14,8 @@ import { EdgeGate } from '../gate/edge-gate.js';
 import { FileSequenceStore } from '../gate/sequence-store.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
+import { McapRecordingTransport } from '../mcap/mcap-recording-transport.js';
+import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
 import type { MqttTarget } from './cli-values.js';
 
@@ -33,6 +35,8 @@ export interface EdgeRunOptions {
   firmwareManifests: unknown[];
   calibrationCertificates: unknown[];
   logger: Logger;
+  /** Record inputs, verdicts, evidence and commands to this new MCAP file (`--record`). */
+  recordPath?: string;
 }
 
 export interface StartedEdge {
@@ -85,8 +89,12 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     url = options.mqtt.url;
   }
   let edge: RunningEdge;
+  let recorder: VerdictRecorder | undefined;
   try {
+    recorder = options.recordPath ? await VerdictRecorder.create(options.recordPath) : undefined;
+    const record = recorder;
     edge = await startEdgeNode({
+      ...(record ? { wrapTransport: (t) => new McapRecordingTransport(t, record) } : {}),
       robotId: profile.robotId,
       gate,
       mqtt: {
@@ -100,6 +108,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
       ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
     });
   } catch (err) {
+    await recorder?.close().catch(() => {});
     await broker?.close();
     throw err;
   }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
+import type { RobotTransport } from '../mqtt/robot-transport.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { type ObservabilityServer, startObservabilityServer } from '../observability/observability-server.js';
 import { AuditOutbox } from '../outbox/audit-outbox.js';
@@ -25,6 +26,8 @@ export interface StartEdgeNodeOptions {
   metricsHost?: string;
   consentCheckPeriodMs?: number;
   monitorPeriodMs?: number;
+  /** Wraps the MQTT transport before the node uses it (e.g. McapRecordingTransport for --record). */
+  wrapTransport?: (transport: RobotTransport) => RobotTransport;
 }
 
 export interface RunningEdge {
@@ -59,7 +62,7 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
   const node = new EdgeNode({
     robotId: options.robotId,
     gate: options.gate,
-    transport,
+    transport: options.wrapTransport ? options.wrapTransport(transport) : transport,
     outbox,
     metrics,
     logger: log,
