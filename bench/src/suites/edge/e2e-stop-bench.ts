@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEdgeLogger, disableNagle, startEmbeddedBroker, startEdgeNode } from '@pentagate/edge/commands';
+import { FileSequenceStore, MemorySequenceStore, type SequenceStore } from '@pentagate/edge';
 import { type MotorCommand, robotTopics } from '@pentagate/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import {
@@ -55,7 +56,22 @@ function nextMessage(client: MqttClient, topic: string, accept: (text: string) =
   });
 }
 
-export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResult> {
+interface StopRun {
+  stop: LatencyRecorder;
+  roundTrip: LatencyRecorder | undefined;
+  brokerUrl: string;
+}
+
+/**
+ * Starts broker + edge (with `sequence`), then times proximity → STOP; with `alsoRoundTrip`, also the bare
+ * publish → receive through the same broker and clients.
+ */
+async function runStopScenario(
+  ctx: SuiteContext,
+  name: string,
+  sequence: (stateDir: string) => SequenceStore,
+  alsoRoundTrip: boolean,
+): Promise<StopRun> {
   const cell = ur5eCell({ maxAgeMs: 60_000 });
   const robotId = cell.profile.robotId;
   const topics = robotTopics(robotId);
@@ -69,7 +85,7 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
   });
   const edge = await startEdgeNode({
     robotId,
-    gate: cell.makeGate(),
+    gate: cell.makeGate(Date.now, sequence(stateDir)),
     mqtt: { url: broker.url, username: 'edge', password: 'bench-edge' },
     stateDir,
     logger: createEdgeLogger({ level: 'silent' }),
@@ -81,8 +97,7 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
     const warmup = ctx.size(100, 5);
     const samples = ctx.size(1000, 20);
 
-    // (b1) proximity → signed STOP.
-    const e2e = new LatencyRecorder('e2eStop');
+    const e2e = new LatencyRecorder(name);
     let seq = 1;
     for (let i = 0; i < warmup + samples; i++) {
       if (i === warmup) e2e.restart();
@@ -103,8 +118,9 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
       await stopped;
       e2e.recordSince(start);
     }
+    if (!alsoRoundTrip) return { stop: e2e, roundTrip: undefined, brokerUrl: broker.url };
 
-    // (b2) bare publish → receive through the same broker, same clients, same QoS 0 telemetry publish.
+    // Bare publish → receive through the same broker, same clients, same QoS 0 telemetry publish.
     const rtt = new LatencyRecorder('mqttRoundTrip');
     const probe = JSON.stringify(cell.frames(0, Date.now(), 0.5)[1]);
     for (let i = 0; i < warmup + samples; i++) {
@@ -115,25 +131,7 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
       await received;
       rtt.recordSince(start);
     }
-
-    const stop = inMilliseconds(e2e.stats());
-    const round = inMilliseconds(rtt.stats());
-    return {
-      rows: [e2e.stats(), rtt.stats()],
-      figures: {
-        'e2eStop.p50Ms': stop.p50Ms,
-        'e2eStop.p99Ms': stop.p99Ms,
-        'e2eStop.p999Ms': stop.p999Ms,
-        'mqttRoundTrip.p50Ms': round.p50Ms,
-        'mqttRoundTrip.p99Ms': round.p99Ms,
-        'e2eStop.p99OverMqttRoundTripP99': stop.p99Ms / round.p99Ms,
-      },
-      targets: [target('e2e STOP p99', stop.p99Ms, '<=', 2, 'ms')],
-      notes: [
-        `e2eStop: proximity frame published (QoS 0) → edge (readJson, telemetry store, RISK + INVARIANT re-check, ` +
-          `HMAC-signed STOP) → STOP received (QoS 1) via aedes on ${broker.url}; mqttRoundTrip: QoS 0 publish → receive`,
-      ],
-    };
+    return { stop: e2e, roundTrip: rtt, brokerUrl: broker.url };
   } finally {
     await planner.endAsync(true);
     await controller.endAsync(true);
@@ -141,4 +139,39 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
     await broker.close();
     await rm(stateDir, { recursive: true, force: true });
   }
+}
+
+export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResult> {
+  // As `pentagate edge run` runs it: seq and epoch in a FileSequenceStore (fsync on every epoch bump).
+  const production = await runStopScenario(
+    ctx,
+    'e2eStop',
+    (dir) => FileSequenceStore.open(join(dir, 'sequence.json')),
+    true,
+  );
+  // The same with the epoch in memory: what the STOP path costs without the disk.
+  const memory = await runStopScenario(ctx, 'e2eStopMemorySequence', () => new MemorySequenceStore(), false);
+  const stop = inMilliseconds(production.stop.stats());
+  const stopMemory = inMilliseconds(memory.stop.stats());
+  const round = inMilliseconds((production.roundTrip as LatencyRecorder).stats());
+  return {
+    rows: [production.stop.stats(), memory.stop.stats(), (production.roundTrip as LatencyRecorder).stats()],
+    figures: {
+      'e2eStop.p50Ms': stop.p50Ms,
+      'e2eStop.p99Ms': stop.p99Ms,
+      'e2eStop.p999Ms': stop.p999Ms,
+      'e2eStopMemorySequence.p50Ms': stopMemory.p50Ms,
+      'e2eStopMemorySequence.p99Ms': stopMemory.p99Ms,
+      'mqttRoundTrip.p50Ms': round.p50Ms,
+      'mqttRoundTrip.p99Ms': round.p99Ms,
+      'e2eStop.p99OverMqttRoundTripP99': stop.p99Ms / round.p99Ms,
+    },
+    targets: [target('e2e STOP p99', stop.p99Ms, '<=', 2, 'ms')],
+    notes: [
+      'e2eStop: proximity frame published (QoS 0) → edge (readJson, telemetry store, RISK + INVARIANT re-check, ' +
+        `epoch bump, HMAC-signed STOP) → STOP received (QoS 1) via aedes on ${production.brokerUrl}; ` +
+        'e2eStop uses the FileSequenceStore of `edge run` (its epoch bump fsyncs), e2eStopMemorySequence an in-memory ' +
+        'store; mqttRoundTrip: QoS 0 publish → receive',
+    ],
+  };
 }

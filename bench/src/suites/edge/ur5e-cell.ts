@@ -13,7 +13,7 @@ import {
   hmacKeyId,
   TrustStore,
 } from '@pentagate/crypto';
-import { EdgeGate, loadRobotProfile, MemorySequenceStore } from '@pentagate/edge';
+import { EdgeGate, loadRobotProfile, MemorySequenceStore, type SequenceStore } from '@pentagate/edge';
 import {
   type Intent,
   PAYLOAD_TYPES,
@@ -38,7 +38,7 @@ export interface Ur5eCell {
   trust: TrustStore;
   hmacKey: { kid: string; key: Uint8Array };
   /** A gate with the firmware manifest and both lidar certificates loaded. */
-  makeGate(clock?: () => number): EdgeGate;
+  makeGate(clock?: () => number, sequence?: SequenceStore): EdgeGate;
   /** Frames from every source that pass every gate at `nowMs`; `nearestHumanM` for both lidars. */
   frames(seq: number, nowMs: number, nearestHumanM?: number | null): TelemetryFrame[];
   /** A 20-point, 6-joint trajectory from the home pose, inside every limit and clear of every zone. */
@@ -113,8 +113,8 @@ export function ur5eCell(options: { maxAgeMs?: number } = {}): Ur5eCell {
     profile,
     trust,
     hmacKey,
-    makeGate(clock = Date.now) {
-      const gate = new EdgeGate({ profile, trust, hmacKey, sequence: new MemorySequenceStore(), clock });
+    makeGate(clock = Date.now, sequence = new MemorySequenceStore()) {
+      const gate = new EdgeGate({ profile, trust, hmacKey, sequence, clock });
       const report = gate.loadProvenance({ firmwareManifests, calibrationCertificates });
       if (report.rejected.length > 0)
         throw new Error(`bench provenance refused: ${JSON.stringify(report.rejected)}`);
