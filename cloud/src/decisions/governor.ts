@@ -5,11 +5,11 @@
  * and the call record. A lost reservation race turns an approval into a veto with an ECONOMY violation
  * inside the same transaction, so what is signed is what the ledger holds (DESIGN.md §5, §7).
  */
-import { envelopeDigest, type TrustStore, toGovernanceToken } from '@pentagate/crypto';
+import { jcsDigestHex, type TrustStore, toGovernanceToken } from '@pentagate/crypto';
 import { type DsseEnvelope, newId, type ToolCall, type Violation } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
 import type { ServerKeys } from '../keys/server-keys.js';
-import { evaluateToolCall, type PentagonVerdict } from '../pentagon/index.js';
+import { callFingerprints, evaluateToolCall, type PentagonVerdict } from '../pentagon/index.js';
 import { budgetFor } from '../policy/index.js';
 import type { AgentRecord } from '../store/records.js';
 import type { ReservationRequest, Store } from '../store/store.js';
@@ -17,8 +17,11 @@ import { decisionStatement, NO_POLICY, signDecision } from './decision-statement
 import type { PolicySource } from './policy-source.js';
 import { lostBudgetRace } from './budget-race.js';
 
-/** Calls of the agent read for loop, waste and probing detection. */
-export const HISTORY_LIMIT = 256;
+/**
+ * Most history rows read per call. The pentagon's thresholds compare counts of matching calls (at most a
+ * few dozen in any sane policy); rows beyond this many cannot change a verdict that is already a veto.
+ */
+export const HISTORY_LIMIT = 1024;
 
 export type DecisionRoute = 'agentgate.propose' | 'selfcorrect';
 
@@ -72,11 +75,16 @@ export class Governor {
     const totals = budget
       ? await store.ledgerTotals(tenantId, agent.id, budget.windowMs, nowMs)
       : { spent: 0, reserved: 0 };
-    const historyMs = policy
-      ? Math.max(policy.metabolic.repeatWindowMs, policy.metabolic.probingWindowMs)
-      : 0;
+    // Only the calls the metabolic ledger compares this one with (indexed lookups, not the whole window).
+    const prints = callFingerprints(req.call.lobe_name, req.call.tool_name, req.call.arguments);
     const history = policy
-      ? await store.recentCalls(tenantId, agent.id, nowMs - historyMs, HISTORY_LIMIT)
+      ? await store.relevantCalls(tenantId, agent.id, {
+          ...prints,
+          toolName: req.call.tool_name,
+          repeatSinceMs: nowMs - policy.metabolic.repeatWindowMs,
+          deniedSinceMs: nowMs - policy.metabolic.probingWindowMs,
+          limit: HISTORY_LIMIT,
+        })
       : [];
     const verdict = this.#o.evaluate({
       call: req.call,
@@ -146,7 +154,8 @@ export class Governor {
             type: 'decision',
             tenantId,
             actor: agent.id,
-            subjectDigest: envelopeDigest(envelope),
+            // = envelopeDigest(envelope) without re-validating the envelope just made (contract: sha256hex(JCS))
+            subjectDigest: jcsDigestHex(envelope),
             data: {
               decisionId,
               route: req.route,

@@ -41,6 +41,7 @@ import type {
   DecisionCommit,
   DecisionWrite,
   RegisterAgentResult,
+  RelevantCallsQuery,
   Store,
 } from './store.js';
 import { StoreError } from './store-error.js';
@@ -300,6 +301,34 @@ export class PostgresStore implements Store {
     return rows.map(toCall).reverse();
   }
 
+  async relevantCalls(
+    tenantId: string,
+    agentId: string,
+    q: RelevantCallsQuery,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = await this.#query(
+      `SELECT * FROM (
+         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND fingerprint = $3 AND at_ms >= $4
+         UNION
+         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND near_fingerprint = $5 AND at_ms >= $4
+         UNION
+         SELECT * FROM call_history
+          WHERE tenant_id = $1 AND agent_id = $2 AND tool_key = $6 AND approved = false AND at_ms >= $7
+       ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`,
+      [
+        tenantId,
+        agentId,
+        q.fingerprint,
+        q.repeatSinceMs,
+        q.nearFingerprint,
+        q.toolName.toLowerCase(),
+        q.deniedSinceMs,
+        q.limit,
+      ],
+    );
+    return rows.map(toCall).reverse();
+  }
+
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
     return this.#tx(async (c) => {
       const r = write.reservation;
@@ -352,13 +381,14 @@ export class PostgresStore implements Store {
       const call = parts.call;
       if (call) {
         await c.query(
-          `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, fingerprint, near_fingerprint, at_ms,
-           approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
+           at_ms, approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
             d.id,
             write.tenantId,
             write.agentId,
             call.toolName,
+            call.toolName.toLowerCase(),
             call.fingerprint,
             call.nearFingerprint,
             call.atMs,

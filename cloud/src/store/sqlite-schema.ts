@@ -19,12 +19,16 @@ CREATE TABLE budget_reservations (
   id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, amount REAL NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('reserved', 'committed', 'released')), created_at_ms INTEGER NOT NULL,
   decision_id TEXT NOT NULL);
-CREATE INDEX budget_reservations_window ON budget_reservations(tenant_id, agent_id, created_at_ms);
+-- covering: the window sums read only this index, never the table
+CREATE INDEX budget_reservations_window ON budget_reservations(tenant_id, agent_id, created_at_ms, state, amount);
 CREATE TABLE call_history (
   decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, tool_name TEXT NOT NULL,
-  fingerprint TEXT NOT NULL, near_fingerprint TEXT NOT NULL, at_ms INTEGER NOT NULL, approved INTEGER NOT NULL,
+  tool_key TEXT NOT NULL, fingerprint TEXT NOT NULL, near_fingerprint TEXT NOT NULL, at_ms INTEGER NOT NULL, approved INTEGER NOT NULL,
   violations TEXT NOT NULL);
 CREATE INDEX call_history_agent ON call_history(tenant_id, agent_id, at_ms);
+CREATE INDEX call_history_fingerprint ON call_history(tenant_id, agent_id, fingerprint, at_ms);
+CREATE INDEX call_history_near ON call_history(tenant_id, agent_id, near_fingerprint, at_ms);
+CREATE INDEX call_history_denied ON call_history(tenant_id, agent_id, tool_key, approved, at_ms);
 CREATE TABLE decisions (
   id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, outcome TEXT NOT NULL,
   approved INTEGER NOT NULL, created_at_ms INTEGER NOT NULL, subject_digest TEXT NOT NULL, policy_digest TEXT,

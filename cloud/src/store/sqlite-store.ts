@@ -3,7 +3,7 @@
  * audit entry survives a power cut. One process owns the file; writes go through a group-commit queue
  * (sqlite-write-queue.ts), and the single writer settles races by running each write to completion.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
@@ -43,6 +43,7 @@ import type {
   DecisionCommit,
   DecisionWrite,
   RegisterAgentResult,
+  RelevantCallsQuery,
   Store,
 } from './store.js';
 import { StoreError } from './store-error.js';
@@ -50,6 +51,12 @@ import { StoreError } from './store-error.js';
 export interface SqliteStoreOptions {
   /** File path, or ':memory:' for tests that need no durability. */
   path: string;
+  /**
+   * How commits become durable before a write resolves: `group-fdatasync` (default) — WAL synchronous=NORMAL
+   * plus one fdatasync of the WAL per batch on the thread pool; `full` — synchronous=FULL, SQLite fsyncs
+   * every commit on the event loop (simpler, much slower under load).
+   */
+  sync?: 'group-fdatasync' | 'full';
 }
 
 /** What `runWrite` hands a composed store inside its write. */
@@ -62,6 +69,8 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly #db: Database.Database;
   readonly #queue: SqliteWriteQueue;
+  readonly #walFd: number | undefined;
+  #durableAuditSize = 0;
   readonly #stmts: ReturnType<typeof prepare>;
   #closed = false;
 
@@ -72,19 +81,43 @@ export class SqliteStore implements Store {
     } catch (err) {
       throw new StoreError(`cannot open SQLite database ${options.path}: ${(err as Error).message}`);
     }
+    const memory = options.path === ':memory:';
+    const sync = options.sync ?? 'group-fdatasync';
     this.#db.pragma('journal_mode = WAL');
-    // FULL: every commit is fsynced, so an audit entry acknowledged to a client is on disk (DESIGN.md §5).
+    // Durable before any answer (DESIGN.md §5): either SQLite fsyncs each commit (FULL), or the write queue
+    // fdatasyncs the WAL after each batch off the event loop (NORMAL + group fdatasync; see the queue).
     this.#db.pragma('synchronous = FULL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('busy_timeout = 5000');
     migrate(this.#db);
     this.#stmts = prepare(this.#db);
-    this.#queue = new SqliteWriteQueue(this.#db);
+    let walFd: number | undefined;
+    if (!memory && sync === 'group-fdatasync') {
+      this.#db.pragma('synchronous = NORMAL');
+      walFd = openSync(`${options.path}-wal`, 'r');
+    }
+    this.#walFd = walFd;
+    this.#durableAuditSize = this.#nextAuditIndex();
+    this.#queue = new SqliteWriteQueue(this.#db, walFd);
   }
 
+  /**
+   * Runs `run` in the next group commit; resolves once it is durable. Also advances the durable audit
+   * size: everything committed up to this write's batch is on disk when its promise resolves.
+   */
   #write<T>(run: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError('the store is closed'));
-    return this.#queue.enqueue(run);
+    let auditSizeAtCommit = 0;
+    return this.#queue
+      .enqueue(() => {
+        const value = run();
+        auditSizeAtCommit = this.#nextAuditIndex();
+        return value;
+      })
+      .then((value) => {
+        if (auditSizeAtCommit > this.#durableAuditSize) this.#durableAuditSize = auditSizeAtCommit;
+        return value;
+      });
   }
 
   /**
@@ -215,6 +248,29 @@ export class SqliteStore implements Store {
     return rows.map(toCall).reverse();
   }
 
+  async relevantCalls(
+    tenantId: string,
+    agentId: string,
+    q: RelevantCallsQuery,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = this.#stmts.relevantCalls.all(
+      tenantId,
+      agentId,
+      q.fingerprint,
+      q.repeatSinceMs,
+      tenantId,
+      agentId,
+      q.nearFingerprint,
+      q.repeatSinceMs,
+      tenantId,
+      agentId,
+      q.toolName.toLowerCase(),
+      q.deniedSinceMs,
+      q.limit,
+    ) as Row[];
+    return rows.map(toCall).reverse();
+  }
+
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
     return this.#write(() => {
       const r = write.reservation;
@@ -250,6 +306,7 @@ export class SqliteStore implements Store {
           write.tenantId,
           write.agentId,
           c.toolName,
+          c.toolName.toLowerCase(),
           c.fingerprint,
           c.nearFingerprint,
           c.atMs,
@@ -286,8 +343,12 @@ export class SqliteStore implements Store {
     return { index, entry, leafHash: encoded.leafHash };
   }
 
+  /**
+   * The durable size: entries committed but still waiting for their fdatasync are not counted, so a
+   * checkpoint is never signed over an entry a crash could still take back.
+   */
   async auditSize(): Promise<number> {
-    return this.#nextAuditIndex();
+    return this.#durableAuditSize;
   }
 
   async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
@@ -343,6 +404,7 @@ export class SqliteStore implements Store {
     this.#closed = true;
     await this.#queue.drained();
     this.#db.close();
+    if (this.#walFd !== undefined) closeSync(this.#walFd);
   }
 }
 
@@ -405,8 +467,19 @@ function prepare(db: Database.Database) {
       'SELECT * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND at_ms >= ? ORDER BY at_ms DESC, rowid DESC LIMIT ?',
     ),
     insertCall: db.prepare(
-      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, fingerprint, near_fingerprint, at_ms,
-       approved, violations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
+       at_ms, approved, violations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    // three indexed lookups; UNION drops a call that matches more than one
+    relevantCalls: db.prepare(
+      `SELECT * FROM (
+         SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND fingerprint = ? AND at_ms >= ?
+         UNION
+         SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND near_fingerprint = ? AND at_ms >= ?
+         UNION
+         SELECT rowid AS seq, * FROM call_history
+          WHERE tenant_id = ? AND agent_id = ? AND tool_key = ? AND approved = 0 AND at_ms >= ?
+       ) ORDER BY at_ms DESC, seq DESC LIMIT ?`,
     ),
     insertDecision: db.prepare(
       `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,

@@ -1,9 +1,16 @@
 /**
  * Group commit for SQLite. Writes that arrive in the same turn of the event loop run in ONE transaction,
- * so one fsync (synchronous=FULL) makes a whole batch durable instead of one fsync per request. Each write
- * runs in its own savepoint: one write that throws rolls back alone and rejects alone. Promises resolve only
- * after COMMIT returned, so no response goes out before its audit entry is on disk (DESIGN.md §5).
+ * and each write runs in its own savepoint, so one write that throws rolls back alone and rejects alone.
+ *
+ * Durability without blocking the event loop: the database runs WAL with synchronous=NORMAL (a commit
+ * appends to the WAL without fsync), and after each batch this queue calls `fdatasync` on the WAL file
+ * through libuv's thread pool. A write's promise resolves only once an fdatasync that began after its
+ * COMMIT has completed — the same guarantee synchronous=FULL gives (DESIGN.md §5: durable before the
+ * response) — while the event loop keeps serving requests, whose writes form the next batch. One fsync
+ * covers every batch committed before it started. A frame checkpointed into the main file meanwhile is
+ * durable there: SQLite syncs the WAL and the database at every checkpoint even under NORMAL.
  */
+import { fdatasync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 interface PendingWrite {
@@ -12,15 +19,22 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+type Settle = () => void;
+
 export class SqliteWriteQueue {
   readonly #db: Database.Database;
+  /** The WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
+  readonly #walFd: number | undefined;
   #pending: PendingWrite[] = [];
   #scheduled = false;
-  #idle: Promise<void> = Promise.resolve();
-  #markIdle: (() => void) | undefined;
+  /** Batches committed but not yet covered by a completed fdatasync. */
+  #awaitingSync: { settle: Settle[]; fail: ((err: unknown) => void)[] } = { settle: [], fail: [] };
+  #syncing = false;
+  #idleWaiters: (() => void)[] = [];
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, walFd?: number) {
     this.#db = db;
+    this.#walFd = walFd;
   }
 
   /** Queues `run` (synchronous, using the database) for the next group commit. */
@@ -29,17 +43,19 @@ export class SqliteWriteQueue {
       this.#pending.push({ run, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        this.#idle = new Promise((done) => {
-          this.#markIdle = done;
-        });
         setImmediate(() => this.#flush());
       }
     });
   }
 
-  /** Resolves once every write queued so far is committed (or failed). */
+  /** Resolves once every write queued so far is committed and durable (or failed). */
   drained(): Promise<void> {
-    return this.#idle;
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #isIdle(): boolean {
+    return !this.#scheduled && !this.#syncing && this.#awaitingSync.settle.length === 0;
   }
 
   #flush(): void {
@@ -63,18 +79,46 @@ export class SqliteWriteQueue {
     } catch (err) {
       // COMMIT itself failed (disk full, I/O error): nothing of the batch is durable, so all of it fails.
       for (const write of batch) write.reject(err);
-      this.#settleIdle();
+      this.#maybeIdle();
       return;
     }
-    batch.forEach((write, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.value);
+    const settle = () =>
+      batch.forEach((write, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.value);
+      });
+    if (this.#walFd === undefined) {
+      settle();
+      this.#maybeIdle();
+      return;
+    }
+    this.#awaitingSync.settle.push(settle);
+    this.#awaitingSync.fail.push((err) => {
+      for (const write of batch) write.reject(err);
     });
-    this.#settleIdle();
+    this.#sync();
   }
 
-  #settleIdle(): void {
-    if (!this.#scheduled) this.#markIdle?.();
+  /** One fdatasync at a time; each covers every batch committed before it started. */
+  #sync(): void {
+    if (this.#syncing || this.#awaitingSync.settle.length === 0) return;
+    const covered = this.#awaitingSync;
+    this.#awaitingSync = { settle: [], fail: [] };
+    this.#syncing = true;
+    fdatasync(this.#walFd!, (err) => {
+      this.#syncing = false;
+      if (err) for (const fail of covered.fail) fail(err);
+      else for (const settle of covered.settle) settle();
+      this.#sync();
+      this.#maybeIdle();
+    });
+  }
+
+  #maybeIdle(): void {
+    if (!this.#isIdle()) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const w of waiters) w();
   }
 }

@@ -89,6 +89,22 @@ export interface DecisionCommit<T> {
   result: T;
 }
 
+/**
+ * The calls of one agent that the metabolic ledger needs for one new call (pentagon tier3 economic):
+ * identical or near-identical calls in the repeat window, and denied calls of the same tool in the
+ * probing window. Each part is an indexed lookup, so the cost does not grow with the agent's traffic.
+ */
+export interface RelevantCallsQuery {
+  fingerprint: string;
+  nearFingerprint: string;
+  /** Compared case-insensitively, as the pentagon does. */
+  toolName: string;
+  repeatSinceMs: number;
+  deniedSinceMs: number;
+  /** Most rows returned (the newest ones). */
+  limit: number;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -125,6 +141,8 @@ export interface Store {
     sinceMs: number,
     limit: number,
   ): Promise<CallHistoryRecord[]>;
+  /** The calls `query` selects, oldest first (see RelevantCallsQuery). */
+  relevantCalls(tenantId: string, agentId: string, query: RelevantCallsQuery): Promise<CallHistoryRecord[]>;
 
   // Decisions -------------------------------------------------------------------------------------------
   /**

@@ -10,7 +10,15 @@ const dir = mkdtempSync(join(tmpdir(), 'pentagate-sqlite-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-storeConformance(t, async () => new SqliteStore({ path: join(dir, `store-${n++}.db`) }));
+t.test('group fdatasync (default)', async (t) => {
+  storeConformance(t, async () => new SqliteStore({ path: join(dir, `store-${n++}.db`) }));
+});
+t.test('synchronous=FULL', async (t) => {
+  storeConformance(t, async () => new SqliteStore({ path: join(dir, `store-${n++}.db`), sync: 'full' }));
+});
+t.test('in memory', async (t) => {
+  storeConformance(t, async () => new SqliteStore({ path: ':memory:' }));
+});
 
 t.test('keeps the data across a reopen of the same file', async (t) => {
   const path = join(dir, 'reopen.db');

@@ -1,0 +1,279 @@
+/**
+ * `npm run bench -- cloud` (issue 5, Speed): autocannon against `POST /api/v1/agentgate/propose` — realistic
+ * tool calls, durable SQLite audit log (WAL, synchronous=FULL, group commit), Ed25519-signed statements and
+ * governance tokens, bearer-key auth — beside a bare Fastify hello-world route, on the same machine in the
+ * same run, with the same connections and duration. Reports req/s and p50/p99 for both and their ratio.
+ * Target: propose ≥ 30% of the hello-world throughput.
+ *
+ * Each server runs in its own worker thread (this same file, started with workerData) so the load
+ * generator on the main thread does not share an event loop with the server it measures. The cloud is
+ * loaded from `cloud/dist` (npm run bench builds first). After the propose run the worker closes the app
+ * and re-opens the database: every answered request must have its audit entry on disk.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import { type BenchSuite, type TableRow, target } from '../harness/index.js';
+
+const root = new URL('../../../', import.meta.url);
+const CLOUD_DIST = new URL('cloud/dist/index.js', root).href;
+const WORKER_ROLE = 'pentagate-cloud-bench-server';
+
+type ServerKind = 'hello' | 'propose';
+
+interface WorkerInput {
+  role: typeof WORKER_ROLE;
+  kind: ServerKind;
+  dir: string;
+}
+
+interface ServerReady {
+  url: string;
+  apiKey?: string;
+  lobe?: string;
+}
+
+interface ServerStopped {
+  auditEntries: number;
+  decisions: number;
+}
+
+/** The few @pentagate/cloud exports the benchmark uses (the bench package does not depend on cloud). */
+interface CloudModule {
+  buildApp(options: Record<string, unknown>): Promise<BenchApp>;
+  SqliteStore: new (options: { path: string }) => BenchStore;
+  createTenant(store: BenchStore, name: string): Promise<{ id: string }>;
+  issueApiKey(store: BenchStore, tenantId: string, scope: string): Promise<{ key: string }>;
+}
+interface BenchStore {
+  auditSize(): Promise<number>;
+  auditEntries(from: number, to: number): Promise<{ entry: { type: string } }[]>;
+  close(): Promise<void>;
+}
+interface BenchApp {
+  listen(options: { port: number; host: string }): Promise<string>;
+  inject(options: Record<string, unknown>): Promise<{ statusCode: number; json(): { lobe_name: string } }>;
+  close(): Promise<void>;
+  get(path: string, handler: () => unknown): void;
+}
+
+/** The documented example policy with a budget that the run cannot exhaust (so calls stay approvals). */
+function benchPolicy(): string {
+  const example = readFileSync(new URL('cloud/policies/example.yaml', root), 'utf8');
+  return example.replace(/(id: default-hourly[\s\S]*?amount: )1000\b/, '$11000000000000');
+}
+
+// ---------------------------------------------------------------- worker side: one server per worker
+async function serve(input: WorkerInput): Promise<void> {
+  const port = parentPort!;
+  if (input.kind === 'hello') {
+    const cloudRequire = createRequire(fileURLToPath(new URL('cloud/package.json', root)));
+    const fastify = (await import(pathToFileURL(cloudRequire.resolve('fastify')).href)).default as (
+      o: object,
+    ) => BenchApp;
+    const app = fastify({ logger: false });
+    app.get('/hello', () => ({ hello: 'world' }));
+    port.postMessage({ url: await app.listen({ port: 0, host: '127.0.0.1' }) } satisfies ServerReady);
+    port.once('message', async () => {
+      await app.close();
+      port.postMessage({ auditEntries: 0, decisions: 0 } satisfies ServerStopped);
+    });
+    return;
+  }
+  const cloud = (await import(CLOUD_DIST)) as CloudModule;
+  const dbPath = join(input.dir, 'cloud.db');
+  const store = new cloud.SqliteStore({ path: dbPath });
+  const tenant = await cloud.createTenant(store, 'bench');
+  const { key } = await cloud.issueApiKey(store, tenant.id, 'agent');
+  const { generateEd25519 } = await import('@pentagate/crypto');
+  const app = await cloud.buildApp({
+    store,
+    signingSeed: generateEd25519().privateKey,
+    policy: { yamlText: benchPolicy(), source: 'example.yaml (bench budget)' },
+    rateLimit: false,
+    logger: false,
+  });
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/api/v1/agentgate/register',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { agent_name: 'accounts-payable', version: '3.2.0', domain: 'FINANCE' },
+  });
+  const lobe = reg.json().lobe_name;
+  port.postMessage({
+    url: await app.listen({ port: 0, host: '127.0.0.1' }),
+    apiKey: key,
+    lobe,
+  } satisfies ServerReady);
+  port.once('message', async () => {
+    await app.close(); // drains in-flight requests, then closes the store
+    const reopened = new cloud.SqliteStore({ path: dbPath });
+    const size = await reopened.auditSize();
+    const entries = await reopened.auditEntries(0, size);
+    await reopened.close();
+    port.postMessage({
+      auditEntries: size,
+      decisions: entries.filter((e) => e.entry.type === 'decision').length,
+    } satisfies ServerStopped);
+  });
+}
+
+if (!isMainThread && (workerData as WorkerInput | undefined)?.role === WORKER_ROLE) {
+  await serve(workerData as WorkerInput);
+}
+
+// ---------------------------------------------------------------- main side: load generation
+function startWorker(
+  kind: ServerKind,
+  dir: string,
+): Promise<{ ready: ServerReady; stop(): Promise<ServerStopped> }> {
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { role: WORKER_ROLE, kind, dir } satisfies WorkerInput,
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (ready: ServerReady) =>
+      resolve({
+        ready,
+        stop: () =>
+          new Promise<ServerStopped>((done, fail) => {
+            worker.once('message', async (stopped: ServerStopped) => {
+              await worker.terminate();
+              done(stopped);
+            });
+            worker.once('error', fail);
+            worker.postMessage('stop');
+          }),
+      }),
+    );
+  });
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+function word(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
+  return s;
+}
+
+/** A realistic tool call: a supplier payment with its trigger prompt; ids vary so no loop rule fires. */
+function proposeBody(lobe: string): string {
+  const invoice = `INV-${word(4)}-${Math.floor(Math.random() * 1e5)}`;
+  const amount = Math.round(50 + Math.random() * 900);
+  return JSON.stringify({
+    lobe_name: lobe,
+    tool_name: 'payments.transfer',
+    arguments: {
+      recipient: { name: `${word(6)} Supplies Ltd`, iban: 'GB33BUKB20201555555555' },
+      amount,
+      currency: 'USD',
+      reference: invoice,
+      memo: `Settlement of ${invoice} for office equipment delivered in May`,
+    },
+    trigger_prompt: `Please pay invoice ${invoice} from our approved supplier list; amount ${amount} USD, due Friday.`,
+    model_id: 'gpt-4o-2024-08-06',
+    spend_amount: amount,
+    department: 'finance',
+    call_depth: 1,
+    context: { ticket: `AP-${word(3)}-${Math.floor(Math.random() * 1e4)}` },
+  });
+}
+
+interface LoadResult {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon(options);
+  return {
+    rps: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const suite: BenchSuite = {
+  name: 'cloud',
+  description:
+    'cloud: autocannon on agentgate propose (durable SQLite audit, signed tokens) vs bare Fastify hello-world',
+  async run(ctx) {
+    const durationS = ctx.quick ? 2 : 10;
+    const connections = 32;
+    const dir = mkdtempSync(join(tmpdir(), 'pentagate-bench-cloud-'));
+    try {
+      ctx.log(`hello-world: ${connections} connections × ${durationS} s…`);
+      const hello = await startWorker('hello', dir);
+      await load({ url: `${hello.ready.url}/hello`, connections, duration: 1 }); // warm-up
+      const helloResult = await load({ url: `${hello.ready.url}/hello`, connections, duration: durationS });
+      await hello.stop();
+
+      ctx.log(`propose: ${connections} connections × ${durationS} s…`);
+      const cloud = await startWorker('propose', dir);
+      const { url, apiKey, lobe } = cloud.ready;
+      const proposeOptions = (duration: number): autocannon.Options => ({
+        url: `${url}/api/v1/agentgate/propose`,
+        connections,
+        duration,
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        requests: [{ setupRequest: (req) => ({ ...req, body: proposeBody(lobe!) }) }],
+      });
+      await load(proposeOptions(1)); // warm-up (JIT, SQLite page cache)
+      const proposeResult = await load(proposeOptions(durationS));
+      const stopped = await cloud.stop();
+
+      const ratio = proposeResult.rps / helloResult.rps;
+      const row = (name: string, r: LoadResult): TableRow => ({
+        name,
+        'req/s': Math.round(r.rps),
+        'p50 ms': r.p50Ms,
+        'p99 ms': r.p99Ms,
+        requests: r.requests,
+        'non-2xx': r.non2xx,
+        errors: r.errors,
+      });
+      return {
+        suite: 'cloud',
+        figures: {
+          'hello.rps': helloResult.rps,
+          'hello.p50Ms': helloResult.p50Ms,
+          'hello.p99Ms': helloResult.p99Ms,
+          'propose.rps': proposeResult.rps,
+          'propose.p50Ms': proposeResult.p50Ms,
+          'propose.p99Ms': proposeResult.p99Ms,
+          'propose.non2xx': proposeResult.non2xx,
+          'propose.auditEntriesDurable': stopped.auditEntries,
+          'propose.decisionsDurable': stopped.decisions,
+          ratioPercent: ratio * 100,
+        },
+        rows: [
+          row('GET /hello (bare Fastify)', helloResult),
+          row('POST /api/v1/agentgate/propose', proposeResult),
+        ],
+        targets: [target('propose throughput vs hello-world', ratio * 100, '>=', 30, '%')],
+        notes: [
+          `${connections} connections, ${durationS} s each, same machine, servers in worker threads, load on the main thread`,
+          'propose: example policy (budget raised so calls stay approvals), bearer auth, Ed25519 DSSE + governance token, ' +
+            'SQLite WAL synchronous=FULL with group commit, audit entry durable before each answer',
+          `after close: ${stopped.decisions} decisions and ${stopped.auditEntries} audit entries on disk ` +
+            `(answered proposes incl. warm-up: ${proposeResult.requests} + warm-up)`,
+        ],
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+export default suite;
