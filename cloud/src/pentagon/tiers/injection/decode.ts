@@ -57,11 +57,17 @@ export function decodePayloads(raw: string): DecodedPayload[] {
   const push = (encoding: DecodedPayload['encoding'], text: string | undefined) => {
     if (text !== undefined && out.length < MAX_DECODED_CANDIDATES) out.push({ encoding, text });
   };
+  // The shortest text any pattern matches is 18 characters (six `%xx`); most fields are shorter.
+  if (raw.length < 18) return out;
+  // exec() over the shared global patterns rather than matchAll(), which clones the pattern per call;
+  // no pattern matches the empty string, so the loop visits the same matches as matchAll would.
   const each = (re: RegExp, fn: (m: string) => void) => {
-    for (const m of raw.matchAll(re)) {
-      if (out.length >= MAX_DECODED_CANDIDATES) return;
+    re.lastIndex = 0;
+    for (let m = re.exec(raw); m !== null; m = re.exec(raw)) {
+      if (out.length >= MAX_DECODED_CANDIDATES) break;
       fn(m[0].slice(0, MAX_CANDIDATE_CHARS));
     }
+    re.lastIndex = 0;
   };
   each(BASE64, (m) => {
     // Pure hex is also valid base64; leave it to the hex pass.
@@ -69,14 +75,16 @@ export function decodePayloads(raw: string): DecodedPayload[] {
     push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
   });
   each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))));
-  each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
-  each(PERCENT, (m) => {
-    try {
-      push('percent', decodeURIComponent(m));
-    } catch {
-      // Malformed percent-encoding is not a payload.
-    }
-  });
-  each(HTML_ENTITIES, (m) => push('html-entities', decodeHtmlEntities(m)));
+  // Each of these needs its marker character; skip the scan when the text has none.
+  if (raw.includes('\\')) each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
+  if (raw.includes('%'))
+    each(PERCENT, (m) => {
+      try {
+        push('percent', decodeURIComponent(m));
+      } catch {
+        // Malformed percent-encoding is not a payload.
+      }
+    });
+  if (raw.includes('&#')) each(HTML_ENTITIES, (m) => push('html-entities', decodeHtmlEntities(m)));
   return out;
 }

@@ -96,7 +96,41 @@ function collapseBlanks(text: string): string {
     .trim();
 }
 
+/** Printable ASCII only: no tags, invisible, bidi, non-Latin or full-width characters, no line breaks. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** The skeleton and squashed views of a plain view. */
+function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
+  const skeleton = plain
+    .replace(HOMOGLYPH_RE, (ch) => HOMOGLYPHS[ch] ?? ch)
+    .replace(LEET_IN_WORD, (ch) => LEET[ch] ?? ch);
+  return { skeleton, squashed: skeleton.replace(/[^a-z]+/g, '') };
+}
+
 export function textViews(raw: string): TextViews {
+  return PRINTABLE_ASCII.test(raw) ? asciiTextViews(raw) : fullTextViews(raw);
+}
+
+/** `textViews` of printable ASCII (exported for the test that checks it equals `fullTextViews`). */
+export function asciiTextViews(raw: string): TextViews {
+  // Most fields. For them NFKC is the identity and every removal and count in fullTextViews finds
+  // nothing, so only lower-casing, blank collapsing and the leetspeak mapping can change the text.
+  const plain = collapseBlanks(raw.toLowerCase());
+  const { skeleton, squashed } = disguisesUndone(plain);
+  return {
+    plain,
+    skeleton,
+    squashed,
+    tagText: '',
+    invisibleCount: 0,
+    bidiCount: 0,
+    bidiOverrideCount: 0,
+    mixedScriptWords: 0,
+  };
+}
+
+/** `textViews` of any text: every disguise undone and counted. */
+export function fullTextViews(raw: string): TextViews {
   let tagText = '';
   const withoutTags = raw.replace(TAGS, (ch) => {
     const cp = ch.codePointAt(0)! - 0xe0000;
@@ -114,10 +148,7 @@ export function textViews(raw: string): TextViews {
     .replace(BIDI, '');
   const plain = collapseBlanks(nfkc.toLowerCase());
   const mixedScriptWords = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;
-  const skeleton = plain
-    .replace(HOMOGLYPH_RE, (ch) => HOMOGLYPHS[ch] ?? ch)
-    .replace(LEET_IN_WORD, (ch) => LEET[ch] ?? ch);
-  const squashed = skeleton.replace(/[^a-z]+/g, '');
+  const { skeleton, squashed } = disguisesUndone(plain);
   return {
     plain,
     skeleton,

@@ -43,7 +43,7 @@ function anyRuleOn(view: TextView): RegExp {
   const sources = INJECTION_RULES.filter((r) => r.views.includes(view)).map((r) => `(?:${r.pattern.source})`);
   return new RegExp(sources.join('|'), 'u');
 }
-const ANY_RULE: Readonly<Record<TextView, RegExp>> = {
+export const ANY_RULE: Readonly<Record<TextView, RegExp>> = {
   plain: anyRuleOn('plain'),
   skeleton: anyRuleOn('skeleton'),
   squashed: anyRuleOn('squashed'),
@@ -91,6 +91,36 @@ export function combinedScore(findings: readonly { weight: number }[]): number {
   return Math.round((1 - keep) * 1e6) / 1e6;
 }
 
+interface TenantNeedle {
+  p: TenantPattern;
+  /** The phrase the needle was made from, to notice a pattern changed in place. */
+  phrase: string;
+  needle: string;
+}
+const needlesByPatterns = new WeakMap<readonly TenantPattern[], TenantNeedle[]>();
+
+/**
+ * Tenant phrases in the form they are searched for, normalised once per pattern list (once per policy)
+ * instead of once per field. A list or pattern changed since is noticed and normalised again.
+ */
+function tenantNeedles(tenant: readonly TenantPattern[]): readonly TenantNeedle[] {
+  const cached = needlesByPatterns.get(tenant);
+  if (
+    cached !== undefined &&
+    cached.length === tenant.length &&
+    cached.every((n, i) => n.p === tenant[i] && n.phrase === n.p.phrase)
+  ) {
+    return cached;
+  }
+  const needles = tenant.map((p) => ({
+    p,
+    phrase: p.phrase,
+    needle: p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' '),
+  }));
+  needlesByPatterns.set(tenant, needles);
+  return needles;
+}
+
 export function scanText(
   raw: string,
   field: string,
@@ -110,8 +140,7 @@ export function scanText(
   const found = new Map<string, InjectionFinding>();
   const views = textViews(raw);
   runRules(views, field, '', found, INJECTION_RULES);
-  for (const p of tenant) {
-    const needle = p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+  for (const { p, needle } of tenantNeedles(tenant)) {
     const at = views.plain.indexOf(needle);
     const atSkeleton = at >= 0 ? at : views.skeleton.indexOf(needle);
     if (atSkeleton >= 0) {

@@ -1,0 +1,59 @@
+/**
+ * The injection screen's shortcuts must not change what it finds: the one-pass alternation of all rules
+ * of a view matches exactly when some rule matches, and the printable-ASCII views equal the full ones.
+ * Checked on every corpus row (attacks and benign, tuned and held out) and on random text.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import t from 'tap';
+import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
+import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules.js';
+import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
+
+const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
+  readFileSync(fileURLToPath(new URL(`../../corpus/injection/${name}.jsonl`, import.meta.url)), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { text: string }).text),
+);
+
+const VIEWS: readonly TextView[] = ['plain', 'skeleton', 'squashed'];
+
+function someRuleMatches(view: TextView, text: string): boolean {
+  return INJECTION_RULES.some((r) => r.views.includes(view) && r.pattern.test(text));
+}
+
+t.test('the alternation of a view matches exactly when one of its rules does', async (t) => {
+  let matched = 0;
+  for (const raw of corpusTexts) {
+    const views = fullTextViews(raw);
+    for (const view of VIEWS) {
+      const any = ANY_RULE[view].test(views[view]);
+      if (any !== someRuleMatches(view, views[view])) t.fail(`${view} of ${JSON.stringify(raw)}`);
+      if (any) matched++;
+    }
+  }
+  t.ok(matched > 100, `${matched} corpus views matched some rule (the check saw both outcomes)`);
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.constantFrom(...corpusTexts)),
+      fc.constantFrom(...VIEWS),
+      (text, view) => ANY_RULE[view].test(text) === someRuleMatches(view, text),
+    ),
+    { numRuns: 2000, seed: 99 },
+  );
+});
+
+t.test('printable-ASCII text gets the same views from the shortcut as from full normalisation', async (t) => {
+  const ascii = corpusTexts.filter((s) => /^[\x20-\x7e]*$/.test(s));
+  t.ok(ascii.length > 100, `${ascii.length} printable-ASCII corpus rows`);
+  for (const raw of ascii) t.same(asciiTextViews(raw), fullTextViews(raw), raw);
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.constantFrom(...' \x7e abcXYZ019345@$!?.:/-_`~{}'.split('')), maxLength: 80 }),
+      (raw) => JSON.stringify(asciiTextViews(raw)) === JSON.stringify(fullTextViews(raw)),
+    ),
+    { numRuns: 3000, seed: 5 },
+  );
+});
