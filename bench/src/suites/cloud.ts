@@ -266,7 +266,7 @@ const suite: BenchSuite = {
         notes: [
           `${connections} connections, ${durationS} s each, same machine, servers in worker threads, load on the main thread`,
           'propose: example policy (budget raised so calls stay approvals), bearer auth, Ed25519 DSSE + governance token, ' +
-            'SQLite WAL synchronous=FULL with group commit, audit entry durable before each answer',
+            'SQLite WAL with group commit and one fdatasync per batch, audit entry durable before each answer',
           `after close: ${stopped.decisions} decisions and ${stopped.auditEntries} audit entries on disk ` +
             `(answered proposes incl. warm-up: ${proposeResult.requests} + warm-up)`,
         ],

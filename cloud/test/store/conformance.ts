@@ -263,6 +263,55 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
   });
 
   withStore(
+    'finds the calls the metabolic ledger compares with: same print, same near print, denied same tool',
+    async (t, store) => {
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const write = (nowMs: number, fingerprint: string, near: string, tool: string, approved: boolean) => {
+        const w = decisionWrite(a, ag, { nowMs });
+        const build = w.build;
+        w.build = (ctx) => {
+          const out = build(ctx);
+          out.parts.call = {
+            ...out.parts.call!,
+            fingerprint,
+            nearFingerprint: near,
+            toolName: tool,
+            approved,
+          };
+          return out;
+        };
+        return store.commitDecision(w);
+      };
+      await write(T0 + 1, 'f1', 'n1', 'Payments.Transfer', true); // same print
+      await write(T0 + 2, 'f2', 'n1', 'payments.transfer', true); // same near print
+      await write(T0 + 3, 'f3', 'n3', 'PAYMENTS.transfer', false); // denied, same tool
+      await write(T0 + 4, 'f4', 'n4', 'payments.transfer', true); // unrelated approval
+      await write(T0 + 5, 'f5', 'n5', 'other.tool', false); // denied, other tool
+      await write(T0 - 100_000, 'f1', 'n1', 'payments.transfer', true); // outside the windows
+      const query = {
+        fingerprint: 'f1',
+        nearFingerprint: 'n1',
+        toolName: 'payments.TRANSFER',
+        repeatSinceMs: T0,
+        deniedSinceMs: T0,
+      };
+      const calls = await store.relevantCalls(a, ag, { ...query, limit: 10 });
+      t.same(
+        calls.map((c) => c.fingerprint),
+        ['f1', 'f2', 'f3'],
+        'oldest first, each once',
+      );
+      const newest = await store.relevantCalls(a, ag, { ...query, limit: 2 });
+      t.same(
+        newest.map((c) => c.fingerprint),
+        ['f2', 'f3'],
+        'the limit keeps the newest',
+      );
+    },
+  );
+
+  withStore(
     'appends audit entries with contiguous indices and the RFC 6962 leaf hash of their JCS bytes',
     async (t, store) => {
       const records = await Promise.all(
