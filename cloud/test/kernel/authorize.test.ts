@@ -5,6 +5,7 @@
  */
 import { AuthorizationDecisionSchema, conforms } from '@pentagate/protocol';
 import t from 'tap';
+import { registerLobe } from '../helpers/cloud-app.js';
 import {
   kernelCloud,
   ledgerWrite,
@@ -169,6 +170,10 @@ t.test(
 
 t.test('bad input is a 4xx naming the problem', async (t) => {
   const c = await kernelCloud(t);
+  const lobe = await registerLobe(c, c.a, 'billing-agent');
+  const taken = await post(c, c.a.keys.agent, AUTHORIZE, ledgerWrite(1, lobe));
+  t.equal(taken.statusCode, 400, "an agentId that is another agent's lobe name is refused");
+  t.match(taken.json().error.message, /lobe name of another agent/);
   const wrongType = await post(c, c.a.keys.agent, AUTHORIZE, {
     ...ledgerWrite(1),
     actionType: 'ledger:delete',

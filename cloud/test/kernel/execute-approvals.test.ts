@@ -186,3 +186,14 @@ t.test('the expiry sweep settles due proposals without anyone touching them', as
   t.equal(await reservationState(c, d.proposalId), 'released');
   t.equal((await execute(c, d.proposalId)).json().error.code, 'EXECUTION_DENIED');
 });
+
+t.test('with a sweep interval, the app expires due proposals by itself', async (t) => {
+  const c = await kernelCloud(t, { kernel: { executeTtlMs: 1000, expirySweepMs: 10 } });
+  const d = (await post(c, c.a.keys.agent, AUTHORIZE, ledgerWrite(40))).json();
+  c.advance(5000);
+  // wait (bounded) for a sweep tick; no assertion on how long it took
+  for (let i = 0; i < 500 && (await reservationState(c, d.proposalId)) !== 'released'; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  t.equal(await reservationState(c, d.proposalId), 'released');
+});

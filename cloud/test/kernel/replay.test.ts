@@ -77,3 +77,47 @@ t.test('a what-if under another stored policy version reports the differences', 
   t.equal(unknown.statusCode, 404);
   t.equal(unknown.json().error.code, 'POLICY_NOT_FOUND');
 });
+
+const RACE_POLICY = `
+version: 1
+id: race
+budgets:
+  - id: tight
+    lobe: "*"
+    amount: 1000
+    windowMs: 3600000
+    reservePercent: 0
+metabolic:
+  maxIdentical: 10000
+  maxNearIdentical: 10000
+  probing:
+    enabled: false
+`;
+
+t.test(
+  'concurrent authorizes never overspend, and a lost budget race replays as the same DENY',
+  async (t) => {
+    const c = await kernelCloud(t, { policyText: RACE_POLICY });
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        post(c, c.a.keys.agent, '/api/v1/kernel/authorize', ledgerWrite(100, 'racer')),
+      ),
+    );
+    const decisions = responses.map((r) => r.json());
+    const allowed = decisions.filter((d) => d.status === 'ALLOW');
+    t.equal(allowed.length, 10, 'exactly what fits the budget is allowed');
+    const lost = decisions.filter((d) => d.status === 'DENY');
+    t.equal(lost.length, 15);
+    t.ok(lost.every((d) => d.violations.some((v: { code: string }) => v.code === 'ECONOMY.BUDGET_EXCEEDED')));
+    const totals = await c.store.ledgerTotals(c.a.id, 'racer', 3_600_000, c.clock.nowMs);
+    t.same(totals, { spent: 0, reserved: 1000 });
+    for (const d of [...lost.slice(0, 3), allowed[0]]) {
+      const r = (await get(c, c.a.keys.auditor, `/api/v1/kernel/replay/${d.proposalId}`)).json();
+      t.equal(r.identical, true, `${d.status} replays identically`);
+    }
+    const denied = await post(c, c.a.keys.agent, '/api/v1/kernel/execute', {
+      proposalId: lost[0].proposalId,
+    });
+    t.equal(denied.json().error.code, 'EXECUTION_DENIED', 'a proposal that lost the race cannot execute');
+  },
+);
