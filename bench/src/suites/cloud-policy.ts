@@ -1,12 +1,22 @@
 /**
  * `npm run bench -- cloud-policy` (issue 5, Speed): the pentagon's policy evaluation alone
  * (`evaluateToolCall`, no HTTP, no store, no signing) beside Cedar (`@cedar-policy/cedar-wasm`, pre-parsed
- * policy set) evaluating the equivalent rules of `cloud/policies/example.yaml`: denied tools, region and
- * department rules, data residency, a protected path, the consent threshold and the budget.
+ * policy set) evaluating the equivalent rules of `cloud/policies/example.yaml`.
  * Target: the pentagon is not slower than Cedar (p50).
  *
- * Not like for like in the pentagon's disfavour: besides the shared rules it hashes SHA-256 commitments
- * and fingerprints and screens every string for prompt injection, which Cedar has no counterpart for.
+ * What is compared. Cedar gets every rule of the example policy that Cedar can express, one forbid
+ * each: denied tools, the region, department and data-residency rules, the three protected resources,
+ * both consent rules and the hold-for-veto rule (Cedar has no REQUIRE_HUMAN or HELD_FOR_VETO effect, so
+ * they forbid), the budget, the call depth and the custody requirement (as a precomputed boolean:
+ * Cedar cannot verify signatures). It gets precomputed facts in `context` (one `path`, the remaining
+ * budget, `custodyVerified`) and returns allow/deny only. The pentagon evaluates the same rules from
+ * the raw call — protected paths on every string argument after path normalisation, case-insensitive
+ * tool globs, fail-closed missing values — and in addition screens the trigger prompt and every string
+ * and key for prompt injection, takes five SHA-256 digests (the tier-1 commitment and the two loop
+ * fingerprints), checks the arguments are plain JSON, runs the metabolic ledger over the (empty)
+ * history and builds the explained verdict (tiers, defence brief, remediation, simulation). So the
+ * comparison is in Cedar's favour: it does a subset of the work. Cedar's time includes passing the
+ * request as JSON into WebAssembly, which is how cedar-wasm is used from Node.
  *
  * The pentagon is loaded from `cloud/dist` at run time (npm run bench builds first) because the cloud
  * package does not export it from its index yet; a local interface types the two functions used.
@@ -33,14 +43,20 @@ forbid(principal, action, resource) when { (context.tool like "crm.*" || context
 forbid(principal, action, resource) when { context.tool like "payments.*" && !(["finance", "treasury"].contains(context.department)) };
 forbid(principal, action, resource) when { context.tool == "records.export" && context.destination_region != "EU" };
 forbid(principal, action, resource) when { context.path like "/etc/*" };
+forbid(principal, action, resource) when { context.path like "policy:*" };
+forbid(principal, action, resource) when { (context.tool like "fs.*" || context.tool like "storage.*") && context.path like "*/.env" };
 forbid(principal, action, resource) when { (context.tool == "payments.transfer" || context.tool == "payments.wire") && context.spendCents >= 1000000 };
+forbid(principal, action, resource) when { context.tool == "deploy.production" };
+forbid(principal, action, resource) when { context.tool == "email.send_bulk" };
+forbid(principal, action, resource) when { context.tool == "ledger.import" && !context.custodyVerified };
+forbid(principal, action, resource) when { context.callDepth > 8 };
 forbid(principal, action, resource) when { context.spendCents > context.remainingCents };
 `;
 
 interface Case {
   name: string;
   call: Record<string, unknown>;
-  context: Record<string, string | number>;
+  context: Record<string, string | number | boolean>;
 }
 
 const CASES: Case[] = [
@@ -61,6 +77,8 @@ const CASES: Case[] = [
       path: '',
       spendCents: 0,
       remainingCents: 50000,
+      callDepth: 0,
+      custodyVerified: false,
     },
   },
   {
@@ -79,6 +97,8 @@ const CASES: Case[] = [
       path: '',
       spendCents: 0,
       remainingCents: 50000,
+      callDepth: 0,
+      custodyVerified: false,
     },
   },
   {
@@ -98,6 +118,8 @@ const CASES: Case[] = [
       path: '',
       spendCents: 75000,
       remainingCents: 50000,
+      callDepth: 0,
+      custodyVerified: false,
     },
   },
 ];
@@ -166,8 +188,11 @@ const suite: BenchSuite = {
       ...sectionOf(rows, {
         targets,
         notes: [
-          'cedar: statefulIsAuthorized on a pre-parsed policy set, context as a record (no entities)',
-          'pentagon: full evaluateToolCall incl. SHA-256 commitments, fingerprints and the injection screen',
+          'cedar: statefulIsAuthorized on a pre-parsed set of 14 forbid rules + 1 permit (every rule of ' +
+            'example.yaml Cedar can express), precomputed facts in context (no entities), allow/deny only',
+          'pentagon: full evaluateToolCall on the raw call — the same rules plus the injection screen of ' +
+            'every string and key, 5 SHA-256 digests (commitment, fingerprints), plain-JSON check, metabolic ' +
+            'ledger and the explained verdict; Cedar does a subset of this work',
         ],
       }),
     };
