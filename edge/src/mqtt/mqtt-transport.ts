@@ -69,6 +69,11 @@ export class MqttTransport implements RobotTransport {
     };
     const client = mqtt.connect(options.url, clientOptions);
     disableNagle(client);
+    // Listeners first: an 'error' emitted with none attached would throw out of the event loop.
+    client.on('connect', () => options.onStateChange?.('connected'));
+    client.on('reconnect', () => options.onStateChange?.('reconnecting'));
+    client.on('offline', () => options.onStateChange?.('offline'));
+    client.on('error', (err) => options.onStateChange?.('offline', err.message));
     try {
       await firstConnection(client, options.url, options.connectTimeoutMs ?? 10_000);
       const filters = [topics.intent, topics.telemetryFilter, topics.consent];
@@ -90,12 +95,7 @@ export class MqttTransport implements RobotTransport {
       await client.endAsync(true);
       throw err;
     }
-    const transport = new MqttTransport(client, topics);
-    client.on('connect', () => options.onStateChange?.('connected'));
-    client.on('reconnect', () => options.onStateChange?.('reconnecting'));
-    client.on('offline', () => options.onStateChange?.('offline'));
-    client.on('error', (err) => options.onStateChange?.('offline', err.message));
-    return transport;
+    return new MqttTransport(client, topics);
   }
 
   onMessage(handler: InboundHandler): void {
