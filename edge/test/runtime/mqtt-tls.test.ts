@@ -50,8 +50,7 @@ async function makeCertificates(dir: string) {
     '-subj',
     '/CN=localhost',
   );
-  await writeFile(join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1
-');
+  await writeFile(join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
   run(
     'x509',
     '-req',
