@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules.js';
+import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
 
 const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
@@ -55,5 +56,21 @@ t.test('printable-ASCII text gets the same views from the shortcut as from full 
       (raw) => JSON.stringify(asciiTextViews(raw)) === JSON.stringify(fullTextViews(raw)),
     ),
     { numRuns: 3000, seed: 5 },
+  );
+});
+
+t.test('tenant phrases are normalised once per list, yet a list changed in place is seen', async (t) => {
+  const patterns = [{ id: 'code', phrase: 'Blue  Falcon', weight: 0.9 }];
+  const settings = { threshold: 0.5, extraPatterns: patterns };
+  const field = [{ path: '/trigger_prompt', value: 'the BLUE falcon flies' }];
+  t.ok(screenTexts(field, settings).flagged, 'the phrase is found (case and spacing folded)');
+  t.ok(screenTexts(field, settings).flagged, 'and found again from the cached needle');
+  patterns[0]!.phrase = 'red heron';
+  t.notOk(screenTexts(field, settings).flagged, 'a changed phrase replaces the cached needle');
+  patterns.push({ id: 'falcon', phrase: 'falcon', weight: 0.6 });
+  t.same(
+    screenTexts(field, settings).findings.map((f) => f.ruleId),
+    ['tenant.falcon'],
+    'an added pattern is used',
   );
 });
