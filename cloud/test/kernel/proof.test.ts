@@ -3,9 +3,11 @@
  * and fails after any single byte of it changes.
  */
 import { TrustStore } from '@pentagate/crypto';
-import { verifyProofPacket } from '@pentagate/verifier';
+import { join } from 'node:path';
+import { verifyAuditKit, verifyProofPacket } from '@pentagate/verifier';
+import { exportAuditKit } from '../../src/audit/kit-export.js';
 import t from 'tap';
-import { get, kernelCloud, ledgerWrite, post } from './kernel-helpers.js';
+import { digestOf, get, kernelCloud, ledgerWrite, policyUpdate, post, vaultWrite } from './kernel-helpers.js';
 
 /** A different character at the same place: digits and letters stay in their class where they can. */
 function changed(c: string): string {
@@ -51,4 +53,32 @@ t.test('the proof of an executed ALLOW verifies offline and fails after any byte
     if (accepted(tampered, trust)) survivors.push(i);
   }
   t.same(survivors, [], `all ${text.length} single-byte changes are rejected`);
+});
+
+t.test('an audit kit exported after kernel activity verifies end to end', async (t) => {
+  const c = await kernelCloud(t);
+  const key = c.a.keys.agent;
+  const allow = (await post(c, key, '/api/v1/kernel/authorize', ledgerWrite(10))).json();
+  await post(c, key, '/api/v1/kernel/execute', { proposalId: allow.proposalId });
+  const held = policyUpdate();
+  const h = (await post(c, key, '/api/v1/kernel/authorize', held)).json();
+  await post(c, c.a.keys.operator, `/api/v1/approvals/${h.proposalId}/veto`, {
+    actionDigest: digestOf(held),
+  });
+  const human = vaultWrite();
+  const r = (await post(c, key, '/api/v1/kernel/authorize', human)).json();
+  await post(c, c.a.keys.operator, `/api/v1/approvals/${r.proposalId}/approve`, {
+    actionDigest: digestOf(human),
+  });
+  const short = (await post(c, key, '/api/v1/kernel/authorize', ledgerWrite(5))).json();
+  c.advance(10 * 60_000);
+  await post(c, key, '/api/v1/kernel/execute', { proposalId: short.proposalId }); // expires it
+
+  const out = join(c.dir, 'kit');
+  await exportAuditKit(c.store, out, { origin: c.app.cloud.keys.origin, noteSigner: c.app.cloud.keys.note });
+  const report = await verifyAuditKit(out);
+  t.equal(report.valid, true, report.failures.join('; '));
+  const types = (await c.store.auditEntries(0, await c.store.auditSize())).map((e) => e.entry.type);
+  for (const type of ['decision', 'execution', 'veto', 'approval', 'expiry'])
+    t.ok(types.includes(type), `${type} is in the kit`);
 });
