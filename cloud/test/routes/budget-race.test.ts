@@ -7,7 +7,7 @@
 import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
 import { type CloudApp, buildApp } from '../../src/app/build-app.js';
-import type { Store } from '../../src/store/store.js';
+import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
 import { bearer, testCloud, testTenant } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
@@ -41,7 +41,33 @@ function call(lobe: string, i: number): object {
   };
 }
 
-async function race(t: Tap, apps: CloudApp[], store: Store, key: string, tenantId: string): Promise<void> {
+/**
+ * Holds every commitDecision until all `calls` have reached it, so every evaluation saw the same empty
+ * ledger and only the store's atomic reservation can keep the budget (the race the database must settle).
+ */
+function barrierAtCommit(store: Store, calls: number): void {
+  let arrived = 0;
+  let open: () => void = () => {};
+  const allArrived = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const commit = store.commitDecision.bind(store);
+  store.commitDecision = async <T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> => {
+    arrived++;
+    if (arrived === calls) open();
+    await allArrived;
+    return commit(write);
+  };
+}
+
+async function race(
+  t: Tap,
+  apps: CloudApp[],
+  store: Store,
+  key: string,
+  tenantId: string,
+  expectStoreVetoes = false,
+): Promise<void> {
   const reg = await apps[0]!.inject({
     method: 'POST',
     url: '/api/v1/agentgate/register',
@@ -72,6 +98,16 @@ async function race(t: Tap, apps: CloudApp[], store: Store, key: string, tenantI
       .every((b) => b.violations.some((v: { code: string }) => v.code === 'ECONOMY.BUDGET_EXCEEDED')),
     'every other call is an ECONOMY veto',
   );
+  if (expectStoreVetoes) {
+    t.ok(
+      bodies.every(
+        (b) =>
+          b.approved ||
+          b.violations.some((v: { message: string }) => /concurrent calls reserved the rest/.test(v.message)),
+      ),
+      'every veto came from the store refusing the reservation, not from evaluation',
+    );
+  }
   const agent = await store.findAgentByLobe(tenantId, lobe);
   const totals = await store.ledgerTotals(tenantId, agent!.id, 3_600_000, Date.now());
   t.equal(totals.reserved, approved * SPEND);
@@ -83,6 +119,12 @@ type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
 t.test('SQLite: concurrent proposes never overspend', async (t) => {
   const cloud = await testCloud(t, { policyText: RACE_POLICY });
   await race(t, [cloud.app], cloud.store, cloud.a.keys.agent, cloud.a.id);
+});
+
+t.test('SQLite: when every evaluation saw an empty ledger, the store alone keeps the budget', async (t) => {
+  const cloud = await testCloud(t, { policyText: RACE_POLICY });
+  barrierAtCommit(cloud.store, CALLS);
+  await race(t, [cloud.app], cloud.store, cloud.a.keys.agent, cloud.a.id, true);
 });
 
 t.test('PostgreSQL, two replicas: concurrent proposes never overspend', async (t) => {
@@ -103,3 +145,26 @@ t.test('PostgreSQL, two replicas: concurrent proposes never overspend', async (t
   });
   await race(t, replicas, store, tenant.keys.agent, tenant.id);
 });
+
+t.test(
+  'PostgreSQL, two replicas: with every evaluation before any commit, the database keeps the budget',
+  async (t) => {
+    if (!(await requirePostgres(t))) return;
+    const store = await openTestPostgres(t);
+    const tenant = await testTenant(store, 'race');
+    barrierAtCommit(store, CALLS);
+    const seed = generateEd25519().privateKey;
+    const options = {
+      store,
+      signingSeed: seed,
+      ownsStore: false,
+      rateLimit: false as const,
+      policy: { yamlText: RACE_POLICY, source: 'race.yaml' },
+    };
+    const replicas = [await buildApp(options), await buildApp(options)];
+    t.teardown(async () => {
+      for (const app of replicas) await app.close();
+    });
+    await race(t, replicas, store, tenant.keys.agent, tenant.id, true);
+  },
+);
