@@ -9,7 +9,7 @@ import { ACTION_TYPES } from '@pentagate/protocol';
 import { bearer } from '../helpers/cloud-app.js';
 import { kernelCloud } from './kernel-helpers.js';
 
-const RUNS = 1500;
+const RUNS = 600;
 
 const action = fc.record(
   {
