@@ -202,7 +202,12 @@ t.test('`cloud serve` runs until asked to shut down, then stops cleanly', async 
       '65536',
     ],
     commands,
-    { out: (text) => resolveUrl(JSON.parse(text).url), err: (text) => void (err += text) },
+    {
+      out: (text) => resolveUrl(JSON.parse(text).url),
+      err: (text) => {
+        err += text;
+      },
+    },
   );
   const base = await Promise.race([
     url,
