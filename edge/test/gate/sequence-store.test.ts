@@ -37,3 +37,41 @@ t.test('the memory store follows the same rules', async (t) => {
   t.equal(m.bumpEpoch(), 4);
   t.equal(m.epoch(), 4);
 });
+
+t.test(
+  'epochs are reserved in blocks: a reopened store bumps past every epoch the last process could use',
+  async (t) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+    const a = FileSequenceStore.open(path);
+    const used: number[] = [];
+    for (let i = 0; i < 5; i++) used.push(a.bumpEpoch());
+    t.same(used, [1, 2, 3, 4, 5], 'inside a reservation, epochs still go up by one');
+    const onDisk = JSON.parse(readFileSync(path, 'utf8'));
+    t.equal(onDisk.epoch, 5, 'the latest epoch is recorded');
+    t.ok(onDisk.reservedEpoch >= 5, `reservation ${onDisk.reservedEpoch} covers every epoch handed out`);
+    t.equal(readFileSync(path).length, 128, 'fixed-width record, so in-place overwrites never leave a tail');
+    // Simulate a power loss that lost the informative in-place record: only the durable reservation is left.
+    writeFileSync(path, `${JSON.stringify({ ...onDisk, epoch: 1 })}\n`);
+    const b = FileSequenceStore.open(path);
+    const first = b.bumpEpoch();
+    t.ok(first > Math.max(...used), `first bump after reopen (${first}) is above every used epoch`);
+    t.ok(first > onDisk.reservedEpoch, 'and above the whole previous reservation');
+    t.equal(b.bumpEpoch(), first + 1);
+  },
+);
+
+t.test('a store file written before epoch blocks opens with its epoch as the reservation', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+  writeFileSync(path, '{"v":1,"reservedSeq":2048,"epoch":7}\n');
+  const s = FileSequenceStore.open(path);
+  t.equal(s.epoch(), 7);
+  t.equal(s.next(), 2049);
+  t.equal(s.bumpEpoch(), 8);
+  t.match(JSON.parse(readFileSync(path, 'utf8')), {
+    v: 1,
+    epoch: 8,
+    reservedSeq: 2048 + FileSequenceStore.BLOCK,
+  });
+  writeFileSync(path, '{"v":1,"reservedSeq":1,"epoch":7,"reservedEpoch":-1}');
+  t.throws(() => FileSequenceStore.open(path), { code: 'SEQUENCE_STORE' });
+});
