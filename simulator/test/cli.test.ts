@@ -87,7 +87,7 @@ t.test('pentagate demo prints a signed verdict and a STOP, and exits cleanly', a
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '3'],
+    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '4'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

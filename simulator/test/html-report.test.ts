@@ -138,6 +138,8 @@ function simulatedResult(): ScenarioResult {
     trace,
     rejections: controller.rejections(),
     wallMs: 1500,
+    maxStepGapMs: 10,
+    lastTelemetrySeq: 0,
   };
 }
 

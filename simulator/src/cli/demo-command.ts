@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
 import { EdgeProcess } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
+import { DEFAULT_FRESHNESS_FLOOR_MS, withFreshnessFloor } from '../runner/freshness-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../runner/scenario-runner.js';
 import { loadScenario } from '../scenarios/load-scenario.js';
 import { createRobotCredentials } from '../setup/robot-credentials.js';
@@ -48,7 +49,7 @@ export const demoCommand: Command = {
     'violations. Keys, trust file, firmware manifest and calibration certificates are generated in a',
     'temporary directory and removed at the end.',
     '',
-    'Stops on Ctrl-C or SIGTERM, or after --duration seconds. Exit codes: 0 ok, 1 the edge failed,',
+    'Stops on Ctrl-C or SIGTERM, or --duration seconds after the edge is up. Exit codes: 0 ok, 1 the edge failed,',
     '2 bad usage or the port is taken.',
     '',
     'Example: pentagate demo --duration 20',
@@ -60,7 +61,11 @@ export const demoCommand: Command = {
       description: `port for the embedded MQTT broker (default ${DEFAULT_DEMO_PORT})`,
     },
     port: { type: 'string', valueName: 'PORT', description: 'the same as --mqtt-port' },
-    duration: { type: 'string', valueName: 'SECONDS', description: 'stop after this many seconds' },
+    duration: {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: 'stop this many seconds after the edge is up',
+    },
     scenario: {
       type: 'string',
       valueName: 'FILE',
@@ -85,15 +90,17 @@ export const demoCommand: Command = {
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    const timer = durationS !== undefined ? setTimeout(onSignal, durationS * 1000) : undefined;
+    let timer: NodeJS.Timeout | undefined;
     let edge: EdgeProcess | undefined;
     try {
       const credentials = await createRobotCredentials({
         stateDir,
-        profile,
+        profile: withFreshnessFloor(profile, DEFAULT_FRESHNESS_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
       edge = await EdgeProcess.start({ credentials, robotId: profile.robotId, mqttPort: port });
+      // --duration counts from here: key generation and the edge's start (a few seconds) are not demo time.
+      if (durationS !== undefined) timer = setTimeout(onSignal, durationS * 1000);
       io.out(
         `Pentagate demo: edge for robot ${profile.robotId} on the embedded broker mqtt://127.0.0.1:${port}; ` +
           `looping scenario ${scenario.name} (${scenario.durationMs / 1000} s). Ctrl-C stops.`,
@@ -105,14 +112,17 @@ export const demoCommand: Command = {
         close: async () => {},
       };
       let round = 0;
+      let firstTelemetrySeq = 1;
       while (!stop.signal.aborted) {
         round++;
         io.out(`— round ${round}: ${scenario.description}`);
         const result = await runScenario(loaded, {
           prepared: { credentials, cell },
+          firstTelemetrySeq,
           signal: stop.signal,
           onVerdict: (v) => io.out(verdictLine(v)),
         });
+        firstTelemetrySeq = result.lastTelemetrySeq + 1;
         if (stop.signal.aborted) break;
         const failed = result.expectations.filter((e) => !e.ok);
         io.out(

@@ -20,7 +20,7 @@ function progressBar(tMs: number, totalMs: number, width = 24): string {
 export const simRunCommand: Command = {
   path: ['sim', 'run'],
   summary: 'Run simulator scenarios against a real edge and check their expectations',
-  usage: 'FILE... [--json] [--report OUT.html] [--transport mqtt|serial]',
+  usage: 'FILE... [--json] [--report OUT.html] [--transport mqtt|serial] [--no-lead-in]',
   description: [
     'Runs each scenario hardware-in-the-loop: a fresh edge (`pentagate edge run --mqtt embedded:PORT` on a',
     'free port) with generated keys and signed provenance documents, the simulated robot publishing',
@@ -28,6 +28,10 @@ export const simRunCommand: Command = {
     'serial line with --transport serial), the attacker on the command wire and the simulated operator.',
     'Progress goes to stderr; a summary table (or JSON with --json) to stdout. --report writes a',
     'self-contained HTML report with plots per scenario.',
+    '',
+    'Before each scenario clock starts, a lead-in streams telemetry and sends one hold-position intent, so a',
+    'fresh edge has made its first signature (slow: cold code, seq reservation) before the scenario runs;',
+    '--no-lead-in skips it.',
     '',
     'Exit codes: 0 every expectation held, 1 some failed or a run broke, 2 bad usage or an invalid',
     'scenario file (every problem is listed with its path).',
@@ -41,6 +45,10 @@ export const simRunCommand: Command = {
       type: 'string',
       valueName: 'mqtt|serial',
       description: 'how commands reach the controller (default mqtt)',
+    },
+    'no-lead-in': {
+      type: 'boolean',
+      description: 'start the scenario clock at once (no telemetry lead-in, no hold-position warm-up)',
     },
   },
   positionals: [1, Number.POSITIVE_INFINITY],
@@ -65,6 +73,7 @@ export const simRunCommand: Command = {
       try {
         const result = await runScenario(l, {
           transport,
+          leadIn: args.options['no-lead-in'] !== true,
           onProgress: (t, total) => {
             // A line per quarter: readable in a CI log as well as on a terminal.
             const quarter = Math.floor((t / total) * 4);

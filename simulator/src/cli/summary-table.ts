@@ -56,5 +56,6 @@ export function resultJson(r: ScenarioResult): Record<string, unknown> {
       commandSeq: v.verdict.commandSeq ?? null,
     })),
     wallMs: r.wallMs,
+    maxStepGapMs: r.maxStepGapMs,
   };
 }

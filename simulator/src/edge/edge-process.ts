@@ -12,13 +12,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimulatorError } from '../errors.js';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
+import { brokerAccountsFor } from './broker-accounts.js';
 import type { MqttEndpoint } from '../transport/mqtt-connection.js';
 
 /** The repository's `bin/pentagate.js`, found from this file (src/ or dist/ alike). */
 export const PENTAGATE_BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/pentagate.js');
 
 export interface BrokerAccounts {
-  edge: MqttEndpoint;
   /** The simulated robot: telemetry, intents, the command topic (controller), verdicts. */
   robot: MqttEndpoint;
   /** The simulated operator: consent tokens. */
@@ -33,36 +33,17 @@ export interface EdgeProcessOptions {
   /** Where the edge's stdout/stderr go (a log file path), or undefined to keep them in memory. */
   logPath?: string;
   startTimeoutMs?: number;
+  /** The edge's pino level (default info). */
+  logLevel?: string;
 }
 
-export interface BrokerUserEntry {
-  username: string;
-  role: 'edge' | 'robot' | 'operator' | 'simulator';
-  robotId?: string;
-  password: string;
-}
-
-function randomPassword(): string {
-  return `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-}
-
-/** The embedded broker's users for one simulated robot cell, with fresh passwords. */
-export function brokerUsersFor(robotId: string): BrokerUserEntry[] {
-  return [
-    { username: `edge-${robotId}`, role: 'edge', robotId, password: randomPassword() },
-    { username: `sim-${robotId}`, role: 'simulator', robotId, password: randomPassword() },
-    { username: `operator-${robotId}`, role: 'operator', robotId, password: randomPassword() },
-  ];
-}
-
-/** The `pentagate …` argument vector that starts the edge for this cell. */
+/** The `pentagate edge run` argument vector that starts the edge for this cell (see `edge run --help`). */
 export function edgeRunArgs(o: {
   credentials: RobotCredentials;
   mqttPort: number;
+  /** The `--broker-users` JSON array (scrypt `passwordHash` only; the edge makes its own account). */
   brokerUsersPath: string;
-  edgeUser: BrokerUserEntry;
-  /** A 0600 file holding the edge user's password (never on the command line, where `ps` shows it). */
-  edgePasswordPath: string;
+  logLevel?: string;
 }): string[] {
   const c = o.credentials;
   return [
@@ -76,15 +57,18 @@ export function edgeRunArgs(o: {
     `embedded:${o.mqttPort}`,
     '--broker-users',
     o.brokerUsersPath,
-    '--username',
-    o.edgeUser.username,
-    '--password-file',
-    o.edgePasswordPath,
     '--state-dir',
     join(c.stateDir, 'edge'),
-    ...c.firmwareManifestPaths.flatMap((p) => ['--firmware-manifest', p]),
+    '--log-level',
+    o.logLevel ?? 'info',
+    ...c.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
     ...c.calibrationPaths.flatMap((p) => ['--calibration', p]),
   ];
+}
+
+/** The line `pentagate edge run` prints on stderr once its broker, transport and node are up. */
+export function edgeReadyLine(robotId: string): RegExp {
+  return new RegExp(`pentagate edge run: serving robot ${robotId.replace(/[.]/g, '\\.')}\\b`);
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -130,28 +114,28 @@ export class EdgeProcess {
         `port ${mqttPort} is already in use: pass --mqtt-port with a free port for the embedded broker`,
       );
     }
-    const users = brokerUsersFor(robotId);
+    const accounts = await brokerAccountsFor(PENTAGATE_BIN, robotId);
     const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
-    await writeFile(brokerUsersPath, `${JSON.stringify({ users }, null, 2)}\n`, { mode: 0o600 });
-    const [edgeUser, simUser, operatorUser] = users as [BrokerUserEntry, BrokerUserEntry, BrokerUserEntry];
-    const edgePasswordPath = join(credentials.stateDir, 'edge-mqtt-password');
-    await writeFile(edgePasswordPath, `${edgeUser.password}\n`, { mode: 0o600 });
-    const args = edgeRunArgs({ credentials, mqttPort, brokerUsersPath, edgeUser, edgePasswordPath });
+    await writeFile(brokerUsersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });
+    const args = edgeRunArgs({
+      credentials,
+      mqttPort,
+      brokerUsersPath,
+      ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    });
     const child = spawn(process.execPath, [PENTAGATE_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PENTAGATE_LOG_LEVEL: process.env.PENTAGATE_LOG_LEVEL ?? 'info' },
     });
     const url = `mqtt://127.0.0.1:${mqttPort}`;
     const edge = new EdgeProcess(child, {
-      edge: { url, username: edgeUser.username, password: edgeUser.password },
-      robot: { url, username: simUser.username, password: simUser.password },
-      operator: { url, username: operatorUser.username, password: operatorUser.password },
+      robot: { url, ...accounts.simulator },
+      operator: { url, ...accounts.operator },
     });
-    await edge.#waitReady(options.startTimeoutMs ?? 20_000);
+    await edge.#waitReady(edgeReadyLine(robotId), options.startTimeoutMs ?? 30_000);
     return edge;
   }
 
-  async #waitReady(timeoutMs: number): Promise<void> {
+  async #waitReady(ready: RegExp, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     void this.#exited.then((c) => {
@@ -164,13 +148,13 @@ export class EdgeProcess {
           `the edge exited with code ${exitCode} while starting: ${this.log().trim().split('\n').slice(-5).join(' | ')}`,
         );
       }
-      if (/edge node running/.test(this.log())) return;
+      if (ready.test(this.log())) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     this.child.kill('SIGKILL');
     throw new SimulatorError(
       'EDGE_START_FAILED',
-      `the edge did not report "edge node running" within ${timeoutMs} ms: ${this.log().trim().split('\n').slice(-5).join(' | ')}`,
+      `the edge did not report ready (${ready.source}) within ${timeoutMs} ms: ${this.log().trim().split('\n').slice(-5).join(' | ')}`,
     );
   }
 

@@ -22,6 +22,8 @@ export interface ProximitySensorOptions {
   latencyMs: number;
   dropoutProbability: number;
   rangeM: number;
+  /** Seq of the first frame (default 1): a sensor that keeps talking to the same edge continues its count. */
+  firstSeq?: number;
 }
 
 export interface PendingFrame {
@@ -43,6 +45,12 @@ export class ProximitySensor {
   constructor(options: ProximitySensorOptions, rng: SeededRandom) {
     this.options = options;
     this.#rng = rng;
+    this.#seq = (options.firstSeq ?? 1) - 1;
+  }
+
+  /** The seq of the last frame taken (firstSeq − 1 before the first). */
+  get lastSeq(): number {
+    return this.#seq;
   }
 
   get periodMs(): number {

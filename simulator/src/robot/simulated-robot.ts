@@ -32,6 +32,12 @@ export interface SimulatedRobotOptions {
   seed?: number;
   /** Added to each joint's measured effort (a stuck brake, a collision), N·m. */
   effortOffsetNm?: readonly number[];
+  /**
+   * Seq of every source's first frame (default 1). The edge refuses a seq that is not greater than the last
+   * it saw from a source, so a new robot talking to the same edge (the demo's next round) continues above
+   * the previous robot's `lastSeq`.
+   */
+  firstSeq?: number;
 }
 
 /** One step's ground truth, for the trace and the expectations. */
@@ -67,6 +73,7 @@ export class SimulatedRobot {
   readonly #people: readonly PersonPath[];
   readonly #schedule: TelemetrySchedule;
   readonly #seqs = new Map<string, number>();
+  readonly #firstSeq: number;
   #extraDrainWh = 0;
   effortOffsetNm: number[];
 
@@ -80,6 +87,7 @@ export class SimulatedRobot {
     this.base = p.base ? new DiffDriveBase(p.base) : undefined;
     this.battery = new BatteryModel(p.battery, options.stateOfCharge ?? 0.9);
     this.effortOffsetNm = [...(options.effortOffsetNm ?? p.joints.map(() => 0))];
+    this.#firstSeq = options.firstSeq ?? 1;
     const rng = new SeededRandom(options.seed ?? 1);
     const settings = { ...DEFAULT_SENSOR_SETTINGS, ...options.sensors };
     const proximity = p.sources.filter((s) => s.kind === 'proximity');
@@ -87,7 +95,13 @@ export class SimulatedRobot {
       proximity.map((s) => [
         s.name,
         new ProximitySensor(
-          { robotId: p.robotId, source: s.name, rateHz: 1000 / Math.min(40, s.maxAgeMs / 2.5), ...settings },
+          {
+            robotId: p.robotId,
+            source: s.name,
+            rateHz: 1000 / Math.min(40, s.maxAgeMs / 4),
+            firstSeq: this.#firstSeq,
+            ...settings,
+          },
           rng,
         ),
       ]),
@@ -168,8 +182,16 @@ export class SimulatedRobot {
     };
   }
 
+  /** The highest seq any source has used so far (firstSeq − 1 before the first frame). */
+  get lastSeq(): number {
+    let last = this.#firstSeq - 1;
+    for (const seq of this.#seqs.values()) last = Math.max(last, seq);
+    for (const sensor of this.sensors.values()) last = Math.max(last, sensor.lastSeq);
+    return last;
+  }
+
   #nextSeq(source: string): number {
-    const seq = (this.#seqs.get(source) ?? 0) + 1;
+    const seq = (this.#seqs.get(source) ?? this.#firstSeq - 1) + 1;
     this.#seqs.set(source, seq);
     return seq;
   }

@@ -30,6 +30,8 @@ import {
   vetoLatencies,
 } from './expectations.js';
 import { SimulatedOperator } from './operator.js';
+import { DEFAULT_FRESHNESS_FLOOR_MS, withFreshnessFloor } from './freshness-floor.js';
+import { LEAD_IN_MAX_MS, LEAD_IN_TELEMETRY_MS, LeadIn } from './lead-in.js';
 import { planIntent } from './planner.js';
 import { type RobotCell, type RobotCellFactory, spawnedEdgeCell } from './robot-cell.js';
 import { SerialLine } from './serial-line.js';
@@ -49,6 +51,15 @@ export interface RunOptions {
   onVerdict?: (verdict: VerdictEvent, tMs: number) => void;
   /** Ends the run early (Ctrl-C in the demo). */
   signal?: AbortSignal;
+  /**
+   * Run the lead-in before the scenario clock starts (default true): telemetry, then one hold-position
+   * intent whose verdict and command are left out of the trace.
+   */
+  leadIn?: boolean;
+  /** Seq of the robot's first telemetry frame per source (the demo continues the previous round's count). */
+  firstTelemetrySeq?: number;
+  /** Every source's maxAgeMs at the edge is raised to at least this, ms (runner/freshness-floor.ts; 0 = off). */
+  freshnessFloorMs?: number;
   /** A cell already running with these credentials (the demo loops one scenario against one edge). */
   prepared?: { credentials: RobotCredentials; cell: RobotCell };
 }
@@ -63,6 +74,10 @@ export interface ScenarioResult {
   trace: ScenarioTrace;
   rejections: Record<string, number>;
   wallMs: number;
+  /** The longest gap between two model steps (nominally 10 ms): how much the simulator itself stalled. */
+  maxStepGapMs: number;
+  /** The highest telemetry seq the robot used (a next run against the same edge starts above it). */
+  lastTelemetrySeq: number;
   /** The edge's log tail when the run failed. */
   edgeLogTail?: string;
 }
@@ -72,6 +87,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runScenario(loaded: LoadedScenario, options: RunOptions = {}): Promise<ScenarioResult> {
   const { scenario, profile } = loaded;
   const transport = options.transport ?? 'mqtt';
+  // The edge gets the profile with the freshness floor; the robot publishes at the original profile's rates.
+  const edgeProfile = withFreshnessFloor(profile, options.freshnessFloorMs ?? DEFAULT_FRESHNESS_FLOOR_MS);
   const wallStart = Date.now();
   const signedVersion = scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION;
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -82,7 +99,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     cleanups.push(() => rm(stateDir, { recursive: true, force: true }));
     credentials = await createRobotCredentials({
       stateDir,
-      profile,
+      profile: edgeProfile,
       signedFirmware: simulatedFirmware(signedVersion),
       calibration: scenario.calibration ?? 'valid',
     });
@@ -100,7 +117,8 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
   };
   let cellLog = () => '';
   try {
-    const cell = options.prepared?.cell ?? (await (options.cell ?? spawnedEdgeCell())(credentials, profile));
+    const cell =
+      options.prepared?.cell ?? (await (options.cell ?? spawnedEdgeCell())(credentials, edgeProfile));
     if (!options.prepared) cleanups.unshift(() => cell.close());
     cellLog = () => cell.log();
     const robotConn = await MqttConnection.connect(cell.robot, 'robot');
@@ -115,7 +133,11 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       watchdogMs: scenario.watchdogMs ?? DEFAULT_WATCHDOG_MS,
       clock: Date.now,
     });
-    controller.onEvent((e) => trace.controller.push(e));
+    // Events of the lead-in (below) are not part of the scenario.
+    let recording = false;
+    controller.onEvent((e) => {
+      if (recording) trace.controller.push(e);
+    });
     const robot = new SimulatedRobot({
       profile,
       controller,
@@ -133,6 +155,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         : {}),
       ...(scenario.sensors ? { sensors: scenario.sensors } : {}),
       seed: scenario.seed ?? 1,
+      ...(options.firstTelemetrySeq !== undefined ? { firstSeq: options.firstTelemetrySeq } : {}),
     });
 
     let wire: CommandWire;
@@ -146,11 +169,16 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     }
     cleanups.unshift(() => wire.close());
 
+    const leadIn = new LeadIn(profile.robotId, robot.arm);
     robotConn.onMessage((topic, payload) => {
-      if (topic === topics.cmd) wire.fromEdge(payload.toString('utf8'));
-      else if (topic === topics.verdict) {
+      if (topic === topics.cmd) {
+        if (recording) wire.fromEdge(payload.toString('utf8'));
+        else controller.receive(payload.toString('utf8'), 'edge', robot.currentJointsRad);
+      } else if (topic === topics.verdict) {
         try {
           const verdict = JSON.parse(payload.toString('utf8')) as VerdictEvent;
+          if (leadIn.owns(verdict)) return;
+          if (!recording) return;
           trace.verdicts.push({ receivedAtMs: Date.now(), verdict });
           options.onVerdict?.(verdict, Date.now() - trace.startedAtMs);
         } catch {
@@ -166,7 +194,16 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     );
     const intents = new Map<string, Intent>();
     const pending = [...scenario.timeline].sort((a, b) => a.at - b.at);
-    const act = async (e: TimelineEvent, tMs: number): Promise<void> => {
+    const send = (conn: MqttConnection, topic: string, text: string, what: string) => {
+      conn.publish(topic, text).catch((err: Error) => {
+        trace.events.push({
+          tMs: Date.now() - trace.startedAtMs,
+          kind: 'error',
+          detail: `${what} not published: ${err.message}`,
+        });
+      });
+    };
+    const act = (e: TimelineEvent, tMs: number): void => {
       const log = (kind: ScenarioTrace['events'][number]['kind'], detail: string) =>
         trace.events.push({ tMs, kind, detail });
       if (e.intent) {
@@ -174,7 +211,9 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         intents.set(intent.intentId, intent);
         trace.intentsAtMs.set(intent.intentId, Date.now());
         log('intent', `${intent.intentId} (${e.intent.kind})`);
-        await robotConn.publish(topics.intent, JSON.stringify(intent));
+        // Not awaited: waiting for the PUBACK would stall the model step, and with it the telemetry the
+        // edge judges by arrival time.
+        send(robotConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId}`);
       } else if (e.sensorFault) {
         robot.setSensorFault(
           e.sensorFault.source,
@@ -191,7 +230,8 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         const intent = intents.get(e.consent.intent);
         const token = intent ? operator.answer(e.consent.decision, intent, Date.now()) : undefined;
         log('consent', `${e.consent.decision} for ${e.consent.intent}${token ? '' : ' (nothing sent)'}`);
-        if (token) await operatorConn.publish(topics.consent, JSON.stringify(token));
+        if (token)
+          send(operatorConn, topics.consent, JSON.stringify(token), `consent for ${e.consent.intent}`);
       } else if (e.firmware) {
         robot.firmware = simulatedFirmware(e.firmware.running);
         log('firmware', `controller now runs ${e.firmware.running}`);
@@ -201,25 +241,53 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       }
     };
 
+    let last = Date.now();
+    let maxStepGapMs = 0;
+    /** One model step at scenario time `tMs`: telemetry out, and (when recording) a sample in the trace. */
+    const step = (tMs: number, now: number) => {
+      if (recording) maxStepGapMs = Math.max(maxStepGapMs, now - last);
+      const dtMs = Math.min(50, Math.max(1, now - last));
+      last = now;
+      const { frames, sample } = robot.step(tMs, now, dtMs);
+      if (recording) trace.samples.push(sample);
+      for (const frame of frames) {
+        if (recording && frame.kind === 'proximity') {
+          trace.proximity.push({
+            atMs: Date.now(),
+            source: frame.source,
+            nearestHumanM: frame.nearestHumanM,
+          });
+        }
+        void robotConn.publish(topics.telemetry(frame.source), toWireJson(frame)).catch(() => {});
+      }
+    };
+
+    if (options.leadIn !== false) {
+      // Telemetry first, then one harmless hold-position intent, so the edge has fresh data and has made
+      // (and paid for) its first signature before the scenario clock starts (see runner/lead-in.ts).
+      const leadStart = Date.now();
+      while (!options.signal?.aborted) {
+        const now = Date.now();
+        const elapsed = now - leadStart;
+        if (leadIn.done(now) || elapsed > LEAD_IN_MAX_MS) break;
+        step(0, now);
+        if (elapsed >= LEAD_IN_TELEMETRY_MS && !leadIn.sent) {
+          send(robotConn, topics.intent, JSON.stringify(leadIn.intent()), 'lead-in intent');
+        }
+        await sleep(Math.max(0, STEP_MS - (Date.now() - now)));
+      }
+      controller.halt('lead-in ended');
+    }
+
+    recording = true;
     trace.startedAtMs = Date.now();
-    let last = trace.startedAtMs;
     let lastProgress = -Infinity;
     while (!options.signal?.aborted) {
       const now = Date.now();
       const tMs = now - trace.startedAtMs;
       if (tMs > scenario.durationMs) break;
-      while (pending.length > 0 && pending[0]!.at <= tMs) await act(pending.shift()!, tMs);
-      const dtMs = Math.min(50, Math.max(1, now - last));
-      last = now;
-      const { frames, sample } = robot.step(tMs, now, dtMs);
-      trace.samples.push(sample);
-      for (const frame of frames) {
-        const atMs = Date.now();
-        if (frame.kind === 'proximity') {
-          trace.proximity.push({ atMs, source: frame.source, nearestHumanM: frame.nearestHumanM });
-        }
-        void robotConn.publish(topics.telemetry(frame.source), toWireJson(frame)).catch(() => {});
-      }
+      while (pending.length > 0 && pending[0]!.at <= tMs) act(pending.shift()!, tMs);
+      step(tMs, now);
       if (tMs - lastProgress >= 100) {
         lastProgress = tMs;
         options.onProgress?.(tMs, scenario.durationMs);
@@ -248,6 +316,8 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       trace,
       rejections: controller.rejections(),
       wallMs: Date.now() - wallStart,
+      maxStepGapMs,
+      lastTelemetrySeq: robot.lastSeq,
       ...(passed ? {} : { edgeLogTail: cellLog().split('\n').slice(-30).join('\n') }),
     };
   } finally {

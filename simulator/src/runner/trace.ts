@@ -17,7 +17,7 @@ export interface PublishedProximity {
 export interface TraceEvent {
   /** Scenario time, ms. */
   tMs: number;
-  kind: 'intent' | 'consent' | 'inject' | 'fault' | 'battery' | 'firmware' | 'effort';
+  kind: 'intent' | 'consent' | 'inject' | 'fault' | 'battery' | 'firmware' | 'effort' | 'error';
   detail: string;
 }
 

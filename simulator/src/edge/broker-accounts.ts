@@ -1,0 +1,108 @@
+/**
+ * The embedded broker's accounts for the simulated robot and its operator. The edge's `--broker-users` file
+ * holds only scrypt hashes (`passwordHash`), never clear passwords, so the simulator hashes the way an
+ * integrator does: with `pentagate edge hash-password --password-file F` (the edge's own hash function,
+ * reached through its CLI because the simulator never imports edge code, DESIGN.md §1).
+ *
+ * Hashing costs a CLI start (~1 s) per password, so each simulator process makes its two passwords once and
+ * reuses them for every edge it starts; the accounts are bound to a robot id only when the users file is
+ * written.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SimulatorError } from '../errors.js';
+
+const run = promisify(execFile);
+
+export type SimulatorRole = 'simulator' | 'operator';
+
+export interface HashedPassword {
+  password: string;
+  passwordHash: string;
+}
+
+/** One entry of the edge's `--broker-users` JSON array (edge/src/broker/broker-users.ts). */
+export interface BrokerUserEntry {
+  username: string;
+  role: SimulatorRole;
+  robotId: string;
+  passwordHash: string;
+}
+
+export interface SimulatorAccount {
+  username: string;
+  password: string;
+}
+
+/** Hashes a password with `pentagate edge hash-password` (the password travels in a 0600 file, never argv). */
+export async function hashWithEdgeCli(pentagateBin: string, password: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pentagate-sim-pw-'));
+  try {
+    const file = join(dir, 'password');
+    await writeFile(file, `${password}\n`, { mode: 0o600 });
+    const { stdout } = await run(
+      process.execPath,
+      [pentagateBin, 'edge', 'hash-password', '--password-file', file],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    const hash = stdout.trim();
+    if (!hash.startsWith('scrypt$')) {
+      throw new SimulatorError(
+        'EDGE_START_FAILED',
+        `pentagate edge hash-password: expected a line starting scrypt$, got ${JSON.stringify(hash.slice(0, 40))}`,
+      );
+    }
+    return hash;
+  } catch (err) {
+    if (err instanceof SimulatorError) throw err;
+    throw new SimulatorError(
+      'EDGE_START_FAILED',
+      `pentagate edge hash-password failed (is the edge package built? npm run build): ${(err as Error).message}`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+let cached: Promise<Record<SimulatorRole, HashedPassword>> | undefined;
+
+/** This process's simulator and operator passwords with their hashes (made once, on first use). */
+export function simulatorPasswords(pentagateBin: string): Promise<Record<SimulatorRole, HashedPassword>> {
+  cached ??= (async () => {
+    const make = async (): Promise<HashedPassword> => {
+      const password = randomBytes(18).toString('base64url');
+      return { password, passwordHash: await hashWithEdgeCli(pentagateBin, password) };
+    };
+    const [simulator, operator] = await Promise.all([make(), make()]);
+    return { simulator, operator };
+  })();
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}
+
+/** The users file entries and the matching logins for one robot. */
+export async function brokerAccountsFor(
+  pentagateBin: string,
+  robotId: string,
+): Promise<{ users: BrokerUserEntry[]; simulator: SimulatorAccount; operator: SimulatorAccount }> {
+  const pw = await simulatorPasswords(pentagateBin);
+  const simulator = { username: `sim-${robotId}`, password: pw.simulator.password };
+  const operator = { username: `operator-${robotId}`, password: pw.operator.password };
+  return {
+    users: [
+      { username: simulator.username, role: 'simulator', robotId, passwordHash: pw.simulator.passwordHash },
+      { username: operator.username, role: 'operator', robotId, passwordHash: pw.operator.passwordHash },
+    ],
+    simulator,
+    operator,
+  };
+}
