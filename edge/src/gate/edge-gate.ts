@@ -9,7 +9,13 @@
  * configuration change: commands signed by the previous process are dead to the controller once a newer one
  * lands).
  */
-import { type TrustStore, dsseVerifyStatement, jcsDigestHex, signMotorCommand } from '@pentagate/crypto';
+import {
+  type TrustStore,
+  dsseVerifyStatement,
+  jcsDigestHex,
+  sha256Hex,
+  signMotorCommand,
+} from '@pentagate/crypto';
 import {
   type ConsentStatement,
   ConsentStatementSchema,
@@ -20,10 +26,9 @@ import {
   PAYLOAD_TYPES,
   type RobotProfile,
   type Setpoints,
-  type TelemetryFrame,
   type UnsignedMotorCommand,
   type VerdictEvent,
-  conforms,
+  isIntent,
   schemaIssues,
 } from '@pentagate/protocol';
 import { consentGate, consentNeed } from '../gates/consent.js';
@@ -40,7 +45,7 @@ import {
 import { riskGate } from '../gates/risk.js';
 import { runGate } from '../gates/run-gate.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
-import { type TelemetryRejection, TelemetryStore } from '../telemetry/telemetry-store.js';
+import { type StoredFrame, type TelemetryRejection, TelemetryStore } from '../telemetry/telemetry-store.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { TelemetryOutcome, TrapResult } from './trap-result.js';
 import { verdict } from './verdicts.js';
@@ -164,7 +169,7 @@ export class EdgeGate {
       nowMs,
       plan,
       provenance: this.#provenance,
-      evidence: new Map<string, TelemetryFrame>(),
+      evidence: new Map<string, StoredFrame>(),
       speedScale: 1,
       consentGranted,
       elapsedMs,
@@ -172,11 +177,25 @@ export class EdgeGate {
     };
   }
 
+  /**
+   * jcsDigestHex(the consulted frames, sorted by source). The array's JCS is spliced from each frame's
+   * canonical bytes, kept since ingest: `[` f₁ `,` f₂ … `]` is exactly RFC 8785 for an array (no whitespace).
+   */
   static #evidenceDigest(ctx: GateContext): string {
-    const frames = [...ctx.evidence.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, f]) => f);
-    return jcsDigestHex(frames);
+    const frames = [...ctx.evidence.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    let length = 2 + Math.max(0, frames.length - 1);
+    for (const [, f] of frames) length += f.canonical.length;
+    const bytes = new Uint8Array(length);
+    bytes[0] = 0x5b; // [
+    let at = 1;
+    for (let i = 0; i < frames.length; i++) {
+      if (i > 0) bytes[at++] = 0x2c; // ,
+      const c = frames[i]![1].canonical;
+      bytes.set(c, at);
+      at += c.length;
+    }
+    bytes[at] = 0x5d; // ]
+    return sha256Hex(bytes);
   }
 
   /** All five gates, RISK first (its speed cap feeds ECONOMY), reported in pentagon order. */
@@ -292,7 +311,7 @@ export class EdgeGate {
   /** Gates an intent. Never throws; never signs unless all five gates pass. */
   trapAndSign(input: unknown, nowMs = this.#clock()): TrapResult {
     try {
-      if (!conforms(IntentSchema, input)) {
+      if (!isIntent(input)) {
         const issue = schemaIssues(IntentSchema, input)[0];
         return this.#rejected(
           input,

@@ -5,7 +5,7 @@
  */
 import type { GateResult, JointStateFrame, TelemetryFrame, Vertex } from '@pentagate/protocol';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
-import type { FreshFrame, TelemetryStore } from '../telemetry/telemetry-store.js';
+import type { FreshFrame, StoredFrame, TelemetryStore } from '../telemetry/telemetry-store.js';
 import type { MotionPlan } from './motion-plan.js';
 import type { ProvenanceRegistry } from './provenance-registry.js';
 
@@ -15,8 +15,8 @@ export interface GateContext {
   nowMs: number;
   plan: MotionPlan;
   provenance: ProvenanceRegistry;
-  /** Frames consulted, by source (the latest frame of each source at `nowMs`). */
-  evidence: Map<string, TelemetryFrame>;
+  /** Frames consulted, by source (the latest frame of each source at `nowMs`, with its canonical bytes). */
+  evidence: Map<string, StoredFrame>;
   /** RISK's speed cap (1 = as planned); ECONOMY uses it for the stretched duration. */
   speedScale: number;
   /** Set when a verified, unused consent statement is bound to this intent. */
@@ -60,7 +60,7 @@ export function freshFrame<F extends TelemetryFrame>(
     );
     return undefined;
   }
-  ctx.evidence.set(source, found.frame);
+  ctx.evidence.set(source, found);
   return found;
 }
 

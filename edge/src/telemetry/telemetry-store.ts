@@ -4,16 +4,30 @@
  * out-of-range value, belongs to another robot or an unknown source, has the wrong kind for its source,
  * does not fit the robot (joint names, quaternion norm), or its seq is not greater than the last accepted
  * one (a replayed or re-ordered frame must not overwrite fresher data). A frame older than its source's
- * `maxAgeMs` (by arrival time) is reported as missing by `fresh()` — the Nav2 collision-monitor habit: a
- * stale source makes the verdict stop.
+ * `maxAgeMs` is reported as stale by `lookup()` — the Nav2 collision-monitor habit: a stale source makes the
+ * verdict stop.
+ *
+ * Age is measured from min(arrival time, source stamp): a frame that was already old when it arrived (a
+ * queue, a slow link, a replayed recording) must not be trusted for another full maxAgeMs from its arrival —
+ * measured from arrival alone, a frame stamped maxAgeMs − ε before arrival could decide a motion up to
+ * ≈2 × maxAgeMs after the sensor saw the scene. Clock assumption: source clocks are synchronised with the
+ * edge's (NTP/PTP) to well within the smallest maxAgeMs. A source clock running behind makes its frames look
+ * older (fail closed: STALE_DATA); a stamp ahead of the arrival is clamped to the arrival, so a fast source
+ * clock never buys a frame extra life.
+ *
+ * Each accepted frame is canonicalised once (RFC 8785) at ingest and the stored frame is parsed back from
+ * those bytes: the gates read exactly the values the evidence digest covers, later changes to the caller's
+ * object cannot reach them, and the evidence digest splices the stored bytes instead of re-serialising.
  */
 import {
   type RobotProfile,
   type SourceProfile,
   type TelemetryFrame,
   TelemetryFrameSchema,
-  conforms,
+  canonicalize,
+  isTelemetryFrame,
   schemaIssues,
+  utf8Bytes,
 } from '@pentagate/protocol';
 
 export type TelemetryRejection =
@@ -36,6 +50,10 @@ export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
 export interface StoredFrame<F extends TelemetryFrame = TelemetryFrame> {
   frame: F;
   arrivalMs: number;
+  /** min(arrivalMs, frame.stampMs): the instant the frame's age is measured from, Unix ms. */
+  originMs: number;
+  /** RFC 8785 bytes of `frame` (the stored frame was parsed back from them). */
+  canonical: Uint8Array;
 }
 
 export type FreshFrame<F extends TelemetryFrame = TelemetryFrame> = StoredFrame<F> & { ageMs: number };
@@ -112,7 +130,7 @@ export class TelemetryStore {
 
   /** Validates and stores a frame; never throws. */
   ingest(input: unknown, arrivalMs: number): IngestResult {
-    if (!conforms(TelemetryFrameSchema, input)) {
+    if (!isTelemetryFrame(input)) {
       const issues = schemaIssues(TelemetryFrameSchema, input);
       // Non-finite numbers fail the schema; name them so operators can tell a broken sensor from a broken sender.
       if (hasNonFinite(input))
@@ -150,19 +168,36 @@ export class TelemetryStore {
         `${frame.source}: seq ${frame.seq} is not greater than ${last.frame.seq}`,
       );
     }
-    this.#latest.set(frame.source, { frame, arrivalMs });
-    return { accepted: true, frame };
+    const text = canonicalize(frame);
+    const stored: StoredFrame = {
+      frame: JSON.parse(text) as TelemetryFrame,
+      arrivalMs,
+      originMs: Math.min(arrivalMs, frame.stampMs),
+      canonical: utf8Bytes(text),
+    };
+    this.#latest.set(frame.source, stored);
+    return { accepted: true, frame: stored.frame };
   }
 
-  /** The latest frame of `source`, classified by age at `nowMs`. */
+  /**
+   * The latest frame of `source`, classified by age at `nowMs`: age = nowMs − min(arrival, source stamp).
+   * A frame that arrives after `nowMs` (a clock that went backwards) is stale too.
+   */
   lookup<F extends TelemetryFrame = TelemetryFrame>(source: string, nowMs: number): FrameLookup<F> {
     const stored = this.#latest.get(source) as StoredFrame<F> | undefined;
     const spec = this.#sources.get(source);
     if (!stored || !spec) return { status: 'missing' };
-    const ageMs = nowMs - stored.arrivalMs;
-    if (ageMs > spec.maxAgeMs || ageMs < 0)
+    const ageMs = nowMs - stored.originMs;
+    if (ageMs > spec.maxAgeMs || nowMs < stored.arrivalMs)
       return { status: 'stale', frame: stored.frame, ageMs, maxAgeMs: spec.maxAgeMs };
-    return { status: 'fresh', ...stored, ageMs };
+    return {
+      status: 'fresh',
+      frame: stored.frame,
+      arrivalMs: stored.arrivalMs,
+      originMs: stored.originMs,
+      canonical: stored.canonical,
+      ageMs,
+    };
   }
 
   /** Names of the sources of `kind`, in profile order. */

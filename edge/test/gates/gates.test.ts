@@ -9,7 +9,7 @@ import {
   protectiveSeparationDistanceM,
   runGate,
 } from '@pentagate/edge';
-import type { GateResult, VerdictEvent } from '@pentagate/protocol';
+import type { GateResult, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
 import {
   HOME,
@@ -343,4 +343,51 @@ t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
   t.equal(store.lookup('joint_states', T0 + 50).status, 'fresh');
   t.equal(store.lookup('joint_states', T0 + 51).status, 'stale');
   t.equal(store.lookup('battery', T0).status, 'missing');
+});
+
+t.test(
+  'a frame that was already old on arrival is aged from its source stamp, not from its arrival',
+  async (t) => {
+    const profile = armProfile();
+    const store = new TelemetryStore(profile);
+    // joint_states allows 50 ms. Stamped 40 ms before it arrived: 20 ms after arrival it is 60 ms old.
+    // Aged from arrival alone it would pass as 20 ms old and could be trusted until 50 ms after arrival
+    // (90 ms after the sensor saw the arm).
+    t.equal(store.ingest(jointState(profile, T0 - 40), T0).accepted, true);
+    t.equal(store.lookup('joint_states', T0 + 10).status, 'fresh', '50 ms after the stamp: still fresh');
+    t.match(store.lookup('joint_states', T0 + 20), { status: 'stale', ageMs: 60, maxAgeMs: 50 });
+    // A stamp ahead of the arrival (a fast source clock) is clamped to the arrival: no extra life.
+    t.equal(store.ingest(jointState(profile, T0 + 5_000), T0 + 100).accepted, true);
+    t.match(store.lookup('joint_states', T0 + 150), { status: 'fresh', ageMs: 50 });
+    t.match(store.lookup('joint_states', T0 + 151), { status: 'stale', ageMs: 51 });
+  },
+);
+
+t.test('RISK vetoes on a proximity frame that arrived fresh but was stamped too long ago', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  t.equal(gate.trapAndSign(armIntent(), T0).kind, 'signed', 'healthy baseline signs');
+  // proximity-front allows 100 ms: stamped 90 ms before arrival, decided on 20 ms after arrival.
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0 - 90, null), T0);
+  gate.ingestTelemetry(jointState(profile, T0 + 20), T0 + 20);
+  const r = gate.trapAndSign(armIntent(), T0 + 20);
+  t.equal(r.kind, 'veto');
+  t.match(gateOf(r.verdict, 'RISK').violations, [
+    /^RISK\.STALE_DATA: proximity\/proximity-front seq \d+ is 110 ms old > maxAgeMs 100/,
+  ]);
+});
+
+t.test('a duplicated joint name is refused like the schema says, at ingest and in an intent', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const frame = jointState(profile, T0 + 1) as Extract<TelemetryFrame, { kind: 'joint-state' }>;
+  frame.names = [...frame.names.slice(0, 5), frame.names[0]!];
+  const refused = gate.ingestTelemetry(frame, T0 + 1);
+  t.equal(refused.accepted, false);
+  t.match(refused.verdict?.violations[0], /^INPUT\.TELEMETRY_MALFORMED: .*names.*(unique|duplicate)/i);
+  const intent = armIntent();
+  intent.jointNames = [...intent.jointNames.slice(0, 5), intent.jointNames[0]!];
+  const r = gate.trapAndSign(intent, T0);
+  t.equal(r.kind, 'veto');
+  t.match(r.verdict.violations[0], /^INPUT\.INTENT_INVALID: \/jointNames: .*(unique|duplicate)/i);
 });

@@ -5,3 +5,4 @@ export * from './verdict.js';
 export * from './topics.js';
 export * from './profile.js';
 export * from './schema-problems.js';
+export * from './shape-checks.js';

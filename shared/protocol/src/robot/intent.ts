@@ -35,15 +35,24 @@ const common = {
   safetyCritical: Type.Optional(Type.Boolean()),
 };
 
-export const JointTrajectoryIntentSchema = Type.Object(
-  {
-    ...common,
-    kind: Type.Literal('joint-trajectory'),
-    jointNames: Type.Array(JointNameSchema, { minItems: 1, maxItems: MAX_JOINTS, uniqueItems: true }),
-    points: Type.Array(JointTrajectoryPointSchema, { minItems: 1, maxItems: MAX_TRAJECTORY_POINTS }),
-  },
-  { additionalProperties: false },
-);
+/** With `uniqueNames: false` the schema leaves name uniqueness to shape-checks.ts (a Set is far cheaper). */
+function jointTrajectoryIntent(uniqueNames: boolean) {
+  return Type.Object(
+    {
+      ...common,
+      kind: Type.Literal('joint-trajectory'),
+      jointNames: Type.Array(JointNameSchema, {
+        minItems: 1,
+        maxItems: MAX_JOINTS,
+        ...(uniqueNames ? { uniqueItems: true } : {}),
+      }),
+      points: Type.Array(JointTrajectoryPointSchema, { minItems: 1, maxItems: MAX_TRAJECTORY_POINTS }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const JointTrajectoryIntentSchema = jointTrajectoryIntent(true);
 export type JointTrajectoryIntent = Static<typeof JointTrajectoryIntentSchema>;
 
 function vector3(limit: number) {
@@ -67,4 +76,6 @@ export const BaseTwistIntentSchema = Type.Object(
 export type BaseTwistIntent = Static<typeof BaseTwistIntentSchema>;
 
 export const IntentSchema = Type.Union([JointTrajectoryIntentSchema, BaseTwistIntentSchema]);
+/** IntentSchema without `uniqueItems` on joint names; only for `isIntent` (shape-checks.ts), which adds it back. */
+export const IntentShapeSchema = Type.Union([jointTrajectoryIntent(false), BaseTwistIntentSchema]);
 export type Intent = Static<typeof IntentSchema>;

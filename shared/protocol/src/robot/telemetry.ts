@@ -42,18 +42,27 @@ const Vector3M = Type.Object(
 
 const unit = Type.Number({ minimum: -1, maximum: 1 });
 
-export const JointStateFrameSchema = Type.Object(
-  {
-    ...common,
-    kind: Type.Literal('joint-state'),
-    names: Type.Array(JointNameSchema, { minItems: 1, maxItems: MAX_JOINTS, uniqueItems: true }),
-    positionsRad: perJoint(1e4),
-    velocitiesRadS: perJoint(1e3),
-    /** Measured joint effort, N·m (sensor_msgs/JointState.effort). */
-    effortsNm: perJoint(1e5),
-  },
-  { additionalProperties: false },
-);
+/** With `uniqueNames: false` the schema leaves name uniqueness to shape-checks.ts (a Set is far cheaper). */
+function jointStateFrame(uniqueNames: boolean) {
+  return Type.Object(
+    {
+      ...common,
+      kind: Type.Literal('joint-state'),
+      names: Type.Array(JointNameSchema, {
+        minItems: 1,
+        maxItems: MAX_JOINTS,
+        ...(uniqueNames ? { uniqueItems: true } : {}),
+      }),
+      positionsRad: perJoint(1e4),
+      velocitiesRadS: perJoint(1e3),
+      /** Measured joint effort, N·m (sensor_msgs/JointState.effort). */
+      effortsNm: perJoint(1e5),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const JointStateFrameSchema = jointStateFrame(true);
 export type JointStateFrame = Static<typeof JointStateFrameSchema>;
 
 export const PoseFrameSchema = Type.Object(
@@ -111,6 +120,14 @@ export type FirmwareFrame = Static<typeof FirmwareFrameSchema>;
 
 export const TelemetryFrameSchema = Type.Union([
   JointStateFrameSchema,
+  PoseFrameSchema,
+  ProximityFrameSchema,
+  BatteryFrameSchema,
+  FirmwareFrameSchema,
+]);
+/** TelemetryFrameSchema without `uniqueItems` on joint names; only for `isTelemetryFrame` (shape-checks.ts). */
+export const TelemetryFrameShapeSchema = Type.Union([
+  jointStateFrame(false),
   PoseFrameSchema,
   ProximityFrameSchema,
   BatteryFrameSchema,
