@@ -35,14 +35,23 @@ const commandCases: RefusalCase[] = [
   ['mac with base64 padding', set('/mac', `${'A'.repeat(42)}E=`), '/mac'],
   ['mac in standard base64 alphabet', set('/mac', `${'+'.repeat(42)}E`), '/mac'],
   ['non-canonical mac (unused bits set)', set('/mac', `${'A'.repeat(42)}B`), '/mac'],
-  ['setpoints of an unknown kind', set('/setpoints/kind', 'dance'), '/setpoints'],
-  ['setpoints with an extra member', set('/setpoints/torqueOverride', true), '/setpoints'],
-  ['no trajectory points', set('/setpoints/points', []), '/setpoints'],
-  ['duplicate joint names', set('/setpoints/jointNames', ['a', 'a']), '/setpoints'],
-  ['speedScale above 1', set('/setpoints/speedScale', 1.5), '/setpoints'],
-  ['NaN position', set('/setpoints/points/0/positionsRad/0', Number.NaN), '/setpoints'],
-  ['absurd effort', set('/setpoints/points/1/effortsNm/0', 1e9), '/setpoints'],
-  ['negative timeFromStartMs', set('/setpoints/points/1/timeFromStartMs', -1), '/setpoints'],
+  // Inside the setpoints union the error names the field of the closest variant, not the union itself.
+  ['setpoints of an unknown kind', set('/setpoints/kind', 'dance'), '/setpoints/kind'],
+  ['setpoints with an extra member', set('/setpoints/torqueOverride', true), '/setpoints/torqueOverride'],
+  ['no trajectory points', set('/setpoints/points', []), '/setpoints/points'],
+  ['duplicate joint names', set('/setpoints/jointNames', ['a', 'a']), '/setpoints/jointNames'],
+  ['speedScale above 1', set('/setpoints/speedScale', 1.5), '/setpoints/speedScale'],
+  [
+    'NaN position',
+    set('/setpoints/points/0/positionsRad/0', Number.NaN),
+    '/setpoints/points/0/positionsRad/0',
+  ],
+  ['absurd effort', set('/setpoints/points/1/effortsNm/0', 1e9), '/setpoints/points/1/effortsNm/0'],
+  [
+    'negative timeFromStartMs',
+    set('/setpoints/points/1/timeFromStartMs', -1),
+    '/setpoints/points/1/timeFromStartMs',
+  ],
 ];
 
 refusesEach(t, 'motor command', MotorCommandSchema, motorCommand, commandCases);
