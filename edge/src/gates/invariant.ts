@@ -106,7 +106,7 @@ function checkArm(
     });
   }
   const sweep = sweepJointPath({
-    dh: ctx.cp.dh,
+    dh: ctx.cp.dhTable,
     leverArmsM: ctx.cp.leverArmsM,
     zones: ctx.cp.profile.keepOut.zones,
     spacingM: ctx.cp.profile.keepOut.minZoneThicknessM,

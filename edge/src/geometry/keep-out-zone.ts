@@ -59,7 +59,14 @@ export function zoneBoundsM(zone: KeepOutZone): Float64Array {
   } else {
     const xs = zone.polygonM.map((p) => p.x);
     const ys = zone.polygonM.map((p) => p.y);
-    b = Float64Array.of(Math.min(...xs), Math.min(...ys), zone.zMinM, Math.max(...xs), Math.max(...ys), zone.zMaxM);
+    b = Float64Array.of(
+      Math.min(...xs),
+      Math.min(...ys),
+      zone.zMinM,
+      Math.max(...xs),
+      Math.max(...ys),
+      zone.zMaxM,
+    );
   }
   boundsCache.set(zone, b);
   return b;
@@ -79,6 +86,20 @@ export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: numbe
   ) {
     return false;
   }
+  return pointInZoneShape(zone, px, py, pz, inflateM);
+}
+
+/**
+ * The exact shape test of `pointInZone` without its bounding-box broad phase, for callers that have already
+ * tested the inflated bounds (the path sweeps keep them in one flat array).
+ */
+export function pointInZoneShape(
+  zone: KeepOutZone,
+  px: number,
+  py: number,
+  pz: number,
+  inflateM: number,
+): boolean {
   switch (zone.shape) {
     case 'box':
       return (
@@ -99,4 +120,35 @@ export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: numbe
     case 'prism':
       return inPrism(zone, px, py, pz, inflateM);
   }
+}
+
+/**
+ * Inflated bounding boxes of `zones`, six numbers per zone (minX, minY, minZ, maxX, maxY, maxZ), m: the broad
+ * phase of `pointInZone` for every zone in one flat array.
+ */
+export function inflatedBoundsM(zones: readonly KeepOutZone[], inflateM: number): Float64Array {
+  const out = new Float64Array(6 * zones.length);
+  for (let z = 0; z < zones.length; z++) {
+    const b = zoneBoundsM(zones[z]!);
+    for (let k = 0; k < 3; k++) {
+      out[6 * z + k] = b[k]! - inflateM;
+      out[6 * z + 3 + k] = b[3 + k]! + inflateM;
+    }
+  }
+  return out;
+}
+
+/** Euclidean distance from a point to box `z` of `bounds` (0 inside or on it), m. */
+export function distanceToBoundsM(
+  bounds: Float64Array,
+  z: number,
+  px: number,
+  py: number,
+  pz: number,
+): number {
+  const o = 6 * z;
+  const dx = Math.max(bounds[o]! - px, 0, px - bounds[o + 3]!);
+  const dy = Math.max(bounds[o + 1]! - py, 0, py - bounds[o + 4]!);
+  const dz = Math.max(bounds[o + 2]! - pz, 0, pz - bounds[o + 5]!);
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }

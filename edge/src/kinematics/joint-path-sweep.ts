@@ -10,10 +10,19 @@
  * re-entering it is a hit, and a path that ends still inside it is a hit ('not-left').
  * Stopping points: for each waypoint, q + v · T_stop / 2 (constant deceleration from v to rest in T_stop)
  * must be outside every zone the path has left or never held.
+ *
+ * Speed without skipping anything: between two path samples no checked point moves more than the segment's
+ * step bound stepM = Σⱼ |Δqⱼ| · leverArmⱼ / N (the same bound that sets N). So a frame origin whose distance
+ * to every (inflated) zone bounding box is c cannot be inside any zone for the next ⌊c / stepM⌋ samples;
+ * its "clearance" is spent by stepM per sample and the zones are tested again only when it runs out
+ * (conservative advancement). Every sample where a point could be inside a zone is still tested exactly, so
+ * the hits — and the first hit reported — are the same as testing every zone at every sample. Zones that
+ * held the start are tested at every sample (their exit must be seen), and a zone that is left resets the
+ * clearances so it is counted from then on. Stopping points are tested against every zone.
  */
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
-import { pointInZone } from '../geometry/keep-out-zone.js';
-import { frameOrigins } from './forward-kinematics.js';
+import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
+import { type DhTable, dhTable, frameOrigins } from './forward-kinematics.js';
 
 export interface ZoneHit {
   zoneIndex: number;
@@ -26,7 +35,8 @@ export interface ZoneHit {
 }
 
 export interface JointSweepInput {
-  dh: readonly DhParameters[];
+  /** DH parameters, or a table from `dhTable` (precomputed once per profile). */
+  dh: readonly DhParameters[] | DhTable;
   leverArmsM: readonly number[];
   zones: readonly KeepOutZone[];
   spacingM: number;
@@ -44,63 +54,122 @@ export interface JointSweepResult {
   startZones: number[];
 }
 
-/** Zone indexes containing any checked point of `origins`. */
-function zonesHolding(
-  zones: readonly KeepOutZone[],
-  origins: Float64Array,
-  frames: number,
-  inflateM: number,
-): Set<number> {
-  const held = new Set<number>();
-  for (let z = 0; z < zones.length; z++) {
-    for (let f = 0; f < frames; f++) {
-      if (pointInZone(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!, inflateM)) {
-        held.add(z);
-        break;
-      }
-    }
+/** Rounding slack when spending clearance, m (far below any zone thickness). */
+const CLEARANCE_SLACK_M = 1e-9;
+
+/** Zone tests against one flat array of inflated bounding boxes (the broad phase) and the exact shapes. */
+class ZoneTester {
+  readonly bounds: Float64Array;
+
+  constructor(
+    readonly zones: readonly KeepOutZone[],
+    readonly inflateM: number,
+  ) {
+    this.bounds = inflatedBoundsM(zones, inflateM);
   }
-  return held;
+
+  /** True when (x, y, z) is inside zone `z` grown by the inflation. */
+  inside(z: number, x: number, y: number, zz: number): boolean {
+    const b = this.bounds;
+    const o = 6 * z;
+    if (x < b[o]! || y < b[o + 1]! || zz < b[o + 2]! || x > b[o + 3]! || y > b[o + 4]! || zz > b[o + 5]!) {
+      return false;
+    }
+    return pointInZoneShape(this.zones[z]!, x, y, zz, this.inflateM);
+  }
+
+  /** First frame (0-based) of `origins` inside zone `z`, or -1. */
+  firstFrameInside(z: number, origins: Float64Array, frames: number): number {
+    for (let f = 0; f < frames; f++) {
+      if (this.inside(z, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!)) return f;
+    }
+    return -1;
+  }
+}
+
+function hitAt(
+  zoneIndex: number,
+  kind: ZoneHit['kind'],
+  waypoint: number,
+  frame: number,
+  origins: Float64Array,
+): ZoneHit {
+  return {
+    zoneIndex,
+    kind,
+    waypoint,
+    frame,
+    pointM: [origins[3 * frame]!, origins[3 * frame + 1]!, origins[3 * frame + 2]!],
+  };
 }
 
 export function sweepJointPath(input: JointSweepInput): JointSweepResult {
-  const { dh, zones, spacingM, waypointsRad } = input;
-  const n = dh.length;
-  const inflateM = spacingM / 2;
+  const { zones, spacingM, waypointsRad } = input;
+  const dh = input.dh instanceof Float64Array ? input.dh : dhTable(input.dh);
+  const n = dh.length / 5;
+  const zoneCount = zones.length;
+  const tester = new ZoneTester(zones, spacingM / 2);
   const origins = new Float64Array(3 * n);
   const q = new Float64Array(n);
-  const start = waypointsRad[0]!;
-  frameOrigins(dh, start, origins);
-  const startZones = zonesHolding(zones, origins, n, inflateM);
-  const occupied = new Set(startZones); // start zones not yet left
+  frameOrigins(dh, waypointsRad[0]!, origins);
+  const startZones: number[] = [];
+  for (let z = 0; z < zoneCount; z++) if (tester.firstFrameInside(z, origins, n) >= 0) startZones.push(z);
+  /** 1 for a start zone not yet left (occupied), else 0. */
+  const occupied = new Uint8Array(zoneCount);
+  for (const z of startZones) occupied[z] = 1;
+  let occupiedCount = startZones.length;
+  /** Per frame: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
+  const clearanceM = new Float64Array(n);
   let samples = 1;
 
-  const check = (waypoint: number, kind: 'path' | 'stop'): ZoneHit | undefined => {
-    for (let z = 0; z < zones.length; z++) {
-      let inside = -1;
-      for (let f = 0; f < n; f++) {
-        if (pointInZone(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!, inflateM)) {
-          inside = f;
-          break;
+  /** Tests one path sample (origins already computed) after moving at most stepM since the last one. */
+  const checkPathSample = (waypoint: number, stepM: number): ZoneHit | undefined => {
+    if (occupiedCount > 0) {
+      for (let z = 0; z < zoneCount; z++) {
+        if (occupied[z] === 1 && tester.firstFrameInside(z, origins, n) < 0) {
+          occupied[z] = 0; // left it: from now on it is an ordinary zone
+          occupiedCount--;
+          clearanceM.fill(0); // clearances were measured without it
         }
       }
-      if (kind === 'path' && occupied.has(z)) {
-        if (inside < 0) occupied.delete(z); // left it: from now on it is an ordinary zone
+    }
+    let hit: ZoneHit | undefined;
+    for (let f = 0; f < n; f++) {
+      const left = clearanceM[f]! - stepM;
+      if (left > CLEARANCE_SLACK_M) {
+        clearanceM[f] = left;
         continue;
       }
-      if (kind === 'stop' && occupied.has(z)) continue;
-      if (inside >= 0) {
-        return {
-          zoneIndex: z,
-          kind,
-          waypoint,
-          frame: inside,
-          pointM: [origins[3 * inside]!, origins[3 * inside + 1]!, origins[3 * inside + 2]!],
-        };
+      const x = origins[3 * f]!;
+      const y = origins[3 * f + 1]!;
+      const zz = origins[3 * f + 2]!;
+      let nearestM = Number.POSITIVE_INFINITY;
+      for (let z = 0; z < zoneCount; z++) {
+        if (occupied[z] === 1) continue;
+        const d = distanceToBoundsM(tester.bounds, z, x, y, zz);
+        if (d < nearestM) nearestM = d;
+        // Lowest zone index first, then lowest frame: the same hit as testing zone by zone, frame by frame.
+        if (d === 0 && (hit === undefined || z < hit.zoneIndex) && tester.inside(z, x, y, zz)) {
+          hit = hitAt(z, 'path', waypoint, f, origins);
+        }
       }
+      clearanceM[f] = nearestM;
+    }
+    return hit;
+  };
+
+  /** Tests a stopping point (origins already computed) against every zone the path is not inside. */
+  const checkStopSample = (waypoint: number): ZoneHit | undefined => {
+    for (let z = 0; z < zoneCount; z++) {
+      if (occupied[z] === 1) continue;
+      const f = tester.firstFrameInside(z, origins, n);
+      if (f >= 0) return hitAt(z, 'stop', waypoint, f, origins);
     }
     return undefined;
   };
+
+  const done = (hit?: ZoneHit): JointSweepResult =>
+    hit ? { hit, samples, startZones } : { samples, startZones };
 
   for (let w = 1; w < waypointsRad.length; w++) {
     const a = waypointsRad[w - 1]!;
@@ -108,37 +177,31 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
     let travelM = 0;
     for (let j = 0; j < n; j++) travelM += Math.abs(b[j]! - a[j]!) * input.leverArmsM[j]!;
     const steps = Math.max(1, Math.ceil(travelM / spacingM));
+    const stepM = travelM / steps;
     for (let s = 1; s <= steps; s++) {
       const u = s / steps;
       for (let j = 0; j < n; j++) q[j] = a[j]! + (b[j]! - a[j]!) * u;
       frameOrigins(dh, q, origins);
       samples++;
-      const hit = check(w - 1, 'path');
-      if (hit) return { hit, samples, startZones: [...startZones] };
+      const hit = checkPathSample(w - 1, stepM);
+      if (hit) return done(hit);
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
       for (let j = 0; j < n; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
       frameOrigins(dh, q, origins);
       samples++;
-      const hit = check(w, 'stop');
-      if (hit) return { hit, samples, startZones: [...startZones] };
+      const hit = checkStopSample(w);
+      if (hit) return done(hit);
+      // The next path sample is measured from the waypoint, not from this stopping point: the clearances
+      // were spent along the path and stay valid, but `origins` must be the path's again before any
+      // "left the start zone" test — the next sample recomputes it.
     }
   }
-  const stillIn = [...occupied][0];
-  if (stillIn !== undefined) {
+  const stillIn = occupied.indexOf(1);
+  if (stillIn >= 0) {
     frameOrigins(dh, waypointsRad[waypointsRad.length - 1]!, origins);
-    return {
-      hit: {
-        zoneIndex: stillIn,
-        kind: 'not-left',
-        waypoint: waypointsRad.length - 1,
-        frame: 0,
-        pointM: [origins[0]!, origins[1]!, origins[2]!],
-      },
-      samples,
-      startZones: [...startZones],
-    };
+    return done(hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0, origins));
   }
-  return { samples, startZones: [...startZones] };
+  return done();
 }

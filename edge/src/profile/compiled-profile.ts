@@ -5,7 +5,7 @@
  */
 import { jcsDigestHex } from '@pentagate/crypto';
 import type { DhParameters, RobotProfile } from '@pentagate/protocol';
-import { leverArmsM } from '../kinematics/forward-kinematics.js';
+import { type DhTable, dhTable, leverArmsM } from '../kinematics/forward-kinematics.js';
 
 /** ISO/TS 15066:2016 §5.5.4 (after ISO 13855): human walking speed when not measured, m/s. */
 export const DEFAULT_HUMAN_SPEED_MPS = 1.6;
@@ -18,6 +18,8 @@ export interface CompiledProfile {
   readonly cfgDigest: string;
   readonly jointIndex: ReadonlyMap<string, number>;
   readonly dh: readonly DhParameters[];
+  /** `dh` with the constant trigonometry done once, for the path sweep. */
+  readonly dhTable: DhTable;
   readonly leverArmsM: readonly number[];
   readonly jointStateSources: readonly string[];
   readonly poseSource: string | undefined;
@@ -36,6 +38,7 @@ export function compileProfile(profile: RobotProfile): CompiledProfile {
     cfgDigest: jcsDigestHex(profile),
     jointIndex: new Map(profile.joints.map((j, i) => [j.name, i])),
     dh,
+    dhTable: dhTable(dh),
     leverArmsM: leverArmsM(dh),
     jointStateSources: ofKind('joint-state'),
     poseSource: ofKind('pose')[0],
