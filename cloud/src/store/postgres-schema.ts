@@ -53,4 +53,34 @@ CREATE TABLE policies (
 CREATE INDEX policies_tenant ON policies(tenant_id, seq);
 `,
   },
+  {
+    // Running budget totals per agent and window length (budget-window.ts), kept in step by triggers on
+    // every insert and settlement of a reservation inside the account's window, in the writer's transaction.
+    version: 2,
+    sql: `
+CREATE TABLE budget_windows (
+  tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, window_ms BIGINT NOT NULL, cutoff_ms BIGINT NOT NULL,
+  spent DOUBLE PRECISION NOT NULL, reserved DOUBLE PRECISION NOT NULL, PRIMARY KEY (tenant_id, agent_id, window_ms));
+CREATE FUNCTION budget_windows_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    d_reserved DOUBLE PRECISION := CASE WHEN NEW.state = 'reserved' THEN NEW.amount ELSE 0 END;
+    d_spent DOUBLE PRECISION := CASE WHEN NEW.state = 'committed' THEN NEW.amount ELSE 0 END;
+  BEGIN
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW.tenant_id <> OLD.tenant_id OR NEW.agent_id <> OLD.agent_id OR NEW.amount <> OLD.amount
+         OR NEW.created_at_ms <> OLD.created_at_ms THEN
+        RAISE EXCEPTION 'a reservation changes only its state';
+      END IF;
+      IF NEW.state = OLD.state THEN RETURN NEW; END IF;
+      d_reserved := d_reserved - CASE WHEN OLD.state = 'reserved' THEN OLD.amount ELSE 0 END;
+      d_spent := d_spent - CASE WHEN OLD.state = 'committed' THEN OLD.amount ELSE 0 END;
+    END IF;
+    UPDATE budget_windows SET reserved = reserved + d_reserved, spent = spent + d_spent
+     WHERE tenant_id = NEW.tenant_id AND agent_id = NEW.agent_id AND cutoff_ms < NEW.created_at_ms;
+    RETURN NEW;
+  END $$;
+CREATE TRIGGER budget_windows_follow AFTER INSERT OR UPDATE ON budget_reservations
+  FOR EACH ROW EXECUTE FUNCTION budget_windows_follow();
+`,
+  },
 ];

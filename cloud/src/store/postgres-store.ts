@@ -7,6 +7,7 @@
 import { canonicalize, PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
 import { encodeAuditEntry } from './audit-leaf.js';
+import { planWindowRead, windowAfterExpiry } from './budget-window.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
   AgentRecord,
@@ -263,8 +264,7 @@ export class PostgresStore implements Store {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
-    const [row] = await this.#query(LEDGER_TOTALS_SQL, [tenantId, agentId, nowMs - windowMs]);
-    return { spent: num(row!.spent), reserved: num(row!.reserved) };
+    return windowTotals((sql, params) => this.#query(sql, params), tenantId, agentId, windowMs, nowMs, false);
   }
 
   async settleReservation(
@@ -343,10 +343,14 @@ export class PostgresStore implements Store {
           write.tenantId,
           write.agentId,
         ]);
-        const totals = (
-          await c.query(LEDGER_TOTALS_SQL, [write.tenantId, write.agentId, write.nowMs - r.windowMs])
-        ).rows[0] as Row;
-        ledger = { spent: num(totals.spent), reserved: num(totals.reserved) };
+        ledger = await windowTotals(
+          async (sql, params) => (await c.query(sql, params)).rows as Row[],
+          write.tenantId,
+          write.agentId,
+          r.windowMs,
+          write.nowMs,
+          true,
+        );
       }
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
       const index = await nextAuditIndex(c);
@@ -487,6 +491,61 @@ export class PostgresStore implements Store {
 const LEDGER_TOTALS_SQL = `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
         COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
    FROM budget_reservations WHERE tenant_id = $1 AND agent_id = $2 AND created_at_ms > $3`;
+
+/**
+ * The window's totals from the agent's running account (budget-window.ts). With `advance` (inside the
+ * reservation's transaction, under the budget_accounts lock) the account row is locked, then moved to this
+ * window or opened with one exact sum; without, it is only read.
+ */
+async function windowTotals(
+  query: (sql: string, params: unknown[]) => Promise<Row[]>,
+  tenantId: string,
+  agentId: string,
+  windowMs: number,
+  nowMs: number,
+  advance: boolean,
+): Promise<LedgerTotals> {
+  const cutoffMs = nowMs - windowMs;
+  const [row] = await query(
+    `SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3${
+      advance ? ' FOR UPDATE' : ''
+    }`,
+    [tenantId, agentId, windowMs],
+  );
+  const account = row && { cutoffMs: num(row.cutoff_ms), spent: num(row.spent), reserved: num(row.reserved) };
+  const plan = planWindowRead(account, cutoffMs);
+  if (plan.kind === 'exact') {
+    const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
+    const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
+    if (advance && !account) {
+      await query(
+        `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [tenantId, agentId, windowMs, cutoffMs, totals.spent, totals.reserved],
+      );
+    }
+    return totals;
+  }
+  let expired: LedgerTotals | undefined;
+  if (plan.kind === 'advance') {
+    const [e] = await query(`${LEDGER_TOTALS_SQL} AND created_at_ms <= $4`, [
+      tenantId,
+      agentId,
+      plan.fromMs,
+      cutoffMs,
+    ]);
+    expired = { spent: num(e!.spent), reserved: num(e!.reserved) };
+  }
+  const totals = windowAfterExpiry(plan.account, expired);
+  if (advance && plan.kind === 'advance') {
+    await query(
+      `UPDATE budget_windows SET cutoff_ms = $1, spent = $2, reserved = $3
+        WHERE tenant_id = $4 AND agent_id = $5 AND window_ms = $6`,
+      [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
+    );
+  }
+  return totals;
+}
 
 async function nextAuditIndex(c: Client): Promise<number> {
   // the row lock on audit_head is held to COMMIT: indices are handed out in commit order, without gaps

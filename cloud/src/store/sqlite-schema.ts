@@ -48,4 +48,33 @@ CREATE TABLE policies (
 CREATE INDEX policies_tenant ON policies(tenant_id, seq);
 `,
   },
+  {
+    // Running budget totals per agent and window length (budget-window.ts): one row the reservation reads
+    // and advances instead of summing every reservation of the window. The triggers keep every account
+    // in step with any insert or settlement of a reservation inside its window, whoever writes it (the
+    // platform, the kernel's settlements), in the same transaction.
+    version: 2,
+    sql: `
+CREATE TABLE budget_windows (
+  tenant_id TEXT NOT NULL, agent_id TEXT NOT NULL, window_ms INTEGER NOT NULL, cutoff_ms INTEGER NOT NULL,
+  spent REAL NOT NULL, reserved REAL NOT NULL, PRIMARY KEY (tenant_id, agent_id, window_ms));
+CREATE TRIGGER budget_windows_on_reserve AFTER INSERT ON budget_reservations BEGIN
+  UPDATE budget_windows
+     SET reserved = reserved + CASE WHEN NEW.state = 'reserved' THEN NEW.amount ELSE 0 END,
+         spent = spent + CASE WHEN NEW.state = 'committed' THEN NEW.amount ELSE 0 END
+   WHERE tenant_id = NEW.tenant_id AND agent_id = NEW.agent_id AND cutoff_ms < NEW.created_at_ms;
+END;
+CREATE TRIGGER budget_windows_on_settle AFTER UPDATE OF state ON budget_reservations
+  WHEN OLD.state <> NEW.state BEGIN
+  UPDATE budget_windows
+     SET reserved = reserved - CASE WHEN OLD.state = 'reserved' THEN OLD.amount ELSE 0 END
+                             + CASE WHEN NEW.state = 'reserved' THEN NEW.amount ELSE 0 END,
+         spent = spent - CASE WHEN OLD.state = 'committed' THEN OLD.amount ELSE 0 END
+                       + CASE WHEN NEW.state = 'committed' THEN NEW.amount ELSE 0 END
+   WHERE tenant_id = NEW.tenant_id AND agent_id = NEW.agent_id AND cutoff_ms < NEW.created_at_ms;
+END;
+CREATE TRIGGER budget_reservations_fixed BEFORE UPDATE OF tenant_id, agent_id, amount, created_at_ms
+  ON budget_reservations BEGIN SELECT RAISE(ABORT, 'a reservation changes only its state'); END;
+`,
+  },
 ];

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
 import { encodeAuditEntry } from './audit-leaf.js';
+import { planWindowRead, windowAfterExpiry } from './budget-window.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -220,9 +221,60 @@ export class SqliteStore implements Store {
     return this.#ledgerTotalsNow(tenantId, agentId, windowMs, nowMs);
   }
 
-  #ledgerTotalsNow(tenantId: string, agentId: string, windowMs: number, nowMs: number): LedgerTotals {
-    const row = this.#stmts.ledgerTotals.get(tenantId, agentId, nowMs - windowMs) as Row;
-    return { spent: num(row.spent), reserved: num(row.reserved) };
+  /**
+   * The window's totals from the agent's running account (budget-window.ts): the account minus what fell
+   * out of the window since it was last advanced — O(expired rows), not O(rows in the window). `advance`
+   * (inside a write) moves the account to this window, or opens it with one exact sum.
+   */
+  #ledgerTotalsNow(
+    tenantId: string,
+    agentId: string,
+    windowMs: number,
+    nowMs: number,
+    advance = false,
+  ): LedgerTotals {
+    const cutoffMs = nowMs - windowMs;
+    const row = this.#stmts.getBudgetWindow.get(tenantId, agentId, windowMs) as Row | undefined;
+    const account = row && {
+      cutoffMs: num(row.cutoff_ms),
+      spent: num(row.spent),
+      reserved: num(row.reserved),
+    };
+    const plan = planWindowRead(account, cutoffMs);
+    if (plan.kind === 'exact') {
+      const exact = this.#stmts.ledgerTotals.get(tenantId, agentId, cutoffMs) as Row;
+      const totals = { spent: num(exact.spent), reserved: num(exact.reserved) };
+      if (advance && !account) {
+        this.#stmts.insertBudgetWindow.run(
+          tenantId,
+          agentId,
+          windowMs,
+          cutoffMs,
+          totals.spent,
+          totals.reserved,
+        );
+      }
+      return totals;
+    }
+    const expired =
+      plan.kind === 'advance'
+        ? (this.#stmts.expiredFromWindow.get(tenantId, agentId, plan.fromMs, cutoffMs) as Row)
+        : undefined;
+    const totals = windowAfterExpiry(
+      plan.account,
+      expired && { spent: num(expired.spent), reserved: num(expired.reserved) },
+    );
+    if (advance && plan.kind === 'advance') {
+      this.#stmts.advanceBudgetWindow.run(
+        cutoffMs,
+        totals.spent,
+        totals.reserved,
+        tenantId,
+        agentId,
+        windowMs,
+      );
+    }
+    return totals;
   }
 
   async settleReservation(
@@ -253,29 +305,35 @@ export class SqliteStore implements Store {
     agentId: string,
     q: RelevantCallsQuery,
   ): Promise<CallHistoryRecord[]> {
-    const rows = this.#stmts.relevantCalls.all(
-      tenantId,
-      agentId,
-      q.fingerprint,
-      q.repeatSinceMs,
-      tenantId,
-      agentId,
-      q.nearFingerprint,
-      q.repeatSinceMs,
-      tenantId,
-      agentId,
-      q.toolName.toLowerCase(),
-      q.deniedSinceMs,
-      q.limit,
-    ) as Row[];
-    return rows.map(toCall).reverse();
+    // Three ordered index range reads merged here: SQLite's compound UNION over `SELECT *` sorted and
+    // compared whole rows in temporary b-trees, several times the cost of the lookups themselves.
+    const s = this.#stmts;
+    const parts = [
+      s.callsByFingerprint.all(tenantId, agentId, q.fingerprint, q.repeatSinceMs, q.limit),
+      s.callsByNearFingerprint.all(tenantId, agentId, q.nearFingerprint, q.repeatSinceMs, q.limit),
+      s.deniedCallsOfTool.all(tenantId, agentId, q.toolName.toLowerCase(), q.deniedSinceMs, q.limit),
+    ] as Row[][];
+    const seen = new Set<number>();
+    const rows: Row[] = [];
+    for (const part of parts) {
+      for (const row of part) {
+        const seq = num(row.seq);
+        if (!seen.has(seq)) {
+          seen.add(seq);
+          rows.push(row);
+        }
+      }
+    }
+    // newest first (as each part is), keep `limit`, return oldest first
+    rows.sort((a, b) => num(b.at_ms) - num(a.at_ms) || num(b.seq) - num(a.seq));
+    return rows.slice(0, q.limit).map(toCall).reverse();
   }
 
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
     return this.#write(() => {
       const r = write.reservation;
       const ledger = r
-        ? this.#ledgerTotalsNow(write.tenantId, write.agentId, r.windowMs, write.nowMs)
+        ? this.#ledgerTotalsNow(write.tenantId, write.agentId, r.windowMs, write.nowMs, true)
         : { spent: 0, reserved: 0 };
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
       const index = this.#nextAuditIndex();
@@ -455,6 +513,24 @@ function prepare(db: Database.Database) {
               COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
          FROM budget_reservations WHERE tenant_id = ? AND agent_id = ? AND created_at_ms > ?`,
     ),
+    getBudgetWindow: db.prepare(
+      'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = ? AND agent_id = ? AND window_ms = ?',
+    ),
+    insertBudgetWindow: db.prepare(
+      `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    advanceBudgetWindow: db.prepare(
+      `UPDATE budget_windows SET cutoff_ms = ?, spent = ?, reserved = ?
+        WHERE tenant_id = ? AND agent_id = ? AND window_ms = ?`,
+    ),
+    // the reservations that left the window since the account's cutoff (covering index, a short range)
+    expiredFromWindow: db.prepare(
+      `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
+              COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
+         FROM budget_reservations
+        WHERE tenant_id = ? AND agent_id = ? AND created_at_ms > ? AND created_at_ms <= ?`,
+    ),
     insertReservation: db.prepare(
       `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
        VALUES (?, ?, ?, ?, 'reserved', ?, ?)`,
@@ -470,16 +546,19 @@ function prepare(db: Database.Database) {
       `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
        at_ms, approved, violations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // three indexed lookups; UNION drops a call that matches more than one
-    relevantCalls: db.prepare(
-      `SELECT * FROM (
-         SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND fingerprint = ? AND at_ms >= ?
-         UNION
-         SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND near_fingerprint = ? AND at_ms >= ?
-         UNION
-         SELECT rowid AS seq, * FROM call_history
-          WHERE tenant_id = ? AND agent_id = ? AND tool_key = ? AND approved = 0 AND at_ms >= ?
-       ) ORDER BY at_ms DESC, seq DESC LIMIT ?`,
+    // the three indexed lookups of relevantCalls, each newest first
+    callsByFingerprint: db.prepare(
+      `SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND fingerprint = ? AND at_ms >= ?
+        ORDER BY at_ms DESC, rowid DESC LIMIT ?`,
+    ),
+    callsByNearFingerprint: db.prepare(
+      `SELECT rowid AS seq, * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND near_fingerprint = ? AND at_ms >= ?
+        ORDER BY at_ms DESC, rowid DESC LIMIT ?`,
+    ),
+    deniedCallsOfTool: db.prepare(
+      `SELECT rowid AS seq, * FROM call_history
+        WHERE tenant_id = ? AND agent_id = ? AND tool_key = ? AND approved = 0 AND at_ms >= ?
+        ORDER BY at_ms DESC, rowid DESC LIMIT ?`,
     ),
     insertDecision: db.prepare(
       `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,

@@ -251,6 +251,83 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
     },
   );
 
+  withStore(
+    'the running budget account equals the exact sliding-window sum through reservations, settlements, ' +
+      'two window lengths and a clock that steps back',
+    async (t, store) => {
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      // the model: every reservation taken, with its state; the exact sum is what the account must give
+      const model: { id: string; amount: number; atMs: number; state: string }[] = [];
+      const exact = (windowMs: number, nowMs: number) => {
+        const totals = { spent: 0, reserved: 0 };
+        for (const r of model) {
+          if (r.atMs <= nowMs - windowMs) continue;
+          if (r.state === 'committed') totals.spent += r.amount;
+          if (r.state === 'reserved') totals.reserved += r.amount;
+        }
+        return totals;
+      };
+      let seed = 7;
+      const rand = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return Math.floor(seed / 65536) % n; // the high bits: the low bits of an LCG cycle quickly
+      };
+      let nowMs = T0;
+      let mismatches = 0;
+      for (let step = 0; step < 120; step++) {
+        nowMs += rand(10) === 0 ? -2_000 : rand(3_000); // now and then a replica whose clock is behind
+        const windowMs = rand(4) === 0 ? 25_000 : 10_000;
+        const open = model.filter((r) => r.state === 'reserved');
+        if (open.length > 0 && rand(3) === 0) {
+          const r = open[rand(open.length)]!;
+          const state = rand(2) === 0 ? 'committed' : 'released';
+          t.equal(await store.settleReservation(a, r.id, state), true);
+          r.state = state;
+        } else {
+          const amount = 1 + rand(20);
+          const w = decisionWrite(a, ag, { amount, limit: 1e9, windowMs, nowMs });
+          const done = await store.commitDecision(w);
+          const before = exact(windowMs, nowMs);
+          if (done.result.spent !== before.spent || done.result.reservedBefore !== before.reserved)
+            mismatches++;
+          model.push({ id: w.reservation!.id, amount, atMs: nowMs, state: 'reserved' });
+        }
+        for (const windowLength of [10_000, 25_000]) {
+          const read = await store.ledgerTotals(a, ag, windowLength, nowMs);
+          const want = exact(windowLength, nowMs);
+          if (read.spent !== want.spent || read.reserved !== want.reserved) mismatches++;
+        }
+      }
+      t.equal(mismatches, 0, 'every read inside and outside a reservation matched the exact sum');
+      t.ok(
+        model.some((r) => r.state === 'committed') && model.some((r) => r.state === 'released'),
+        'the run settled reservations both ways',
+      );
+    },
+  );
+
+  withStore(
+    'the budget account refuses a reservation that only the part of the window it advanced past would free',
+    async (t, store) => {
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const at = (nowMs: number, amount: number) =>
+        store.commitDecision(decisionWrite(a, ag, { amount, limit: 100, windowMs: 10_000, nowMs }));
+      t.equal((await at(T0, 60)).reserved, true);
+      t.equal((await at(T0 + 5_000, 30)).reserved, true);
+      t.equal(
+        (await at(T0 + 9_999, 20)).reserved,
+        false,
+        '60 + 30 + 20 > 100 while the first is in the window',
+      );
+      const later = await at(T0 + 10_000, 20);
+      t.equal(later.reserved, true, 'the first reservation left the window at T0 + 10 s');
+      t.same(later.result, { reserved: true, spent: 0, reservedBefore: 30 });
+      t.equal((await at(T0 + 10_001, 51)).reserved, false, '30 + 20 + 51 > 100');
+    },
+  );
+
   withStore('returns recent calls since a time, oldest first, at most the limit', async (t, store) => {
     const a = await tenant(store);
     const ag = await agent(store, a);
