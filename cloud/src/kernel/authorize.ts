@@ -26,8 +26,12 @@ import type { KernelContext } from './kernel-context.js';
 import { findKernelDecision } from './kernel-decision.js';
 import type { KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
 
-/** How long a repeat waits for the first request with its idempotencyKey to finish deciding. */
-const IDEMPOTENT_WAIT_MS = 2000;
+/**
+ * How long a repeat waits for the first request with its idempotencyKey to finish deciding. Generous on
+ * purpose: a decision normally takes milliseconds, but on a loaded host a short wait turned a legitimate
+ * concurrent repeat into a 409.
+ */
+const IDEMPOTENT_WAIT_MS = 30_000;
 const IDEMPOTENT_POLL_MS = 20;
 
 export interface AuthorizeResult {
