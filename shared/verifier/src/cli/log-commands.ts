@@ -2,6 +2,7 @@
  * `pentagate verify proof|token|checkpoint|inclusion|consistency|kit`: the artifacts of the cloud's
  * decisions and of its audit log. Each help text lists exactly what is checked.
  */
+import type { TrustStore } from '@pentagate/crypto';
 import type { Command } from '@pentagate/protocol';
 import { verifyAuditKit } from '../audit-kit.js';
 import { verifyCheckpointNote } from '../checkpoint.js';
@@ -10,6 +11,7 @@ import { tokenFromFileText, verifyGovernanceToken } from '../governance-token.js
 import { verifyInclusionFile } from '../inclusion.js';
 import { readInputJson, readInputText } from '../input-files.js';
 import { verifyProofPacket } from '../proof-packet.js';
+import type { VerificationReport } from '../report.js';
 import {
   EXIT_CODES_HELP,
   atOption,
@@ -26,15 +28,43 @@ const CHECKPOINT_HELP =
   "  - the checkpoint note carries a valid Ed25519 signature by a trusted key of role 'checkpoint' whose\n" +
   '    name is the note signer name, and whose validity window covers the check time';
 
+type Verify<T> = (input: T, trust: TrustStore, options: { atMs?: number }) => VerificationReport;
+
+/**
+ * The shape every single-file log artifact command shares: FILE --trust TRUST [--json] [--at ISO], read the
+ * file, verify it against the trust file at the check time, print the report.
+ */
+function fileArtifactCommand<T>(spec: {
+  path: string[];
+  summary: string;
+  description: string[];
+  read: (file: string) => Promise<T>;
+  verify: Verify<T>;
+}): Command {
+  return {
+    path: spec.path,
+    summary: spec.summary,
+    usage: 'FILE --trust TRUST [--json] [--at ISO]',
+    description: [...spec.description, '', EXIT_CODES_HELP].join('\n'),
+    options,
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const input = await spec.read(args.positionals[0]!);
+      const time = checkTime(args);
+      return emitReport(spec.verify(input, trust, { atMs: time?.atMs }), args, io, time);
+    },
+  };
+}
+
 export const logCommands: Command[] = [
-  {
+  fileArtifactCommand({
     path: ['verify', 'proof'],
     summary: 'Check a proof packet: decision signature, statement, audit-log inclusion',
-    usage: 'FILE --trust TRUST [--json] [--at ISO]',
     description: [
       'FILE is a proof packet (JSON { v: 1, envelope, auditEntry?, inclusion?, checkpoint? }). Checks:',
       "  - the DSSE envelope is signed by a trusted key of role 'proof' over application/vnd.in-toto+json",
-      '    (a key id missing from the trust file makes the packet INVALID and is named)',
+      '    (a key id missing from the trust file is named, and the command exits 2: nothing can be checked)',
       '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate, naming the action',
       '    request by its SHA-256 digest',
       "  - the signing key's validity window covers the decision's issuedAt",
@@ -45,22 +75,14 @@ export const logCommands: Command[] = [
       CHECKPOINT_HELP,
       "  - the leaf hash of the entry's JCS bytes reaches the checkpoint root (RFC 6962 audit path)",
       '',
-      EXIT_CODES_HELP,
       'Example: pentagate verify proof dec_01J.json --trust keys.json --at 2025-06-01T12:00:00Z',
-    ].join('\n'),
-    options,
-    positionals: [1, 1],
-    async run(args, io) {
-      const trust = await requireTrust(args);
-      const packet = await readInputJson(args.positionals[0]!, 'proof packet');
-      const time = checkTime(args);
-      return emitReport(verifyProofPacket(packet, trust, { atMs: time?.atMs }), args, io, time);
-    },
-  },
-  {
+    ],
+    read: (file) => readInputJson(file, 'proof packet'),
+    verify: verifyProofPacket,
+  }),
+  fileArtifactCommand({
     path: ['verify', 'token'],
     summary: 'Check a governance token (pgt1.…): the decision signature and statement',
-    usage: 'FILE --trust TRUST [--json] [--at ISO]',
     description: [
       'FILE holds a governance token `pgt1.<kid>.<payload>.<sig>`, or a JSON object with a',
       '"governance_token" string (a saved propose response). The token is expanded to its DSSE envelope',
@@ -69,43 +91,25 @@ export const logCommands: Command[] = [
       '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate and a subject digest',
       '  - the decision is in force at --at or the current clock',
       'A token carries no audit-log proof; use `pentagate verify proof` for that.',
-      '',
-      EXIT_CODES_HELP,
-    ].join('\n'),
-    options,
-    positionals: [1, 1],
-    async run(args, io) {
-      const trust = await requireTrust(args);
-      const token = tokenFromFileText(await readInputText(args.positionals[0]!, 'governance token'));
-      const time = checkTime(args);
-      return emitReport(verifyGovernanceToken(token, trust, { atMs: time?.atMs }), args, io, time);
-    },
-  },
-  {
+    ],
+    read: async (file) => tokenFromFileText(await readInputText(file, 'governance token')),
+    verify: verifyGovernanceToken,
+  }),
+  fileArtifactCommand({
     path: ['verify', 'checkpoint'],
     summary: 'Check a signed audit-log checkpoint (C2SP signed note)',
-    usage: 'FILE --trust TRUST [--json] [--at ISO]',
     description: [
       'FILE is the signed-note text of a checkpoint (origin, size, base64 root, blank line, signatures).',
       'Checks:',
       CHECKPOINT_HELP,
       '  - the body is a well-formed tlog checkpoint (origin, tree size, 32-byte root)',
-      '',
-      EXIT_CODES_HELP,
-    ].join('\n'),
-    options,
-    positionals: [1, 1],
-    async run(args, io) {
-      const trust = await requireTrust(args);
-      const note = await readInputText(args.positionals[0]!, 'checkpoint');
-      const time = checkTime(args);
-      return emitReport(verifyCheckpointNote(note, trust, { atMs: time?.atMs }), args, io, time);
-    },
-  },
-  {
+    ],
+    read: (file) => readInputText(file, 'checkpoint'),
+    verify: verifyCheckpointNote,
+  }),
+  fileArtifactCommand({
     path: ['verify', 'inclusion'],
     summary: 'Check that an audit entry is in the log under a signed checkpoint',
-    usage: 'FILE --trust TRUST [--json] [--at ISO]',
     description: [
       'FILE is JSON { entry | leaf, leafIndex, treeSize, hashes[], checkpoint }: an audit entry (or the',
       'base64 leaf bytes), its RFC 6962 audit path (base64 SHA-256 hashes, leaf to root) and the signed',
@@ -114,40 +118,23 @@ export const logCommands: Command[] = [
       "  - treeSize is the checkpoint's size, and an entry's index equals leafIndex",
       '  - SHA-256(0x00 || JCS(entry)) with the audit path reaches the checkpoint root',
       'A proof with missing, extra or wrongly encoded hashes does not verify or is refused as unreadable.',
-      '',
-      EXIT_CODES_HELP,
-    ].join('\n'),
-    options,
-    positionals: [1, 1],
-    async run(args, io) {
-      const trust = await requireTrust(args);
-      const file = await readInputJson(args.positionals[0]!, 'inclusion file');
-      const time = checkTime(args);
-      return emitReport(verifyInclusionFile(file, trust, { atMs: time?.atMs }), args, io, time);
-    },
-  },
-  {
+    ],
+    read: (file) => readInputJson(file, 'inclusion file'),
+    verify: verifyInclusionFile,
+  }),
+  fileArtifactCommand({
     path: ['verify', 'consistency'],
     summary: 'Check that a newer checkpoint extends an older one (append-only log)',
-    usage: 'FILE --trust TRUST [--json] [--at ISO]',
     description: [
       'FILE is JSON { oldSize, newSize, hashes[], oldCheckpoint, newCheckpoint }: the RFC 6962 consistency',
       'proof and the two signed checkpoint notes it connects. Checks:',
       CHECKPOINT_HELP.replace('the checkpoint note carries', 'each checkpoint note carries'),
       '  - both checkpoints are of the same log (origin), and oldSize/newSize are their sizes',
       '  - the proof shows the newer tree extends the older one: nothing logged was rewritten or removed',
-      '',
-      EXIT_CODES_HELP,
-    ].join('\n'),
-    options,
-    positionals: [1, 1],
-    async run(args, io) {
-      const trust = await requireTrust(args);
-      const file = await readInputJson(args.positionals[0]!, 'consistency file');
-      const time = checkTime(args);
-      return emitReport(verifyConsistencyFile(file, trust, { atMs: time?.atMs }), args, io, time);
-    },
-  },
+    ],
+    read: (file) => readInputJson(file, 'consistency file'),
+    verify: verifyConsistencyFile,
+  }),
   {
     path: ['verify', 'kit'],
     summary: 'Check an offline audit kit end to end (manifest, entries, Merkle root, signatures)',
