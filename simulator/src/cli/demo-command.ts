@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
 import { EdgeProcess } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
-import { DEFAULT_FRESHNESS_FLOOR_MS, withFreshnessFloor } from '../runner/freshness-floor.js';
+import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../runner/scenario-runner.js';
 import { loadScenario } from '../scenarios/load-scenario.js';
 import { createRobotCredentials } from '../setup/robot-credentials.js';
@@ -95,7 +95,7 @@ export const demoCommand: Command = {
     try {
       const credentials = await createRobotCredentials({
         stateDir,
-        profile: withFreshnessFloor(profile, DEFAULT_FRESHNESS_FLOOR_MS),
+        profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
       edge = await EdgeProcess.start({ credentials, robotId: profile.robotId, mqttPort: port });

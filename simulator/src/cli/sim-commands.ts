@@ -8,6 +8,7 @@ import { relative } from 'node:path';
 import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
 import { renderHtmlReport } from '../report/html-report.js';
 import { type ScenarioResult, runScenario } from '../runner/scenario-runner.js';
+import { DEFAULT_TIMING_FLOOR_MS } from '../runner/timing-floor.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
 import { SCENARIO_DIR, scenarioFiles } from './scenario-paths.js';
 import { resultJson, summaryTable } from './summary-table.js';
@@ -20,7 +21,7 @@ function progressBar(tMs: number, totalMs: number, width = 24): string {
 export const simRunCommand: Command = {
   path: ['sim', 'run'],
   summary: 'Run simulator scenarios against a real edge and check their expectations',
-  usage: 'FILE... [--json] [--report OUT.html] [--transport mqtt|serial] [--no-lead-in]',
+  usage: 'FILE... [--json] [--report OUT.html] [--transport mqtt|serial] [--timing-floor MS] [--no-lead-in]',
   description: [
     'Runs each scenario hardware-in-the-loop: a fresh edge (`pentagate edge run --mqtt embedded:PORT` on a',
     'free port) with generated keys and signed provenance documents, the simulated robot publishing',
@@ -32,6 +33,10 @@ export const simRunCommand: Command = {
     'Before each scenario clock starts, a lead-in streams telemetry and sends one hold-position intent, so a',
     'fresh edge has made its first signature (slow: cold code, seq reservation) before the scenario runs;',
     '--no-lead-in skips it.',
+    '',
+    "The edge runs with every source's maxAgeMs and command.validForMs raised to at least --timing-floor MS",
+    '(default 400): the simulated robot is a JavaScript loop that a loaded machine stalls for 100+ ms now and',
+    'then, which the edge would rightly treat as stale data. --timing-floor 0 uses the profile as written.',
     '',
     'Exit codes: 0 every expectation held, 1 some failed or a run broke, 2 bad usage or an invalid',
     'scenario file (every problem is listed with its path).',
@@ -46,6 +51,11 @@ export const simRunCommand: Command = {
       valueName: 'mqtt|serial',
       description: 'how commands reach the controller (default mqtt)',
     },
+    'timing-floor': {
+      type: 'string',
+      valueName: 'MS',
+      description: `raise the edge's maxAgeMs and validForMs to at least MS (default ${DEFAULT_TIMING_FLOOR_MS}; 0 = off)`,
+    },
     'no-lead-in': {
       type: 'boolean',
       description: 'start the scenario clock at once (no telemetry lead-in, no hold-position warm-up)',
@@ -56,6 +66,13 @@ export const simRunCommand: Command = {
     const transport = (args.options.transport as string | undefined) ?? 'mqtt';
     if (transport !== 'mqtt' && transport !== 'serial') {
       throw new UsageError(`--transport: expected mqtt or serial, got ${JSON.stringify(transport)}`);
+    }
+    const floorText = args.options['timing-floor'] as string | undefined;
+    const timingFloorMs = floorText === undefined ? DEFAULT_TIMING_FLOOR_MS : Number(floorText);
+    if (!/^[0-9]+$/.test(floorText ?? '0') || timingFloorMs > 60_000) {
+      throw new UsageError(
+        `--timing-floor: expected milliseconds 0..60000, got ${JSON.stringify(floorText)}`,
+      );
     }
     const loaded: LoadedScenario[] = [];
     for (const file of args.positionals) {
@@ -74,6 +91,7 @@ export const simRunCommand: Command = {
         const result = await runScenario(l, {
           transport,
           leadIn: args.options['no-lead-in'] !== true,
+          timingFloorMs,
           onProgress: (t, total) => {
             // A line per quarter: readable in a CI log as well as on a terminal.
             const quarter = Math.floor((t / total) * 4);

@@ -30,7 +30,7 @@ import {
   vetoLatencies,
 } from './expectations.js';
 import { SimulatedOperator } from './operator.js';
-import { DEFAULT_FRESHNESS_FLOOR_MS, withFreshnessFloor } from './freshness-floor.js';
+import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from './timing-floor.js';
 import { LEAD_IN_MAX_MS, LEAD_IN_TELEMETRY_MS, LeadIn } from './lead-in.js';
 import { planIntent } from './planner.js';
 import { type RobotCell, type RobotCellFactory, spawnedEdgeCell } from './robot-cell.js';
@@ -58,8 +58,8 @@ export interface RunOptions {
   leadIn?: boolean;
   /** Seq of the robot's first telemetry frame per source (the demo continues the previous round's count). */
   firstTelemetrySeq?: number;
-  /** Every source's maxAgeMs at the edge is raised to at least this, ms (runner/freshness-floor.ts; 0 = off). */
-  freshnessFloorMs?: number;
+  /** Every source's maxAgeMs at the edge is raised to at least this, ms (runner/timing-floor.ts; 0 = off). */
+  timingFloorMs?: number;
   /** A cell already running with these credentials (the demo loops one scenario against one edge). */
   prepared?: { credentials: RobotCredentials; cell: RobotCell };
 }
@@ -87,8 +87,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runScenario(loaded: LoadedScenario, options: RunOptions = {}): Promise<ScenarioResult> {
   const { scenario, profile } = loaded;
   const transport = options.transport ?? 'mqtt';
-  // The edge gets the profile with the freshness floor; the robot publishes at the original profile's rates.
-  const edgeProfile = withFreshnessFloor(profile, options.freshnessFloorMs ?? DEFAULT_FRESHNESS_FLOOR_MS);
+  // The edge gets the profile with the timing floor; the robot publishes at the original profile's rates.
+  const edgeProfile = withTimingFloor(profile, options.timingFloorMs ?? DEFAULT_TIMING_FLOOR_MS);
   const wallStart = Date.now();
   const signedVersion = scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION;
   const cleanups: (() => Promise<void> | void)[] = [];
