@@ -66,10 +66,24 @@ function serializeNumber(n: number, path: PathStack): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
 
-// UTF-16 code unit order (RFC 8785 §3.2.3) is JavaScript's default string comparison.
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * An array of finite numbers (trajectory points, joint states: most of a motor command's bytes) in one call:
+ * JSON.stringify formats numbers with Number::toString — RFC 8785 §3.2.2.3 names it as the reference — and
+ * writes -0 as 0, as JCS requires; with no strings or objects inside there is nothing else to canonicalise.
+ * Undefined when an element is not a finite number (the general path then serialises or refuses it).
+ */
+function finiteNumberArray(arr: readonly unknown[]): string | undefined {
+  if ('toJSON' in arr) return undefined; // JSON.stringify would call it; JCS does not
+  for (let i = 0; i < arr.length; i++) {
+    const x = arr[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) return undefined;
+  }
+  return JSON.stringify(arr);
+}
 
 function serializeArray(arr: readonly unknown[], path: PathStack, seen: Set<object>): string {
+  const numbers = finiteNumberArray(arr);
+  if (numbers !== undefined) return numbers;
   let out = '[';
   for (let i = 0; i < arr.length; i++) {
     path.push(i);
@@ -80,7 +94,8 @@ function serializeArray(arr: readonly unknown[], path: PathStack, seen: Set<obje
 }
 
 function serializeObject(record: Record<string, unknown>, path: PathStack, seen: Set<object>): string {
-  const keys = Object.keys(record).sort(byCodeUnits);
+  // The default sort compares strings by UTF-16 code units, which is §3.2.3's order, without a JS callback.
+  const keys = Object.keys(record).sort();
   let out = '{';
   let first = true;
   for (const k of keys) {
@@ -114,7 +129,13 @@ function serialize(value: unknown, path: PathStack, seen: Set<object>): string {
   if (value === null) return 'null';
   const obj = value as object;
   if (seen.has(obj)) throw new JcsError('cyclic structure', pointer(path));
-  if (obj instanceof Uint8Array || obj instanceof Date || obj instanceof Map || obj instanceof Set) {
+  // Plain objects and arrays (what JSON.parse makes) skip the four instanceof tests.
+  const proto = Object.getPrototypeOf(obj);
+  if (
+    proto !== Object.prototype &&
+    proto !== Array.prototype &&
+    (obj instanceof Uint8Array || obj instanceof Date || obj instanceof Map || obj instanceof Set)
+  ) {
     throw new JcsError(`${obj.constructor.name} is not a JSON value (encode it first)`, pointer(path));
   }
   seen.add(obj);
@@ -127,8 +148,77 @@ function serialize(value: unknown, path: PathStack, seen: Set<object>): string {
   }
 }
 
+/**
+ * Fast path. RFC 8785 §3.2.2 says its serialisation of primitives is ECMAScript JSON.stringify's (Number::toString
+ * for numbers, -0 as 0; for well-formed strings the same minimal escapes with lower-case \u00xx); what JCS adds is
+ * the member order (§3.2.3). So a copy of the value whose objects have their members inserted in UTF-16 order,
+ * given to JSON.stringify, yields the canonical bytes — in one native call instead of one JS call per value,
+ * about twice as fast on a motor command (360 numbers). The copy is made only where JSON.stringify and JCS
+ * could disagree is ruled out; anything else — a non-finite number, a string with any surrogate, an
+ * integer-like member name (JS objects order those numerically, whatever the insertion order), undefined in an
+ * array, a function, a bigint, a non-plain object, depth beyond 64 (or a cycle) — abandons the fast path, and
+ * the general serialiser below produces the bytes or the JcsError with its path; so does a member named
+ * `__proto__`, which an object literal would take for its prototype. Arrays of finite numbers are used as
+ * they are.
+ */
+const ABANDON: unique symbol = Symbol('jcs fast path abandoned');
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+const MAX_FAST_DEPTH = 64;
+
+function ordered(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return ANY_SURROGATE.test(value) ? ABANDON : value;
+    case 'number':
+      return Number.isFinite(value) ? value : ABANDON;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      return ABANDON;
+  }
+  if (value === null) return null;
+  if (depth > MAX_FAST_DEPTH) return ABANDON;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || 'toJSON' in value) return ABANDON;
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const x: unknown = value[i];
+      if (typeof x === 'number') {
+        if (!Number.isFinite(x)) return ABANDON;
+        if (copy) copy.push(x);
+        continue;
+      }
+      const y = ordered(x, depth + 1);
+      if (y === ABANDON || x === undefined) return ABANDON;
+      if (y !== x && !copy) copy = value.slice(0, i);
+      if (copy) copy.push(y);
+    }
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return ABANDON;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  // A plain literal, not Object.create(null): V8 serialises fast-mode objects much faster than dictionaries.
+  const copy: Record<string, unknown> = {};
+  for (const k of keys) {
+    const c = k.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || k === '__proto__' || ANY_SURROGATE.test(k)) return ABANDON;
+    const v = record[k];
+    if (v === undefined) continue; // omitted, as in the general serialiser
+    const y = ordered(v, depth + 1);
+    if (y === ABANDON) return ABANDON;
+    copy[k] = y;
+  }
+  return copy;
+}
+
 /** The RFC 8785 canonical form of a JSON value, as a string. Throws JcsError for what JCS cannot represent. */
 export function canonicalize(value: unknown): string {
+  const fast = ordered(value, 0);
+  if (fast !== ABANDON) return JSON.stringify(fast);
   return serialize(value, [], new Set());
 }
 
