@@ -15,8 +15,12 @@ if [ ! -f "$dir/mosquitto.passwd" ]; then
   : > "$dir/mosquitto.passwd"
   for user in edge-ur5e-01 robot-ur5e-01 operator-ur5e-01; do
     pw=$(openssl rand -hex 24)
-    [ "$user" = edge-ur5e-01 ] && printf '%s' "$pw" > "$dir/edge_mqtt_password"
-    printf '%s' "$pw" > "$dir/$user.mqtt-password"
+    # The names docker-compose.yml's secrets use: the edge's, the simulated robot's and its operator's.
+    case "$user" in
+      edge-ur5e-01) printf '%s' "$pw" > "$dir/edge_mqtt_password" ;;
+      robot-ur5e-01) printf '%s' "$pw" > "$dir/robot-ur5e-01.mqtt-password" ;;
+      operator-ur5e-01) printf '%s' "$pw" > "$dir/operator-ur5e-01.mqtt-password" ;;
+    esac
     mosquitto_passwd -b "$dir/mosquitto.passwd" "$user" "$pw"
   done
 fi

@@ -5,16 +5,22 @@
  * lift runs once the simulated operator consents — printing every verdict as it arrives. Stops cleanly on
  * Ctrl-C / SIGTERM or after `--duration`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
+import { type CliIo, type Command, PentagateError, requireOption, UsageError } from '@pentagate/protocol';
+import { parse } from 'yaml';
 import { EdgeProcess } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../runner/scenario-runner.js';
-import { loadScenario } from '../scenarios/load-scenario.js';
-import { createRobotCredentials } from '../setup/robot-credentials.js';
+import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
+import type { RobotCell } from '../runner/robot-cell.js';
+import {
+  createRobotCredentials,
+  loadRobotCredentials,
+  type RobotCredentials,
+} from '../setup/robot-credentials.js';
 import { DEMO_SCENARIO } from './scenario-paths.js';
 import { verdictLine } from './verdict-line.js';
 
@@ -37,10 +43,103 @@ function parseDuration(text: string | undefined): number | undefined {
   return n;
 }
 
+/** Loops the scenario against one cell until aborted, printing every verdict and each round's outcome. */
+async function loopScenario(
+  loaded: LoadedScenario,
+  credentials: RobotCredentials,
+  cell: RobotCell,
+  io: CliIo,
+  signal: AbortSignal,
+  firstSeq: number,
+): Promise<void> {
+  const { scenario } = loaded;
+  let round = 0;
+  let firstTelemetrySeq = firstSeq;
+  while (!signal.aborted) {
+    round++;
+    io.out(`— round ${round}: ${scenario.description}`);
+    const result = await runScenario(loaded, {
+      prepared: { credentials, cell },
+      firstTelemetrySeq,
+      signal,
+      onVerdict: (v) => io.out(verdictLine(v)),
+    });
+    firstTelemetrySeq = result.lastTelemetrySeq + 1;
+    if (signal.aborted) break;
+    const failed = result.expectations.filter((e) => !e.ok);
+    io.out(
+      failed.length === 0
+        ? `— round ${round}: all ${result.expectations.length} expectations held`
+        : `— round ${round}: ${failed.length} expectation(s) failed: ${failed.map((f) => `${f.name} (${f.detail})`).join('; ')}`,
+    );
+  }
+}
+
+async function readPasswordFile(path: string, option: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--${option}: cannot read ${path}: ${(err as Error).message}`);
+  }
+  const line = text.split(/\r?\n/)[0] ?? '';
+  if (line.length === 0)
+    throw new UsageError(`--${option}: expected a password on the first line of ${path}, got nothing`);
+  return line;
+}
+
+/** --connect: the broker accounts and the cell written by `pentagate sim cell` for an edge started elsewhere. */
+async function connectTarget(
+  args: Parameters<Command['run']>[0],
+  url: string,
+  robotId: string,
+): Promise<{ credentials: RobotCredentials; cell: RobotCell }> {
+  if (!/^mqtts?:\/\/[^/]+$/.test(url)) {
+    throw new UsageError(
+      `--connect: expected mqtt://HOST:PORT or mqtts://HOST:PORT, got ${JSON.stringify(url)}`,
+    );
+  }
+  const dir = requireOption(args, 'cell');
+  let credentials: RobotCredentials;
+  try {
+    credentials = await loadRobotCredentials(dir);
+  } catch (err) {
+    throw new UsageError(
+      `--cell: expected a cell written by \`pentagate sim cell --out ${dir}\`: ${(err as Error).message}`,
+    );
+  }
+  const cellRobot = (parse(await readFile(credentials.profilePath, 'utf8')) as { robotId?: unknown }).robotId;
+  if (cellRobot !== robotId) {
+    throw new UsageError(
+      `--cell: the cell is for robot ${String(cellRobot)}, the scenario drives ${robotId}`,
+    );
+  }
+  const robot = {
+    url,
+    username: requireOption(args, 'username'),
+    password: await readPasswordFile(requireOption(args, 'password-file'), 'password-file'),
+  };
+  const operatorName = args.options['operator-username'] as string | undefined;
+  const operator =
+    operatorName === undefined
+      ? robot
+      : {
+          url,
+          username: operatorName,
+          password: await readPasswordFile(
+            requireOption(args, 'operator-password-file'),
+            'operator-password-file',
+          ),
+        };
+  return { credentials, cell: { robot, operator, log: () => '', close: async () => {} } };
+}
+
 export const demoCommand: Command = {
   path: ['demo'],
   summary: 'Run the edge, its embedded broker and a simulated robot cell; print verdicts live',
-  usage: '[--mqtt-port PORT] [--duration SECONDS] [--scenario FILE]',
+  usage:
+    '[--mqtt-port PORT] [--duration SECONDS] [--scenario FILE] ' +
+    '[--connect mqtt://HOST:PORT --cell DIR --username U --password-file F [--operator-username U --operator-password-file F]]',
   description: [
     'Starts the embedded MQTT broker and an edge node (the real `pentagate edge run` as a child process) for',
     'a simulated UR5e-like arm, then loops a demo scenario: the arm moves, a visitor walks into its operating',
@@ -51,6 +150,10 @@ export const demoCommand: Command = {
     '',
     'Stops on Ctrl-C or SIGTERM, or --duration seconds after the edge is up. Exit codes: 0 ok, 1 the edge failed,',
     '2 bad usage or the port is taken.',
+    '',
+    'With --connect mqtt://HOST:PORT the demo starts no edge and no broker: it drives the robot of a cell',
+    'written by `pentagate sim cell` (whose edge runs elsewhere, e.g. in docker-compose) with the given MQTT',
+    'accounts.',
     '',
     'Example: pentagate demo --duration 20',
   ].join('\n'),
@@ -71,6 +174,33 @@ export const demoCommand: Command = {
       valueName: 'FILE',
       description: 'loop this scenario instead of the demo one',
     },
+    connect: {
+      type: 'string',
+      valueName: 'URL',
+      description:
+        'use this broker and the edge already serving the robot (needs --cell, --username, --password-file)',
+    },
+    cell: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'with --connect: the cell from `pentagate sim cell`',
+    },
+    username: { type: 'string', valueName: 'NAME', description: "with --connect: the robot's MQTT user" },
+    'password-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --connect: the robot's MQTT password",
+    },
+    'operator-username': {
+      type: 'string',
+      valueName: 'NAME',
+      description: "with --connect: the operator's MQTT user (consent tokens; default the robot's)",
+    },
+    'operator-password-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --connect: the operator's MQTT password",
+    },
   },
   async run(args, io) {
     const portText = (args.options['mqtt-port'] ?? args.options.port) as string | undefined;
@@ -85,22 +215,40 @@ export const demoCommand: Command = {
       return 2;
     }
     const { profile, scenario } = loaded;
-    const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-demo-'));
+    const connect = args.options.connect as string | undefined;
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let timer: NodeJS.Timeout | undefined;
+    // --duration counts from when the edge is up: key generation and the edge's start are not demo time.
+    const startClock = () => {
+      if (durationS !== undefined) timer = setTimeout(onSignal, durationS * 1000);
+    };
     let edge: EdgeProcess | undefined;
+    let stateDir: string | undefined;
     try {
+      if (connect !== undefined) {
+        const target = await connectTarget(args, connect, profile.robotId);
+        startClock();
+        io.out(
+          `Pentagate demo: robot ${profile.robotId} on ${connect}, against the edge already serving it; ` +
+            `looping scenario ${scenario.name} (${scenario.durationMs / 1000} s). Ctrl-C stops.`,
+        );
+        // Telemetry seqs must keep rising across restarts of this simulator against a long-running edge:
+        // start at the wall clock in ms (sources publish at most every 10 ms, so seqs stay below it).
+        await loopScenario(loaded, target.credentials, target.cell, io, stop.signal, Date.now());
+        io.out('Pentagate demo: stopping.');
+        return 0;
+      }
+      stateDir = await mkdtemp(join(tmpdir(), 'pentagate-demo-'));
       const credentials = await createRobotCredentials({
         stateDir,
         profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
       edge = await EdgeProcess.start({ credentials, robotId: profile.robotId, mqttPort: port });
-      // --duration counts from here: key generation and the edge's start (a few seconds) are not demo time.
-      if (durationS !== undefined) timer = setTimeout(onSignal, durationS * 1000);
+      startClock();
       io.out(
         `Pentagate demo: edge for robot ${profile.robotId} on the embedded broker mqtt://127.0.0.1:${port}; ` +
           `looping scenario ${scenario.name} (${scenario.durationMs / 1000} s). Ctrl-C stops.`,
@@ -111,32 +259,13 @@ export const demoCommand: Command = {
         log: () => '',
         close: async () => {},
       };
-      let round = 0;
-      let firstTelemetrySeq = 1;
-      while (!stop.signal.aborted) {
-        round++;
-        io.out(`— round ${round}: ${scenario.description}`);
-        const result = await runScenario(loaded, {
-          prepared: { credentials, cell },
-          firstTelemetrySeq,
-          signal: stop.signal,
-          onVerdict: (v) => io.out(verdictLine(v)),
-        });
-        firstTelemetrySeq = result.lastTelemetrySeq + 1;
-        if (stop.signal.aborted) break;
-        const failed = result.expectations.filter((e) => !e.ok);
-        io.out(
-          failed.length === 0
-            ? `— round ${round}: all ${result.expectations.length} expectations held`
-            : `— round ${round}: ${failed.length} expectation(s) failed: ${failed.map((f) => `${f.name} (${f.detail})`).join('; ')}`,
-        );
-      }
+      await loopScenario(loaded, credentials, cell, io, stop.signal, 1);
       io.out('Pentagate demo: stopping (the edge sends a final signed STOP).');
       return 0;
     } catch (err) {
       if (err instanceof PentagateError) {
         io.err(`pentagate demo: ${err.message}`);
-        return err.code === 'PORT_IN_USE' ? 2 : 1;
+        return err.code === 'PORT_IN_USE' || err instanceof UsageError ? 2 : 1;
       }
       throw err;
     } finally {
@@ -144,7 +273,7 @@ export const demoCommand: Command = {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await edge?.stop();
-      await rm(stateDir, { recursive: true, force: true });
+      if (stateDir) await rm(stateDir, { recursive: true, force: true });
     }
   },
 };

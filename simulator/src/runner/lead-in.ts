@@ -3,10 +3,11 @@
  * harmless move — hold the current position (a zero twist for a base) — and waits for its verdict.
  *
  * Why: a fresh `pentagate edge run` pays for its first signed command on the spot (it reserves a block of
- * command seqs with synchronous fsyncs, and its gate code runs cold). Measured here on a loaded 2-core
- * machine, that stalled the edge's event loop for 50–135 ms; telemetry queued unread meanwhile, the motion
- * monitor then judged the joint states stale by arrival time and stopped the scenario's first motion — and
- * published that motion's command after the STOP, with the old epoch (reported as an edge issue). A real
+ * command seqs with synchronous fsyncs — FileSequenceStore.next() on a fresh store — and its gate code runs
+ * cold). On a loaded 2-core machine, with the profile's 50 ms joint-state maxAgeMs, the edge then found the
+ * joint states 51–135 ms old, stopped the scenario's first motion, and published that motion's signed
+ * command (and its "signed" verdict) after the STOP, with the pre-STOP epoch, so the controller refused it
+ * as stale-epoch (reported as an edge issue; reproduce with `sim run --timing-floor 0 --no-lead-in`). A real
  * robot also streams telemetry before it is asked to move. `sim run --no-lead-in` runs without it, to see
  * the edge's first-command behaviour.
  *

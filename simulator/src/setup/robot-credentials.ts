@@ -6,7 +6,7 @@
  * whose `trust.path` points at that trust file. Scenarios that test PROVENANCE ask for the wrong firmware or
  * an expired certificate here.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createEd25519Signer,
@@ -35,6 +35,8 @@ export interface CredentialOptions {
   /** Calibration certificates: valid (default), expired, or none at all. */
   calibration?: 'valid' | 'expired' | 'missing';
   nowMs?: number;
+  /** Use this existing HMAC command key (JWK, e.g. a deployment secret) instead of generating one. */
+  hmacKeyFrom?: string;
 }
 
 export interface RobotCredentials {
@@ -61,7 +63,11 @@ export async function createRobotCredentials(options: CredentialOptions): Promis
   const keysDir = join(dir, 'keys');
   await mkdir(keysDir, { recursive: true, mode: 0o700 });
   const hmacKeyPath = join(keysDir, 'command-hmac.jwk');
-  await writeHmacKeyFile(hmacKeyPath);
+  if (options.hmacKeyFrom !== undefined) {
+    await readHmacKeyFile(options.hmacKeyFrom); // validates it before copying
+    await copyFile(options.hmacKeyFrom, hmacKeyPath);
+    await chmod(hmacKeyPath, 0o600);
+  } else await writeHmacKeyFile(hmacKeyPath);
   const vendor = await writeEd25519KeyFile(join(keysDir, 'vendor.pem'));
   const lab = await writeEd25519KeyFile(join(keysDir, 'calibration-lab.pem'));
   const operatorKeyPath = join(keysDir, 'operator.pem');
@@ -130,5 +136,26 @@ export async function createRobotCredentials(options: CredentialOptions): Promis
     operatorKeyPath,
     firmwareManifestPaths: [firmwarePath],
     calibrationPaths,
+  };
+}
+
+/**
+ * Reads back a cell written by createRobotCredentials (e.g. by `pentagate sim cell` into a volume the edge
+ * also mounts), for a simulator that connects to an edge it did not start.
+ */
+export async function loadRobotCredentials(stateDir: string): Promise<RobotCredentials> {
+  const keysDir = join(stateDir, 'keys');
+  const docsDir = join(stateDir, 'provenance');
+  const hmacKeyPath = join(keysDir, 'command-hmac.jwk');
+  const docs = (await readdir(docsDir)).sort();
+  return {
+    stateDir,
+    profilePath: join(stateDir, 'profile.yaml'),
+    trustPath: join(stateDir, 'trust.json'),
+    hmacKeyPath,
+    hmacKey: await readHmacKeyFile(hmacKeyPath),
+    operatorKeyPath: join(keysDir, 'operator.pem'),
+    firmwareManifestPaths: docs.filter((f) => f.startsWith('firmware-')).map((f) => join(docsDir, f)),
+    calibrationPaths: docs.filter((f) => f.startsWith('calibration-')).map((f) => join(docsDir, f)),
   };
 }

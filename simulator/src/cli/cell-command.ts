@@ -1,0 +1,103 @@
+/**
+ * `pentagate sim cell`: writes a simulated robot cell — keys, trust file, the scenario's robot profile (with
+ * the timing floor), a vendor-signed firmware manifest and lab-signed calibration certificates — into a
+ * directory, for an edge the simulator does not start itself (docker-compose: the edge and the simulator
+ * mount the same volume). Prints the `pentagate edge run` options that go with it.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Command, ExitCode, requireOption, UsageError } from '@pentagate/protocol';
+import { simulatedFirmware } from '../models/firmware-report.js';
+import { DEFAULT_FIRMWARE_VERSION } from '../runner/scenario-runner.js';
+import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
+import { loadScenario } from '../scenarios/load-scenario.js';
+import {
+  createRobotCredentials,
+  loadRobotCredentials,
+  type RobotCredentials,
+} from '../setup/robot-credentials.js';
+import { DEMO_SCENARIO } from './scenario-paths.js';
+
+/** The `edge run` options that load this cell's profile, key and provenance documents. */
+export function edgeOptionsForCell(c: RobotCredentials): string[] {
+  return [
+    '--profile',
+    c.profilePath,
+    '--hmac-key',
+    c.hmacKeyPath,
+    ...c.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
+    ...c.calibrationPaths.flatMap((p) => ['--calibration', p]),
+  ];
+}
+
+export const simCellCommand: Command = {
+  path: ['sim', 'cell'],
+  summary:
+    'Write a simulated robot cell (keys, trust, profile, signed provenance) for an edge started elsewhere',
+  usage: '--out DIR [--scenario FILE] [--hmac-key FILE] [--timing-floor MS]',
+  description: [
+    "Writes into DIR what the edge and the simulator share: the scenario's robot profile (default: the demo",
+    "scenario's) with trust.path pointing at a generated trust file (vendor, calibration lab and operator keys),",
+    'the HMAC command key (generated, or copied from --hmac-key), a vendor-signed manifest for the simulated',
+    'firmware and lab-signed calibration certificates. Prints the matching `pentagate edge run` options.',
+    'Start the edge with them, then `pentagate demo --connect mqtt://HOST:PORT --cell DIR …`.',
+    'If DIR already holds a cell it is kept as it is (so a restarted deployment keeps its keys).',
+    '',
+    "Every source's maxAgeMs and command.validForMs are raised to at least --timing-floor MS (default",
+    `${DEFAULT_TIMING_FLOOR_MS}; 0 keeps the profile as written), as in \`pentagate sim run\`.`,
+    '',
+    'Exit codes: 0 written (or kept), 2 bad usage or an invalid scenario.',
+    '',
+    'Example: pentagate sim cell --out /cell --hmac-key /run/secrets/edge_hmac_key',
+  ].join('\n'),
+  options: {
+    out: { type: 'string', valueName: 'DIR', description: 'where to write the cell' },
+    scenario: { type: 'string', valueName: 'FILE', description: 'take the robot profile from this scenario' },
+    'hmac-key': { type: 'string', valueName: 'FILE', description: 'use this HMAC command key (JWK)' },
+    'timing-floor': {
+      type: 'string',
+      valueName: 'MS',
+      description: `raise maxAgeMs and validForMs to at least MS (default ${DEFAULT_TIMING_FLOOR_MS})`,
+    },
+  },
+  async run(args, io) {
+    const out = requireOption(args, 'out');
+    const floorText = (args.options['timing-floor'] as string | undefined) ?? String(DEFAULT_TIMING_FLOOR_MS);
+    if (!/^[0-9]{1,5}$/.test(floorText)) {
+      throw new UsageError(
+        `--timing-floor: expected milliseconds 0..99999, got ${JSON.stringify(floorText)}`,
+      );
+    }
+    let credentials: RobotCredentials;
+    if (existsSync(join(out, 'profile.yaml'))) {
+      credentials = await loadRobotCredentials(out);
+      io.err(`pentagate sim cell: ${out} already holds a cell; keeping it`);
+    } else {
+      let loaded: ReturnType<typeof loadScenario>;
+      try {
+        loaded = loadScenario((args.options.scenario as string | undefined) ?? DEMO_SCENARIO);
+      } catch (err) {
+        io.err(`pentagate sim cell: ${(err as Error).message}`);
+        return ExitCode.usage;
+      }
+      await mkdir(out, { recursive: true, mode: 0o700 });
+      if ((await readdir(out)).some((f) => !f.startsWith('.'))) {
+        throw new UsageError(
+          `--out: expected an empty directory or an existing cell, got ${out} with other files`,
+        );
+      }
+      const hmacKeyFrom = args.options['hmac-key'] as string | undefined;
+      credentials = await createRobotCredentials({
+        stateDir: out,
+        profile: withTimingFloor(loaded.profile, Number(floorText)),
+        signedFirmware: simulatedFirmware(loaded.scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
+        calibration: loaded.scenario.calibration ?? 'valid',
+        ...(hmacKeyFrom !== undefined ? { hmacKeyFrom } : {}),
+      });
+      io.err(`pentagate sim cell: wrote a cell for robot ${loaded.profile.robotId} to ${out}`);
+    }
+    io.out(['pentagate', 'edge', 'run', ...edgeOptionsForCell(credentials)].join(' '));
+    return ExitCode.ok;
+  },
+};
