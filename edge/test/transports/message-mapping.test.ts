@@ -446,10 +446,17 @@ t.test(
         ['diagnostics', 'diagnostic_msgs/msg/DiagnosticArray', 'volatile'],
       ],
     );
+    // The example profile used to carry this mistake (a bare "proximity" role beside proximity-front and
+    // proximity-rear); it is fixed there, so the refusal is checked on a profile that still has it.
+    const bare = armProfile((q) => {
+      q.topics = {
+        ros2: { proximity: { name: '/safety/proximity', qos: p.topics!.ros2!.proximityFront!.qos } },
+      };
+    });
     t.throws(
-      () => rosBindingsFromProfile(armProfile()),
+      () => rosBindingsFromProfile(bare),
       { code: 'ROS2_BINDING_INVALID', message: /role proximity: no telemetry source is named like it/ },
-      'the example profile\'s "proximity" role names no single source',
+      'a "proximity" role names no single source when there are proximity-front and proximity-rear',
     );
     t.throws(() => rosBindingsFromProfile(p, { nowhere: {} }), {
       message: /nowhere: has an override but no topic/,
