@@ -199,12 +199,11 @@ export class Governor {
               subjectDigest: statement.subject[0]!.digest.sha256,
               policyDigest: policy?.digest ?? null,
               reservedAmount,
-              envelope: envelope as unknown as Record<string, unknown>,
+              // the tier results are in the signed statement (the entry's envelope); not stored twice
               verdict: {
                 approved: v.approved,
                 status: governed.status,
                 reason: v.reason,
-                tiers: v.tiers,
                 violations: v.violations,
                 remediation: v.remediation,
                 reservationId: reservedAmount > 0 ? reservation!.id : null,

@@ -231,11 +231,10 @@ export async function authorize(
             subjectDigest: actionDigest,
             policyDigest: policy?.digest ?? null,
             reservedAmount,
-            envelope: envelope as unknown as Record<string, unknown>,
+            // the envelope (with the tier results) is stored once, in the audit entry above
             verdict: {
               status: d.status,
               reason: o.verdict.reason,
-              tiers: o.verdict.tiers,
               decision: d,
               kernel,
             } as unknown as Record<string, unknown>,

@@ -83,4 +83,9 @@ CREATE TRIGGER budget_windows_follow AFTER INSERT OR UPDATE ON budget_reservatio
   FOR EACH ROW EXECUTE FUNCTION budget_windows_follow();
 `,
   },
+  {
+    // The signed envelope lives once, in the decision's audit entry (data.envelope); the row's copy went.
+    version: 3,
+    sql: 'ALTER TABLE decisions DROP COLUMN envelope;',
+  },
 ];

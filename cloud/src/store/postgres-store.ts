@@ -8,6 +8,7 @@ import { canonicalize, PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
 import { encodeAuditEntry } from './audit-leaf.js';
 import { planWindowRead, windowAfterExpiry } from './budget-window.js';
+import { signedEnvelopeOf } from './decision-envelope.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
   AgentRecord,
@@ -363,10 +364,11 @@ export class PostgresStore implements Store {
           [r.id, write.tenantId, write.agentId, r.amount, write.nowMs, d.id],
         );
       }
+      const envelope = signedEnvelopeOf(parts);
       const audit = await insertAudit(c, parts.entry, index);
       await c.query(
         `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
-         reserved_amount, audit_index, envelope, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           d.id,
           d.tenantId,
@@ -378,7 +380,6 @@ export class PostgresStore implements Store {
           d.policyDigest,
           d.reservedAmount,
           index,
-          canonicalize(d.envelope),
           canonicalize(d.verdict),
         ],
       );
@@ -401,16 +402,17 @@ export class PostgresStore implements Store {
           ],
         );
       }
-      const decision: DecisionRecord = { ...d, auditIndex: index };
+      const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
       return { audit, decision, reserved: reserved && r !== undefined, result };
     });
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM decisions WHERE id = $1 AND tenant_id = $2', [
-      decisionId,
-      tenantId,
-    ]);
+    const [row] = await this.#query(
+      `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
+        WHERE d.id = $1 AND d.tenant_id = $2`,
+      [decisionId, tenantId],
+    );
     return row && toDecision(row);
   }
 

@@ -84,9 +84,15 @@ export interface DecisionRecord {
   policyDigest: string | null;
   reservedAmount: number;
   auditIndex: number;
-  /** The DSSE envelope (JSON) signed over the decision statement. */
+  /**
+   * The DSSE envelope (JSON) signed over the decision statement. Stored once, in the decision's audit
+   * entry (`data.envelope`); the decision row points at that entry by `auditIndex`.
+   */
   envelope: Record<string, unknown>;
-  /** The full response the agent got (verdict, tiers, violations); kept for replay and audit. */
+  /**
+   * What the answer carried beyond the signed statement (reason, violations, remediation, reservation;
+   * the kernel's replay input). The tier results are not repeated here: they are in the envelope.
+   */
   verdict: Record<string, unknown>;
 }
 

@@ -16,6 +16,7 @@ import type {
   TenantRecord,
   ApiKeyScope,
 } from './records.js';
+import { StoreError } from './store-error.js';
 
 export type Row = Record<string, unknown>;
 
@@ -103,7 +104,7 @@ export const toDecision = (r: Row): DecisionRecord => ({
   policyDigest: r.policy_digest === null ? null : str(r.policy_digest),
   reservedAmount: num(r.reserved_amount),
   auditIndex: num(r.audit_index),
-  envelope: json(r.envelope),
+  envelope: envelopeOfEntry(r.audit_entry),
   verdict: json(r.verdict),
 });
 
@@ -131,3 +132,13 @@ export const toPolicy = (r: Row): PolicyRecord => ({
   yamlText: str(r.yaml_text),
   activatedAtMs: num(r.activated_at_ms),
 });
+
+/** The signed envelope a decision's audit entry carries (`data.envelope`, written by commitDecision). */
+function envelopeOfEntry(entryText: unknown): Record<string, unknown> {
+  const entry = json(entryText) as { data?: { envelope?: unknown } };
+  const envelope = entry.data?.envelope;
+  if (typeof envelope !== 'object' || envelope === null) {
+    throw new StoreError('decision: expected its audit entry to carry data.envelope, found none');
+  }
+  return envelope as Record<string, unknown>;
+}

@@ -77,4 +77,9 @@ CREATE TRIGGER budget_reservations_fixed BEFORE UPDATE OF tenant_id, agent_id, a
   ON budget_reservations BEGIN SELECT RAISE(ABORT, 'a reservation changes only its state'); END;
 `,
   },
+  {
+    // The signed envelope lives once, in the decision's audit entry (data.envelope); the row's copy went.
+    version: 3,
+    sql: 'ALTER TABLE decisions DROP COLUMN envelope;',
+  },
 ];

@@ -68,8 +68,9 @@ export interface DecisionContext {
 }
 
 export interface DecisionParts {
+  /** The `decision` audit entry; it carries the signed envelope in `data.envelope`, its only stored copy. */
   entry: AuditEntry;
-  decision: Omit<DecisionRecord, 'auditIndex'>;
+  decision: Omit<DecisionRecord, 'auditIndex' | 'envelope'>;
   call?: Omit<CallHistoryRecord, 'decisionId' | 'tenantId' | 'agentId'>;
 }
 

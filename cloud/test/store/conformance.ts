@@ -69,7 +69,12 @@ function decisionWrite(
       result: { reserved: ctx.reserved, spent: ctx.ledger.spent, reservedBefore: ctx.ledger.reserved },
       parts: {
         entry: AuditLog.builder(
-          { type: 'decision', tenantId, actor: agentId, data: { decisionId: id } },
+          {
+            type: 'decision',
+            tenantId,
+            actor: agentId,
+            data: { decisionId: id, envelope: { payloadType: 'x', payload: '', signatures: [] } },
+          },
           nowMs,
         )(ctx.index),
         decision: {
@@ -82,7 +87,6 @@ function decisionWrite(
           subjectDigest: 'a'.repeat(64),
           policyDigest: null,
           reservedAmount: ctx.reserved ? (opts.amount ?? 0) : 0,
-          envelope: { payloadType: 'x', payload: '', signatures: [] },
           verdict: { approved: ctx.reserved },
         },
         call: {
@@ -204,6 +208,29 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
       const none = await store.commitDecision(decisionWrite(a, ag));
       t.equal(none.reserved, false, 'no reservation asked, none taken');
       t.equal(await store.auditSize(), 4);
+    },
+  );
+
+  withStore(
+    'stores the signed envelope once, in the audit entry, and refuses a decision whose entry has none',
+    async (t, store) => {
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const ok = await store.commitDecision(decisionWrite(a, ag, { amount: 5 }));
+      const [entry] = await store.auditEntries(ok.audit.index, ok.audit.index + 1);
+      t.same((await store.getDecision(a, ok.decision.id))?.envelope, entry!.entry.data!.envelope);
+      const size = await store.auditSize();
+      const write = decisionWrite(a, ag, { amount: 5 });
+      const bare: typeof write = {
+        ...write,
+        build: (ctx) => {
+          const built = write.build(ctx);
+          return { ...built, parts: { ...built.parts, entry: { ...built.parts.entry, data: {} } } };
+        },
+      };
+      await t.rejects(store.commitDecision(bare), { name: 'StoreError', message: /data\.envelope/ });
+      t.equal(await store.auditSize(), size, 'nothing of the refused decision was written');
+      t.same(await store.ledgerTotals(a, ag, 60_000, T0), { spent: 0, reserved: 5 }, 'nor its reservation');
     },
   );
 
