@@ -1,7 +1,8 @@
 /**
  * @pentagate/edge: the edge node that sits next to a robot's actuators (DESIGN.md §3–4).
  * Exports the robot-profile loader, the EdgeGate (trapAndSign, the five physical gates, signed motor commands,
- * protective stops) and its building blocks. The transports, broker, node and CLI live beside them.
+ * protective stops) and its building blocks, the runtime (broker, MQTT, node, outbox, observability) and the
+ * ROS 2, MCAP and serial transports. The CLI subcommands are the `./commands` entry point.
  */
 export * from './profile/load-profile.js';
 export * from './profile/cross-checks.js';
@@ -26,3 +27,30 @@ export * from './gate/sequence-store.js';
 export * from './gate/trap-result.js';
 export * from './gate/verdicts.js';
 export * from './gate/edge-gate.js';
+
+// The runtime (embedded broker, MQTT transport, EdgeNode, audit outbox, observability).
+export * from './runtime.js';
+
+// Transports beside MQTT: their shared error and inbound typing, ROS 2 (rclnodejs is loaded only when a
+// transport starts), rosbag2 MCAP recording and replay, serial lines (NDJSON / COBS). The ROS field readers
+// (ros/ros-fields.ts) are internal to the mapping and stay unexported.
+export * from './transport/transport-error.js';
+export * from './transport/typed-inbound.js';
+export * from './ros/rclnodejs-surface.js';
+export * from './ros/rclnodejs-loader.js';
+export * from './ros/ros-message-definitions.js';
+export * from './ros/ros-bindings.js';
+export * from './ros/ros-role-overrides.js';
+export * from './ros/scan-proximity.js';
+export * from './ros/message-mapping.js';
+export * from './ros/ros2-transport.js';
+export * from './mcap/mcap-file-sink.js';
+export * from './mcap/rosbag-reader.js';
+export * from './mcap/rosbag-writer.js';
+export * from './mcap/verdict-recorder.js';
+export * from './mcap/mcap-recording-transport.js';
+export * from './mcap/replay-summary.js';
+export * from './mcap/replay.js';
+export * from './serial/cobs.js';
+export * from './serial/serial-framing.js';
+export * from './serial/serial-transport.js';
