@@ -42,15 +42,17 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
   const order = names.map((n) => intent.jointNames.indexOf(n));
   const n = names.length;
   let previousMs = 0;
-  for (const [i, p] of intent.points.entries()) {
-    for (const [field, xs] of [
-      ['positionsRad', p.positionsRad],
-      ['velocitiesRadS', p.velocitiesRadS],
-      ['effortsNm', p.effortsNm],
-    ] as const) {
-      if (xs !== undefined && xs.length !== n)
-        return `points[${i}].${field}: expected ${n} values, got ${xs.length}`;
-    }
+  for (let i = 0; i < intent.points.length; i++) {
+    const p = intent.points[i]!;
+    const wrong =
+      p.positionsRad.length !== n
+        ? (['positionsRad', p.positionsRad.length] as const)
+        : p.velocitiesRadS !== undefined && p.velocitiesRadS.length !== n
+          ? (['velocitiesRadS', p.velocitiesRadS.length] as const)
+          : p.effortsNm !== undefined && p.effortsNm.length !== n
+            ? (['effortsNm', p.effortsNm.length] as const)
+            : undefined;
+    if (wrong) return `points[${i}].${wrong[0]}: expected ${n} values, got ${wrong[1]}`;
     if (p.timeFromStartMs <= previousMs) {
       return `points[${i}].timeFromStartMs: expected > ${previousMs} (strictly increasing, after the start), got ${p.timeFromStartMs}`;
     }

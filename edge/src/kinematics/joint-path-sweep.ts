@@ -18,7 +18,8 @@
  * (conservative advancement). Every sample where a point could be inside a zone is still tested exactly, so
  * the hits — and the first hit reported — are the same as testing every zone at every sample. Zones that
  * held the start are tested at every sample (their exit must be seen), and a zone that is left resets the
- * clearances so it is counted from then on. Stopping points are tested against every zone.
+ * clearances so it is counted from then on. A stopping point is tested against every zone unless every
+ * frame's clearance exceeds the bound on how far the stop moves it (Σⱼ |vⱼ| · T_s/2 · leverArmⱼ).
  */
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
 import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
@@ -188,14 +189,23 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
-      for (let j = 0; j < n; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
-      frameOrigins(dh, q, origins);
+      // The stopping point is reached from the waypoint by a joint-space-linear move of q·T_s/2, so no frame
+      // origin ends more than stopM from where it is now; a frame whose clearance exceeds that cannot end
+      // inside an unoccupied zone. Only when some frame could is the stopping point computed and tested.
+      let stopM = 0;
+      for (let j = 0; j < n; j++)
+        stopM += Math.abs((v[j] ?? 0) * (input.stoppingTimeS / 2)) * input.leverArmsM[j]!;
+      let couldHit = false;
+      for (let f = 0; f < n && !couldHit; f++) couldHit = clearanceM[f]! - stopM <= CLEARANCE_SLACK_M;
       samples++;
-      const hit = checkStopSample(w);
-      if (hit) return done(hit);
-      // The next path sample is measured from the waypoint, not from this stopping point: the clearances
-      // were spent along the path and stay valid, but `origins` must be the path's again before any
-      // "left the start zone" test — the next sample recomputes it.
+      if (couldHit) {
+        for (let j = 0; j < n; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
+        frameOrigins(dh, q, origins);
+        const hit = checkStopSample(w);
+        if (hit) return done(hit);
+      }
+      // The clearances still describe the path at the waypoint (the stopping point is off the path), and
+      // the next path sample recomputes `origins` before anything reads them.
     }
   }
   const stillIn = occupied.indexOf(1);
