@@ -142,7 +142,8 @@ async function runStopScenario(
 }
 
 export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResult> {
-  // As `pentagate edge run` runs it: seq and epoch in a FileSequenceStore (fsync on every epoch bump).
+  // As `pentagate edge run` runs it: seq and epoch in a FileSequenceStore (epochs reserved in durable blocks;
+  // a bump inside a block overwrites the record in place without fsync).
   const production = await runStopScenario(
     ctx,
     'e2eStop',
@@ -170,7 +171,8 @@ export async function benchEndToEndStop(ctx: SuiteContext): Promise<SectionResul
     notes: [
       'e2eStop: proximity frame published (QoS 0) → edge (readJson, telemetry store, RISK + INVARIANT re-check, ' +
         `epoch bump, HMAC-signed STOP) → STOP received (QoS 1) via aedes on ${production.brokerUrl}; ` +
-        'e2eStop uses the FileSequenceStore of `edge run` (its epoch bump fsyncs), e2eStopMemorySequence an in-memory ' +
+        'e2eStop uses the FileSequenceStore of `edge run` (epochs reserved in fsynced blocks, a bump inside a block ' +
+        'is an in-place write without fsync), e2eStopMemorySequence an in-memory ' +
         'store; mqttRoundTrip: QoS 0 publish → receive',
     ],
   };
