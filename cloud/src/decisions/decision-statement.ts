@@ -4,7 +4,7 @@
  * outcome, who asked, under which policy, the tier results, the budget reserved, the validity window and
  * the audit-log position. Signed as DSSE (payloadType application/vnd.in-toto+json) with the proof key.
  */
-import { type Ed25519Signer, dsseSignStatement, jcsDigestHex } from '@pentagate/crypto';
+import { type Ed25519Signer, dsseSignStatement } from '@pentagate/crypto';
 import {
   DECISION_PREDICATE_TYPE,
   type DecisionOutcome,
@@ -13,6 +13,7 @@ import {
   IN_TOTO_STATEMENT_TYPE,
   PAYLOAD_TYPES,
 } from '@pentagate/protocol';
+import { jcsSha256Hex } from '../pentagon/digest.js';
 
 /** The policy a decision was made under; with none loaded, the fixed placeholder below. */
 export interface PolicyRef {
@@ -46,7 +47,7 @@ export interface DecisionStatementInput {
 export function decisionStatement(input: DecisionStatementInput): DecisionStatement {
   return {
     _type: IN_TOTO_STATEMENT_TYPE,
-    subject: [{ name: input.subjectName, digest: { sha256: jcsDigestHex(input.actionRequest) } }],
+    subject: [{ name: input.subjectName, digest: { sha256: jcsSha256Hex(input.actionRequest) } }],
     predicateType: DECISION_PREDICATE_TYPE,
     predicate: {
       decisionId: input.decisionId,

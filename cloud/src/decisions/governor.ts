@@ -5,10 +5,11 @@
  * and the call record. A lost reservation race turns an approval into a veto with an ECONOMY violation
  * inside the same transaction, so what is signed is what the ledger holds (DESIGN.md §5, §7).
  */
-import { jcsDigestHex, type TrustStore, toGovernanceToken } from '@pentagate/crypto';
+import type { TrustStore } from '@pentagate/crypto';
 import { type DsseEnvelope, newId, type ToolCall, type Violation } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
 import type { ServerKeys } from '../keys/server-keys.js';
+import { jcsSha256Hex } from '../pentagon/digest.js';
 import { callFingerprints, evaluateToolCall, type PentagonVerdict } from '../pentagon/index.js';
 import { budgetFor } from '../policy/index.js';
 import type { AgentRecord } from '../store/records.js';
@@ -16,6 +17,7 @@ import type { ReservationRequest, Store } from '../store/store.js';
 import { decisionStatement, NO_POLICY, signDecision } from './decision-statement.js';
 import type { PolicySource } from './policy-source.js';
 import { lostBudgetRace } from './budget-race.js';
+import { tokenOfFreshEnvelope } from './fresh-token.js';
 
 /**
  * Most history rows read per call. The pentagon's thresholds compare counts of matching calls (at most a
@@ -155,7 +157,7 @@ export class Governor {
             tenantId,
             actor: agent.id,
             // = envelopeDigest(envelope) without re-validating the envelope just made (contract: sha256hex(JCS))
-            subjectDigest: jcsDigestHex(envelope),
+            subjectDigest: jcsSha256Hex(envelope),
             data: {
               decisionId,
               route: req.route,
@@ -181,7 +183,7 @@ export class Governor {
           violations: v.violations,
           remediation: v.remediation,
           envelope,
-          ...(v.approved ? { governanceToken: toGovernanceToken(envelope) } : {}),
+          ...(v.approved ? { governanceToken: tokenOfFreshEnvelope(envelope, keys.proof.keyid) } : {}),
           auditIndex: ctx.index,
           reservedAmount,
         };
