@@ -38,7 +38,7 @@ import {
   toTenant,
 } from './row-mappers.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { SqliteWriteQueue } from './sqlite-write-queue.js';
+import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -59,6 +59,8 @@ export interface SqliteStoreOptions {
    * every commit on the event loop (simpler, much slower under load).
    */
   sync?: 'group-fdatasync' | 'full';
+  /** What makes the WAL durable under `group-fdatasync` (default fs.fdatasync); tests hold it to watch writes wait. */
+  syncFile?: SyncFile;
 }
 
 /** What `runWrite` hands a composed store inside its write. */
@@ -109,7 +111,7 @@ export class SqliteStore implements Store {
     }
     this.#walFd = walFd;
     this.#durableAuditSize = this.#nextAuditIndex();
-    this.#queue = new SqliteWriteQueue(this.#db, walFd);
+    this.#queue = new SqliteWriteQueue(this.#db, walFd, options.syncFile);
   }
 
   /**

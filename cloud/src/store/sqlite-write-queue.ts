@@ -21,6 +21,9 @@ interface PendingWrite {
 
 type Settle = () => void;
 
+/** How the queue makes the WAL durable: `fs.fdatasync`, or a stand-in that tests hold and release. */
+export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
+
 export class SqliteWriteQueue {
   readonly #db: Database.Database;
   /** The WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
@@ -31,10 +34,12 @@ export class SqliteWriteQueue {
   #awaitingSync: { settle: Settle[]; fail: ((err: unknown) => void)[] } = { settle: [], fail: [] };
   #syncing = false;
   #idleWaiters: (() => void)[] = [];
+  readonly #syncFile: SyncFile;
 
-  constructor(db: Database.Database, walFd?: number) {
+  constructor(db: Database.Database, walFd?: number, syncFile: SyncFile = fdatasync) {
     this.#db = db;
     this.#walFd = walFd;
+    this.#syncFile = syncFile;
   }
 
   /** Queues `run` (synchronous, using the database) for the next group commit. */
@@ -106,7 +111,7 @@ export class SqliteWriteQueue {
     const covered = this.#awaitingSync;
     this.#awaitingSync = { settle: [], fail: [] };
     this.#syncing = true;
-    fdatasync(this.#walFd!, (err) => {
+    this.#syncFile(this.#walFd!, (err) => {
       this.#syncing = false;
       if (err) for (const fail of covered.fail) fail(err);
       else for (const settle of covered.settle) settle();
