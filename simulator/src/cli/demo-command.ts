@@ -131,7 +131,7 @@ async function connectTarget(
             'operator-password-file',
           ),
         };
-  return { credentials, cell: { robot, operator, log: () => '', close: async () => {} } };
+  return { credentials, cell: { robot, operator, log: () => '', alive: () => true, close: async () => {} } };
 }
 
 export const demoCommand: Command = {
@@ -257,6 +257,7 @@ export const demoCommand: Command = {
         robot: edge.accounts.robot,
         operator: edge.accounts.operator,
         log: () => '',
+        alive: () => true,
         close: async () => {},
       };
       await loopScenario(loaded, credentials, cell, io, stop.signal, 1);

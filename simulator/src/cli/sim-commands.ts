@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
 import { renderHtmlReport } from '../report/html-report.js';
+import { CellPool, type PoolRunOptions } from '../runner/cell-pool.js';
 import { type ScenarioResult, runScenario } from '../runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS } from '../runner/timing-floor.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
@@ -21,10 +22,12 @@ function progressBar(tMs: number, totalMs: number, width = 24): string {
 export const simRunCommand: Command = {
   path: ['sim', 'run'],
   summary: 'Run simulator scenarios against a real edge and check their expectations',
-  usage: 'FILE... [--json] [--report OUT.html] [--transport mqtt|serial] [--timing-floor MS] [--no-lead-in]',
+  usage:
+    'FILE... [--json] [--report OUT.html] [--transport mqtt|serial] [--timing-floor MS] [--no-lead-in] [--fresh-edge]',
   description: [
-    'Runs each scenario hardware-in-the-loop: a fresh edge (`pentagate edge run --mqtt embedded:PORT` on a',
-    'free port) with generated keys and signed provenance documents, the simulated robot publishing',
+    'Runs each scenario hardware-in-the-loop: a real edge (`pentagate edge run --mqtt embedded:PORT` on a',
+    'free port) with generated keys and signed provenance documents — shared by the scenarios that start it',
+    'with the same profile, firmware and calibration, or one per scenario with --fresh-edge — the simulated robot publishing',
     'telemetry over MQTT, the motor controller taking commands from the command topic (or down a socat',
     'serial line with --transport serial), the attacker on the command wire and the simulated operator.',
     'Progress goes to stderr; a summary table (or JSON with --json) to stdout. --report writes a',
@@ -56,6 +59,10 @@ export const simRunCommand: Command = {
       valueName: 'MS',
       description: `raise the edge's maxAgeMs and validForMs to at least MS (default ${DEFAULT_TIMING_FLOOR_MS}; 0 = off)`,
     },
+    'fresh-edge': {
+      type: 'boolean',
+      description: 'start a new edge for every scenario instead of sharing one per configuration',
+    },
     'no-lead-in': {
       type: 'boolean',
       description: 'start the scenario clock at once (no telemetry lead-in, no hold-position warm-up)',
@@ -84,29 +91,35 @@ export const simRunCommand: Command = {
       }
     }
     const results: ScenarioResult[] = [];
-    for (const [i, l] of loaded.entries()) {
-      const label = `[${i + 1}/${loaded.length}] ${l.scenario.name}`;
-      let shownQuarter = -1;
-      try {
-        const result = await runScenario(l, {
-          transport,
-          leadIn: args.options['no-lead-in'] !== true,
-          timingFloorMs,
-          onProgress: (t, total) => {
-            // A line per quarter: readable in a CI log as well as on a terminal.
-            const quarter = Math.floor((t / total) * 4);
-            if (quarter === shownQuarter) return;
-            shownQuarter = quarter;
-            io.err(`${label} ${progressBar(t, total)} ${(t / 1000).toFixed(1)} s`);
-          },
-        });
-        results.push(result);
-        io.err(`${label} ${result.passed ? 'PASS' : 'FAIL'} (${(result.wallMs / 1000).toFixed(1)} s)`);
-      } catch (err) {
-        if (!(err instanceof PentagateError)) throw err;
-        io.err(`${label} BROKEN: ${err.message}`);
-        return 1;
+    const pool = args.options['fresh-edge'] ? undefined : new CellPool();
+    try {
+      for (const [i, l] of loaded.entries()) {
+        const label = `[${i + 1}/${loaded.length}] ${l.scenario.name}`;
+        let shownQuarter = -1;
+        try {
+          const run = (o: PoolRunOptions) => (pool ? pool.run(l, o) : runScenario(l, o));
+          const result = await run({
+            transport,
+            leadIn: args.options['no-lead-in'] !== true,
+            timingFloorMs,
+            onProgress: (t, total) => {
+              // A line per quarter: readable in a CI log as well as on a terminal.
+              const quarter = Math.floor((t / total) * 4);
+              if (quarter === shownQuarter) return;
+              shownQuarter = quarter;
+              io.err(`${label} ${progressBar(t, total)} ${(t / 1000).toFixed(1)} s`);
+            },
+          });
+          results.push(result);
+          io.err(`${label} ${result.passed ? 'PASS' : 'FAIL'} (${(result.wallMs / 1000).toFixed(1)} s)`);
+        } catch (err) {
+          if (!(err instanceof PentagateError)) throw err;
+          io.err(`${label} BROKEN: ${err.message}`);
+          return 1;
+        }
       }
+    } finally {
+      await pool?.close();
     }
     if (args.options.report) {
       await writeFile(args.options.report as string, renderHtmlReport(results));

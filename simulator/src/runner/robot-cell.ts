@@ -14,6 +14,8 @@ export interface RobotCell {
   operator: MqttEndpoint;
   /** What the edge printed, for a failed run's report. */
   log(): string;
+  /** False once the edge behind this cell has exited (a pool then starts a new one). */
+  alive(): boolean;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export function spawnedEdgeCell(port?: number): RobotCellFactory {
       robot: edge.accounts.robot,
       operator: edge.accounts.operator,
       log: () => edge.log(),
+      alive: () => edge.child.exitCode === null && edge.child.signalCode === null,
       close: async () => {
         await edge.stop();
       },

@@ -1,23 +1,26 @@
 /**
- * Runs a group of bundled scenarios hardware-in-the-loop, one after the other: each against a fresh real
- * `pentagate edge run` (its own embedded broker on a free port, its own keys and state directory), the
- * simulated robot and controller over MQTT, and — for the scenarios in SERIAL_TOO — again with the
+ * Runs a group of bundled scenarios hardware-in-the-loop, one after the other, against real
+ * `pentagate edge run` processes (each with its own embedded broker on a free port, keys and state
+ * directory; scenarios that would start the edge with the same configuration share one, see
+ * src/runner/cell-pool.ts), the simulated robot and controller over MQTT, and — for the scenarios in SERIAL_TOO — again with the
  * controller behind a socat serial line. A failed scenario reports its failed expectations, verdicts and
  * the edge's log tail.
  */
 import type { Test } from 'tap';
-import { runScenario } from '../../src/runner/scenario-runner.js';
+import { CellPool } from '../../src/runner/cell-pool.js';
 import { loadScenario } from '../../src/scenarios/load-scenario.js';
 import { requireEdgeCli } from './edge-cli.js';
 import { SERIAL_TOO, scenarioPath } from './hil-groups.js';
 
 export async function runHilGroup(t: Test, names: readonly string[]): Promise<void> {
   if (!requireEdgeCli(t)) return;
+  const pool = new CellPool();
+  t.teardown(() => pool.close());
   for (const name of names) {
     const loaded = loadScenario(scenarioPath(name));
     const transports: ('mqtt' | 'serial')[] = SERIAL_TOO.has(name) ? ['mqtt', 'serial'] : ['mqtt'];
     for (const transport of transports) {
-      const result = await runScenario(loaded, { transport });
+      const result = await pool.run(loaded, { transport });
       const failed = result.expectations.filter((e) => !e.ok);
       t.ok(
         result.passed,

@@ -66,6 +66,7 @@ export function unsafeEdgeCell(): RobotCellFactory {
       robot: endpoint,
       operator: endpoint,
       log: () => lines.join('\n'),
+      alive: () => true,
       close: async () => {
         await client.endAsync(true);
       },
