@@ -168,7 +168,13 @@ export class TelemetryStore {
         `${frame.source}: seq ${frame.seq} is not greater than ${last.frame.seq}`,
       );
     }
-    const text = canonicalize(frame);
+    let text: string;
+    try {
+      text = canonicalize(frame);
+    } catch (err) {
+      // Unreachable for a schema-valid frame (finite numbers, ASCII names); refused rather than thrown anyway.
+      return this.#reject('malformed', `telemetry frame: ${(err as Error).message}`);
+    }
     const stored: StoredFrame = {
       frame: JSON.parse(text) as TelemetryFrame,
       arrivalMs,
