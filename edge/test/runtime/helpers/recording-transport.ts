@@ -19,7 +19,10 @@ export class RecordingTransport implements RobotTransport {
 
   /** Delivers raw bytes as they are, a string as UTF-8, anything else as JSON. */
   deliver(topic: string, body: unknown): void {
-    if (body instanceof Uint8Array) return this.#handler(topic, body);
+    if (body instanceof Uint8Array) {
+      this.#handler(topic, body);
+      return;
+    }
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     this.#handler(topic, new TextEncoder().encode(text));
   }
