@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '@pentagate/protocol';
 import t from 'tap';
 import { commands } from '../src/commands.js';
-import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
+import { PENTAGATE_BIN, portFree } from '../src/edge/edge-process.js';
 import { freePort } from '../src/runner/robot-cell.js';
 import { requireEdgeCli } from './helpers/edge-cli.js';
 
@@ -82,22 +82,28 @@ t.test('demo names the option to change when its port is taken', async (t) => {
   t.match(bad.err, /--port: expected a TCP port/);
 });
 
-t.test('pentagate demo prints a signed verdict and a STOP, and exits cleanly', async (t) => {
+t.test('pentagate demo prints a signed verdict and a STOP live, and exits cleanly on SIGTERM', async (t) => {
   if (!requireEdgeCli(t)) return;
   const port = await freePort();
+  // --duration only as a cap: on a loaded machine the edge's start alone can take many seconds.
   const child = spawn(
     process.execPath,
-    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '4'],
+    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '90'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let out = '';
   let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (/STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out) && child.exitCode === null) child.kill('SIGTERM');
+  });
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   t.equal(code, 0, err);
   t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict is printed');
   t.match(out, /STOPPED\s+\S+\s+seq \d+\s+RISK\.HUMAN_IN_RADIUS/, 'the STOP and its violation are printed');
+  t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
+  t.ok(await portFree(port), 'the edge and its broker are gone');
 });

@@ -114,8 +114,9 @@ t.test('every attack on the wire is refused and counted by reason', async (t) =>
   const c = controller(Date.now);
   const wire = new CommandWire((frame, via) => c.receive(frame, via, [0, 0]));
   wire.inject('replayed');
-  t.same(wire.skipped, ['replayed'], 'nothing to replay before any command was seen');
+  t.same(wire.skipped, ['replayed'], 'nothing to replay before any command was seen: the attacker waits');
   wire.fromEdge(JSON.stringify(command(1, 1, move)));
+  t.same(wire.skipped, [], 'and replays the first command it sees');
   for (const attack of ['replayed', 'tampered', 'unsigned', 'unknown-key', 'wrong-robot'] as const)
     wire.inject(attack);
   wire.fromEdge(JSON.stringify(command(2, 2, { kind: 'stop', reason: 'test' })));
@@ -131,7 +132,7 @@ t.test('every attack on the wire is refused and counted by reason', async (t) =>
     'unknown-kid': 1,
     'bad-mac': 2,
     'stale-epoch': 1,
-    'replayed-seq': 1,
+    'replayed-seq': 2,
     expired: 1,
     'issued-in-future': 0,
   });

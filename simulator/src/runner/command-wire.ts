@@ -43,8 +43,11 @@ export class CommandWire {
   readonly #seen: MotorCommand[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
   #holdNext = false;
-  /** Attacks that had nothing to work with (no command seen yet), for the run log. */
-  readonly skipped: Attack[] = [];
+  /**
+   * Attacks that had nothing to work with yet (no command, or no command of an older epoch, seen so far):
+   * the attacker tries again after each frame it sees, as a real one would wait for material.
+   */
+  readonly #waiting: Attack[] = [];
   injected = 0;
 
   constructor(deliver: DeliverFrame, clock: () => number = Date.now) {
@@ -68,6 +71,12 @@ export class CommandWire {
       return;
     }
     this.#deliver(frame, 'edge');
+    for (const attack of this.#waiting.splice(0)) this.inject(attack);
+  }
+
+  /** Attacks that never found anything to work with during the run (reported as not delivered). */
+  get skipped(): Attack[] {
+    return [...this.#waiting];
   }
 
   inject(attack: Attack): void {
@@ -77,7 +86,7 @@ export class CommandWire {
     }
     const frame = this.#forge(attack);
     if (frame === undefined) {
-      this.skipped.push(attack);
+      this.#waiting.push(attack);
       return;
     }
     this.injected++;

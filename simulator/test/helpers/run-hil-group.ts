@@ -12,6 +12,9 @@ import { loadScenario } from '../../src/scenarios/load-scenario.js';
 import { requireEdgeCli } from './edge-cli.js';
 import { SERIAL_TOO, scenarioPath } from './hil-groups.js';
 
+/** Expectations that are wall-clock bounds (the only ones a scenario may retry once). */
+const TIMING_ONLY = /^vetoWithinMs /;
+
 export async function runHilGroup(t: Test, names: readonly string[]): Promise<void> {
   if (!requireEdgeCli(t)) return;
   const pool = new CellPool();
@@ -20,8 +23,18 @@ export async function runHilGroup(t: Test, names: readonly string[]): Promise<vo
     const loaded = loadScenario(scenarioPath(name));
     const transports: ('mqtt' | 'serial')[] = SERIAL_TOO.has(name) ? ['mqtt', 'serial'] : ['mqtt'];
     for (const transport of transports) {
-      const result = await pool.run(loaded, { transport });
-      const failed = result.expectations.filter((e) => !e.ok);
+      let result = await pool.run(loaded, { transport });
+      let failed = result.expectations.filter((e) => !e.ok);
+      if (failed.length > 0 && failed.every((e) => TIMING_ONLY.test(e.name))) {
+        // A latency bound measured on the wall clock of a loaded machine: run it once more and say so. A
+        // slow edge fails twice; an edge that never stops reports no latency at all and fails both times.
+        t.comment(
+          `${name} over ${transport}: ${failed.map((f) => `${f.name} (${f.detail})`).join('; ')} with the ` +
+            `simulator stalled up to ${result.maxStepGapMs} ms; running it once more`,
+        );
+        result = await pool.run(loaded, { transport });
+        failed = result.expectations.filter((e) => !e.ok);
+      }
       t.ok(
         result.passed,
         `${name} holds against the real edge over ${transport}`,
