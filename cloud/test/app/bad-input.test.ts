@@ -252,6 +252,10 @@ t.test('serves /healthz, /metrics and /openapi.json without a key', async (t) =>
     metrics.body,
     /pentagate_http_requests_total\{route="\/api\/v1\/keys",method="GET",status="200"\} 1/,
   );
+  await cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: bearer(cloud.a.keys.auditor) });
+  const again = (await cloud.app.inject({ method: 'GET', url: '/metrics' })).body;
+  t.match(again, /pentagate_http_requests_total\{route="\/api\/v1\/keys",method="GET",status="200"\} 2/);
+  t.match(again, /pentagate_http_request_duration_seconds_count\{route="\/api\/v1\/keys"\} 2/);
   const openapi = await cloud.app.inject({ method: 'GET', url: '/openapi.json' });
   const doc = openapi.json();
   t.equal(doc.openapi, '3.1.0');
