@@ -1,14 +1,17 @@
 /**
  * `npm run bench -- cloud` (issue 5, Speed): autocannon against `POST /api/v1/agentgate/propose` — realistic
- * tool calls, durable SQLite audit log (WAL, synchronous=FULL, group commit), Ed25519-signed statements and
- * governance tokens, bearer-key auth — beside a bare Fastify hello-world route, on the same machine in the
- * same run, with the same connections and duration. Reports req/s and p50/p99 for both and their ratio.
+ * tool calls, durable SQLite audit log (WAL, group commit: one transaction and one fdatasync per batch,
+ * each answer after its batch's fdatasync), Ed25519-signed statements and governance tokens, bearer-key
+ * auth — beside a bare Fastify hello-world route, on the same machine in the same run, with the same
+ * connections and duration. Reports req/s and p50/p99 for both and their ratio.
  * Target: propose ≥ 30% of the hello-world throughput.
  *
  * Each server runs in its own worker thread (this same file, started with workerData) so the load
  * generator on the main thread does not share an event loop with the server it measures. The cloud is
- * loaded from `cloud/dist` (npm run bench builds first). After the propose run the worker closes the app
- * and re-opens the database: every answered request must have its audit entry on disk.
+ * loaded from `cloud/dist` (npm run bench builds first), or from `$PENTAGATE_BENCH_CLOUD_DIST` (a path to
+ * another build's dist/index.js) to compare two builds under the same conditions. After the propose run
+ * the worker closes the app and re-opens the database: every answered request must have its audit entry
+ * on disk.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,7 +23,9 @@ import autocannon from 'autocannon';
 import { type BenchSuite, type TableRow, target } from '../harness/index.js';
 
 const root = new URL('../../../', import.meta.url);
-const CLOUD_DIST = new URL('cloud/dist/index.js', root).href;
+const CLOUD_DIST = process.env.PENTAGATE_BENCH_CLOUD_DIST
+  ? pathToFileURL(process.env.PENTAGATE_BENCH_CLOUD_DIST).href
+  : new URL('cloud/dist/index.js', root).href;
 const WORKER_ROLE = 'pentagate-cloud-bench-server';
 
 type ServerKind = 'hello' | 'propose';
@@ -246,16 +251,20 @@ const suite: BenchSuite = {
       });
       return {
         suite: 'cloud',
+        // the runner prefixes each key with the suite name: cloud.propose.reqPerSec, cloud.ratio, …
         figures: {
-          'hello.rps': helloResult.rps,
-          'hello.p50Ms': helloResult.p50Ms,
-          'hello.p99Ms': helloResult.p99Ms,
-          'propose.rps': proposeResult.rps,
+          'helloWorld.reqPerSec': helloResult.rps,
+          'helloWorld.p50Ms': helloResult.p50Ms,
+          'helloWorld.p99Ms': helloResult.p99Ms,
+          'helloWorld.non2xx': helloResult.non2xx,
+          'propose.reqPerSec': proposeResult.rps,
           'propose.p50Ms': proposeResult.p50Ms,
           'propose.p99Ms': proposeResult.p99Ms,
           'propose.non2xx': proposeResult.non2xx,
+          'propose.errors': proposeResult.errors,
           'propose.auditEntriesDurable': stopped.auditEntries,
           'propose.decisionsDurable': stopped.decisions,
+          ratio,
           ratioPercent: ratio * 100,
         },
         rows: [
@@ -264,7 +273,9 @@ const suite: BenchSuite = {
         ],
         targets: [target('propose throughput vs hello-world', ratio * 100, '>=', 30, '%')],
         notes: [
-          `${connections} connections, ${durationS} s each, same machine, servers in worker threads, load on the main thread`,
+          `like for like: both servers alone in their own worker thread, started the same way, each warmed up for 1 s ` +
+            `and then driven by the same autocannon settings (${connections} connections, ${durationS} s, no pipelining) ` +
+            'from the main thread, one after the other in the same run',
           'propose: example policy (budget raised so calls stay approvals), bearer auth, Ed25519 DSSE + governance token, ' +
             'SQLite WAL with group commit and one fdatasync per batch, audit entry durable before each answer',
           `after close: ${stopped.decisions} decisions and ${stopped.auditEntries} audit entries on disk ` +
