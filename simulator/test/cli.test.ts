@@ -93,12 +93,16 @@ t.test('pentagate demo prints a signed verdict and a STOP live, and exits cleanl
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  let signalled = false;
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
-    if (/STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out) && child.exitCode === null) child.kill('SIGTERM');
+    if (!signalled && /STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out)) {
+      signalled = true;
+      child.kill('SIGTERM');
+    }
   });
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   t.equal(code, 0, err);

@@ -134,6 +134,7 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let signalled = false;
   let out = '';
   let err = '';
   demo.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -141,7 +142,10 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
   // SIGTERM once the visitor's STOP is printed: the demo must finish its round cleanly and exit 0.
   demo.stdout.on('data', (d: Buffer) => {
     out += d.toString();
-    if (/STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out) && demo.exitCode === null) demo.kill('SIGTERM');
+    if (!signalled && /STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out)) {
+      signalled = true;
+      demo.kill('SIGTERM');
+    }
   });
   t.equal(await demoExit, 0, err);
   t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict from the external edge is printed');

@@ -218,8 +218,9 @@ export const demoCommand: Command = {
     const connect = args.options.connect as string | undefined;
     const stop = new AbortController();
     const onSignal = () => stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // on, not once: a second signal during the clean-up (the edge's final STOP) must not kill us half-way.
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     let timer: NodeJS.Timeout | undefined;
     // --duration counts from when the edge is up: key generation and the edge's start are not demo time.
     const startClock = () => {
