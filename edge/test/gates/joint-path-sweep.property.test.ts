@@ -101,16 +101,14 @@ const levers = leverArmsM(dh);
 const coord = fc.double({ min: -1.2, max: 1.2, noNaN: true });
 const size = fc.double({ min: 0.02, max: 0.6, noNaN: true });
 const zone: fc.Arbitrary<KeepOutZone> = fc.oneof(
-  fc
-    .tuple(coord, coord, coord, size, size, size)
-    .map(
-      ([x, y, z, a, b, c]): KeepOutZone => ({
-        id: 'box',
-        shape: 'box',
-        minM: { x, y, z },
-        maxM: { x: x + a, y: y + b, z: z + c },
-      }),
-    ),
+  fc.tuple(coord, coord, coord, size, size, size).map(
+    ([x, y, z, a, b, c]): KeepOutZone => ({
+      id: 'box',
+      shape: 'box',
+      minM: { x, y, z },
+      maxM: { x: x + a, y: y + b, z: z + c },
+    }),
+  ),
   fc
     .tuple(coord, coord, coord, size)
     .map(([x, y, z, r]): KeepOutZone => ({ id: 'ball', shape: 'sphere', centerM: { x, y, z }, radiusM: r })),
