@@ -265,7 +265,23 @@ export class PostgresStore implements Store {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
-    return windowTotals((sql, params) => this.#query(sql, params), tenantId, agentId, windowMs, nowMs, false);
+    // Outside a transaction: the account and what expired from it in ONE statement (one snapshot), so a
+    // settlement committing in between cannot be counted on one side and not the other.
+    const cutoffMs = nowMs - windowMs;
+    const [row] = await this.#query(READ_WINDOW_SQL, [tenantId, agentId, windowMs, cutoffMs]);
+    const account = row && {
+      cutoffMs: num(row.cutoff_ms),
+      spent: num(row.spent),
+      reserved: num(row.reserved),
+    };
+    if (planWindowRead(account, cutoffMs).kind === 'exact') {
+      const [exact] = await this.#query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
+      return { spent: num(exact!.spent), reserved: num(exact!.reserved) };
+    }
+    return windowAfterExpiry(account!, {
+      spent: num(row!.expired_spent),
+      reserved: num(row!.expired_reserved),
+    });
   }
 
   async settleReservation(
@@ -344,13 +360,12 @@ export class PostgresStore implements Store {
           write.tenantId,
           write.agentId,
         ]);
-        ledger = await windowTotals(
+        ledger = await advanceWindow(
           async (sql, params) => (await c.query(sql, params)).rows as Row[],
           write.tenantId,
           write.agentId,
           r.windowMs,
           write.nowMs,
-          true,
         );
       }
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
@@ -494,24 +509,31 @@ const LEDGER_TOTALS_SQL = `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THE
         COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
    FROM budget_reservations WHERE tenant_id = $1 AND agent_id = $2 AND created_at_ms > $3`;
 
+/** The agent's account with the sums of the reservations created in (its cutoff, $4]. */
+const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
+        COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS expired_spent,
+        COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS expired_reserved
+   FROM budget_windows w
+   LEFT JOIN budget_reservations r ON r.tenant_id = w.tenant_id AND r.agent_id = w.agent_id
+        AND r.created_at_ms > w.cutoff_ms AND r.created_at_ms <= $4
+  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3
+  GROUP BY w.cutoff_ms, w.spent, w.reserved`;
+
 /**
- * The window's totals from the agent's running account (budget-window.ts). With `advance` (inside the
- * reservation's transaction, under the budget_accounts lock) the account row is locked, then moved to this
- * window or opened with one exact sum; without, it is only read.
+ * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
+ * transaction under the budget_accounts lock: the account row is locked, then moved to this window (or
+ * opened with one exact sum). A clock behind the account's cutoff reads the exact sum and moves nothing.
  */
-async function windowTotals(
+async function advanceWindow(
   query: (sql: string, params: unknown[]) => Promise<Row[]>,
   tenantId: string,
   agentId: string,
   windowMs: number,
   nowMs: number,
-  advance: boolean,
 ): Promise<LedgerTotals> {
   const cutoffMs = nowMs - windowMs;
   const [row] = await query(
-    `SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3${
-      advance ? ' FOR UPDATE' : ''
-    }`,
+    'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3 FOR UPDATE',
     [tenantId, agentId, windowMs],
   );
   const account = row && { cutoffMs: num(row.cutoff_ms), spent: num(row.spent), reserved: num(row.reserved) };
@@ -519,7 +541,7 @@ async function windowTotals(
   if (plan.kind === 'exact') {
     const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
     const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
-    if (advance && !account) {
+    if (!account) {
       await query(
         `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
          VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -528,24 +550,19 @@ async function windowTotals(
     }
     return totals;
   }
-  let expired: LedgerTotals | undefined;
-  if (plan.kind === 'advance') {
-    const [e] = await query(`${LEDGER_TOTALS_SQL} AND created_at_ms <= $4`, [
-      tenantId,
-      agentId,
-      plan.fromMs,
-      cutoffMs,
-    ]);
-    expired = { spent: num(e!.spent), reserved: num(e!.reserved) };
-  }
-  const totals = windowAfterExpiry(plan.account, expired);
-  if (advance && plan.kind === 'advance') {
-    await query(
-      `UPDATE budget_windows SET cutoff_ms = $1, spent = $2, reserved = $3
-        WHERE tenant_id = $4 AND agent_id = $5 AND window_ms = $6`,
-      [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
-    );
-  }
+  if (plan.kind === 'current') return windowAfterExpiry(plan.account, undefined);
+  const [e] = await query(`${LEDGER_TOTALS_SQL} AND created_at_ms <= $4`, [
+    tenantId,
+    agentId,
+    plan.fromMs,
+    cutoffMs,
+  ]);
+  const totals = windowAfterExpiry(plan.account, { spent: num(e!.spent), reserved: num(e!.reserved) });
+  await query(
+    `UPDATE budget_windows SET cutoff_ms = $1, spent = $2, reserved = $3
+      WHERE tenant_id = $4 AND agent_id = $5 AND window_ms = $6`,
+    [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
+  );
   return totals;
 }
 
