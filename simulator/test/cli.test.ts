@@ -111,3 +111,29 @@ t.test('pentagate demo prints a signed verdict and a STOP live, and exits cleanl
   t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
   t.ok(await portFree(port), 'the edge and its broker are gone');
 });
+
+t.test('sim run prints a summary table or JSON and exits by the expectations', async (t) => {
+  if (!requireEdgeCli(t)) return;
+  const file = new URL('../scenarios/calibration-expired.yaml', import.meta.url).pathname;
+  const table = await cli(['sim', 'run', file, '--fresh-edge']);
+  t.equal(table.code, 0, table.err);
+  t.match(table.out, /PASS\s+calibration-expired\s+mqtt\s+4\/4/);
+  t.match(table.out, /1\/1 scenario\(s\) passed/);
+  t.match(table.err, /\[1\/1\] calibration-expired PASS/);
+  const json = await cli(['sim', 'run', file, '--json', '--no-lead-in', '--timing-floor', '0']);
+  t.equal(json.code, 0, json.err);
+  const [result] = JSON.parse(json.out) as {
+    name: string;
+    passed: boolean;
+    verdicts: { outcome: string }[];
+  }[];
+  t.equal(result?.name, 'calibration-expired');
+  t.same(
+    result?.verdicts.map((v) => v.outcome),
+    ['vetoed'],
+    'the expired calibration vetoes the move, with the profile as written and no lead-in',
+  );
+  const bad = await cli(['sim', 'run', file, '--timing-floor', 'soon']);
+  t.equal(bad.code, 2);
+  t.match(bad.err, /--timing-floor: expected milliseconds/);
+});
