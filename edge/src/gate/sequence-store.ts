@@ -131,8 +131,19 @@ export class FileSequenceStore implements SequenceStore {
     this.#lastSeq = state.reservedSeq;
   }
 
-  /** Opens (or creates) the store at `path`. Throws SequenceStoreError if the file is damaged. */
+  /**
+   * Opens (or creates) the store at `path` and reserves the first block of seqs right away, so the durable
+   * write happens at start-up and not inside the first trapAndSign (where its fsync stalled the node long
+   * enough on a loaded host for the first motion to be stopped on stale data). Throws SequenceStoreError if
+   * the file is damaged.
+   */
   static open(path: string): FileSequenceStore {
+    const store = FileSequenceStore.#load(path);
+    store.#reserveSeqBlock();
+    return store;
+  }
+
+  static #load(path: string): FileSequenceStore {
     let text: string | undefined;
     try {
       text = readFileSync(path, 'utf8');
@@ -170,13 +181,16 @@ export class FileSequenceStore implements SequenceStore {
     return new FileSequenceStore(path, { v: 1, reservedSeq: s.reservedSeq, epoch: s.epoch, reservedEpoch });
   }
 
+  /** Persists a new high-water mark before any seq below it is handed out: a crash skips seqs, never reuses. */
+  #reserveSeqBlock(): void {
+    const state: StoreFile = { ...this.#state, reservedSeq: this.#lastSeq + FileSequenceStore.BLOCK };
+    writeDurably(this.path, state);
+    this.#state = state;
+  }
+
   next(): number {
     const seq = this.#lastSeq + 1;
-    if (seq > this.#state.reservedSeq) {
-      const state: StoreFile = { ...this.#state, reservedSeq: this.#lastSeq + FileSequenceStore.BLOCK };
-      writeDurably(this.path, state); // persist before handing out: a crash now skips seqs, never reuses
-      this.#state = state;
-    }
+    if (seq > this.#state.reservedSeq) this.#reserveSeqBlock();
     this.#lastSeq = seq;
     return seq;
   }

@@ -75,3 +75,14 @@ t.test('a store file written before epoch blocks opens with its epoch as the res
   writeFileSync(path, '{"v":1,"reservedSeq":1,"epoch":7,"reservedEpoch":-1}');
   t.throws(() => FileSequenceStore.open(path), { code: 'SEQUENCE_STORE' });
 });
+
+t.test('opening reserves the first block, so the first seqs need no disk write', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+  const store = FileSequenceStore.open(path);
+  const afterOpen = readFileSync(path, 'utf8');
+  t.match(JSON.parse(afterOpen), { reservedSeq: FileSequenceStore.BLOCK }, 'the block is on disk at open');
+  for (let i = 0; i < FileSequenceStore.BLOCK; i++) store.next();
+  t.equal(readFileSync(path, 'utf8'), afterOpen, 'a whole block of seqs handed out without writing');
+  t.equal(store.next(), FileSequenceStore.BLOCK + 1);
+  t.match(JSON.parse(readFileSync(path, 'utf8')), { reservedSeq: 2 * FileSequenceStore.BLOCK });
+});
