@@ -167,7 +167,9 @@ export class RosMessageMapper {
   #stampMs(msg: RosRecord, binding: RosBinding, maxAgeMs: number, nowMs: number): number {
     const header = asRecord(field(msg, 'header', binding.type), `${binding.type}.header`);
     const stampMs = timeMs(header, 'stamp', `${binding.type}.header`);
-    if (!this.#checkStamps) return stampMs;
+    // Stamps from another clock (use_sim_time) say nothing about age on this one: the frame is stamped with
+    // the handler's clock instead, since the gates age a frame from min(arrival, stamp).
+    if (!this.#checkStamps) return nowMs;
     if (stampMs === 0) throw new Skip('unstamped', 'header.stamp is zero (the publisher did not stamp it)');
     if (nowMs - stampMs > maxAgeMs) {
       throw new Skip('stale-stamp', `stamped ${nowMs - stampMs} ms ago, source allows ${maxAgeMs} ms`);
