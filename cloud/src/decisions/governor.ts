@@ -15,6 +15,7 @@ import { budgetFor } from '../policy/index.js';
 import type { AgentRecord } from '../store/records.js';
 import type { ReservationRequest, Store } from '../store/store.js';
 import { decisionStatement, NO_POLICY, signDecision } from './decision-statement.js';
+import { callRecords, ledgerState } from './evaluation-inputs.js';
 import type { PolicySource } from './policy-source.js';
 import { lostBudgetRace } from './budget-race.js';
 import { tokenOfFreshEnvelope } from './fresh-token.js';
@@ -92,20 +93,8 @@ export class Governor {
       call: req.call,
       agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
       policy,
-      ledger: {
-        budgetLimit: budget?.amount ?? 0,
-        spentInWindow: totals.spent,
-        reservedInWindow: totals.reserved,
-        windowMs: budget?.windowMs ?? 0,
-      },
-      history: history.map((h) => ({
-        fingerprint: h.fingerprint,
-        nearFingerprint: h.nearFingerprint,
-        atMs: h.atMs,
-        approved: h.approved,
-        toolName: h.toolName,
-        violations: h.violations,
-      })),
+      ledger: ledgerState(budget, totals),
+      history: callRecords(history),
       trust: this.#o.custodyTrust,
       nowMs,
     });

@@ -14,6 +14,7 @@ import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
+import { callRecords, ledgerState } from '../decisions/evaluation-inputs.js';
 import { HISTORY_LIMIT } from '../decisions/governor.js';
 import { budgetFor } from '../policy/index.js';
 import { proofPacket } from '../routes/proofs.js';
@@ -108,20 +109,8 @@ export async function authorize(
     proposalId,
     action,
     agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
-    ledger: {
-      budgetLimit: budget?.amount ?? 0,
-      spentInWindow: totals.spent,
-      reservedInWindow: totals.reserved,
-      windowMs: budget?.windowMs ?? 0,
-    },
-    history: history.map((h) => ({
-      fingerprint: h.fingerprint,
-      nearFingerprint: h.nearFingerprint,
-      atMs: h.atMs,
-      approved: h.approved,
-      toolName: h.toolName,
-      violations: h.violations,
-    })),
+    ledger: ledgerState(budget, totals),
+    history: callRecords(history),
     nowMs,
     settings: {
       minConfidence: k.settings.minConfidence,

@@ -1,0 +1,31 @@
+/**
+ * The pentagon's inputs that come from the store, built one way for both callers: the agent routes'
+ * Governor and the kernel's authorize (whose stored replay input must match what was evaluated).
+ */
+import type { CallRecord, LedgerState } from '../pentagon/types.js';
+import type { budgetFor } from '../policy/index.js';
+import type { CallHistoryRecord, LedgerTotals } from '../store/records.js';
+
+type BudgetRule = ReturnType<typeof budgetFor>;
+
+/** The agent's budget window: the policy's rule (none → a zero budget) and the store's running totals. */
+export function ledgerState(budget: BudgetRule, totals: LedgerTotals): LedgerState {
+  return {
+    budgetLimit: budget?.amount ?? 0,
+    spentInWindow: totals.spent,
+    reservedInWindow: totals.reserved,
+    windowMs: budget?.windowMs ?? 0,
+  };
+}
+
+/** Past calls as the metabolic ledger compares them (only the fields it reads). */
+export function callRecords(history: readonly CallHistoryRecord[]): CallRecord[] {
+  return history.map((h) => ({
+    fingerprint: h.fingerprint,
+    nearFingerprint: h.nearFingerprint,
+    atMs: h.atMs,
+    approved: h.approved,
+    toolName: h.toolName,
+    violations: h.violations,
+  }));
+}
