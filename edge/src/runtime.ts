@@ -7,7 +7,7 @@ export * from './broker/broker-users.js';
 export * from './broker/password-hash.js';
 export * from './broker/topic-rules.js';
 export * from './mqtt/mqtt-transport.js';
-export * from './mqtt/robot-transport.js';
+export * from './transport/robot-transport.js';
 export * from './node/edge-gate-port.js';
 export * from './node/edge-node.js';
 export * from './node/node-verdicts.js';

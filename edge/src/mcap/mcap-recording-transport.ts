@@ -9,7 +9,7 @@
  */
 import type { MotorCommand, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
 import { parseRobotTopic } from '@pentagate/protocol';
-import type { InboundHandler, RobotTransport } from '../mqtt/robot-transport.js';
+import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
 
 const MAX_RECORDED_INPUT_BYTES = 64 * 1024;

@@ -9,7 +9,7 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { type MotorCommand, type RobotTopics, robotTopics, type VerdictEvent } from '@pentagate/protocol';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
-import type { InboundHandler, RobotTransport } from './robot-transport.js';
+import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 
 export interface MqttTlsOptions {
   /** PEM CA bundle that signed the broker's certificate. */

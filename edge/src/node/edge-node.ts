@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { type MotorCommand, parseRobotTopic, readJson, type VerdictEvent } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { TrapResult } from '../gate/trap-result.js';
-import type { RobotTransport } from '../mqtt/robot-transport.js';
+import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
-import type { RobotTransport } from '../mqtt/robot-transport.js';
+import type { RobotTransport } from '../transport/robot-transport.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { type ObservabilityServer, startObservabilityServer } from '../observability/observability-server.js';
 import { AuditOutbox } from '../outbox/audit-outbox.js';

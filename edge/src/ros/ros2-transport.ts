@@ -13,7 +13,7 @@
  * sending bad data therefore goes stale, and the gates fail closed on stale data.
  */
 import type { MotorCommand, RobotProfile, VerdictEvent } from '@pentagate/protocol';
-import type { InboundHandler, RobotTransport } from '../mqtt/robot-transport.js';
+import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 import { TransportError } from '../transport/transport-error.js';
 import { TypedInbound } from '../transport/typed-inbound.js';
 import {

@@ -16,7 +16,7 @@
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 import { canonicalize, readJson } from '@pentagate/protocol';
 import { SerialPort } from 'serialport';
-import type { InboundHandler, RobotTransport } from '../mqtt/robot-transport.js';
+import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 import { TransportError } from '../transport/transport-error.js';
 import { TypedInbound } from '../transport/typed-inbound.js';
 import { FrameSplitter, type SerialFraming, encodeFrame } from './serial-framing.js';

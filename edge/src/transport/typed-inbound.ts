@@ -1,5 +1,5 @@
 /**
- * The typed side of the one transport interface (`RobotTransport`, edge/src/mqtt/robot-transport.ts). The edge
+ * The typed side of the one transport interface (`RobotTransport`, robot-transport.ts). The edge
  * node consumes inbound messages as (topic, JSON bytes) in the MQTT topic layout; transports that receive typed
  * values (ROS 2 messages mapped to frames and intents, serial frames) hand them over through here, so every
  * transport reaches the node's one validated path (size limit, strict JSON, gate, verdict, audit).
@@ -9,7 +9,7 @@
  */
 import type { Intent, RobotTopics, TelemetryFrame } from '@pentagate/protocol';
 import { conforms, robotTopics, SourceNameSchema } from '@pentagate/protocol';
-import type { InboundHandler } from '../mqtt/robot-transport.js';
+import type { InboundHandler } from './robot-transport.js';
 
 /** The telemetry source name used for frames that name no valid source of their own. */
 export const UNNAMED_SOURCE = 'unnamed';

@@ -4,7 +4,7 @@
  * publishes, in order, and lets a test deliver inbound messages.
  */
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
-import type { InboundHandler, RobotTransport } from '../../../src/mqtt/robot-transport.js';
+import type { InboundHandler, RobotTransport } from '../../../src/transport/robot-transport.js';
 
 export type Published = { kind: 'cmd'; command: MotorCommand } | { kind: 'verdict'; verdict: VerdictEvent };
 

@@ -1,6 +1,6 @@
 /**
  * What the edge node needs from a message transport: inbound messages by topic, and two outputs.
- * MQTT implements it here; ROS 2 and serial transports implement the same contract.
+ * MQTT (src/mqtt), ROS 2 (src/ros) and serial lines (src/serial) implement it.
  */
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 
