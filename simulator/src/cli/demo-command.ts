@@ -63,6 +63,8 @@ async function loopScenario(
       firstTelemetrySeq,
       signal,
       onVerdict: (v) => io.out(verdictLine(v)),
+      onHalt: (h) =>
+        io.out(`${new Date(h.atMs).toISOString().slice(11, 23)}  ROBOT HALTED (${h.cause})  ${h.detail}`),
     });
     firstTelemetrySeq = result.lastTelemetrySeq + 1;
     if (signal.aborted) break;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEd25519KeyFile } from '@pentagate/crypto';
 import { type Intent, type VerdictEvent, robotTopics } from '@pentagate/protocol';
-import { MotorController } from '../controller/motor-controller.js';
+import { type ControllerEvent, MotorController } from '../controller/motor-controller.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { PersonPath } from '../models/person-path.js';
 import { SimulatedRobot } from '../robot/simulated-robot.js';
@@ -49,6 +49,8 @@ export interface RunOptions {
   onProgress?: (tMs: number, durationMs: number) => void;
   /** Called for every verdict as it arrives (the demo prints them). */
   onVerdict?: (verdict: VerdictEvent, tMs: number) => void;
+  /** Called when the motor controller halts (a signed STOP, or its watchdog when valid commands stop coming). */
+  onHalt?: (halt: Extract<ControllerEvent, { kind: 'halted' }>, tMs: number) => void;
   /** Ends the run early (Ctrl-C in the demo). */
   signal?: AbortSignal;
   /**
@@ -137,6 +139,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     let recording = false;
     controller.onEvent((e) => {
       if (recording) trace.controller.push(e);
+      if (recording && e.kind === 'halted') options.onHalt?.(e, Date.now() - trace.startedAtMs);
     });
     const robot = new SimulatedRobot({
       profile,
