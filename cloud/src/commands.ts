@@ -1,6 +1,7 @@
 import type { Command } from '@pentagate/protocol';
 import { apikeyIssueCommand, apikeyListCommand, apikeyRevokeCommand } from './cli/apikey-commands.js';
 import { auditExportCommand } from './cli/audit-commands.js';
+import { robotAddCommand, robotListCommand, robotRetireCommand } from './cli/robot-commands.js';
 import { serveCommand } from './cli/serve-command.js';
 import { tenantCreateCommand } from './cli/tenant-commands.js';
 
@@ -12,4 +13,7 @@ export const commands: Command[] = [
   apikeyRevokeCommand,
   apikeyListCommand,
   auditExportCommand,
+  robotAddCommand,
+  robotListCommand,
+  robotRetireCommand,
 ];

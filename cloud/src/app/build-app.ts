@@ -12,6 +12,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { Governor } from '../decisions/governor.js';
 import type { KernelSettings } from '../kernel/kernel-settings.js';
 import { registerKernel } from '../kernel/register-kernel.js';
+import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { registerRoutes } from '../routes/index.js';
@@ -158,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud);
   await registerKernel(app, cloud, { custodyTrust, settings: options.kernel ?? {}, nowMs });
+  await registerFleet(app, cloud, { nowMs });
 
   app.addHook('onClose', async () => {
     await drain.drained();

@@ -46,6 +46,17 @@ export const API_ERRORS = {
     status: 409,
     meaning: 'the idempotencyKey was used for another action, or its first request is still being decided',
   },
+  // fleet (cloud/src/fleet): robots, their shipped audit chains, consent relay
+  ROBOT_NOT_FOUND: { status: 404, meaning: "no active robot of that id in the caller's tenant" },
+  ROBOT_FORBIDDEN: { status: 403, meaning: 'the edge key is bound to another robot' },
+  EDGE_CHAIN_GAP: {
+    status: 409,
+    meaning: 'the batch starts after the last stored record; details.acknowledged says where to resume',
+  },
+  EDGE_CHAIN_BROKEN: {
+    status: 409,
+    meaning: 'a record forks or rewrites the stored chain, or names another robot; nothing was stored',
+  },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the route exists but not with this method' },
   BODY_TOO_LARGE: { status: 413, meaning: 'the body is larger than the configured limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },

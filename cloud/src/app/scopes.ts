@@ -10,6 +10,10 @@ export const ROUTE_SCOPES = {
   audit: ['auditor', 'operator', 'admin'],
   keys: ['agent', 'auditor', 'operator', 'admin'],
   operator: ['operator', 'admin'],
+  /** Fleet uplink routes: an edge key, and only for the robot it is bound to (cloud/src/fleet). */
+  edge: ['edge'],
+  /** Fleet registry and live view. */
+  fleet: ['operator', 'auditor', 'admin'],
 } as const satisfies Record<string, readonly ApiKeyScope[]>;
 
 declare module 'fastify' {

@@ -4,8 +4,12 @@
  */
 import type { AuditEntry } from '@pentagate/protocol';
 
-/** What an API key may do; see cloud/src/app/scopes.ts for the routes each scope opens. */
-export type ApiKeyScope = 'agent' | 'operator' | 'auditor' | 'admin';
+/**
+ * What an API key may do; see cloud/src/app/scopes.ts for the routes each scope opens. An `edge` key is
+ * bound to one robot of the registry (cloud/src/fleet) and opens only that robot's fleet routes.
+ */
+export type ApiKeyScope = 'agent' | 'operator' | 'auditor' | 'admin' | 'edge';
+/** Scopes `apikey issue` hands out; an `edge` key is issued only with its robot (`cloud robot add`). */
 export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['agent', 'operator', 'auditor', 'admin'];
 
 export interface TenantRecord {

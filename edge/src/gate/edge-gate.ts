@@ -258,8 +258,9 @@ export class EdgeGate {
     if (gates.every((g) => g.passed)) {
       const speedScale = ctx.speedScale;
       const seq = this.#sequence.next();
+      const epoch = this.#sequence.epoch();
       const command = this.#sign({
-        epoch: this.#sequence.epoch(),
+        epoch,
         seq,
         issuedAt: nowMs,
         validUntil: nowMs + this.#cp.profile.command.validForMs,
@@ -282,6 +283,7 @@ export class EdgeGate {
           ...base,
           outcome: 'signed',
           commandSeq: seq,
+          commandEpoch: epoch,
           ...(speedScale < 1 ? { speedScale } : {}),
         }),
       };
@@ -503,6 +505,7 @@ export class EdgeGate {
           gates,
           evidenceDigest,
           commandSeq: stop.seq,
+          commandEpoch: stop.epoch,
         }),
       };
     } catch (err) {
@@ -516,6 +519,7 @@ export class EdgeGate {
           atMs: nowMs,
           violations: ['INVARIANT.GATE_ERROR: monitoring failed; stopped'],
           commandSeq: stop.seq,
+          commandEpoch: stop.epoch,
         }),
       };
     }

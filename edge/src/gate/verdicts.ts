@@ -10,6 +10,7 @@ export interface VerdictFields {
   violations?: string[];
   evidenceDigest?: string;
   commandSeq?: number;
+  commandEpoch?: number;
   speedScale?: number;
   detail?: string;
 }
@@ -32,6 +33,7 @@ export function verdict(f: VerdictFields): VerdictEvent {
   if (f.intentId !== undefined) event.intentId = f.intentId;
   if (f.evidenceDigest !== undefined) event.evidenceDigest = f.evidenceDigest;
   if (f.commandSeq !== undefined) event.commandSeq = f.commandSeq;
+  if (f.commandEpoch !== undefined) event.commandEpoch = f.commandEpoch;
   if (f.speedScale !== undefined) event.speedScale = f.speedScale;
   if (f.detail !== undefined) event.detail = f.detail.slice(0, 2048);
   return event;

@@ -42,5 +42,6 @@ export function nodeStopVerdict(stop: MotorCommand, code: string, detail: string
     gates: [],
     evidenceDigest: stop.evidenceDigest,
     commandSeq: stop.seq,
+    commandEpoch: stop.epoch,
   };
 }

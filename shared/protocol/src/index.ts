@@ -8,3 +8,4 @@ export * from './validate.js';
 export * from './schemas/index.js';
 export * from './robot/index.js';
 export * from './agentgate/index.js';
+export * from './fleet/index.js';

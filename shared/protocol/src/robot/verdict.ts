@@ -54,6 +54,8 @@ export const VerdictEventSchema = Type.Object(
     evidenceDigest: Type.Optional(Sha256HexSchema),
     /** The seq of the signed command (signed and stopped outcomes). */
     commandSeq: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    /** The epoch of that command, so an auditor can check seq and epoch continuity of a robot's history. */
+    commandEpoch: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     /** RISK's speed cap when the command was signed slower than planned. */
     speedScale: Type.Optional(SpeedScaleSchema),
     detail: Type.Optional(Type.String({ maxLength: 2048 })),

@@ -1,0 +1,14 @@
+/** What the fleet routes need, built once by registerFleet. */
+import type { Counter } from 'prom-client';
+import type { CloudContext } from '../app/context.js';
+import type { FleetStore } from '../store/fleet-store.js';
+import type { LiveHub } from './live-hub.js';
+
+export interface FleetContext {
+  cloud: CloudContext;
+  store: FleetStore;
+  live: LiveHub;
+  /** Chain refusals by kind (gap, fork, wrong-robot): an alarm an operator scrapes. */
+  alarms: Counter<'kind'>;
+  nowMs: () => number;
+}

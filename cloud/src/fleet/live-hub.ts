@@ -1,0 +1,61 @@
+/**
+ * The live view's fan-out: events of a tenant's robots (verdict summaries from accepted edge records,
+ * chain alarms) handed to whoever listens on that tenant, optionally one robot. In memory, per replica:
+ * a listener sees what the replica it is connected to ingests (README "Limits").
+ */
+import type { VerdictOutcome } from '@pentagate/protocol';
+
+export interface VerdictSummary {
+  type: 'verdict';
+  robotId: string;
+  /** The record's index in the robot's outbox and its audit log index in the cloud. */
+  recordIndex: number;
+  auditIndex: number;
+  outcome: VerdictOutcome;
+  atMs: number;
+  intentId?: string;
+  commandSeq?: number;
+  commandEpoch?: number;
+  violations: string[];
+}
+
+export interface ChainAlarm {
+  type: 'alarm';
+  robotId: string;
+  kind: string;
+  message: string;
+  atMs: number;
+}
+
+export type LiveEvent = VerdictSummary | ChainAlarm;
+
+type Listener = (event: LiveEvent) => void;
+
+export class LiveHub {
+  readonly #listeners = new Map<string, Set<{ robotId: string | undefined; listener: Listener }>>();
+
+  /** Registers a listener; returns the function that removes it. */
+  subscribe(tenantId: string, robotId: string | undefined, listener: Listener): () => void {
+    let set = this.#listeners.get(tenantId);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(tenantId, set);
+    }
+    const entry = { robotId, listener };
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+      if (set.size === 0) this.#listeners.delete(tenantId);
+    };
+  }
+
+  publish(tenantId: string, event: LiveEvent): void {
+    for (const { robotId, listener } of this.#listeners.get(tenantId) ?? []) {
+      if (robotId === undefined || robotId === event.robotId) listener(event);
+    }
+  }
+
+  listenerCount(tenantId: string): number {
+    return this.#listeners.get(tenantId)?.size ?? 0;
+  }
+}

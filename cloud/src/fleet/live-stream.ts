@@ -1,0 +1,42 @@
+/**
+ * One Server-Sent Events stream (WHATWG HTML §9.2): `event: verdict|alarm`, `id:` the audit index (for a
+ * verdict), `data:` one JSON line. A comment line every 15 s keeps proxies from closing an idle stream.
+ * The handler hijacks the reply, so Fastify neither serialises nor ends it; the stream ends when the client
+ * goes away or the server closes.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { LiveEvent, LiveHub } from './live-hub.js';
+
+const KEEPALIVE_MS = 15_000;
+
+export function formatSseEvent(event: LiveEvent): string {
+  const id = event.type === 'verdict' ? `id: ${event.auditIndex}\n` : '';
+  return `event: ${event.type}\n${id}data: ${JSON.stringify(event)}\n\n`;
+}
+
+export function streamLiveEvents(
+  hub: LiveHub,
+  tenantId: string,
+  robotId: string | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write(`: pentagate live view of ${robotId ? `robot ${robotId}` : 'every robot'}\n\n`);
+  const unsubscribe = hub.subscribe(tenantId, robotId, (event) => res.write(formatSseEvent(event)));
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  keepalive.unref();
+  const end = () => {
+    clearInterval(keepalive);
+    unsubscribe();
+  };
+  request.raw.on('close', end);
+  res.on('close', end);
+}

@@ -1,0 +1,29 @@
+/** Wires the fleet into the app: opens the fleet store on the platform store and registers its routes. */
+import { Counter } from 'prom-client';
+import type { FastifyInstance } from 'fastify';
+import type { CloudContext } from '../app/context.js';
+import { openFleetStore } from '../store/open-fleet-store.js';
+import type { FleetContext } from './fleet-context.js';
+import { registerFleetRoutes } from './fleet-routes.js';
+import { LiveHub } from './live-hub.js';
+
+export async function registerFleet(
+  app: FastifyInstance,
+  cloud: CloudContext,
+  options: { nowMs?: () => number } = {},
+): Promise<FleetContext> {
+  const f: FleetContext = {
+    cloud,
+    store: await openFleetStore(cloud.store),
+    live: new LiveHub(),
+    alarms: new Counter({
+      name: 'pentagate_fleet_chain_alarms_total',
+      help: "Edge uploads refused: a gap, fork or rewritten record, a record of another robot, or another robot's key",
+      labelNames: ['kind'] as const,
+      registers: [cloud.metrics.registry],
+    }),
+    nowMs: options.nowMs ?? Date.now,
+  };
+  registerFleetRoutes(app, f);
+  return f;
+}

@@ -1,0 +1,40 @@
+/**
+ * Edge audit records as an edge's outbox writes them (JCS lines chained by SHA-256), built here because
+ * the cloud does not depend on the edge package: the same shape, the same digests.
+ */
+import { sha256Hex } from '@pentagate/crypto';
+import { canonicalize, type EdgeAuditRecord } from '@pentagate/protocol';
+
+export const GENESIS = sha256Hex(new Uint8Array(0));
+
+export function digestOf(record: EdgeAuditRecord): string {
+  return sha256Hex(canonicalize(record));
+}
+
+/** `count` chained records of `robotId` from index 0; signed verdicts carry seq 1.. in epoch 1. */
+export function edgeChain(robotId: string, count: number, startMs = 1_800_000_000_000): EdgeAuditRecord[] {
+  const out: EdgeAuditRecord[] = [];
+  let prev = GENESIS;
+  for (let index = 0; index < count; index++) {
+    const record: EdgeAuditRecord = {
+      v: 1,
+      index,
+      appendedAtMs: startMs + index,
+      prevDigest: prev,
+      verdict: {
+        v: 1,
+        robotId,
+        intentId: `intent-${index}`,
+        outcome: 'signed',
+        atMs: startMs + index,
+        violations: [],
+        gates: [],
+        commandSeq: index + 1,
+        commandEpoch: 1,
+      },
+    };
+    out.push(record);
+    prev = digestOf(record);
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+/** Fleet link wire schemas: edge audit records shipped to the cloud and the cloud's acknowledgement. */
+export * from './edge-record.js';
