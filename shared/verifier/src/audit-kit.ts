@@ -8,7 +8,9 @@
  *    its line number (from 0);
  * 4. the RFC 6962 root over the leaf hashes of those lines equals the checkpoint's root — so the kit is
  *    the whole log as the signed checkpoint committed to it, not a selection;
- * 5. every entry whose `data.envelope` is a DSSE envelope verifies (see entry-envelopes.ts).
+ * 5. every entry whose `data.envelope` is a DSSE envelope verifies (see entry-envelopes.ts);
+ * 6. each robot's shipped records form an unbroken chain and a command history without holes
+ *    (see robot-history.ts).
  *
  * Only `manifest.json` being unreadable makes the kit unreadable input; anything wrong inside the kit is a
  * failed check, because the manifest already commits to the bytes of every other file.
@@ -32,6 +34,7 @@ import { checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
 import { checkEntryEnvelopes } from './entry-envelopes.js';
 import { MAX_INPUT_BYTES, decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
+import { checkRobotHistories } from './robot-history.js';
 
 export const KIT_FILES = {
   manifest: 'manifest.json',
@@ -246,6 +249,7 @@ export async function verifyAuditKit(
     const parsed = parseEntries(entriesBytes);
     checkLog(report, manifest, cp, parsed);
     if (trust) checkEntryEnvelopes(report, parsed.entries, trust);
+    checkRobotHistories(report, parsed.entries);
   }
   return report.finish(options.atMs);
 }

@@ -1,0 +1,110 @@
+/**
+ * Robot histories in an audit kit: the `edge.verdict` entries a cloud stored from each robot's audit
+ * outbox. For every robot (per tenant) the kit must hold an unbroken chain — records 0, 1, 2, … in log
+ * order, each naming the SHA-256 of the JCS record before it (record 0: SHA-256 of nothing), each entry's
+ * subjectDigest the digest of its record, every verdict the robot's own — and a signed-command history
+ * without holes: command seqs strictly increase, epochs never go back, and inside one epoch each command's
+ * seq is the previous one's plus one. The edge bumps the epoch on every stop, fault, configuration change
+ * and restart, and only then may seqs be skipped (a restarted edge jumps past its previous reservation), so
+ * a missing command inside an epoch is a hole.
+ */
+import { sha256Hex } from '@pentagate/crypto';
+import {
+  type AuditEntry,
+  canonicalize,
+  conforms,
+  type EdgeAuditRecord,
+  EdgeAuditRecordSchema,
+} from '@pentagate/protocol';
+import type { ReportBuilder } from './report.js';
+
+export const EDGE_RECORD_ENTRY = 'edge.verdict';
+const EMPTY_DIGEST = sha256Hex(new Uint8Array(0));
+
+interface RobotHistory {
+  robotId: string;
+  records: number;
+  commands: number;
+  firstSeq?: number;
+  lastSeq?: number;
+  epochs: Set<number>;
+  prevDigest: string;
+  lastEpoch?: number;
+  problems: string[];
+}
+
+function checkCommand(h: RobotHistory, record: EdgeAuditRecord, where: string): void {
+  const { commandSeq: seq, commandEpoch: epoch } = record.verdict;
+  if (seq === undefined) return;
+  h.commands++;
+  if (h.lastSeq !== undefined && seq <= h.lastSeq) {
+    h.problems.push(`${where}: command seq ${seq} after seq ${h.lastSeq} (seqs must strictly increase)`);
+  }
+  if (epoch === undefined) {
+    h.problems.push(`${where}: command seq ${seq} carries no epoch, so its continuity cannot be shown`);
+  } else {
+    if (h.lastEpoch !== undefined && epoch < h.lastEpoch) {
+      h.problems.push(`${where}: epoch ${epoch} after epoch ${h.lastEpoch} (epochs never go back)`);
+    }
+    if (h.lastEpoch === epoch && h.lastSeq !== undefined && seq !== h.lastSeq + 1) {
+      h.problems.push(
+        `${where}: seq ${seq} follows seq ${h.lastSeq} in epoch ${epoch}: a hole of ${seq - h.lastSeq - 1} command(s)`,
+      );
+    }
+    h.lastEpoch = epoch;
+    h.epochs.add(epoch);
+  }
+  h.firstSeq ??= seq;
+  h.lastSeq = seq;
+}
+
+function checkRecord(h: RobotHistory, entry: AuditEntry): void {
+  const where = `${h.robotId} entry ${entry.index}`;
+  const record = entry.data.record;
+  if (!conforms(EdgeAuditRecordSchema, record)) {
+    h.problems.push(`${where}: data.record is not an edge audit record`);
+    return;
+  }
+  const digest = sha256Hex(canonicalize(record));
+  if (record.index !== h.records)
+    h.problems.push(`${where}: record ${record.index} where ${h.records} was expected`);
+  if (record.prevDigest !== h.prevDigest)
+    h.problems.push(`${where}: record ${record.index} does not chain to the record before it`);
+  if (entry.subjectDigest !== digest)
+    h.problems.push(`${where}: subjectDigest is not the record's digest ${digest}`);
+  if (record.verdict.robotId !== h.robotId)
+    h.problems.push(`${where}: a verdict of robot ${record.verdict.robotId}`);
+  h.records++;
+  h.prevDigest = digest;
+  checkCommand(h, record, where);
+}
+
+function describe(h: RobotHistory): string {
+  const epochs = [...h.epochs].sort((a, b) => a - b);
+  const commands =
+    h.commands === 0
+      ? 'no signed commands'
+      : `${h.commands} signed commands, seq ${h.firstSeq}..${h.lastSeq} over ${epochs.length} epoch(s)`;
+  return `${h.robotId}: records 0..${h.records - 1} chained, ${commands}, no holes`;
+}
+
+/** Adds one check per robot with shipped records; a kit without edge records adds none. */
+export function checkRobotHistories(report: ReportBuilder, entries: readonly AuditEntry[]): void {
+  const histories = new Map<string, RobotHistory>();
+  for (const entry of entries) {
+    if (entry.type !== EDGE_RECORD_ENTRY) continue;
+    const robotId = typeof entry.data.robotId === 'string' ? entry.data.robotId : '(no robot id)';
+    const key = `${entry.tenantId ?? ''}\u0000${robotId}`;
+    let h = histories.get(key);
+    if (!h) {
+      h = { robotId, records: 0, commands: 0, epochs: new Set(), prevDigest: EMPTY_DIGEST, problems: [] };
+      histories.set(key, h);
+    }
+    checkRecord(h, entry);
+  }
+  for (const h of histories.values()) {
+    const shown = h.problems.slice(0, 5).join('; ');
+    const more = h.problems.length > 5 ? `; and ${h.problems.length - 5} more` : '';
+    report.check(`robot history ${h.robotId}`, h.problems.length === 0, describe(h), `${shown}${more}`);
+  }
+}
