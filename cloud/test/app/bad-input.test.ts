@@ -57,6 +57,18 @@ t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal 
       message: /lose precision/,
     },
     {
+      name: 'a member name given twice',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: { ...bearer(key), ...json },
+        payload: `{"lobe_name":"${lobe}","tool_name":"t","spend_amount":1,"spend_amount":0,"arguments":{}}`,
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /"spend_amount" again/,
+    },
+    {
       name: 'a __proto__ key',
       request: {
         method: 'POST',

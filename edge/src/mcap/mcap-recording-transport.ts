@@ -8,7 +8,7 @@
  * failing disk is reported when the recording is closed, and never stops a STOP.
  */
 import type { MotorCommand, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
-import { parseRobotTopic } from '@pentagate/protocol';
+import { parseRobotTopic, readJson } from '@pentagate/protocol';
 import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
 
@@ -19,7 +19,6 @@ export class McapRecordingTransport implements RobotTransport {
   readonly #recorder: VerdictRecorder;
   readonly #clock: () => number;
   readonly #latest = new Map<string, TelemetryFrame>();
-  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
 
   constructor(inner: RobotTransport, recorder: VerdictRecorder, clock: () => number = Date.now) {
     this.#inner = inner;
@@ -38,7 +37,7 @@ export class McapRecordingTransport implements RobotTransport {
     let message: unknown;
     try {
       if (payload.byteLength > MAX_RECORDED_INPUT_BYTES) throw new Error('too large');
-      message = JSON.parse(this.#decoder.decode(payload));
+      message = readJson(payload, { what: 'recorded input', maxBytes: MAX_RECORDED_INPUT_BYTES });
     } catch {
       message = { unparsed: `${payload.byteLength} bytes that are not JSON (or are too large to record)` };
     }

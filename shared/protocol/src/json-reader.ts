@@ -1,59 +1,176 @@
 /**
- * Strict reading of JSON from outside (files, MQTT payloads, serial lines): a size limit, a clear error
- * with the position, and refusal of integer literals beyond 2^53 - 1, which JSON.parse would silently
- * round (I-JSON, RFC 7493 §2.2) — a rounded seq or amount must never be signed.
+ * Strict reading of JSON from outside (files, MQTT payloads, serial lines, request bodies): I-JSON
+ * (RFC 7493) and a size and depth limit, each refusal a clear error with its position.
+ *
+ * JSON.parse is lenient where a gate must not be: a duplicate member name silently keeps the last value
+ * (`{"nearestHumanM":0.3,"nearestHumanM":null}` would read as "nobody present"), integers beyond 2^53 - 1
+ * are silently rounded (a rounded seq or amount must never be signed), `1e309` becomes Infinity, and lone
+ * surrogates pass into strings no canonical encoding can carry. One linear scan after JSON.parse refuses
+ * all of these, and nesting deeper than `maxDepth` (recursive consumers would exhaust the stack).
  */
 import { InvalidInputError } from './errors.js';
 
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
-
-/** Finds the first integer literal outside strings whose magnitude exceeds Number.MAX_SAFE_INTEGER. */
-function findUnsafeInteger(text: string): string | undefined {
-  const len = text.length;
-  for (let i = 0; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // skip a string, honouring backslash escapes
-      for (i++; i < len; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-      continue;
-    }
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      let j = i;
-      if (text.charCodeAt(j) === 0x2d) j++;
-      const digitsStart = j;
-      while (j < len && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j++;
-      const next = text[j];
-      const isInteger = next !== '.' && next !== 'e' && next !== 'E';
-      if (isInteger && j - digitsStart >= 16 && !Number.isSafeInteger(Number(text.slice(i, j)))) {
-        return text.slice(i, j);
-      }
-      while (j < len && /[0-9.eE+-]/.test(text[j]!)) j++;
-      i = j - 1;
-    }
-  }
-  return undefined;
-}
+/** Deep enough for any document Pentagate reads; far from what recursive canonicalizers can take. */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 export interface ReadJsonOptions {
   /** What is being read, for the error message: "motor command", "trust file trust.json". */
   what: string;
   maxBytes?: number;
+  /** Deepest nesting of objects and arrays accepted (default 64). */
+  maxDepth?: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LOWER_U = 0x75;
+
+/** A surrogate not part of a high+low pair (RFC 7493 §2.1 forbids them; UTF-8 cannot encode them). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function hasLoneSurrogate(s: string): boolean {
+  return LONE_SURROGATE.test(s);
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function quoted(name: string): string {
+  const shown = name.length <= 40 ? name : `${name.slice(0, 40)}…`;
+  // JSON.stringify escapes lone surrogates, so the message itself stays well-formed
+  return JSON.stringify(shown);
+}
+
+/**
+ * The member names of one object. Most objects have a handful of members, for which a linear search of
+ * an array is cheaper than building a Set; large objects switch to a Set so the scan stays linear.
+ */
+class MemberNames {
+  #list: string[] = [];
+  #set: Set<string> | undefined;
+
+  /** Adds `name`; false when it was already there. */
+  add(name: string): boolean {
+    if (this.#set !== undefined) {
+      if (this.#set.has(name)) return false;
+      this.#set.add(name);
+      return true;
+    }
+    const list = this.#list;
+    for (let k = 0; k < list.length; k++) if (list[k] === name) return false;
+    list.push(name);
+    if (list.length > 16) this.#set = new Set(list);
+    return true;
+  }
+}
+
+/**
+ * Walks text that JSON.parse has accepted, so its syntax is known to be valid: only the tokens that
+ * matter are looked at. Returns the first problem as an error message fragment, or undefined.
+ */
+function findIJsonProblem(text: string, maxDepth: number): string | undefined {
+  const len = text.length;
+  // one entry per open container: the member names seen so far (object) or null (array)
+  const open: (MemberNames | null)[] = [];
+  let expectName = false;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const start = i;
+      let escaped = false;
+      let unicode = false;
+      for (i++; i < len; i++) {
+        const d = text.charCodeAt(i);
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) {
+          escaped = true;
+          if (text.charCodeAt(++i) === LOWER_U) unicode = true;
+        } else if (d >= 0xd800 && d <= 0xdfff) unicode = true;
+      }
+      if (!expectName && !unicode) continue;
+      const value =
+        escaped || unicode ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      if (unicode && LONE_SURROGATE.test(value)) {
+        return `expected well-formed Unicode strings (RFC 7493 §2.1), got a lone surrogate in the string at offset ${start}`;
+      }
+      if (expectName) {
+        if (!open[open.length - 1]!.add(value)) {
+          return `expected each member name once per object (RFC 7493 §2.3), got ${quoted(value)} again at offset ${start}`;
+        }
+        expectName = false;
+      }
+      continue;
+    }
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      open.push(c === 0x7b ? new MemberNames() : null);
+      if (open.length > maxDepth) {
+        return `expected nesting at most ${maxDepth} deep, got deeper at offset ${i}`;
+      }
+      expectName = c === 0x7b;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      open.pop();
+    } else if (c === 0x2c /* , */) {
+      expectName = open[open.length - 1] !== null;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const problem = numberProblem(text, i);
+      if (typeof problem === 'string') return problem;
+      i = problem - 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks the number literal starting at `start`; returns the index after it, or the problem. Integers of
+ * 16+ digits and literals with an exponent are the only ones that can round or overflow.
+ */
+function numberProblem(text: string, start: number): number | string {
+  let j = start;
+  if (text.charCodeAt(j) === 0x2d) j++;
+  const digitsStart = j;
+  while (isDigit(text.charCodeAt(j))) j++;
+  const integerDigits = j - digitsStart;
+  let isInteger = true;
+  let hasExponent = false;
+  for (;;) {
+    const d = text.charCodeAt(j);
+    if (d === 0x2e) isInteger = false;
+    else if (d === 0x65 || d === 0x45) {
+      isInteger = false;
+      hasExponent = true;
+    } else if (!(isDigit(d) || d === 0x2b || d === 0x2d)) break;
+    j++;
+  }
+  if (isInteger && integerDigits >= 16 && !Number.isSafeInteger(Number(text.slice(start, j)))) {
+    return `expected integers within ±(2^53 - 1), got ${text.slice(start, j)}, which would lose precision`;
+  }
+  if ((hasExponent || integerDigits > 300) && !Number.isFinite(Number(text.slice(start, j)))) {
+    const literal = j - start <= 40 ? text.slice(start, j) : `a ${j - start}-character number`;
+    return `expected numbers within the IEEE 754 double range (RFC 7493 §2.2), got ${literal}, which is not finite`;
+  }
+  return j;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 /** Parses JSON text strictly; throws InvalidInputError that names what was expected and what came. */
 export function readJson(input: string | Uint8Array, options: ReadJsonOptions): unknown {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_JSON_BYTES;
-  const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
+  // a UTF-16 code unit is at most 3 UTF-8 bytes, so short strings need no byte count
+  const size =
+    typeof input !== 'string'
+      ? input.byteLength
+      : input.length * 3 <= maxBytes
+        ? input.length
+        : Buffer.byteLength(input);
   if (size > maxBytes) {
     throw new InvalidInputError(`${options.what}: expected at most ${maxBytes} bytes of JSON, got ${size}`);
   }
   let text: string;
   try {
-    text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
+    text = typeof input === 'string' ? input : fatalUtf8.decode(input);
   } catch {
     throw new InvalidInputError(`${options.what}: expected UTF-8 JSON, got bytes that are not valid UTF-8`);
   }
@@ -65,11 +182,7 @@ export function readJson(input: string | Uint8Array, options: ReadJsonOptions): 
       `${options.what}: expected JSON, got malformed text (${(err as Error).message})`,
     );
   }
-  const unsafe = findUnsafeInteger(text);
-  if (unsafe !== undefined) {
-    throw new InvalidInputError(
-      `${options.what}: expected integers within ±(2^53 - 1), got ${unsafe}, which would lose precision`,
-    );
-  }
+  const problem = findIJsonProblem(text, options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  if (problem !== undefined) throw new InvalidInputError(`${options.what}: ${problem}`);
   return value;
 }

@@ -292,6 +292,19 @@ t.test('command through the CLI: key file, --state, --at, and the unused --trust
   t.equal(noKey.code, 2);
 });
 
+t.test('command through the CLI: a duplicate member name is refused, not read last-wins', async (t) => {
+  const { dir, file } = await setup(t);
+  const keyPath = join(dir, 'cmd.jwk');
+  const { writeHmacKeyFile } = await import('@pentagate/crypto');
+  await writeHmacKeyFile(keyPath, hmacKey);
+  const signed = JSON.stringify(signMotorCommand(hmacKey, unsignedCommand()));
+  const cmd = await file('dup.json', signed.replace('{', '{"seq":99,'));
+  const r = await pentagate('verify', 'command', cmd, '--hmac-key', keyPath);
+  t.equal(r.code, 2, 'refused as bad input');
+  t.match(r.err, /"seq" again/);
+  noStack(t, r.err);
+});
+
 t.test('consent through the CLI with --intent and --robot', async (t) => {
   const { file, trust } = await setup(t);
   const token = await file('consent.json', signConsent(consentStatement()));

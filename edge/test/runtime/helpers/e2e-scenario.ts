@@ -98,6 +98,9 @@ export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroke
   const rejected = () => inbox.next<VerdictEvent>(topics.verdict, (v) => v.outcome === 'rejected-input');
   await publish(topics.telemetry('proximity'), 'not json {');
   t.match((await rejected()).violations[0], /^INPUT\.MALFORMED: telemetry on .*expected JSON/);
+  // a duplicate member name is refused, never read last-wins ("nobody present")
+  await publish(topics.telemetry('proximity'), '{"v":1,"nearestHumanM":0.3,"nearestHumanM":null}');
+  t.match((await rejected()).violations[0], /^INPUT\.MALFORMED: .*"nearestHumanM" again/);
   await publish(topics.telemetry('proximity'), { v: 1, kind: 'proximity' });
   t.match((await rejected()).violations[0], /^INPUT\.TELEMETRY_/);
   await publish(topics.intent, { v: 1, intentId: 'bad-1', kind: 'joint-trajectory' });
@@ -121,7 +124,7 @@ export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroke
   const metricsText = await (await fetch(`${edge.observability?.url}/metrics`)).text();
   t.match(metricsText, /pentagate_edge_commands_published_total\{kind="stop"\} 1/);
   t.match(metricsText, /pentagate_edge_commands_published_total\{kind="motion"\} 2/);
-  t.match(metricsText, /pentagate_edge_rejected_inputs_total\{input="telemetry",reason="MALFORMED"\} 1/);
+  t.match(metricsText, /pentagate_edge_rejected_inputs_total\{input="telemetry",reason="MALFORMED"\} 2/);
   const health = await fetch(`${edge.observability?.url}/healthz`);
   t.equal(health.status, 200);
   const log = logLines.join('');

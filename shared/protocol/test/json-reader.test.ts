@@ -1,0 +1,120 @@
+/**
+ * readJson is the one reader of JSON from outside: I-JSON (RFC 7493) plus size and depth limits. Each
+ * refusal below was accepted by JSON.parse, which is what makes it dangerous behind a gate.
+ */
+import fc from 'fast-check';
+import t from 'tap';
+import { DEFAULT_MAX_JSON_DEPTH, InvalidInputError, hasLoneSurrogate, readJson } from '@pentagate/protocol';
+
+const read = (text: string | Uint8Array, maxDepth?: number) =>
+  readJson(text, { what: 'frame', ...(maxDepth === undefined ? {} : { maxDepth }) });
+
+t.test('refuses a member name given twice, whichever value comes last', async (t) => {
+  for (const text of [
+    '{"nearestHumanM":0.3,"nearestHumanM":null}',
+    '{"seq":99,"seq":1}',
+    '{"a":{"b":1,"c":2,"b":1}}',
+    '[{"x":1},{"x":1,"x":1}]',
+    '{"a":1,"\\u0061":2}',
+    '{"a\\n":1,"a\\u000a":2}',
+  ]) {
+    t.throws(
+      () => read(text),
+      { name: 'InvalidInputError', message: /member name once.*again at offset/ },
+      text,
+    );
+  }
+  const many = `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',')},"k7":0}`;
+  t.throws(() => read(many), /"k7" again/, 'in an object large enough to be searched by a Set');
+});
+
+t.test('accepts the same name in sibling and nested objects', async (t) => {
+  t.same(read('{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"a"}'), {
+    a: { a: 1 },
+    b: [{ a: 2 }, { a: 3 }],
+    c: 'a',
+  });
+  t.same(read('{"a":1,"A":2,"a ":3}'), { a: 1, A: 2, 'a ': 3 });
+  t.same(read(Buffer.from('{"n":"\\"}","m":"{\\"n\\":1}"}')), { n: '"}', m: '{"n":1}' });
+});
+
+t.test('refuses lone surrogates in values and in member names, escaped or raw', async (t) => {
+  for (const text of [
+    '"\\ud800"',
+    '{"k":"a\\udc00b"}',
+    '{"\\ud800":1}',
+    '["\\ud83d\\u0041"]',
+    '"\ud800"',
+    '{"\udfff":1}',
+  ]) {
+    t.throws(() => read(text), /lone surrogate/, JSON.stringify(text));
+  }
+  t.same(read('["\\ud83d\\ude00","😀"]'), ['😀', '😀'], 'pairs are fine');
+  t.ok(hasLoneSurrogate('x\udc00'));
+  t.notOk(hasLoneSurrogate('x😀'));
+});
+
+t.test('refuses numbers that overflow a double, anywhere', async (t) => {
+  for (const text of ['1e309', '-1e309', '{"arguments":{"x":[1,{"y":-1E+400}]}}', `1${'0'.repeat(400)}`]) {
+    t.throws(() => read(text), /IEEE 754 double range.*not finite|lose precision/, text.slice(0, 40));
+  }
+  t.same(
+    read('[1.7976931348623157e308,5e-324,1e-400,-0.0,1E2]'),
+    [1.7976931348623157e308, 5e-324, 0, -0, 100],
+  );
+});
+
+t.test('refuses integers beyond 2^53 - 1 but not safe ones', async (t) => {
+  t.throws(() => read('{"seq":9007199254740993}'), /lose precision/);
+  t.same(read('{"seq":9007199254740991,"x":-9007199254740991}'), {
+    seq: 9007199254740991,
+    x: -9007199254740991,
+  });
+});
+
+t.test('refuses nesting deeper than the limit, and accepts it at the limit', async (t) => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  t.throws(() => read(nested(3000)), /nesting at most 64 deep/);
+  t.throws(() => read(`{"a":${'{"a":'.repeat(64)}1${'}'.repeat(65)}`), /nesting/);
+  t.doesNotThrow(() => read(nested(DEFAULT_MAX_JSON_DEPTH)));
+  t.throws(() => read(nested(5), 4), /at most 4 deep/);
+});
+
+t.test('refuses bytes that are not UTF-8 instead of replacing them', async (t) => {
+  t.throws(() => read(Uint8Array.from([0x22, 0xff, 0x66, 0x7a, 0x22])), /not valid UTF-8/);
+});
+
+/** An integer beyond 2^53 - 1 that JSON.stringify writes in full (below 1e21, no exponent): refused. */
+function hasUnsafeInteger(value: unknown): boolean {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some(hasUnsafeInteger);
+}
+
+t.test(
+  'agrees with JSON.parse on every JSON value without duplicates, lone surrogates or unsafe integers',
+  async (t) => {
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        if (hasLoneSurrogate(text) || hasUnsafeInteger(value)) return;
+        compared++;
+        t.same(readJson(Buffer.from(text), { what: 'x', maxDepth: 1000 }), JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+    t.ok(compared > 400, `compared ${compared} of 500 values`);
+  },
+);
+
+t.test('errors are InvalidInputError naming what was read', async (t) => {
+  try {
+    read('{"a":1,"a":2}');
+    t.fail('accepted');
+  } catch (err) {
+    t.ok(err instanceof InvalidInputError);
+    t.match((err as Error).message, /^frame: /);
+  }
+});
