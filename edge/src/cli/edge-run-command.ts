@@ -13,12 +13,38 @@ import {
   stringList,
 } from './cli-values.js';
 import { type EdgeRunOptions, startEdgeRun } from './edge-run.js';
+import { parseTransports, type RosRunOptions } from './edge-run-transports.js';
+import { readRoleOverridesFile } from './ros-bindings-file.js';
+import { TRANSPORT_NAMES, type TransportName } from '../transport/combined-transport.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Turns the command line into EdgeRunOptions (reads every file up front: fail before starting). */
 export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promise<EdgeRunOptions> {
   const mqtt = parseMqttTarget(requireOption(args, 'mqtt'));
+  const transports = parseTransports(stringList(args, 'transport'));
+  const commandsOn = optionalString(args, 'commands-on');
+  if (commandsOn !== undefined && !(TRANSPORT_NAMES as readonly string[]).includes(commandsOn)) {
+    throw new UsageError(
+      `--commands-on: expected ${TRANSPORT_NAMES.join(', ')}, got ${JSON.stringify(commandsOn)}`,
+    );
+  }
+  const serialPort = optionalString(args, 'serial-port');
+  if (serialPort !== undefined && !transports.includes('serial'))
+    throw new UsageError('--serial-port: only with --transport serial');
+  const rosBindings = optionalString(args, 'ros-bindings');
+  const ros: RosRunOptions = {
+    ...(rosBindings !== undefined
+      ? { overrides: await readRoleOverridesFile(rosBindings, 'ros-bindings') }
+      : {}),
+    ...(optionalString(args, 'ros-node-name') !== undefined
+      ? { nodeName: optionalString(args, 'ros-node-name') as string }
+      : {}),
+    ...(optionalString(args, 'ros-namespace') !== undefined
+      ? { namespace: optionalString(args, 'ros-namespace') as string }
+      : {}),
+    ...(args.options['ros-ignore-stamps'] ? { checkStamps: false } : {}),
+  };
   const level = requireOption(args, 'log-level');
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(
@@ -62,6 +88,10 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
     profilePath: requireOption(args, 'profile'),
     hmacKeyPath: requireOption(args, 'hmac-key'),
     mqtt,
+    transports,
+    ...(commandsOn !== undefined ? { commandsOn: commandsOn as TransportName } : {}),
+    ros,
+    ...(serialPort !== undefined ? { serial: { path: serialPort } } : {}),
     stateDir: requireOption(args, 'state-dir'),
     firmwareManifests: manifests,
     calibrationCertificates: certificates,
@@ -92,16 +122,30 @@ function untilSignal(): Promise<string> {
 
 export const edgeRunCommand: Command = {
   path: ['edge', 'run'],
-  summary: 'Run the edge node: gate intents over MQTT and publish signed motor commands',
+  summary:
+    'Run the edge node: gate intents over MQTT, ROS 2 or a serial line and publish signed motor commands',
   usage:
-    '--profile FILE --hmac-key FILE [--mqtt embedded:PORT|mqtt://HOST:PORT] [--username U --password-file F] ' +
-    '[--tls-ca F] [--state-dir DIR] [--metrics-port N]',
+    '--profile FILE --hmac-key FILE [--transport mqtt|ros2|serial[,…]] [--commands-on NAME] ' +
+    '[--mqtt embedded:PORT|mqtt://HOST:PORT] [--username U --password-file F] [--tls-ca F] ' +
+    '[--serial-port PATH] [--ros-bindings FILE] [--state-dir DIR] [--metrics-port N]',
   description: [
     'Loads the robot profile (and its trust keys) and the HMAC command key, then serves one robot:',
     'intents, telemetry and consent tokens arrive as JSON on pentagate/v1/<robotId>/{intent,telemetry/<source>,consent};',
     'signed motor commands leave on …/cmd (QoS 1, not retained) and verdict events on …/verdict.',
     'Every verdict is appended to an audit outbox in --state-dir (fsync before a motion command is published);',
     'the command seq and epoch persist there too. SIGINT/SIGTERM publish a signed STOP and shut down cleanly.',
+    '',
+    '--transport mqtt (default), ros2 or serial; several at once, repeated or comma-separated',
+    '(`--transport ros2,serial`: sensors from ROS 2, commands to a controller on a serial line). Inputs come from',
+    'every transport, verdicts go out on every one, signed commands on one only: --commands-on NAME, default',
+    'serial, else ros2, else mqtt.',
+    "  ros2: a ROS 2 node (rclnodejs; ROS 2 must be sourced) on the profile's topics.ros2 roles with their QoS;",
+    '  commands (cmd role) must be reliable; diagnostics on /diagnostics (diagnostic_msgs/DiagnosticArray);',
+    '  parameters robot_id, check_stamps, max_future_skew_ms (a launch file may override them).',
+    '  --ros-bindings FILE (YAML) overrides per role (type, source, sector, moveClass …); --ros-node-name,',
+    '  --ros-namespace; --ros-ignore-stamps for bags played with use_sim_time.',
+    "  serial: the profile's topics.serial { path, baudRate, framing: ndjson|cobs, sendVerdicts };",
+    '  --serial-port PATH overrides the path. The line reopens by itself after a hang-up.',
     '',
     '--mqtt embedded:PORT starts the built-in aedes broker on 127.0.0.1:PORT (see --broker-host) with',
     'authentication and per-robot topic rules; --broker-users FILE lists the robot/operator/simulator accounts',
@@ -112,13 +156,41 @@ export const edgeRunCommand: Command = {
     '--record OUT.mcap writes every input, verdict (with the telemetry it was decided on) and command to a new',
     "MCAP file, to open in Foxglove beside the robot's own recordings (see `pentagate edge replay --help`).",
     '',
-    'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port or an unreachable broker.',
+    'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port, an unreachable broker,',
+    'ROS 2 not sourced or rclnodejs missing, or a serial port that does not open.',
     '',
     'Example: pentagate edge run --profile edge/profiles/ur5e-arm.yaml --hmac-key ur5e-01.cmd.jwk \\',
     '           --mqtt embedded:1883 --broker-users users.json --firmware fw.manifest.json --metrics-port 9464',
   ].join('\n'),
   options: {
     profile: { type: 'string', description: 'Robot profile (YAML or JSON)', valueName: 'FILE' },
+    transport: {
+      type: 'string',
+      multiple: true,
+      description: 'mqtt, ros2 or serial (repeatable or comma-separated; default mqtt)',
+      valueName: 'NAME',
+    },
+    'commands-on': {
+      type: 'string',
+      description: 'The transport signed commands go out on (default serial, else ros2, else mqtt)',
+      valueName: 'NAME',
+    },
+    'serial-port': {
+      type: 'string',
+      description: 'Serial device (overrides topics.serial.path)',
+      valueName: 'PATH',
+    },
+    'ros-bindings': {
+      type: 'string',
+      description: 'Per-role ROS binding overrides (YAML)',
+      valueName: 'FILE',
+    },
+    'ros-node-name': { type: 'string', description: 'ROS 2 node name', valueName: 'NAME' },
+    'ros-namespace': { type: 'string', description: 'ROS 2 namespace', valueName: 'NS' },
+    'ros-ignore-stamps': {
+      type: 'boolean',
+      description: 'Do not check header stamps against the edge clock (use_sim_time)',
+    },
     'hmac-key': {
       type: 'string',
       description: 'HMAC command key shared with the controller (JWK)',
@@ -182,7 +254,9 @@ export const edgeRunCommand: Command = {
   async run(args, io) {
     const options = await edgeRunOptions(args);
     const started = await startEdgeRun(options);
-    io.err(`pentagate edge run: serving robot ${started.edge.node.robotId}; Ctrl-C stops it`);
+    io.err(
+      `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}; Ctrl-C stops it`,
+    );
     const reason = await untilSignal();
     await started.stop(reason);
     return ExitCode.ok;

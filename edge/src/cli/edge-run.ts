@@ -1,7 +1,7 @@
 /**
- * What `pentagate edge run` does, as a function the tests call with an AbortSignal: load the profile and
- * keys, open the state directory, start the embedded broker when asked, start the edge node, and on abort
- * shut down gracefully (STOP, drain, flush, close).
+ * What `pentagate edge run` does, as a function the tests call: load the profile and keys, open the state
+ * directory, start the embedded broker when MQTT is asked for with one, open the transports, start the edge
+ * node; `stop` shuts down gracefully (STOP, drain, flush, close).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -17,12 +17,21 @@ import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
 import { McapRecordingTransport } from '../mcap/mcap-recording-transport.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
+import type { TransportName } from '../transport/combined-transport.js';
+import type { RobotTransport } from '../transport/robot-transport.js';
 import type { MqttTarget } from './cli-values.js';
+import { openEdgeTransports, type RosRunOptions, type SerialRunOptions } from './edge-run-transports.js';
 
 export interface EdgeRunOptions {
   profilePath: string;
   hmacKeyPath: string;
   mqtt: MqttTarget;
+  /** Default ['mqtt']. */
+  transports?: TransportName[];
+  /** Where signed commands go when several transports run (default: serial, else ros2, else mqtt). */
+  commandsOn?: TransportName;
+  ros?: RosRunOptions;
+  serial?: SerialRunOptions;
   /** Embedded broker only: bind address and the users besides the edge itself. */
   brokerHost?: string;
   brokerUsers?: BrokerUser[];
@@ -62,11 +71,13 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   });
   for (const r of provenance.rejected) log.warn({ ...r }, 'provenance document refused');
 
+  const transports = options.transports ?? ['mqtt'];
+  const useMqtt = transports.includes('mqtt');
   let broker: EmbeddedBroker | undefined;
-  let url: string;
+  let url = '';
   let username = options.username;
   let password = options.password;
-  if (options.mqtt.kind === 'embedded') {
+  if (useMqtt && options.mqtt.kind === 'embedded') {
     // The edge's own broker identity lives only in this process: a fresh random password every start.
     username = `edge-${profile.robotId}`;
     password = randomBytes(24).toString('base64url');
@@ -85,29 +96,44 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
         'embedded broker has no users besides the edge: pass --broker-users FILE so robots can connect',
       );
     }
-  } else {
+  } else if (options.mqtt.kind === 'url') {
     url = options.mqtt.url;
   }
   let edge: RunningEdge;
   let recorder: VerdictRecorder | undefined;
+  let transport: RobotTransport | undefined;
   try {
     recorder = options.recordPath ? await VerdictRecorder.create(options.recordPath) : undefined;
     const record = recorder;
+    transport = await openEdgeTransports({
+      profile,
+      transports,
+      ...(options.commandsOn !== undefined ? { commandsOn: options.commandsOn } : {}),
+      ...(useMqtt
+        ? {
+            mqtt: {
+              url,
+              ...(username !== undefined ? { username } : {}),
+              ...(password !== undefined ? { password } : {}),
+              ...(options.tls !== undefined ? { tls: options.tls } : {}),
+            },
+          }
+        : {}),
+      ...(options.ros !== undefined ? { ros: options.ros } : {}),
+      ...(options.serial !== undefined ? { serial: options.serial } : {}),
+      logger: log,
+    });
     edge = await startEdgeNode({
       ...(record ? { wrapTransport: (t) => new McapRecordingTransport(t, record) } : {}),
       robotId: profile.robotId,
       gate,
-      mqtt: {
-        url,
-        ...(username !== undefined ? { username } : {}),
-        ...(password !== undefined ? { password } : {}),
-        ...(options.tls !== undefined ? { tls: options.tls } : {}),
-      },
+      transport,
       stateDir: options.stateDir,
       logger: log,
       ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
     });
   } catch (err) {
+    await transport?.close().catch(() => {});
     await recorder?.close().catch(() => {});
     await broker?.close();
     throw err;
@@ -115,6 +141,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   log.info(
     {
       robotId: profile.robotId,
+      transports,
       kid: hmacKey.kid,
       cfgDigest: gate.cfgDigest,
       epoch: gate.epoch,

@@ -4,17 +4,15 @@
  * time; the summary says what the gates would have done.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
-import { parse as parseYaml } from 'yaml';
 import { EdgeGate } from '../gate/edge-gate.js';
 import { MemorySequenceStore } from '../gate/sequence-store.js';
 import { replayRecording } from '../mcap/replay.js';
 import { renderReplaySummary } from '../mcap/replay-summary.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
+import { readRoleOverridesFile } from './ros-bindings-file.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
-import { parseRoleOverrides } from '../ros/ros-role-overrides.js';
 import { optionalString, parseDurationMs, readJsonFile, stringList } from './cli-values.js';
 
 export const edgeReplayCommand: Command = {
@@ -113,7 +111,7 @@ export const edgeReplayCommand: Command = {
     const keyPath = optionalString(args, 'hmac-key');
     const hmacKey = keyPath ? await readHmacKeyFile(keyPath) : throwawayKey();
     const bindingsPath = optionalString(args, 'bindings');
-    const overrides = bindingsPath ? await readOverrides(bindingsPath) : {};
+    const overrides = bindingsPath ? await readRoleOverridesFile(bindingsPath, 'bindings') : {};
     const period = optionalString(args, 'monitor-period');
     const gate = new EdgeGate({ profile, trust, hmacKey, sequence: new MemorySequenceStore() });
     const manifests = await Promise.all(stringList(args, 'firmware').map((p) => readJsonFile(p, 'firmware')));
@@ -152,24 +150,6 @@ export const edgeReplayCommand: Command = {
 function throwawayKey(): { kid: string; key: Uint8Array } {
   const key = new Uint8Array(randomBytes(32));
   return { kid: hmacKeyId(key), key };
-}
-
-async function readOverrides(path: string) {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(
-      `--bindings: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = parseYaml(text);
-  } catch (err) {
-    throw new UsageError(`--bindings: ${path} is not YAML: ${(err as Error).message}`);
-  }
-  return parseRoleOverrides(value, `--bindings ${path}`);
 }
 
 /** A rosbag2 directory holds metadata.yaml and the .mcap file(s); accept either. */

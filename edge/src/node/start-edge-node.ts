@@ -1,6 +1,6 @@
 /**
- * Assembles a running edge from its parts: audit outbox, MQTT transport, metrics (and their HTTP server
- * when a port is given) and the EdgeNode. `pentagate edge run`, the tests and the benchmark all start the
+ * Assembles a running edge from its parts: audit outbox, transport (MQTT, or one the caller opened: ROS 2,
+ * serial, several combined), metrics (and their HTTP server when a port is given) and the EdgeNode. `pentagate edge run`, the tests and the benchmark all start the
  * edge through here, so they run the same wiring.
  */
 import { join } from 'node:path';
@@ -16,8 +16,10 @@ import { EdgeNode } from './edge-node.js';
 export interface StartEdgeNodeOptions {
   robotId: string;
   gate: EdgeGatePort;
-  /** Broker connection; `robotId` is taken from above. */
-  mqtt: Omit<MqttTransportOptions, 'robotId'>;
+  /** Broker connection; `robotId` is taken from above. Exactly one of `mqtt` and `transport`. */
+  mqtt?: Omit<MqttTransportOptions, 'robotId'>;
+  /** A transport already open (ROS 2, serial, combined); the edge node closes it on stop. */
+  transport?: RobotTransport;
   /** Directory for the audit outbox (`outbox.jsonl` and its cursor). */
   stateDir: string;
   logger: Logger;
@@ -32,7 +34,7 @@ export interface StartEdgeNodeOptions {
 
 export interface RunningEdge {
   node: EdgeNode;
-  transport: MqttTransport;
+  transport: RobotTransport;
   outbox: AuditOutbox;
   metrics: EdgeMetrics;
   observability: ObservabilityServer | undefined;
@@ -46,14 +48,17 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
   if (outbox.repair) {
     log.warn({ ...outbox.repair }, 'audit outbox: cut a torn last line left by power loss');
   }
-  let transport: MqttTransport;
+  let transport: RobotTransport;
   try {
-    transport = await MqttTransport.connect({
-      ...options.mqtt,
-      robotId: options.robotId,
-      onStateChange: (state, detail) =>
-        log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
-    });
+    if (options.transport) transport = options.transport;
+    else if (options.mqtt) {
+      transport = await MqttTransport.connect({
+        ...options.mqtt,
+        robotId: options.robotId,
+        onStateChange: (state, detail) =>
+          log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
+      });
+    } else throw new Error('startEdgeNode: give mqtt or transport');
   } catch (err) {
     await outbox.close();
     throw err;

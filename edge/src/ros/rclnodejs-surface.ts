@@ -3,7 +3,10 @@
  * edge compiles without rclnodejs installed (it needs a sourced ROS 2 to build) and so tests can hand in a fake
  * of exactly this surface. Names and argument orders follow rclnodejs: `createSubscription(typeClass, topic,
  * options, callback)`, `createPublisher(typeClass, topic, options)`, `QoS(history, depth, reliability,
- * durability)`, `QoS.profileSensorData` (the string 'qos_profile_sensor_data'), enums as in lib/qos.js.
+ * durability)`, `QoS.profileSensorData` (the string 'qos_profile_sensor_data'), enums as in lib/qos.js;
+ * parameters as in lib/parameter.js: `new Parameter(name, ParameterType.PARAMETER_BOOL, value)`,
+ * `node.declareParameter(parameter, descriptor)` returns the parameter with any launch override applied
+ * (`--ros-args -p name:=value`), `node.getParameter(name).value`.
  */
 
 export interface RclQos {
@@ -28,7 +31,29 @@ export interface RclPublisher {
 
 export type RclSubscription = object;
 
+/** rcl_interfaces/msg/ParameterType values. */
+export interface RclParameterTypes {
+  readonly PARAMETER_BOOL: number;
+  readonly PARAMETER_INTEGER: number;
+  readonly PARAMETER_STRING: number;
+}
+
+export interface RclParameter {
+  readonly name: string;
+  readonly type: number;
+  readonly value: unknown;
+}
+
+export interface RclParameterDescriptor {
+  name: string;
+  type: number;
+  description?: string;
+  readOnly?: boolean;
+}
+
 export interface RclNode {
+  declareParameter?(parameter: RclParameter, descriptor?: RclParameterDescriptor): RclParameter;
+  getParameter?(name: string): RclParameter;
   createSubscription(
     typeClass: string,
     topic: string,
@@ -61,4 +86,17 @@ export interface Rclnodejs {
   spin?(node: RclNode): void;
   shutdown(): void | Promise<void>;
   QoS: RclQosClass;
+  /** Node parameters (rclnodejs ≥ 0.14 exports these at the top level). */
+  Parameter?: new (
+    name: string,
+    type: number,
+    value: unknown,
+  ) => RclParameter;
+  ParameterDescriptor?: new (
+    name: string,
+    type: number,
+    description?: string,
+    readOnly?: boolean,
+  ) => RclParameterDescriptor;
+  ParameterType?: RclParameterTypes;
 }

@@ -7,6 +7,10 @@
  *
  * QoS comes from the profile per role; best-effort, volatile, depth 5 is rclnodejs' sensor-data profile. A
  * reliable subscriber does not match a best-effort publisher in DDS, so sensor roles should say best-effort.
+ * Commands must be reliable (a dropped STOP is a safety problem): a best-effort `cmd` role is refused.
+ * Diagnostics go to `/diagnostics` (reliable, depth 10) unless the profile names another topic, as every ROS 2
+ * node's do, so rqt_robot_monitor and Foxglove's diagnostics panel show the gates. The node declares its
+ * parameters (ros2-node-parameters.ts).
  *
  * Messages the mapping skips (non-finite values, stale or future stamps, wrong types) never reach the gates;
  * they are counted by reason (`skipCounts()`) and reported through `onSkip` for the log. A sensor that keeps
@@ -25,11 +29,15 @@ import {
 } from './message-mapping.js';
 import {
   type RosBinding,
+  type RosOutput,
   type RosQos,
   type RosRoleOverride,
+  RELIABLE_QOS,
+  ROS_TYPES,
   rosBindingsFromProfile,
 } from './ros-bindings.js';
 import { loadRclnodejs } from './rclnodejs-loader.js';
+import { declareEdgeParameters, type EdgeNodeParameters } from './ros2-node-parameters.js';
 import type { RclNode, RclPublisher, RclQosOption, Rclnodejs } from './rclnodejs-surface.js';
 
 export interface Ros2TransportOptions {
@@ -74,6 +82,8 @@ export class Ros2Transport implements RobotTransport {
   readonly #clock: () => number;
   readonly #publishers: { cmd: RclPublisher; verdict?: RclPublisher; diagnostics?: RclPublisher };
   readonly #onSkip: Ros2TransportOptions['onSkip'];
+  /** The node's parameters in force (launch overrides applied). */
+  readonly parameters: EdgeNodeParameters;
   #closed = false;
 
   private constructor(
@@ -83,7 +93,9 @@ export class Ros2Transport implements RobotTransport {
     mapper: RosMessageMapper,
     publishers: { cmd: RclPublisher; verdict?: RclPublisher; diagnostics?: RclPublisher },
     options: Ros2TransportOptions,
+    parameters: EdgeNodeParameters,
   ) {
+    this.parameters = parameters;
     this.#rcl = rcl;
     this.#node = node;
     this.#inbound = inbound;
@@ -107,6 +119,18 @@ export class Ros2Transport implements RobotTransport {
         `profile ${profile.robotId}: topics.ros2 has no cmd role; signed commands would not reach the controller`,
       );
     }
+    if (cmd.qos.reliability !== 'reliable') {
+      throw new TransportError(
+        'ROS2_BINDING_INVALID',
+        `profile ${profile.robotId}: topics.ros2.cmd must be reliable (got ${cmd.qos.reliability}); a dropped STOP would not be resent`,
+      );
+    }
+    const outputs: RosOutput[] = bindings.outputs.some((o) => o.role === 'diagnostics')
+      ? bindings.outputs
+      : [
+          ...bindings.outputs,
+          { role: 'diagnostics', topic: '/diagnostics', type: ROS_TYPES.diagnosticArray, qos: RELIABLE_QOS },
+        ];
     const rcl = options.rclnodejs ?? (await loadRclnodejs());
     await rcl.init();
     const node = rcl.createNode(
@@ -114,7 +138,7 @@ export class Ros2Transport implements RobotTransport {
       options.namespace ?? '',
     );
     const publish = (role: string) => {
-      const out = bindings.outputs.find((o) => o.role === role);
+      const out = outputs.find((o) => o.role === role);
       return out ? node.createPublisher(out.type, out.topic, { qos: rclQos(rcl, out.qos) }) : undefined;
     };
     const verdict = publish('verdict');
@@ -124,10 +148,22 @@ export class Ros2Transport implements RobotTransport {
       ...(verdict ? { verdict } : {}),
       ...(diagnostics ? { diagnostics } : {}),
     };
+    let parameters: EdgeNodeParameters;
+    try {
+      parameters = declareEdgeParameters(rcl, node, {
+        robotId: profile.robotId,
+        checkStamps: options.checkStamps ?? true,
+        maxFutureSkewMs: options.maxFutureSkewMs ?? 500,
+      });
+    } catch (err) {
+      node.destroy();
+      await rcl.shutdown();
+      throw err;
+    }
     const mapper = new RosMessageMapper({
       robotId: profile.robotId,
-      ...(options.checkStamps !== undefined ? { checkStamps: options.checkStamps } : {}),
-      ...(options.maxFutureSkewMs !== undefined ? { maxFutureSkewMs: options.maxFutureSkewMs } : {}),
+      checkStamps: parameters.checkStamps,
+      maxFutureSkewMs: parameters.maxFutureSkewMs,
     });
     const transport = new Ros2Transport(
       rcl,
@@ -136,6 +172,7 @@ export class Ros2Transport implements RobotTransport {
       mapper,
       publishers,
       options,
+      parameters,
     );
     for (const b of bindings.inputs) {
       node.createSubscription(b.type, b.topic, { qos: rclQos(rcl, b.qos) }, (message) =>

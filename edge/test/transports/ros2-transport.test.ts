@@ -1,13 +1,7 @@
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
-import {
-  conforms,
-  type MotorCommand,
-  type RobotProfile,
-  VerdictEventSchema,
-  type VerdictEvent,
-} from '@pentagate/protocol';
+import { conforms, type MotorCommand, VerdictEventSchema, type VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
 import { EdgeNode } from '../../src/node/edge-node.js';
 import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
@@ -18,35 +12,7 @@ import { Ros2Transport } from '../../src/ros/ros2-transport.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
 import { FakeRclnodejs } from './helpers/fake-rclnodejs.js';
 import { header, stamp } from './helpers/recordings.js';
-
-const reliable = (depth = 10) => ({
-  reliability: 'reliable' as const,
-  durability: 'volatile' as const,
-  depth,
-});
-const sensor = { reliability: 'best-effort' as const, durability: 'volatile' as const, depth: 5 };
-
-function rosProfile(profile: RobotProfile): RobotProfile {
-  return {
-    ...profile,
-    topics: {
-      ros2: {
-        joints: { name: '/joint_states', qos: sensor },
-        proximity: { name: '/scan', qos: sensor },
-        battery: { name: '/battery_state', qos: { ...sensor, depth: 1 } },
-        firmware: { name: '/controller/firmware', qos: reliable(1) },
-        intent: { name: '/pentagate/intent', qos: reliable() },
-        consent: { name: '/pentagate/consent', qos: reliable() },
-        cmd: { name: '/pentagate/cmd', qos: reliable() },
-        verdict: {
-          name: '/pentagate/verdict',
-          qos: { reliability: 'reliable', durability: 'transient-local', depth: 50 },
-        },
-        diagnostics: { name: '/diagnostics', qos: reliable() },
-      },
-    },
-  };
-}
+import { rosProfile, sensor } from './helpers/ros-profile.js';
 
 async function startRosEdge(t: Parameters<Parameters<typeof t.test>[0]>[0]) {
   const fixture = armFixture({ robotId: 'ros-arm' });

@@ -8,73 +8,18 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
-import { SerialPort } from 'serialport';
 import t from 'tap';
 import { EdgeNode } from '../../src/node/edge-node.js';
 import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
 import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
-import { FrameSplitter, type SerialFraming, encodeFrame } from '../../src/serial/serial-framing.js';
+import type { SerialFraming } from '../../src/serial/serial-framing.js';
 import { SerialTransport } from '../../src/serial/serial-transport.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
 import { PtyPair, socatMissing } from './helpers/pty-pair.js';
+import { Controller } from './helpers/serial-controller.js';
 
 const missing = socatMissing();
-
-/** The microcontroller's end of the line: frames in, frames out. */
-class Controller {
-  readonly received: unknown[] = [];
-  readonly #waiters: { match: (v: unknown) => boolean; resolve: (v: unknown) => void }[] = [];
-  constructor(
-    readonly port: SerialPort,
-    readonly framing: SerialFraming,
-  ) {
-    const splitter = new FrameSplitter(framing, 64 * 1024);
-    port.on('data', (bytes: Buffer) => {
-      for (const f of splitter.push(bytes)) {
-        if (!f.ok) continue;
-        const v = JSON.parse(new TextDecoder().decode(f.payload));
-        this.received.push(v);
-        const w = this.#waiters.findIndex((x) => x.match(v));
-        if (w >= 0) this.#waiters.splice(w, 1)[0]!.resolve(v);
-      }
-    });
-  }
-  static async open(path: string, framing: SerialFraming): Promise<Controller> {
-    const port = new SerialPort({ path, baudRate: 115_200, autoOpen: false });
-    await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
-    return new Controller(port, framing);
-  }
-  send(value: unknown): void {
-    this.port.write(
-      Buffer.from(encodeFrame(this.framing, typeof value === 'string' ? value : JSON.stringify(value))),
-    );
-  }
-  sendRaw(bytes: Uint8Array): void {
-    this.port.write(Buffer.from(bytes));
-  }
-  next<T>(match: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const seen = this.received.find((v) => match(v as T));
-    if (seen) {
-      this.received.splice(this.received.indexOf(seen), 1);
-      return Promise.resolve(seen as T);
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no matching frame from the edge')), timeoutMs);
-      this.#waiters.push({
-        match: (v) => match(v as T),
-        resolve: (v) => {
-          clearTimeout(timer);
-          this.received.splice(this.received.indexOf(v), 1);
-          resolve(v as T);
-        },
-      });
-    });
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => (this.port.isOpen ? this.port.close(() => resolve()) : resolve()));
-  }
-}
 
 const isCommand = (v: unknown): v is MotorCommand => typeof (v as MotorCommand).mac === 'string';
 const isVerdict = (v: unknown): v is VerdictEvent => typeof (v as VerdictEvent).outcome === 'string';

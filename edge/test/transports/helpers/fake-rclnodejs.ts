@@ -6,9 +6,37 @@
 import type {
   RclEntityOptions,
   RclNode,
+  RclParameter,
+  RclParameterDescriptor,
   RclPublisher,
   Rclnodejs,
 } from '../../../src/ros/rclnodejs-surface.js';
+
+/** rcl_interfaces/msg/ParameterType. */
+const FakeParameterType = {
+  PARAMETER_NOT_SET: 0,
+  PARAMETER_BOOL: 1,
+  PARAMETER_INTEGER: 2,
+  PARAMETER_DOUBLE: 3,
+  PARAMETER_STRING: 4,
+};
+
+class FakeParameter implements RclParameter {
+  constructor(
+    readonly name: string,
+    readonly type: number,
+    readonly value: unknown,
+  ) {}
+}
+
+class FakeParameterDescriptor implements RclParameterDescriptor {
+  constructor(
+    public name: string,
+    public type: number,
+    public description = '',
+    public readOnly = false,
+  ) {}
+}
 
 class FakeQoS {
   static readonly HistoryPolicy = {
@@ -51,6 +79,20 @@ export interface FakePublisher extends RclPublisher {
 
 export class FakeRclnodejs implements Rclnodejs {
   readonly QoS = FakeQoS;
+  readonly Parameter = FakeParameter;
+  readonly ParameterDescriptor = FakeParameterDescriptor;
+  readonly ParameterType = FakeParameterType;
+  /** Declared parameters by node name, as `ros2 param dump` would show them. */
+  readonly parameters = new Map<
+    string,
+    Map<string, { parameter: RclParameter; descriptor?: RclParameterDescriptor }>
+  >();
+  /** Launch overrides (`--ros-args -p name:=value`) applied when a parameter is declared. */
+  readonly #overrides: Readonly<Record<string, unknown>>;
+
+  constructor(overrides: Readonly<Record<string, unknown>> = {}) {
+    this.#overrides = overrides;
+  }
   initialized = false;
   shutDown = false;
   spun: RclNode[] = [];
@@ -68,7 +110,24 @@ export class FakeRclnodejs implements Rclnodejs {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`rclnodejs: invalid node name ${name}`);
     const record = { name, namespace, destroyed: false };
     this.nodes.push(record);
+    const declared = new Map<string, { parameter: RclParameter; descriptor?: RclParameterDescriptor }>();
+    this.parameters.set(name, declared);
     return {
+      declareParameter: (parameter, descriptor) => {
+        if (declared.has(parameter.name))
+          throw new Error(`rclnodejs: parameter ${parameter.name} already declared`);
+        const value = Object.hasOwn(this.#overrides, parameter.name)
+          ? this.#overrides[parameter.name]
+          : parameter.value;
+        const effective = new FakeParameter(parameter.name, parameter.type, value);
+        declared.set(parameter.name, { parameter: effective, ...(descriptor ? { descriptor } : {}) });
+        return effective;
+      },
+      getParameter: (pname) => {
+        const p = declared.get(pname);
+        if (!p) throw new Error(`rclnodejs: parameter ${pname} not declared`);
+        return p.parameter;
+      },
       createSubscription: (typeClass, topic, options, callback) => {
         const sub = { typeClass, topic, options, callback };
         this.subscriptions.push(sub);

@@ -239,6 +239,21 @@ export const TopicProfileSchema = Type.Object(
         ),
       ),
     ),
+    /** The serial line to a controller, for the serial transport (`edge run --transport serial`). */
+    serial: Type.Optional(
+      Type.Object(
+        {
+          /** Device path: /dev/ttyACM0, /dev/serial/by-id/…; `--serial-port` overrides it. */
+          path: Type.String({ minLength: 1, maxLength: 1024 }),
+          baudRate: Type.Integer({ minimum: 300, maximum: 4_000_000 }),
+          /** Newline-delimited JSON, or COBS frames delimited by 0x00 (binary-safe). */
+          framing: Type.Union([Type.Literal('ndjson'), Type.Literal('cobs')]),
+          /** Also write verdict events to the line (a controller needs only commands). */
+          sendVerdicts: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
