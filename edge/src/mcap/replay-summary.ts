@@ -48,6 +48,8 @@ export interface ReplaySummary {
   firstFailureByVertex: Partial<Record<VertexName, FirstEvent>>;
   /** Messages whose log time went backwards (replayed at the latest time seen). */
   logTimeBackwards: number;
+  /** The edge's own recorded verdicts, evidence, commands and diagnostics (counted, not fed to the gates). */
+  recordedOutputs: number;
   /** The verdict recording written with --record, if any. */
   recordedTo?: string;
 }
@@ -105,6 +107,10 @@ export function renderReplaySummary(s: ReplaySummary): string {
     const e = s.firstFailureByVertex[v];
     if (e) lines.push(first(`    first ${v} failure`, e));
   }
+  if (s.recordedOutputs > 0)
+    lines.push(
+      `  recorded  ${s.recordedOutputs} of the edge's own decisions (counted, not fed to the gates)`,
+    );
   if (s.logTimeBackwards > 0)
     lines.push(`  log time went backwards ${s.logTimeBackwards} times (replayed at the latest time seen)`);
   if (s.recordedTo) lines.push(`  verdicts recorded to ${s.recordedTo}`);

@@ -14,6 +14,14 @@ import type { EdgeGate } from '../gate/edge-gate.js';
 import type { TrapResult } from '../gate/trap-result.js';
 import { RosMessageMapper } from '../ros/message-mapping.js';
 import { type RosBinding, type RosRoleOverride, bindingForRecordedTopic } from '../ros/ros-bindings.js';
+import {
+  OWN_DIAGNOSTICS_TOPIC,
+  OWN_INPUT_TYPE,
+  OWN_OUTPUT_TYPES,
+  type OwnInput,
+  ownInput,
+  outputsOnlyMessage,
+} from './own-recording.js';
 import { readRosbag } from './rosbag-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
@@ -64,6 +72,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     firstVeto: null,
     firstFailureByVertex: {},
     logTimeBackwards: 0,
+    recordedOutputs: 0,
   };
   const pending: Promise<void>[] = [];
 
@@ -130,6 +139,31 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     }
   };
 
+  /** One mapped ROS message or recorded edge input, handed to the gate at `nowMs`. */
+  const feed = (input: OwnInput | ReturnType<RosMessageMapper['map']>) => {
+    if (input.kind === 'skip') {
+      skip(input.reason, input.detail);
+    } else if (input.kind === 'telemetry') {
+      const outcome = gate.ingestTelemetry(input.frame, nowMs);
+      if (outcome.accepted) {
+        summary.telemetry.accepted += 1;
+        latestFrames.set(input.frame.source, input.frame);
+      } else {
+        const reason = (outcome.reason ?? 'refused').split(':')[0]!;
+        summary.telemetry.rejected[reason] = (summary.telemetry.rejected[reason] ?? 0) + 1;
+        summary.telemetry.examples[reason] ??= outcome.reason ?? reason;
+      }
+      if (outcome.stop) onCommand(outcome.stop);
+      if (outcome.verdict) onVerdict(outcome.verdict);
+    } else if (input.kind === 'intent') {
+      summary.intents += 1;
+      onTrap(gate.trapAndSign(input.intent, nowMs));
+    } else {
+      summary.consents += 1;
+      onTrap(gate.submitConsent(input.envelope, nowMs));
+    }
+  };
+
   try {
     for await (const item of readRosbag(options.bagPath)) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
@@ -142,8 +176,14 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       summary.lastMessageMs = nowMs;
       summary.messages.total += 1;
       runTimers(nowMs);
-      let binding = bindings.get(item.topic);
-      if (!binding) {
+      const own =
+        item.type === OWN_INPUT_TYPE
+          ? 'input'
+          : OWN_OUTPUT_TYPES.has(item.type) || item.topic === OWN_DIAGNOSTICS_TOPIC
+            ? 'output'
+            : undefined;
+      let binding = own ? undefined : bindings.get(item.topic);
+      if (!own && !binding) {
         binding = bindingForRecordedTopic(profile, item.topic, item.type, options.overrides);
         bindings.set(item.topic, binding);
       }
@@ -151,11 +191,15 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       let count = topicCounts.get(key);
       if (!count) {
         const boundTo =
-          'unbound' in binding
-            ? `unbound: ${binding.unbound}`
-            : binding.target.kind === 'telemetry'
-              ? `telemetry:${binding.target.source}`
-              : binding.target.kind;
+          own === 'input'
+            ? "the edge's recorded inputs"
+            : own === 'output' || !binding
+              ? "the edge's recorded decisions (counted, not fed)"
+              : 'unbound' in binding
+                ? `unbound: ${binding.unbound}`
+                : binding.target.kind === 'telemetry'
+                  ? `telemetry:${binding.target.source}`
+                  : binding.target.kind;
         count = { topic: item.topic, type: item.type, messages: 0, boundTo };
         topicCounts.set(key, count);
       }
@@ -164,32 +208,22 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
         skip(item.reason, item.detail);
         continue;
       }
-      if ('unbound' in binding) {
-        skip('unbound-topic', `${item.topic}: ${binding.unbound}`);
+      if (own === 'output') {
+        summary.recordedOutputs += 1;
         continue;
       }
-      const mapped = mapper.map(binding, item.message, nowMs, item.type);
-      if (mapped.kind === 'skip') {
-        skip(mapped.reason, mapped.detail);
-      } else if (mapped.kind === 'telemetry') {
-        const outcome = gate.ingestTelemetry(mapped.frame, nowMs);
-        if (outcome.accepted) {
-          summary.telemetry.accepted += 1;
-          latestFrames.set(mapped.frame.source, mapped.frame);
-        } else {
-          const reason = (outcome.reason ?? 'refused').split(':')[0]!;
-          summary.telemetry.rejected[reason] = (summary.telemetry.rejected[reason] ?? 0) + 1;
-          summary.telemetry.examples[reason] ??= outcome.reason ?? reason;
-        }
-        if (outcome.stop) onCommand(outcome.stop);
-        if (outcome.verdict) onVerdict(outcome.verdict);
-      } else if (mapped.kind === 'intent') {
-        summary.intents += 1;
-        onTrap(gate.trapAndSign(mapped.intent, nowMs));
-      } else {
-        summary.consents += 1;
-        onTrap(gate.submitConsent(mapped.envelope, nowMs));
+      if (own === 'input') {
+        feed(ownInput(item.message, profile.robotId));
+        continue;
       }
+      if (!binding || 'unbound' in binding) {
+        skip('unbound-topic', `${item.topic}: ${binding && 'unbound' in binding ? binding.unbound : ''}`);
+        continue;
+      }
+      feed(mapper.map(binding, item.message, nowMs, item.type));
+    }
+    if (summary.messages.total > 0 && summary.recordedOutputs === summary.messages.total) {
+      summary.error = outputsOnlyMessage(summary.recordedOutputs);
     }
   } catch (err) {
     summary.error = (err as Error).message;

@@ -8,12 +8,16 @@
  * to the bundled standard definitions (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
  * that are `ros2idl` or unknown, channels without a schema, and messages that do not decode become problems
  * (counted by the replay), never guesses. Chunks may be uncompressed or zstd; lz4 chunks are refused by name.
+ *
+ * JSON channels with a `jsonschema` schema (what the edge's own `--record` writes: schema names `pentagate.*`)
+ * are read with the strict JSON reader and yielded with the schema name as their type.
  */
 import { createReadStream } from 'node:fs';
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import { decompress as zstdDecompress } from 'fzstd';
+import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
 
@@ -38,8 +42,11 @@ export type RecordedItem =
     };
 
 type ChannelDecoder =
-  | { ok: true; topic: string; type: string; reader: MessageReader }
+  | { ok: true; topic: string; type: string; reader: { readMessage(data: Uint8Array): unknown } }
   | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
+
+/** Largest JSON message read from a recording (the edge's inbound limit, with room for the recorded wrapper). */
+const MAX_JSON_MESSAGE_BYTES = 128 * 1024;
 
 const DECOMPRESS = {
   zstd: (buffer: Uint8Array, size: bigint) => {
@@ -58,6 +65,15 @@ function channelDecoder(
   const topic = channel.topic;
   const schema = schemas.get(channel.schemaId);
   const type = schema ? normalizeRosType(schema.name) : '(no schema)';
+  if (channel.messageEncoding === 'json' && schema?.encoding === 'jsonschema') {
+    const what = `${topic} message`;
+    return {
+      ok: true,
+      topic,
+      type: schema.name,
+      reader: { readMessage: (data) => readJson(data, { what, maxBytes: MAX_JSON_MESSAGE_BYTES }) },
+    };
+  }
   const fail = (reason: RecordingProblemReason, detail: string): ChannelDecoder => ({
     ok: false,
     topic,
