@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
-import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
+import { type Command, ExitCode, requireOption } from '@pentagate/protocol';
 import { EdgeGate } from '../gate/edge-gate.js';
 import { MemorySequenceStore } from '../gate/sequence-store.js';
 import { replayRecording } from '../mcap/replay.js';
@@ -22,8 +22,10 @@ export const edgeReplayCommand: Command = {
     '--profile FILE --bag PATH [--json] [--record OUT.mcap] [--firmware FILE]... [--calibration FILE]... ' +
     '[--hmac-key FILE] [--bindings FILE] [--ignore-stamps] [--monitor-period 20ms]',
   description: [
-    'Reads a rosbag2 recording in MCAP (CDR messages; schemas from the file, standard definitions bundled for',
-    'empty schema records; uncompressed or zstd chunks) and feeds it through the five gates in recorded time:',
+    'Reads a rosbag2 recording — an MCAP file (uncompressed, zstd or lz4 chunks), a sqlite3 .db3 file (old',
+    'two-table bags, schema 3 and 4), or a bag directory (metadata.yaml, or split files without one) — with CDR',
+    'messages (definitions from the file, standard definitions bundled when it has none) and feeds it through',
+    'the five gates in recorded time:',
     'each message is mapped exactly as the live ROS 2 transport maps it, and the gates see its log time as "now".',
     'Topics bind to the profile by topics.ros2 roles, else by their last name segment (/joint_states → source',
     'joint_states), else to the only source of their kind; JointTrajectory and Twist are intents.',
@@ -113,7 +115,7 @@ export const edgeReplayCommand: Command = {
   },
   async run(args, io) {
     const profilePath = requireOption(args, 'profile');
-    const bagPath = await resolveBagPath(requireOption(args, 'bag'));
+    const bagPath = requireOption(args, 'bag');
     const profile = loadRobotProfile(profilePath);
     const trust = TrustStore.fromDocument(profile.trust.document ?? { keys: [] }, `trust of ${profilePath}`);
     const keyPath = optionalString(args, 'hmac-key');
@@ -158,23 +160,4 @@ export const edgeReplayCommand: Command = {
 function throwawayKey(): { kid: string; key: Uint8Array } {
   const key = new Uint8Array(randomBytes(32));
   return { kid: hmacKeyId(key), key };
-}
-
-/** A rosbag2 directory holds metadata.yaml and the .mcap file(s); accept either. */
-async function resolveBagPath(path: string): Promise<string> {
-  const { readdir, stat } = await import('node:fs/promises');
-  let isDir = false;
-  try {
-    isDir = (await stat(path)).isDirectory();
-  } catch {
-    return path; // the reader names the missing file
-  }
-  if (!isDir) return path;
-  const mcaps = (await readdir(path)).filter((f) => f.endsWith('.mcap')).sort();
-  if (mcaps.length !== 1) {
-    throw new UsageError(
-      `--bag: expected one .mcap file in the rosbag2 directory ${path}, found ${mcaps.length}${mcaps.length ? ` (${mcaps.join(', ')}); name one` : ''}`,
-    );
-  }
-  return `${path.replace(/\/$/, '')}/${mcaps[0]}`;
 }

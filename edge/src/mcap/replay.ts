@@ -22,7 +22,7 @@ import {
   ownInput,
   outputsOnlyMessage,
 } from './own-recording.js';
-import { readRosbag } from './rosbag-reader.js';
+import { readRecording } from './recording-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
 
@@ -165,7 +165,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   };
 
   try {
-    for await (const item of readRosbag(options.bagPath)) {
+    for await (const item of readRecording(options.bagPath)) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);

@@ -7,7 +7,8 @@
  * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text falls back
  * to the bundled standard definitions (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
  * that are `ros2idl` or unknown, channels without a schema, and messages that do not decode become problems
- * (counted by the replay), never guesses. Chunks may be uncompressed or zstd; lz4 chunks are refused by name.
+ * (counted by the replay), never guesses. Chunks may be uncompressed, zstd (fzstd) or lz4 (LZ4 frames, as the
+ * MCAP spec's `lz4` compression says; @foxglove/wasm-lz4, the decoder MCAP's own tools use).
  *
  * JSON channels with a `jsonschema` schema (what the edge's own `--record` writes: schema names `pentagate.*`)
  * are read with the strict JSON reader and yielded with the schema name as their type.
@@ -16,6 +17,7 @@ import { createReadStream } from 'node:fs';
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
+import lz4Decompress from '@foxglove/wasm-lz4';
 import { decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
@@ -48,14 +50,19 @@ type ChannelDecoder =
 /** Largest JSON message read from a recording (the edge's inbound limit, with room for the recorded wrapper). */
 const MAX_JSON_MESSAGE_BYTES = 128 * 1024;
 
+function sized(compression: string, out: Uint8Array, size: bigint): Uint8Array {
+  if (BigInt(out.byteLength) !== size) {
+    throw new Error(
+      `${compression} chunk: expected ${size} bytes after decompression, got ${out.byteLength}`,
+    );
+  }
+  return out;
+}
+
 const DECOMPRESS = {
-  zstd: (buffer: Uint8Array, size: bigint) => {
-    const out = zstdDecompress(buffer, new Uint8Array(Number(size)));
-    if (BigInt(out.byteLength) !== size) {
-      throw new Error(`zstd chunk: expected ${size} bytes after decompression, got ${out.byteLength}`);
-    }
-    return out;
-  },
+  zstd: (buffer: Uint8Array, size: bigint) =>
+    sized('zstd', zstdDecompress(buffer, new Uint8Array(Number(size))), size),
+  lz4: (buffer: Uint8Array, size: bigint) => sized('lz4', lz4Decompress(buffer, Number(size)), size),
 };
 
 function channelDecoder(
@@ -123,6 +130,7 @@ function unreadable(path: string, detail: string): TransportError {
  * MCAP, is truncated, or a record is corrupt (after yielding everything before that point).
  */
 export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, void, void> {
+  await lz4Decompress.isLoaded;
   const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS });
   const schemas = new Map<number, McapTypes.Schema>();
   const decoders = new Map<number, ChannelDecoder>();
@@ -145,7 +153,7 @@ export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, vo
         } catch (err) {
           const message = (err as Error).message;
           const hint = /compression/i.test(message)
-            ? ' (decompress the recording first; zstd and uncompressed chunks are read)'
+            ? ' (recompress the recording with `ros2 bag convert` or `mcap convert`; uncompressed, zstd and lz4 chunks are read)'
             : '';
           throw unreadable(path, `${message}${hint} (within the first ${offset} bytes)`);
         }

@@ -18,6 +18,8 @@ export interface RosbagWriterOptions {
   writable: IWritable;
   /** Chunked (default true) like rosbag2; false writes every record unchunked. */
   useChunks?: boolean;
+  /** Compresses each chunk (e.g. LZ4 frames, compression `lz4`); default uncompressed. */
+  compressChunk?: (data: Uint8Array) => { compression: string; compressedData: Uint8Array };
 }
 
 export class RosbagWriter {
@@ -31,7 +33,11 @@ export class RosbagWriter {
   }
 
   static async open(options: RosbagWriterOptions): Promise<RosbagWriter> {
-    const writer = new McapWriter({ writable: options.writable, useChunks: options.useChunks ?? true });
+    const writer = new McapWriter({
+      writable: options.writable,
+      useChunks: options.useChunks ?? true,
+      ...(options.compressChunk ? { compressChunk: options.compressChunk } : {}),
+    });
     await writer.start({ profile: 'ros2', library: 'pentagate-edge' });
     return new RosbagWriter(writer);
   }

@@ -4,6 +4,7 @@
  * scripted events, and building blocks for malformed files. Not a test file itself.
  */
 import { McapWriter } from '@mcap/core';
+import lz4js from 'lz4js';
 import type { Intent, RobotProfile } from '@pentagate/protocol';
 import { McapFileSink } from '../../../src/mcap/mcap-file-sink.js';
 import { RosbagWriter } from '../../../src/mcap/rosbag-writer.js';
@@ -89,9 +90,35 @@ export const TOPICS = {
   consent: '/pentagate/consent',
 } as const;
 
-export async function openBag(path: string): Promise<RosbagWriter & { finish(): Promise<void> }> {
+/** What the scene writer needs: MCAP (RosbagWriter) or sqlite3 (Db3Writer). */
+export interface SceneWriter {
+  rosChannel(topic: string, rosType: string): Promise<void>;
+  write(topic: string, message: unknown, logTimeMs: number): Promise<void>;
+  finish(): Promise<void>;
+}
+
+/** Compresses MCAP chunks as LZ4 frames (lz4js), compression `lz4` as the MCAP spec names it. */
+export const lz4Chunks = (data: Uint8Array) => ({
+  compression: 'lz4',
+  compressedData: Uint8Array.from(lz4js.compress(data)),
+});
+
+export async function openBag(
+  path: string,
+  compressChunk?: typeof lz4Chunks,
+): Promise<RosbagWriter & { finish(): Promise<void> }> {
   const sink = await McapFileSink.create(path);
-  const bag = await RosbagWriter.open({ writable: sink });
+  const bag = await RosbagWriter.open({ writable: sink, ...(compressChunk ? { compressChunk } : {}) });
+  await registerSceneTopics(bag);
+  return Object.assign(bag, {
+    async finish() {
+      await bag.end();
+      await sink.close();
+    },
+  });
+}
+
+export async function registerSceneTopics(bag: Pick<SceneWriter, 'rosChannel'>): Promise<void> {
   await bag.rosChannel(TOPICS.joints, ROS_TYPES.jointState);
   await bag.rosChannel(TOPICS.front, ROS_TYPES.laserScan);
   await bag.rosChannel(TOPICS.rear, ROS_TYPES.laserScan);
@@ -99,12 +126,6 @@ export async function openBag(path: string): Promise<RosbagWriter & { finish(): 
   await bag.rosChannel(TOPICS.firmware, ROS_TYPES.string);
   await bag.rosChannel(TOPICS.intent, ROS_TYPES.jointTrajectory);
   await bag.rosChannel(TOPICS.consent, ROS_TYPES.string);
-  return Object.assign(bag, {
-    async finish() {
-      await bag.end();
-      await sink.close();
-    },
-  });
 }
 
 export interface SceneEvents {
@@ -123,8 +144,9 @@ export async function writeCellRecording(
   t0: number,
   durationMs: number,
   events: SceneEvents = {},
+  openWriter: (path: string) => Promise<SceneWriter> = openBag,
 ): Promise<void> {
-  const bag = await openBag(path);
+  const bag = await openWriter(path);
   const intents = [...(events.intents ?? [])];
   for (let dt = 0; dt <= durationMs; dt += 20) {
     const t = t0 + dt;

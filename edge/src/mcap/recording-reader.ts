@@ -1,0 +1,95 @@
+/**
+ * Opens the recordings users have: one MCAP or sqlite3 (`.db3`) file, or a rosbag2 bag directory — with its
+ * `metadata.yaml` (`relative_file_paths`, in recording order, and `storage_identifier`), or without one (a split
+ * bag whose metadata was never written: its `.mcap`/`.db3` files in name order, as `ros2 bag reindex` orders them).
+ * A split bag is read file after file as one recording. The storage is told by the file's first bytes, not its
+ * name: MCAP magic `\x89MCAP0\r\n` (MCAP spec, Magic) or `SQLite format 3\0` (SQLite file format, header).
+ */
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { TransportError } from '../transport/transport-error.js';
+import { type RecordedItem, readRosbag } from './rosbag-reader.js';
+import { readRosbagSqlite } from './rosbag-sqlite-reader.js';
+
+const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+function unreadable(path: string, detail: string): TransportError {
+  return new TransportError('MCAP_UNREADABLE', `recording ${path}: ${detail}`);
+}
+
+async function storageOf(path: string): Promise<'mcap' | 'sqlite3'> {
+  let head: Buffer;
+  try {
+    const fh = await open(path, 'r');
+    try {
+      head = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(head, 0, 16, 0);
+      head = head.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    throw unreadable(
+      path,
+      `cannot open it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  if (head.length === 0) throw unreadable(path, 'the file is empty');
+  if (head.subarray(0, 8).equals(MCAP_MAGIC)) return 'mcap';
+  if (head.equals(SQLITE_MAGIC)) return 'sqlite3';
+  throw unreadable(path, 'neither MCAP nor a rosbag2 sqlite3 database (unknown magic bytes)');
+}
+
+/** The files of a bag directory, in recording order. */
+export async function bagFiles(dir: string): Promise<string[]> {
+  let metadata: string | undefined;
+  try {
+    metadata = await readFile(join(dir, 'metadata.yaml'), 'utf8');
+  } catch {
+    metadata = undefined;
+  }
+  if (metadata !== undefined) {
+    let info: { relative_file_paths?: unknown } | undefined;
+    try {
+      info = (parseYaml(metadata) as { rosbag2_bagfile_information?: typeof info })
+        ?.rosbag2_bagfile_information;
+    } catch (err) {
+      throw unreadable(dir, `metadata.yaml is not YAML: ${(err as Error).message}`);
+    }
+    const paths = info?.relative_file_paths;
+    if (Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string')) {
+      // Relative to the bag directory; older rosbag2 wrote them with the directory name in front.
+      return (paths as string[]).map((p) => join(dir, p.startsWith(`${basename(dir)}/`) ? basename(p) : p));
+    }
+    // Without relative_file_paths (a metadata.yaml being rewritten), the files in the directory say it.
+  }
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.mcap') || f.endsWith('.db3'));
+  if (files.length === 0) throw unreadable(dir, 'a directory with no metadata.yaml, .mcap or .db3 file');
+  // multiple_files_2 sorts after multiple_files_10 by name: order by the split index rosbag2 appends.
+  const index = (f: string) => Number(/_(\d+)\.(mcap|db3)$/.exec(f)?.[1] ?? Number.NaN);
+  return files.sort((a, b) => index(a) - index(b) || (a < b ? -1 : a > b ? 1 : 0)).map((f) => join(dir, f));
+}
+
+/** The files a recording path stands for: itself, or its bag directory's files. */
+export async function recordingFiles(path: string): Promise<string[]> {
+  let isDir = false;
+  try {
+    isDir = (await stat(path)).isDirectory();
+  } catch (err) {
+    throw unreadable(
+      path,
+      `cannot open it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  return isDir ? bagFiles(path) : [path];
+}
+
+/** Yields every message of the recording (file or bag directory), file after file. */
+export async function* readRecording(path: string): AsyncGenerator<RecordedItem, void, void> {
+  for (const file of await recordingFiles(path)) {
+    if ((await storageOf(file)) === 'mcap') yield* readRosbag(file);
+    else yield* readRosbagSqlite(file);
+  }
+}
