@@ -6,5 +6,5 @@ import t from 'tap';
 import { unsafeEdgeFailsGroups } from './helpers/unsafe-edge-runs.js';
 
 t.test('an edge that signs everything fails every RISK scenario', (t) =>
-  unsafeEdgeFailsGroups(t, ['risk'], 6),
+  unsafeEdgeFailsGroups(t, ['risk'], 7),
 );

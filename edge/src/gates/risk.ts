@@ -1,8 +1,9 @@
 /**
- * RISK (DESIGN.md §3): no motion while a human is inside the operating radius, or — when the profile enables
- * speed and separation monitoring — nearer than the protective separation distance S_p of ISO/TS 15066
- * (separation-distance.ts). Stale or missing proximity data counts as a human present. Where a slower speed
- * would satisfy S_p, the gate passes with a speed cap (`speedScale` in the evidence and on the command).
+ * RISK (DESIGN.md §3): no motion while a human is inside the operating radius — always, with no speed cap
+ * (a running motion is stopped). When the profile enables speed and separation monitoring, a human outside
+ * the radius but nearer than the protective separation distance S_p of ISO/TS 15066 (separation-distance.ts)
+ * gets a speed cap where a slower speed satisfies S_p (`speedScale` in the evidence and on the command), and a
+ * veto where none does. Stale or missing proximity data counts as a human present.
  *
  * Codes: RISK.HUMAN_IN_RADIUS, RISK.SEPARATION, RISK.STALE_DATA, RISK.MISSING_DATA.
  */
@@ -41,14 +42,19 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
     return result(V, violations, evidence);
   }
   const distanceM = nearest ? (nearest.frame.nearestHumanM as number) : Number.POSITIVE_INFINITY;
+  evidence.operatingRadiusM = profile.risk.operatingRadiusM;
+  // DESIGN.md §3 RISK: "no execution when the proximity sensor detects a human in the operating radius".
+  // This holds with or without SSM, when deciding and while monitoring: a speed cap is never offered inside
+  // the radius (ISO/TS 15066 SSM slows the robot for people it may approach, not for people already in its reach).
+  if (nearest && distanceM < profile.risk.operatingRadiusM) {
+    violations.push(
+      `${V}.HUMAN_IN_RADIUS: human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
+    );
+    evidence.speedScale = 0;
+    return result(V, violations, evidence);
+  }
   if (!profile.risk.ssm.enabled) {
-    evidence.operatingRadiusM = profile.risk.operatingRadiusM;
-    if (nearest && distanceM < profile.risk.operatingRadiusM) {
-      violations.push(
-        `${V}.HUMAN_IN_RADIUS: human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
-      );
-    }
-    evidence.speedScale = violations.length === 0 ? 1 : 0;
+    evidence.speedScale = 1;
     return result(V, violations, evidence);
   }
   const terms = { humanSpeedMps: ctx.cp.humanSpeedMps, ssm: profile.risk.ssm };

@@ -122,7 +122,7 @@ t.test('a consent statement signed by a non-operator key is refused', async (t) 
 });
 
 t.test(
-  'a human entering during the motion yields a signed STOP; older-epoch commands are then refused',
+  'a human entering the operating radius during the motion yields a signed STOP, even outside S_p; older-epoch commands are then refused',
   async (t) => {
     const { gate, profile } = makeGate();
     feedHealthy(gate, profile);
@@ -132,11 +132,12 @@ t.test(
     const a = acceptMotorCommand(state, r.command, { keys, nowMs: T0 + 1 });
     if (!a.accepted) return t.fail(a.detail);
     state = a.state;
-    const out = gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0 + 20, 0.4), T0 + 20);
+    // 1.19 m: inside the 1.2 m radius but beyond S_p at full speed (1.16 m), so only the radius rule stops it.
+    const out = gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0 + 20, 1.19), T0 + 20);
     t.ok(out.accepted);
     t.ok(out.stop, 'a STOP is returned');
     t.equal(out.verdict?.outcome, 'stopped');
-    t.match(out.verdict?.violations.join('\n'), /RISK\.SEPARATION/);
+    t.match(out.verdict?.violations.join('\n'), /RISK\.HUMAN_IN_RADIUS: human at 1\.19 m < radius 1\.20 m/);
     t.equal(out.stop?.setpoints.kind, 'stop');
     t.ok(out.stop!.epoch > r.command.epoch);
     const s = acceptMotorCommand(state, out.stop, { keys, nowMs: T0 + 21 });

@@ -274,6 +274,9 @@ function brokenRules(
     ssm.humanPositionUncertaintyM +
     ssm.robotPositionUncertaintyM;
   for (const d of [s.human.front, s.human.rear]) if (d !== null && d < sp) broken.push('human inside S_p');
+  for (const d of [s.human.front, s.human.rear]) {
+    if (d !== null && d < p.risk.operatingRadiusM) broken.push('human inside the operating radius');
+  }
   if (k < (ssm.minSpeedScale ?? 0.1)) broken.push('speed scale below minimum');
   // ECONOMY: reserve and sag.
   const b = p.battery;

@@ -141,23 +141,14 @@ t.test('RISK', async (t) => {
   const { gate, profile } = makeGate();
   feedHealthy(gate, profile, T0, 3);
   t.equal(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').passed, true, 'human far away');
-  // Between S_p(min scale) and S_p(full): signed with a speed cap.
+  // Inside the operating radius: a veto, never a speed cap (S_p(min scale) < 0.8 m < S_p(full) < radius).
   gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.8), T0);
-  const capped = gate.trapAndSign(armIntent(), T0);
-  t.equal(capped.kind, 'signed');
-  if (capped.kind === 'signed' && capped.command.setpoints.kind === 'joint') {
-    const k = capped.command.setpoints.speedScale!;
-    t.ok(k > 0.1 && k < 1, `speed cap ${k}`);
-    const terms = { humanSpeedMps: 1.6, ssm: profile.risk.ssm };
-    t.ok(protectiveSeparationDistanceM(terms, k) <= 0.8);
-    t.ok(protectiveSeparationDistanceM(terms, k + 0.01) > 0.8, 'the cap is the largest that fits');
-    t.equal(capped.verdict.speedScale, k);
-  }
-  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.3), T0);
-  t.match(
-    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations[0],
-    /^RISK\.SEPARATION: human at 0\.30 m < S_p/,
-  );
+  const inside = gate.trapAndSign(armIntent(), T0);
+  t.equal(inside.kind, 'veto');
+  t.match(gateOf(inside.verdict, 'RISK').violations, [
+    /^RISK\.HUMAN_IN_RADIUS: human at 0\.80 m < radius 1\.20 m/,
+  ]);
+  t.equal(gateOf(inside.verdict, 'RISK').evidence.speedScale, 0);
   t.match(
     gateOf(gate.trapAndSign(armIntent(), T0 + 101).verdict, 'RISK').violations[0],
     /^RISK\.STALE_DATA: proximity\/proximity-front/,
@@ -175,6 +166,31 @@ t.test('RISK', async (t) => {
     /^RISK\.MISSING_DATA/,
   );
   t.equal(maxSpeedScaleFor({ humanSpeedMps: 1.6, ssm: profile.risk.ssm }, 0.1), undefined);
+});
+
+t.test('RISK caps the speed for a human outside the radius but inside S_p', async (t) => {
+  const { gate, profile } = makeGate(
+    armProfile((p) => {
+      p.risk.operatingRadiusM = 0.45;
+    }),
+  );
+  feedHealthy(gate, profile, T0, 3);
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.8), T0);
+  const capped = gate.trapAndSign(armIntent(), T0);
+  t.equal(capped.kind, 'signed');
+  if (capped.kind === 'signed' && capped.command.setpoints.kind === 'joint') {
+    const k = capped.command.setpoints.speedScale!;
+    t.ok(k > 0.1 && k < 1, `speed cap ${k}`);
+    const terms = { humanSpeedMps: 1.6, ssm: profile.risk.ssm };
+    t.ok(protectiveSeparationDistanceM(terms, k) <= 0.8);
+    t.ok(protectiveSeparationDistanceM(terms, k + 0.01) > 0.8, 'the cap is the largest that fits');
+    t.equal(capped.verdict.speedScale, k);
+  }
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.47), T0);
+  t.match(
+    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations[0],
+    /^RISK\.SEPARATION: human at 0\.47 m < S_p/,
+  );
 });
 
 t.test('ECONOMY', async (t) => {

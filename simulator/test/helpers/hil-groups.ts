@@ -9,6 +9,7 @@ export const HIL_GROUPS = {
   risk: [
     'human-enters-radius',
     'human-inside-vetoes-intent',
+    'human-inside-radius-ssm',
     'proximity-stale',
     'proximity-dropout',
     'proximity-nan',
