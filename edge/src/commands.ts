@@ -1,4 +1,5 @@
 import type { Command } from '@pentagate/protocol';
+import { brokerAclCommand } from './cli/broker-acl-command.js';
 import { calibSignCommand } from './cli/calib-sign-command.js';
 import { consentGrantCommand } from './cli/consent-grant-command.js';
 import { edgeRunCommand } from './cli/edge-run-command.js';
@@ -13,6 +14,7 @@ export const commands: Command[] = [
   edgeCheckCommand,
   edgeReplayCommand,
   hashPasswordCommand,
+  brokerAclCommand,
   firmwareSignCommand,
   calibSignCommand,
   consentGrantCommand,

@@ -1,15 +1,25 @@
 /**
  * The embedded MQTT broker (`--mqtt embedded:PORT`): aedes 1.x, MQTT 3.1.1, with username/password
- * authentication against scrypt hashes and the per-robot topic rules of topic-rules.ts. It exists so a
- * single machine runs the edge without installing Mosquitto; any external broker works the same way
- * through the MQTT client adapter.
+ * authentication against scrypt hashes (password-checker.ts) and the role and leaf rules of
+ * topic-rules.ts. It exists so a single machine runs the edge without installing Mosquitto; any external
+ * broker works the same way through the MQTT client adapter, with the ACL written by mosquitto-acl.ts.
+ *
+ * Memory is bounded before authentication: packets above `maxPacketBytes` close the connection as their
+ * length field arrives (packet-size-guard.ts), at most `maxConnections` sockets are open, and a socket
+ * that sends no CONNECT within `connectTimeoutMs` is closed.
  */
 import { createServer, type Server } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
-import { type BrokerIdentity, mayPublish, maySubscribe } from './topic-rules.js';
 import { type BrokerUser, loadBrokerUsers } from './broker-users.js';
-import { verifyPassword } from './password-hash.js';
+import { guardPacketSize } from './packet-size-guard.js';
+import { PasswordChecker, type PasswordCheckerOptions } from './password-checker.js';
+import type { BrokerIdentity } from './topic-rules.js';
+
+/** Largest MQTT packet, bytes after the fixed header: the node's 64 KiB inbound limit plus topic and slack. */
+export const DEFAULT_MAX_PACKET_BYTES = 128 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 128;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
 export interface EmbeddedBrokerOptions {
   /** TCP port; 0 picks a free one (tests). */
@@ -17,6 +27,22 @@ export interface EmbeddedBrokerOptions {
   /** Interface to bind; loopback unless the robot sits on another machine. */
   host?: string;
   users: BrokerUser[];
+  /** Largest packet accepted, bytes of Remaining Length (default 128 KiB); larger closes the connection. */
+  maxPacketBytes?: number;
+  /** Open sockets at most (default 128); further ones are closed on accept. */
+  maxConnections?: number;
+  /** Time a new socket has to send its CONNECT, ms (default 5000). */
+  connectTimeoutMs?: number;
+  /** Password-check throttling (defaults in password-checker.ts). */
+  passwordChecks?: PasswordCheckerOptions;
+  /** Called when the broker closes a connection for a reason worth logging. */
+  onRefusal?: (event: BrokerRefusal) => void;
+}
+
+export interface BrokerRefusal {
+  reason: 'packet-too-large' | 'too-many-connections' | 'auth-throttled' | 'auth-busy';
+  address: string | undefined;
+  detail: string;
 }
 
 export interface EmbeddedBroker {
@@ -24,13 +50,16 @@ export interface EmbeddedBroker {
   readonly port: number;
   /** `mqtt://host:port` for clients. */
   readonly url: string;
-  /** Number of clients currently connected. */
+  /** Number of clients currently connected (past CONNACK). */
   connectedClients(): number;
+  /** Password checks so far: scrypt derivations, refusals by back-off or a full queue, remembered hits. */
+  passwordStats(): Readonly<PasswordChecker['stats']>;
   close(): Promise<void>;
 }
 
 // CONNACK return codes, MQTT 3.1.1 §3.2.2.3 (Table 3.1).
 const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
 
 function authError(message: string, returnCode: number): AuthenticateError {
@@ -44,6 +73,13 @@ function authError(message: string, returnCode: number): AuthenticateError {
  */
 function clientIdFits(clientId: string, username: string): boolean {
   return clientId === username || clientId.startsWith(`${username}-`);
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new EdgeRuntimeError('BROKER_CONFIG_INVALID', `${what}: expected a positive integer, got ${value}`);
+  }
+  return value;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -71,20 +107,39 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** Starts aedes on a TCP port with authentication and per-robot authorization. */
+/** Starts aedes on a TCP port with authentication and role and leaf authorization. */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const host = options.host ?? '127.0.0.1';
+  const maxPacketBytes = positiveInteger(
+    options.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES,
+    'maxPacketBytes',
+  );
+  const maxConnections = positiveInteger(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 'maxConnections');
   const users = await loadBrokerUsers(options.users);
+  const hashes = new Map([...users.byName].map(([name, user]) => [name, user.passwordHash]));
+  const passwords = new PasswordChecker(hashes, users.proven, options.passwordChecks);
   const identities = new WeakMap<Client, BrokerIdentity>();
+  const refuse = (event: BrokerRefusal) => options.onRefusal?.(event);
 
   const aedes = await Aedes.createBroker({
+    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // [MQTT-3.1.2-19], [MQTT-3.1.2-21]: a CONNECT without a username or password is refused below.
     authenticate(client, username, password, done) {
       const user = username === undefined ? undefined : users.byName.get(username);
-      // Derive against a dummy hash for unknown users too, so timing does not reveal which names exist.
-      verifyPassword(password?.toString('utf8') ?? '', user?.passwordHash ?? users.dummyHash).then(
-        (ok) => {
-          if (!user || !ok)
+      const address =
+        client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : 'unknown';
+      passwords.check(username, password?.toString('utf8') ?? '', address).then(
+        (outcome) => {
+          if (outcome === 'throttled' || outcome === 'busy') {
+            refuse({
+              reason: outcome === 'busy' ? 'auth-busy' : 'auth-throttled',
+              address,
+              detail:
+                outcome === 'busy' ? 'password checks queue full' : 'address in back-off after failed logins',
+            });
+            return done(authError('try again later', SERVER_UNAVAILABLE), null);
+          }
+          if (!user || outcome !== 'ok')
             return done(authError('bad user name or password', BAD_USERNAME_OR_PASSWORD), null);
           if (!clientIdFits(client.id, user.username)) {
             return done(
@@ -105,14 +160,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       // client is null for the broker's own $SYS heartbeats.
       if (client === null) return callback(null);
       const identity = identities.get(client);
-      if (identity && mayPublish(identity, packet.topic, packet.retain)) return callback(null);
+      if (identity && users.policy.mayPublish(identity, packet.topic, packet.retain)) return callback(null);
       // [MQTT-3.3.5-2]: MQTT 3.1.1 cannot refuse a PUBLISH in-band, so the server closes the
       // connection; the message is never delivered.
       callback(new Error(`${identity?.username ?? 'client'} may not publish to ${packet.topic}`));
     },
     authorizeSubscribe(client, subscription, callback) {
       const identity = identities.get(client);
-      if (identity && maySubscribe(identity, subscription.topic)) return callback(null, subscription);
+      if (identity && users.policy.maySubscribe(identity, subscription.topic))
+        return callback(null, subscription);
       // A null subscription makes aedes answer 0x80 (Failure) for this filter in the SUBACK
       // ([MQTT-3.9.3-2], return codes in §3.9.3), leaving the connection and other filters intact.
       callback(null, null);
@@ -121,7 +177,25 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   // noDelay: a STOP is one small packet; Nagle's algorithm would hold it behind an unacknowledged
   // earlier write until the peer's delayed ACK (~40 ms on Linux), twenty times the 2 ms budget.
-  const server = createServer({ noDelay: true }, aedes.handle);
+  const server = createServer({ noDelay: true }, (socket) => {
+    guardPacketSize(socket, maxPacketBytes, (declared) =>
+      refuse({
+        reason: 'packet-too-large',
+        address: socket.remoteAddress,
+        detail: `declared ${declared} bytes, limit ${maxPacketBytes}`,
+      }),
+    );
+    aedes.handle(socket);
+  });
+  // Node closes sockets beyond this on accept, before any byte is read.
+  server.maxConnections = maxConnections;
+  server.on('drop', (data) =>
+    refuse({
+      reason: 'too-many-connections',
+      address: data?.remoteAddress,
+      detail: `limit ${maxConnections} open connections`,
+    }),
+  );
   try {
     await listen(server, options.port, host);
   } catch (err) {
@@ -137,6 +211,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port,
     url: `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
     connectedClients: () => aedes.connectedClients,
+    passwordStats: () => ({ ...passwords.stats }),
     close() {
       closed ??= new Promise<void>((resolve) => {
         aedes.close(() => server.close(() => resolve()));

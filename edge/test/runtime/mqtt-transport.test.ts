@@ -12,6 +12,7 @@ t.test('connects, subscribes to the robot’s inputs and publishes verdicts', as
     users: [
       { username: 'edge-r1', password: 'e', role: 'edge', robotId: 'r1' },
       { username: 'ops', password: 'o', role: 'operator' },
+      { username: 'robot-r1', password: 'r', role: 'robot', robotId: 'r1' },
     ],
   });
   t.teardown(() => broker.close());
@@ -32,9 +33,11 @@ t.test('connects, subscribes to the robot’s inputs and publishes verdicts', as
   await transport.publishVerdict(sampleVerdict(1));
   t.equal((await inbox.next<{ intentId: string }>('pentagate/v1/r1/verdict')).intentId, 'intent-1');
   const topics = robotTopics('r1');
-  for (const topic of [topics.intent, topics.telemetry('proximity'), topics.consent]) {
-    await ops.publishAsync(topic, '{}', { qos: 1 });
-  }
+  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'r' });
+  t.teardown(() => robot.endAsync(true));
+  await robot.publishAsync(topics.intent, '{}', { qos: 1 });
+  await robot.publishAsync(topics.telemetry('proximity'), '{}', { qos: 1 });
+  await ops.publishAsync(topics.consent, '{}', { qos: 1 });
   for (let i = 0; i < 400 && received.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
   t.same(received, [topics.intent, topics.telemetry('proximity'), topics.consent]);
 });

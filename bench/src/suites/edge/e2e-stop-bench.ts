@@ -81,6 +81,8 @@ async function runStopScenario(
     users: [
       { username: 'edge', password: 'bench-edge', role: 'edge', robotId },
       { username: 'robot', password: 'bench-robot', role: 'robot', robotId },
+      // Only an edge-role identity reads telemetry; this one receives the round-trip probes.
+      { username: 'rtt', password: 'bench-rtt', role: 'edge', robotId },
     ],
   });
   const edge = await startEdgeNode({
@@ -92,8 +94,10 @@ async function runStopScenario(
   });
   const planner = await connect(broker.url, 'robot', 'bench-robot');
   const controller = await connect(broker.url, 'robot', 'bench-robot');
+  const rttReader = await connect(broker.url, 'rtt', 'bench-rtt');
   try {
-    await controller.subscribeAsync([topics.cmd, topics.telemetry('bench-rtt')], { qos: 1 });
+    await controller.subscribeAsync(topics.cmd, { qos: 1 });
+    await rttReader.subscribeAsync(topics.telemetry('bench-rtt'), { qos: 1 });
     const warmup = ctx.size(100, 5);
     const samples = ctx.size(1000, 20);
 
@@ -120,12 +124,12 @@ async function runStopScenario(
     }
     if (!alsoRoundTrip) return { stop: e2e, roundTrip: undefined, brokerUrl: broker.url };
 
-    // Bare publish → receive through the same broker, same clients, same QoS 0 telemetry publish.
+    // Bare publish → receive through the same broker and publishing client, same QoS 0 telemetry publish.
     const rtt = new LatencyRecorder('mqttRoundTrip');
     const probe = JSON.stringify(cell.frames(0, Date.now(), 0.5)[1]);
     for (let i = 0; i < warmup + samples; i++) {
       if (i === warmup) rtt.restart();
-      const received = nextMessage(controller, topics.telemetry('bench-rtt'), () => true);
+      const received = nextMessage(rttReader, topics.telemetry('bench-rtt'), () => true);
       const start = nowNs();
       planner.publish(topics.telemetry('bench-rtt'), probe, { qos: 0 });
       await received;
@@ -135,6 +139,7 @@ async function runStopScenario(
   } finally {
     await planner.endAsync(true);
     await controller.endAsync(true);
+    await rttReader.endAsync(true);
     await edge.stop('benchmark over');
     await broker.close();
     await rm(stateDir, { recursive: true, force: true });
