@@ -34,6 +34,7 @@ t.test('end to end over the embedded aedes broker', async (t) => {
     users: [
       { username: 'edge-r1', password: 'edge-pass-7c1', role: 'edge', robotId: 'r1' },
       { username: 'robot-r1', password: 'robot-pass-2b9', role: 'robot', robotId: 'r1' },
+      { username: 'ops-r1', password: 'ops-pass-5d4', role: 'operator', robotId: 'r1' },
     ],
   });
   t.teardown(() => broker.close());
@@ -42,6 +43,7 @@ t.test('end to end over the embedded aedes broker', async (t) => {
     robotId: 'r1',
     edge: { username: 'edge-r1', password: 'edge-pass-7c1' },
     robot: { username: 'robot-r1', password: 'robot-pass-2b9' },
+    operator: { username: 'ops-r1', password: 'ops-pass-5d4' },
     stateDir: await tempDir(t),
   });
 });

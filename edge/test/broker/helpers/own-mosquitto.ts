@@ -6,7 +6,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ export interface OwnMosquitto {
   url: string;
   port: number;
   acl: string;
+  /** What mosquitto printed so far (for failure messages). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -60,28 +62,24 @@ function freePort(): Promise<number> {
   });
 }
 
-async function untilListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
+/**
+ * Waits for mosquitto's "running" log line. Probing the port with a bare TCP connection instead would skew
+ * the listener's connection count (Mosquitto 2.0.11 counts a socket closed before CONNECT twice).
+ */
+async function untilRunning(child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`mosquitto exited (${child.exitCode}): ${log()}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 50));
+    if (/mosquitto version \S+ running/.test(log())) return;
+    await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`mosquitto did not listen on ${port} within 10 s: ${log()}`);
+  throw new Error(`mosquitto did not start within 10 s: ${log()}`);
 }
 
-/** Starts mosquitto with the shipped conf and the ACL of `users`; `extraConf` lines are appended. */
+/** Starts mosquitto with the shipped conf and the ACL of `users`; `overrides` replace options by name. */
 export async function startOwnMosquitto(
   users: readonly MosquittoUser[],
-  extraConf: string[] = [],
+  overrides: Record<string, string> = {},
 ): Promise<OwnMosquitto> {
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-mosquitto-'));
   const acl = mosquittoAcl(validateBrokerIdentities(users.map(({ password: _p, ...identity }) => identity)));
@@ -100,11 +98,13 @@ export async function startOwnMosquitto(
       if (/^listener\s/.test(line)) return `listener ${port} 127.0.0.1`;
       if (/^password_file\s/.test(line)) return `password_file ${passwdPath}`;
       if (/^acl_file\s/.test(line)) return `acl_file ${aclPath}`;
+      const name = line.split(/\s/)[0] as string;
+      if (name in overrides) return `${name} ${overrides[name]}`;
       return line;
     });
   // Run as whoever we are: as root, mosquitto would otherwise switch to the `mosquitto` user and lose
   // access to the 0600 files above.
-  conf.push(`user ${userInfo().username}`, ...extraConf);
+  conf.push(`user ${userInfo().username}`);
   const confPath = join(dir, 'mosquitto.conf');
   await writeFile(confPath, `${conf.join('\n')}\n`);
   const child = spawn(findBinary('mosquitto') as string, ['-c', confPath], {
@@ -126,10 +126,10 @@ export async function startOwnMosquitto(
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await untilListening(port, child, () => output);
+    await untilRunning(child, () => output);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: `mqtt://127.0.0.1:${port}`, port, acl, stop };
+  return { url: `mqtt://127.0.0.1:${port}`, port, acl, output: () => output, stop };
 }

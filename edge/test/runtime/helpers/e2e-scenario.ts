@@ -21,6 +21,8 @@ export interface ScenarioBroker {
   robotId: string;
   edge: TestClientOptions;
   robot: TestClientOptions;
+  /** The operator account consent goes through (consent is an operator's leaf); defaults to `robot`. */
+  operator?: TestClientOptions;
   stateDir: string;
 }
 
@@ -55,8 +57,14 @@ export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroke
   t.teardown(() => robot.endAsync(true));
   const inbox = new MessageInbox(robot);
   await robot.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
+  const operator = broker.operator ? await connectClient(broker.url, broker.operator) : robot;
+  t.teardown(() => (operator === robot ? undefined : operator.endAsync(true)));
   const publish = (topic: string, body: unknown) =>
-    robot.publishAsync(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1 });
+    (topic === topics.consent ? operator : robot).publishAsync(
+      topic,
+      typeof body === 'string' ? body : JSON.stringify(body),
+      { qos: 1 },
+    );
   const keys = new Map([[fixture.hmacKey.kid, fixture.hmacKey.key]]);
   const verdictFor = (intentId: string) =>
     inbox.next<VerdictEvent>(
