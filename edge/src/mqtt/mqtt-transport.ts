@@ -5,11 +5,18 @@
  *
  * Clean session: messages sent while the edge was away are not replayed to it. An intent queued during
  * an outage would otherwise be judged long after its planner gave up on it.
+ *
+ * A command is never put on the wire after its `validUntil`: publishCommand checks the clock at the moment
+ * it hands the command to the socket (a command can wait behind the outbox's fsync, or behind a starved
+ * event loop), and refuses rather than queues while the connection is down, since mqtt.js would otherwise
+ * send the queue on reconnect, however late.
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { type MotorCommand, type RobotTopics, robotTopics, type VerdictEvent } from '@pentagate/protocol';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
+import { TransportError } from '../transport/transport-error.js';
 import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
+import { CommandExpiredError } from './command-expired-error.js';
 
 export interface MqttTlsOptions {
   /** PEM CA bundle that signed the broker's certificate. */
@@ -34,6 +41,10 @@ export interface MqttTransportOptions {
   reconnectPeriodMs?: number;
   /** How long the first connection may take before `connect` fails, ms (default 10000). */
   connectTimeoutMs?: number;
+  /** Called for each command refused because its validUntil had passed (metrics, log). */
+  onCommandExpired?: (command: MotorCommand, lateMs: number) => void;
+  /** Wall clock, ms (tests); default Date.now, the clock validUntil is stamped with. */
+  clock?: () => number;
   /** Called on connection state changes, for the log. */
   onStateChange?: (state: 'connected' | 'reconnecting' | 'offline', detail?: string) => void;
 }
@@ -41,11 +52,15 @@ export interface MqttTransportOptions {
 export class MqttTransport implements RobotTransport {
   readonly topics: RobotTopics;
   readonly #client: MqttClient;
+  readonly #clock: () => number;
+  readonly #onCommandExpired: MqttTransportOptions['onCommandExpired'];
   #handler: InboundHandler = () => {};
 
-  private constructor(client: MqttClient, topics: RobotTopics) {
+  private constructor(client: MqttClient, topics: RobotTopics, options: MqttTransportOptions) {
     this.#client = client;
     this.topics = topics;
+    this.#clock = options.clock ?? Date.now;
+    this.#onCommandExpired = options.onCommandExpired;
     client.on('message', (topic, payload) => this.#handler(topic, payload));
   }
 
@@ -95,7 +110,7 @@ export class MqttTransport implements RobotTransport {
       await client.endAsync(true);
       throw err;
     }
-    return new MqttTransport(client, topics);
+    return new MqttTransport(client, topics, options);
   }
 
   onMessage(handler: InboundHandler): void {
@@ -103,6 +118,18 @@ export class MqttTransport implements RobotTransport {
   }
 
   async publishCommand(command: MotorCommand): Promise<void> {
+    const nowMs = this.#clock();
+    // Same rule as the controller's acceptMotorCommand: valid through validUntil, expired after it.
+    if (nowMs > command.validUntil) {
+      this.#onCommandExpired?.(command, nowMs - command.validUntil);
+      throw new CommandExpiredError(command.seq, command.validUntil, nowMs);
+    }
+    if (!this.#client.connected) {
+      throw new TransportError(
+        'TRANSPORT_CLOSED',
+        `command seq ${command.seq} not published: the MQTT connection is down (commands are not queued)`,
+      );
+    }
     // QoS 1: at least once; a duplicate is harmless because the controller refuses a repeated seq.
     await this.#client.publishAsync(this.topics.cmd, JSON.stringify(command), { qos: 1, retain: false });
   }

@@ -48,6 +48,7 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
   if (outbox.repair) {
     log.warn({ ...outbox.repair }, 'audit outbox: cut a torn last line left by power loss');
   }
+  const metrics = new EdgeMetrics();
   let transport: RobotTransport;
   try {
     if (options.transport) transport = options.transport;
@@ -55,6 +56,11 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
       transport = await MqttTransport.connect({
         ...options.mqtt,
         robotId: options.robotId,
+        onCommandExpired: (command, lateMs) => {
+          const kind = command.setpoints.kind === 'stop' ? 'stop' : 'motion';
+          metrics.recordCommandExpired(kind);
+          log.error({ seq: command.seq, kind, lateMs }, 'command expired before it could be published');
+        },
         onStateChange: (state, detail) =>
           log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
       });
@@ -63,7 +69,6 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
     await outbox.close();
     throw err;
   }
-  const metrics = new EdgeMetrics();
   const node = new EdgeNode({
     robotId: options.robotId,
     gate: options.gate,

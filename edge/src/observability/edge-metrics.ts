@@ -18,6 +18,7 @@ export class EdgeMetrics {
   readonly #trapAndSignSeconds: Histogram;
   readonly #rejectedInputs: Counter<'input' | 'reason'>;
   readonly #commandsPublished: Counter<'kind'>;
+  readonly #commandsExpired: Counter<'kind'>;
   readonly #outboxRecords: Gauge;
   readonly #reasons = new Set<string>();
 
@@ -54,6 +55,12 @@ export class EdgeMetrics {
       labelNames: ['kind'],
       registers,
     });
+    this.#commandsExpired = new Counter({
+      name: 'pentagate_edge_commands_expired_total',
+      help: 'Signed commands not published because their validUntil had passed when the transport got them.',
+      labelNames: ['kind'],
+      registers,
+    });
     this.#outboxRecords = new Gauge({
       name: 'pentagate_edge_outbox_records',
       help: 'Records in the audit outbox not yet acknowledged by the forwarding sink.',
@@ -66,6 +73,10 @@ export class EdgeMetrics {
     for (const gate of verdict.gates) {
       this.#gateResults.inc({ vertex: gate.vertex, outcome: gate.passed ? 'passed' : 'failed' });
     }
+  }
+
+  recordCommandExpired(kind: CommandKind): void {
+    this.#commandsExpired.inc({ kind });
   }
 
   observeTrapAndSign(seconds: number): void {
