@@ -71,6 +71,8 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   }
   if (args.options['tls-insecure']) tls.rejectUnauthorized = false;
   const metricsPort = optionalString(args, 'metrics-port');
+  const foxglovePort = optionalString(args, 'foxglove-port');
+  const foxgloveHost = optionalString(args, 'foxglove-host');
   let brokerUsers: BrokerUser[] | undefined;
   if (usersFile) {
     const users = await readJsonFile(usersFile, 'broker-users');
@@ -105,6 +107,8 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
     ...(passwordFile !== undefined ? { password: await readSecretFile(passwordFile, 'password-file') } : {}),
     ...(Object.keys(tls).length > 0 ? { tls } : {}),
     ...(metricsPort !== undefined ? { metricsPort: parsePort(metricsPort, 'metrics-port') } : {}),
+    ...(foxglovePort !== undefined ? { foxglovePort: parsePort(foxglovePort, 'foxglove-port') } : {}),
+    ...(foxgloveHost !== undefined ? { foxgloveHost } : {}),
   };
 }
 
@@ -155,6 +159,9 @@ export const edgeRunCommand: Command = {
     '',
     '--record OUT.mcap writes every input, verdict (with the telemetry it was decided on) and command to a new',
     "MCAP file, to open in Foxglove beside the robot's own recordings (see `pentagate edge replay --help`).",
+    '',
+    '--foxglove-port N serves the same channels live over the Foxglove WebSocket protocol on 127.0.0.1:N',
+    '(--foxglove-host to bind elsewhere): open Foxglove, "Open connection" → Foxglove WebSocket → ws://HOST:N.',
     '',
     'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port, an unreachable broker,',
     'ROS 2 not sourced or rclnodejs missing, or a serial port that does not open.',
@@ -249,13 +256,23 @@ export const edgeRunCommand: Command = {
       description: 'Record inputs, verdicts, evidence and commands to a new MCAP file',
       valueName: 'OUT.mcap',
     },
+    'foxglove-port': {
+      type: 'string',
+      description: 'Serve verdicts, evidence, commands and diagnostics live to Foxglove on this port',
+      valueName: 'N',
+    },
+    'foxglove-host': {
+      type: 'string',
+      description: 'Foxglove WebSocket bind address (default 127.0.0.1)',
+      valueName: 'HOST',
+    },
     'log-level': { type: 'string', description: 'pino level', valueName: 'LEVEL', default: 'info' },
   },
   async run(args, io) {
     const options = await edgeRunOptions(args);
     const started = await startEdgeRun(options);
     io.err(
-      `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}; Ctrl-C stops it`,
+      `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}${started.foxgloveUrl ? `; Foxglove on ${started.foxgloveUrl}` : ''}; Ctrl-C stops it`,
     );
     const reason = await untilSignal();
     await started.stop(reason);

@@ -16,6 +16,8 @@ import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
 import { McapRecordingTransport } from '../mcap/mcap-recording-transport.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
+import { type DecisionSink, teeSinks } from '../mcap/decision-sink.js';
+import { FoxgloveLive } from '../foxglove/foxglove-live.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
 import type { TransportName } from '../transport/combined-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
@@ -46,11 +48,17 @@ export interface EdgeRunOptions {
   logger: Logger;
   /** Record inputs, verdicts, evidence and commands to this new MCAP file (`--record`). */
   recordPath?: string;
+  /** Serve verdicts, evidence, commands, diagnostics and inputs over the Foxglove WebSocket protocol (0 = any). */
+  foxglovePort?: number;
+  /** Default 127.0.0.1. */
+  foxgloveHost?: string;
 }
 
 export interface StartedEdge {
   edge: RunningEdge;
   broker: EmbeddedBroker | undefined;
+  /** The Foxglove WebSocket URL when `foxglovePort` was given. */
+  foxgloveUrl: string | undefined;
   stop(reason?: string): Promise<void>;
 }
 
@@ -101,10 +109,21 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   }
   let edge: RunningEdge;
   let recorder: VerdictRecorder | undefined;
+  let foxglove: FoxgloveLive | undefined;
   let transport: RobotTransport | undefined;
   try {
     recorder = options.recordPath ? await VerdictRecorder.create(options.recordPath) : undefined;
-    const record = recorder;
+    foxglove =
+      options.foxglovePort !== undefined
+        ? await FoxgloveLive.start({
+            port: options.foxglovePort,
+            robotId: profile.robotId,
+            ...(options.foxgloveHost !== undefined ? { host: options.foxgloveHost } : {}),
+          })
+        : undefined;
+    const sinks = [recorder, foxglove].filter((x): x is VerdictRecorder | FoxgloveLive => x !== undefined);
+    const record: DecisionSink | undefined =
+      sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : teeSinks(sinks);
     transport = await openEdgeTransports({
       profile,
       transports,
@@ -135,6 +154,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   } catch (err) {
     await transport?.close().catch(() => {});
     await recorder?.close().catch(() => {});
+    await foxglove?.close().catch(() => {});
     await broker?.close();
     throw err;
   }
@@ -146,6 +166,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
       cfgDigest: gate.cfgDigest,
       epoch: gate.epoch,
       metrics: edge.observability?.url,
+      foxglove: foxglove?.url,
       provenanceAccepted: provenance.accepted,
     },
     'edge running',
@@ -153,6 +174,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   return {
     edge,
     broker,
+    foxgloveUrl: foxglove?.url,
     async stop(reason) {
       await edge.stop(reason);
       await broker?.close();

@@ -1,6 +1,7 @@
 /**
  * A RobotTransport decorator for `pentagate edge run --record OUT.mcap`: passes everything through unchanged and
- * records every inbound message, verdict and command into MCAP (VerdictRecorder), with the latest telemetry
+ * hands every inbound message, verdict and command to a DecisionSink (the MCAP VerdictRecorder, the Foxglove live
+ * server, or both), with the latest telemetry
  * frame received per source as each verdict's evidence (the verdict's evidenceDigest identifies the frames the
  * gates actually used among them).
  *
@@ -10,17 +11,17 @@
 import type { MotorCommand, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
 import { parseRobotTopic, readJson } from '@pentagate/protocol';
 import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
-import type { VerdictRecorder } from './verdict-recorder.js';
+import type { DecisionSink } from './decision-sink.js';
 
 const MAX_RECORDED_INPUT_BYTES = 64 * 1024;
 
 export class McapRecordingTransport implements RobotTransport {
   readonly #inner: RobotTransport;
-  readonly #recorder: VerdictRecorder;
+  readonly #recorder: DecisionSink;
   readonly #clock: () => number;
   readonly #latest = new Map<string, TelemetryFrame>();
 
-  constructor(inner: RobotTransport, recorder: VerdictRecorder, clock: () => number = Date.now) {
+  constructor(inner: RobotTransport, recorder: DecisionSink, clock: () => number = Date.now) {
     this.#inner = inner;
     this.#recorder = recorder;
     this.#clock = clock;

@@ -42,7 +42,7 @@ export const VerdictEvidenceSchema = {
   required: ['atMs', 'outcome', 'frames'],
 } as const;
 
-const InputSchema = {
+export const InputSchema = {
   type: 'object',
   properties: { topic: { type: 'string' }, message: {} },
   required: ['topic', 'message'],

@@ -11,7 +11,8 @@ export type TransportErrorCode =
   | 'MCAP_WRITE_FAILED'
   | 'SERIAL_OPEN_FAILED'
   | 'SERIAL_FRAME_INVALID'
-  | 'TRANSPORT_CLOSED';
+  | 'TRANSPORT_CLOSED'
+  | 'FOXGLOVE_LISTEN_FAILED';
 
 export class TransportError extends PentagateError {
   declare readonly code: TransportErrorCode;
