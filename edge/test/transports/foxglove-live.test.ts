@@ -114,9 +114,6 @@ t.test('a Foxglove client watches the edge live: verdict, evidence, command, dia
       });
     }
   };
-  // Subscriptions travel to the server before the robot starts sending.
-  await new Promise((r) => setTimeout(r, 200));
-
   const robot = await connectClient(started.broker?.url ?? '', {
     username: 'robot-r1',
     password: 'robot-pw',
@@ -125,7 +122,18 @@ t.test('a Foxglove client watches the edge live: verdict, evidence, command, dia
   const topics = robotTopics('r1');
   const inbox = new MessageInbox(robot);
   await robot.subscribeAsync(topics.cmd, { qos: 1 });
-  for (const frame of fixture.passingFrames(1, Date.now())) {
+  // Telemetry until the first input shows up in Foxglove: the subscriptions have reached the server.
+  let seq = 0;
+  await until(() => {
+    if ((byTopic.get(RECORDED_TOPICS.input) ?? []).length > 0) return true;
+    seq += 1;
+    for (const frame of fixture.passingFrames(seq, Date.now())) {
+      void robot.publishAsync(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 1 });
+    }
+    return false;
+  });
+  seq += 1;
+  for (const frame of fixture.passingFrames(seq, Date.now())) {
     await robot.publishAsync(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 1 });
   }
   await robot.publishAsync(topics.intent, JSON.stringify(fixture.smallMove('live-1')), { qos: 1 });
