@@ -50,6 +50,7 @@ export type MappingSkipReason =
   | 'unstamped'
   | 'stale-stamp'
   | 'future-stamp'
+  | 'foreign-clock'
   | 'stamp-backwards';
 
 export const MAPPING_SKIP_REASONS: readonly MappingSkipReason[] = [
@@ -61,8 +62,19 @@ export const MAPPING_SKIP_REASONS: readonly MappingSkipReason[] = [
   'unstamped',
   'stale-stamp',
   'future-stamp',
+  'foreign-clock',
   'stamp-backwards',
 ];
+
+/** A stamp this far from the handler's clock is from another clock, not a late or early message. */
+const FOREIGN_CLOCK_MS = 3_600_000;
+
+function durationText(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs >= 86_400_000) return `${(abs / 86_400_000).toFixed(1)} days`;
+  if (abs >= 3_600_000) return `${(abs / 3_600_000).toFixed(1)} h`;
+  return `${abs} ms`;
+}
 
 export type MappedMessage =
   | { kind: 'telemetry'; frame: TelemetryFrame }
@@ -170,7 +182,18 @@ export class RosMessageMapper {
     // Stamps from another clock (use_sim_time) say nothing about age on this one: the frame is stamped with
     // the handler's clock instead, since the gates age a frame from min(arrival, stamp).
     if (!this.#checkStamps) return nowMs;
-    if (stampMs === 0) throw new Skip('unstamped', 'header.stamp is zero (the publisher did not stamp it)');
+    if (stampMs === 0) {
+      throw new Skip(
+        'unstamped',
+        'header.stamp is zero (the publisher did not stamp it); frames without a time cannot be aged',
+      );
+    }
+    if (Math.abs(nowMs - stampMs) > FOREIGN_CLOCK_MS) {
+      throw new Skip(
+        'foreign-clock',
+        `stamped ${new Date(stampMs).toISOString()}, ${durationText(nowMs - stampMs)} ${stampMs < nowMs ? 'before' : 'after'} the edge's clock (on replay: the log time): another clock (an unsynchronized GPS receiver, a simulation); fix the time sync, or age frames by arrival (--ignore-stamps on replay, --ros-ignore-stamps live)`,
+      );
+    }
     if (nowMs - stampMs > maxAgeMs) {
       throw new Skip('stale-stamp', `stamped ${nowMs - stampMs} ms ago, source allows ${maxAgeMs} ms`);
     }

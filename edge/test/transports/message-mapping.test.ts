@@ -110,6 +110,21 @@ t.test('header.stamp feeds staleness: stale, future, zero and backwards stamps a
     kind: 'skip',
     reason: 'unstamped',
   });
+  t.match(
+    m.map(b, msg(T0 - 3 * 86_400_000), T0),
+    {
+      kind: 'skip',
+      reason: 'foreign-clock',
+      detail:
+        /3\.0 days before the edge's clock .*another clock \(an unsynchronized GPS receiver, a simulation\).*--ignore-stamps/,
+    },
+    'a days-old GPS stamp is named as another clock, not as a late message',
+  );
+  t.match(m.map(b, msg(T0 + 2 * 3_600_000), T0), {
+    kind: 'skip',
+    reason: 'foreign-clock',
+    detail: /2\.0 h after/,
+  });
   t.match(m.map(b, msg(T0), T0), { kind: 'telemetry' });
   t.match(m.map(b, msg(T0 - 10), T0), { kind: 'skip', reason: 'stamp-backwards' });
   const lax = new RosMessageMapper({ robotId: arm.robotId, checkStamps: false });
