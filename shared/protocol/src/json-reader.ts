@@ -6,7 +6,8 @@
  * (`{"nearestHumanM":0.3,"nearestHumanM":null}` would read as "nobody present"), integers beyond 2^53 - 1
  * are silently rounded (a rounded seq or amount must never be signed), `1e309` becomes Infinity, and lone
  * surrogates pass into strings no canonical encoding can carry. One linear scan after JSON.parse refuses
- * all of these, and nesting deeper than `maxDepth` (recursive consumers would exhaust the stack).
+ * all of these, nesting deeper than `maxDepth` (recursive consumers would exhaust the stack), and members
+ * named `__proto__`, however escaped (a later spread or merge would turn one into a prototype).
  */
 import { InvalidInputError } from './errors.js';
 
@@ -29,8 +30,15 @@ const LOWER_U = 0x75;
 /** A surrogate not part of a high+low pair (RFC 7493 §2.1 forbids them; UTF-8 cannot encode them). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 export function hasLoneSurrogate(s: string): boolean {
   return LONE_SURROGATE.test(s);
+}
+
+/** `s` with each lone surrogate replaced by U+FFFD, for text that must be canonicalized or stored. */
+export function withoutLoneSurrogates(s: string): string {
+  return LONE_SURROGATE.test(s) ? s.replace(LONE_SURROGATES, '\uFFFD') : s;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -94,6 +102,9 @@ function findIJsonProblem(text: string, maxDepth: number): string | undefined {
         return `expected well-formed Unicode strings (RFC 7493 §2.1), got a lone surrogate in the string at offset ${start}`;
       }
       if (expectName) {
+        if (value === '__proto__') {
+          return `expected no member named "__proto__" (an object spread or merge later could poison a prototype), got one at offset ${start}`;
+        }
         if (!open[open.length - 1]!.add(value)) {
           return `expected each member name once per object (RFC 7493 §2.3), got ${quoted(value)} again at offset ${start}`;
         }

@@ -118,3 +118,14 @@ t.test('errors are InvalidInputError naming what was read', async (t) => {
     t.match((err as Error).message, /^frame: /);
   }
 });
+
+t.test('refuses a member named __proto__, however it is escaped', async (t) => {
+  for (const text of [
+    '{"__proto__":{"admin":true}}',
+    '{"a":[{"\\u005f_proto__":1}]}',
+    '{"__pr\\u006fto__":null}',
+  ]) {
+    t.throws(() => read(text), /"__proto__"/, text);
+  }
+  t.same(read('{"proto":1,"x":"__proto__"}'), { proto: 1, x: '__proto__' }, 'as a value it is only text');
+});
