@@ -111,7 +111,7 @@ export async function decideApproval(
   }
   if (body.actionDigest !== p.actionDigest) {
     throw conflict(
-      `actionDigest: this ${verb} is bound to the action reviewed; expected ${p.actionDigest}, got ${body.actionDigest}`,
+      `actionDigest: this ${verb} is bound to the action reviewed, and the digest sent is not that action's; review the pending item again`,
       p,
     );
   }

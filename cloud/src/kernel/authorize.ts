@@ -57,7 +57,8 @@ async function earlierDecision(
   const until = Date.now() + IDEMPOTENT_WAIT_MS;
   for (;;) {
     const found = await findKernelDecision(k, tenantId, existing.id);
-    if (found) {
+    // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
+    if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
       const proof = await proofPacket(k.cloud, tenantId, existing.id);
       return { decision: { ...found.body, proof }, created: false };
     }

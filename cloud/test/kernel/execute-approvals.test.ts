@@ -88,6 +88,11 @@ t.test(
     });
     t.equal(wrong.statusCode, 409);
     t.match(wrong.json().error.message, /bound to the action reviewed/);
+    t.notMatch(
+      JSON.stringify(wrong.json()),
+      digestOf(action),
+      'the refusal does not disclose the digest it expected (an approval must come from a review)',
+    );
     const byAgent = await post(c, c.a.keys.agent, `${url}/approve`, { actionDigest: digestOf(action) });
     t.equal(byAgent.statusCode, 403, 'an agent key cannot approve');
     const veto = await post(c, c.a.keys.operator, `${url}/veto`, { actionDigest: digestOf(action) });
