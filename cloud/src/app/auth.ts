@@ -2,8 +2,12 @@
  * Bearer authentication (RFC 6750 §2.1) and scope checks, as an onRequest hook so that nothing — not even
  * body parsing — runs for a caller without a valid key. A malformed key is refused before any database
  * lookup; a revoked key is refused like an unknown one, with its own message.
+ *
+ * The key is resolved once per request, before rate limiting, so that the limiter can count a valid key
+ * on its own budget and everything else — no key, a malformed, unknown or revoked one — on the budget of
+ * its address (a flood of invented keys would otherwise get a fresh budget per key).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyScope } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { API_KEY_PATTERN, apiKeyMatches, hashApiKey } from '../tenants/api-key.js';
@@ -23,6 +27,9 @@ declare module 'fastify' {
   }
 }
 
+/** What the Authorization header amounts to: a caller, or the refusal a keyed route would answer. */
+export type Authentication = { caller: Caller } | { refusal: ApiError };
+
 const BEARER = /^Bearer ([^\s]+)$/;
 
 /** The caller of a route that requires a key; routes call this instead of reading `request.caller`. */
@@ -32,31 +39,63 @@ export function callerOf(request: FastifyRequest): Caller {
   return caller;
 }
 
-export function registerAuth(app: FastifyInstance, store: Store): void {
-  app.decorateRequest('caller', undefined);
-  app.addHook('onRequest', async (request) => {
-    const scopes = request.routeOptions.config.scopes;
-    if (!scopes) return;
-    const header = request.headers.authorization;
-    if (header === undefined) {
-      throw new ApiError('UNAUTHENTICATED', 'expected an Authorization: Bearer <API key> header, got none');
-    }
-    const key = BEARER.exec(header)?.[1];
-    if (key === undefined || !API_KEY_PATTERN.test(key)) {
-      throw new ApiError(
+async function resolve(header: string | undefined, store: Store): Promise<Authentication> {
+  if (header === undefined) {
+    return {
+      refusal: new ApiError(
+        'UNAUTHENTICATED',
+        'expected an Authorization: Bearer <API key> header, got none',
+      ),
+    };
+  }
+  const key = BEARER.exec(header)?.[1];
+  if (key === undefined || !API_KEY_PATTERN.test(key)) {
+    return {
+      refusal: new ApiError(
         'UNAUTHENTICATED',
         'expected Authorization: Bearer pgk_<43 base64url characters>, got a header of another form',
-      );
-    }
-    const record = await store.findApiKeyByHash(hashApiKey(key));
-    if (!record || !apiKeyMatches(key, record))
-      throw new ApiError('UNAUTHENTICATED', 'the API key is not known');
-    if (record.revokedAtMs !== null) throw new ApiError('UNAUTHENTICATED', 'the API key was revoked');
-    request.caller = { tenantId: record.tenantId, keyId: record.id, scope: record.scope };
-    if (!scopes.includes(record.scope)) {
+      ),
+    };
+  }
+  const record = await store.findApiKeyByHash(hashApiKey(key));
+  if (!record || !apiKeyMatches(key, record)) {
+    return { refusal: new ApiError('UNAUTHENTICATED', 'the API key is not known') };
+  }
+  if (record.revokedAtMs !== null)
+    return { refusal: new ApiError('UNAUTHENTICATED', 'the API key was revoked') };
+  return { caller: { tenantId: record.tenantId, keyId: record.id, scope: record.scope } };
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<Authentication>>();
+
+/** Resolves the request's key once; later calls for the same request share the answer. */
+export function authenticate(request: FastifyRequest, store: Store): Promise<Authentication> {
+  let authentication = resolved.get(request);
+  if (authentication === undefined) {
+    authentication = resolve(request.headers.authorization, store);
+    resolved.set(request, authentication);
+  }
+  return authentication;
+}
+
+/** Runs after the key is resolved and before any refusal for it: throws RATE_LIMITED when over budget. */
+export type RequestLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export function registerAuth(app: FastifyInstance, store: Store, limiter?: RequestLimiter): void {
+  app.decorateRequest('caller', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    const authentication = await authenticate(request, store);
+    // a valid key is known on every route, so its refusals (404, 405, …) are recorded under its tenant
+    if ('caller' in authentication) request.caller = authentication.caller;
+    if (limiter) await limiter(request, reply);
+    const scopes = request.routeOptions.config?.scopes;
+    if (!scopes) return;
+    if ('refusal' in authentication) throw authentication.refusal;
+    const { scope } = authentication.caller;
+    if (!scopes.includes(scope)) {
       throw new ApiError(
         'SCOPE_FORBIDDEN',
-        `this route needs a key of scope ${scopes.join(' or ')}, got a key of scope ${record.scope}`,
+        `this route needs a key of scope ${scopes.join(' or ')}, got a key of scope ${scope}`,
       );
     }
   });

@@ -3,9 +3,8 @@
  * `listen({ port: 0 })`; `pentagate cloud serve` listens). Start-up records the signing keys and the
  * default policy in the store and the audit log before the first request is served.
  */
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import { sha256Hex, TrustStore } from '@pentagate/crypto';
+import { TrustStore } from '@pentagate/crypto';
 import type { TrustDocument } from '@pentagate/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
@@ -18,19 +17,18 @@ import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { registerRoutes } from '../routes/index.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
+import { clientErrorHandler } from './client-errors.js';
 import type { CloudContext } from './context.js';
-import { registerErrorHandler } from './error-handler.js';
-import { ApiError } from './errors.js';
+import { type ErrorResponder, registerErrorHandler } from './error-handler.js';
 import { registerDrain } from './inflight.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerMetrics } from './metrics.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions, registerRateLimit } from './rate-limit.js';
+import { DEFAULT_REFUSAL_TALLY, RefusalTally } from './refusal-tally.js';
+import { RouteMethods } from './route-methods.js';
 import { registerSchemaValidator } from './schema-validator.js';
 
-export interface RateLimitOptions {
-  /** Requests allowed per API key (or, without a key, per address) per window. */
-  max: number;
-  timeWindowMs: number;
-}
+export type { RateLimitOptions } from './rate-limit.js';
 
 export interface BuildAppOptions {
   store: Store;
@@ -46,8 +44,13 @@ export interface BuildAppOptions {
   custodyTrust?: TrustDocument;
   /** Largest request body accepted (default 1 MiB). */
   bodyLimitBytes?: number;
-  /** Per-key rate limit (default 600 requests per minute); `false` turns it off (benchmarks). */
+  /**
+   * Rate limit: 600 requests per minute per valid API key, 120 per address without one (default);
+   * `false` turns it off (benchmarks).
+   */
   rateLimit?: RateLimitOptions | false;
+  /** Window and address bound of the refusal tally for floods (default 60 s, 10,000 addresses). */
+  refusalTally?: { windowMs: number; maxAddresses: number };
   /** Validity of a signed approval (default 5 minutes). */
   decisionTtlMs?: number;
   /** How long a tenant's policy lookup is cached (default 1000 ms). */
@@ -69,14 +72,21 @@ export type CloudApp = FastifyInstance & { cloud: CloudContext };
 export const DEFAULT_LOG_ORIGIN = 'pentagate.local/audit';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-function rateLimitKey(authorization: string | undefined, ip: string): string {
-  // the raw key never sits in the limiter's table; its hash does
-  return authorization ? `key:${sha256Hex(authorization).slice(0, 32)}` : `ip:${ip}`;
-}
-
 export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const level = typeof options.logger === 'string' ? options.logger : 'info';
+  const store = options.store;
+  const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
+  const audit = new AuditLog(store, keys.origin, keys.note);
+  const nowMs = options.nowMs ?? Date.now;
+  let reportError: (err: unknown) => void = () => {};
+  let respondToError: ErrorResponder = async () => {};
+  const tally = new RefusalTally(audit, {
+    ...DEFAULT_REFUSAL_TALLY,
+    ...options.refusalTally,
+    nowMs,
+    onError: (err) => reportError(err),
+  });
   const app = Fastify({
     bodyLimit,
     logger: options.logger
@@ -85,11 +95,13 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    clientErrorHandler: clientErrorHandler(audit, tally, (err) => reportError(err)),
+    // router errors (bad percent-encoding, over-long parameters) go through the error handler
+    frameworkErrors: (error, request, reply) => {
+      void respondToError(error, request, reply);
+    },
   });
-  const store = options.store;
-  const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
-  const audit = new AuditLog(store, keys.origin, keys.note);
-  const nowMs = options.nowMs ?? Date.now;
+  reportError = (err) => app.log.error({ err }, 'refusal records could not be written');
 
   // Start-up writes: key metadata (a `key` audit entry per key first seen) and the default policy.
   for (const record of signingKeyRecords(keys, nowMs())) {
@@ -127,20 +139,16 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const drain = registerDrain(app, { drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
   registerJsonBodyParser(app, bodyLimit);
   registerSchemaValidator(app);
-  registerErrorHandler(app, audit);
+  const routes = new RouteMethods();
+  routes.register(app);
+  respondToError = registerErrorHandler(app, { audit, tally, routes });
+  tally.start();
   const metrics = registerMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
-  if (options.rateLimit !== false) {
-    const rl = options.rateLimit ?? { max: 600, timeWindowMs: 60_000 };
-    await app.register(rateLimit, {
-      global: true,
-      max: rl.max,
-      timeWindow: rl.timeWindowMs,
-      keyGenerator: (request) => rateLimitKey(request.headers.authorization, request.ip),
-      errorResponseBuilder: (_request, context) =>
-        new ApiError('RATE_LIMITED', `more than ${context.max} requests in ${context.after}; retry later`),
-    });
-  }
-  registerAuth(app, store);
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : await registerRateLimit(app, store, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+  registerAuth(app, store, limiter);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -163,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
 
   app.addHook('onClose', async () => {
     await drain.drained();
+    await tally.stop();
     if (options.ownsStore !== false) await store.close();
   });
   return app as unknown as CloudApp;

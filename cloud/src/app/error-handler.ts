@@ -1,18 +1,21 @@
 /**
  * Turns every error into `{ error: { code, message, details? } }` with a fitting status (DESIGN.md §5), and
  * records each refusal of a client in the audit log before answering — the one write bad input may cause.
+ * Refusals of a caller with a valid key get an entry each; refusals without one, and every 429, go through
+ * the address's refusal tally (refusal-tally.ts), so a flood is recorded without a write per request.
  *
- * Fastify's own errors are mapped by status: 413 → BODY_TOO_LARGE, 415 → UNSUPPORTED_MEDIA_TYPE, any other
- * 4xx from the content-type layer → INVALID_JSON. An error we do not recognise is a server fault (500): it is
- * logged with its stack, and the client sees no internals.
+ * Fastify's own errors are mapped by status: 413 → BODY_TOO_LARGE, 414 → URI_TOO_LONG, 415 →
+ * UNSUPPORTED_MEDIA_TYPE, a bad percent-encoding → INVALID_URL, any other 4xx from the content-type layer →
+ * INVALID_JSON. An error we do not recognise is a server fault (500): it is logged with its stack, and the
+ * client sees no internals.
  */
+import { withoutLoneSurrogates } from '@pentagate/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import { StoreError } from '../store/store-error.js';
-import { API_ERRORS, ApiError, type ApiErrorCode, errorBody } from './errors.js';
-
-/** Refusals not written to the audit log: a flood of them is what rate limiting and draining protect against. */
-const NOT_AUDITED: ReadonlySet<string> = new Set<ApiErrorCode>(['RATE_LIMITED', 'SHUTTING_DOWN']);
+import { API_ERRORS, ApiError, errorBody } from './errors.js';
+import type { RefusalTally } from './refusal-tally.js';
+import type { RouteMethods } from './route-methods.js';
 
 /** Longest message kept in a refusal record; the client may have put anything in it. */
 const MAX_AUDITED_MESSAGE = 512;
@@ -24,8 +27,12 @@ export function toApiError(err: unknown): ApiError {
   const e = err as Partial<FastifyError>;
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status === 413) return new ApiError('BODY_TOO_LARGE', `request body: ${e.message ?? 'too large'}`);
+  if (status === 414) return new ApiError('URI_TOO_LONG', 'a path parameter is longer than 100 characters');
   if (status === 415) {
     return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'request body: expected Content-Type application/json');
+  }
+  if (e.code === 'FST_ERR_BAD_URL') {
+    return new ApiError('INVALID_URL', 'expected a path of valid percent-encoded UTF-8, got another');
   }
   if (status >= 400 && status < 500) {
     if (e.validationContext) return new ApiError('INVALID_BODY', e.message ?? 'invalid request');
@@ -34,47 +41,76 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('INTERNAL', 'internal error; the request changed nothing');
 }
 
-function routeOf(request: FastifyRequest): string {
-  return request.routeOptions.url ?? request.url.split('?')[0]!.slice(0, 256);
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0]!.slice(0, 256);
 }
 
-export function registerErrorHandler(app: FastifyInstance, audit: AuditLog): void {
-  app.setErrorHandler(async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions?.url ?? pathOf(request);
+}
+
+export interface ErrorHandling {
+  audit: AuditLog;
+  tally: RefusalTally;
+  routes: RouteMethods;
+}
+
+export type ErrorResponder = (err: unknown, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** Sets the error and not-found handlers; returns the error handler for errors raised outside a route. */
+export function registerErrorHandler(
+  app: FastifyInstance,
+  { audit, tally, routes }: ErrorHandling,
+): ErrorResponder {
+  const respond: ErrorResponder = async (err, request, reply) => {
     const apiError = toApiError(err);
     if (apiError.code === 'INTERNAL' || apiError.code === 'STORE_UNAVAILABLE') {
       request.log.error({ err }, 'request failed');
     }
-    if (apiError.statusCode < 500 && !NOT_AUDITED.has(apiError.code)) {
+    // a draining server answers 503 without a write: the store is closing
+    if (apiError.statusCode < 500) {
       const caller = request.caller;
-      try {
-        await audit.append({
-          type: 'refusal',
-          tenantId: caller?.tenantId,
-          actor: caller?.keyId,
-          data: {
-            method: request.method,
-            route: routeOf(request),
-            status: apiError.statusCode,
-            code: apiError.code,
-            message: apiError.message.slice(0, MAX_AUDITED_MESSAGE),
-          },
-        });
-      } catch (auditErr) {
-        // fail closed: a refusal that cannot be recorded is answered as a store failure
-        request.log.error({ err: auditErr }, 'refusal could not be audited');
-        const unavailable = new ApiError('STORE_UNAVAILABLE', 'the store could not record the refusal');
-        return reply.code(unavailable.statusCode).send(errorBody(unavailable.code, unavailable.message));
+      const byAddress = caller === undefined || apiError.code === 'RATE_LIMITED';
+      if (!byAddress || tally.note(request.ip, apiError.code)) {
+        try {
+          await audit.append({
+            type: 'refusal',
+            tenantId: caller?.tenantId,
+            actor: caller?.keyId,
+            data: {
+              ...(byAddress ? { address: request.ip } : {}),
+              method: request.method,
+              route: routeOf(request),
+              status: apiError.statusCode,
+              code: apiError.code,
+              // the client may have put a lone surrogate in it, which no canonical entry can hold
+              message: withoutLoneSurrogates(apiError.message.slice(0, MAX_AUDITED_MESSAGE)),
+            },
+          });
+        } catch (auditErr) {
+          // fail closed: a refusal that cannot be recorded is answered as a store failure
+          request.log.error({ err: auditErr }, 'refusal could not be audited');
+          const unavailable = new ApiError('STORE_UNAVAILABLE', 'the store could not record the refusal');
+          return reply.code(unavailable.statusCode).send(errorBody(unavailable.code, unavailable.message));
+        }
       }
     }
-    if (apiError.code === 'RATE_LIMITED' && (err as { headers?: Record<string, string> }).headers) {
-      reply.headers((err as { headers: Record<string, string> }).headers);
-    }
     return reply.code(apiError.statusCode).send(errorBody(apiError.code, apiError.message, apiError.details));
-  });
+  };
+  app.setErrorHandler(respond);
 
-  app.setNotFoundHandler(async (request) => {
-    throw new ApiError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 256)}`);
+  app.setNotFoundHandler(async (request, reply) => {
+    const allowed = routes.allowed(pathOf(request));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      throw new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${pathOf(request)} answers ${allowed.join(', ')}, not ${request.method.slice(0, 16)}`,
+      );
+    }
+    throw new ApiError('NOT_FOUND', `no route ${request.method.slice(0, 16)} ${pathOf(request)}`);
   });
+  return respond;
 }
 
 export { API_ERRORS };

@@ -8,7 +8,8 @@ import { PentagateError } from '@pentagate/protocol';
 export const API_ERRORS = {
   INVALID_JSON: {
     status: 400,
-    meaning: 'the body is not strict JSON (syntax, bad UTF-8, unsafe integer, __proto__)',
+    meaning:
+      'the body is not strict JSON (syntax, bad UTF-8, duplicate names, lone surrogates, unsafe or non-finite numbers, nesting over 64, __proto__)',
   },
   INVALID_BODY: {
     status: 400,
@@ -57,10 +58,24 @@ export const API_ERRORS = {
     status: 409,
     meaning: 'a record forks or rewrites the stored chain, or names another robot; nothing was stored',
   },
-  METHOD_NOT_ALLOWED: { status: 405, meaning: 'the route exists but not with this method' },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    meaning: 'the route exists but not with this method; the Allow header lists its methods',
+  },
+  INVALID_URL: { status: 400, meaning: 'the path is not valid percent-encoded UTF-8' },
+  URI_TOO_LONG: { status: 414, meaning: 'a path parameter is longer than the router accepts' },
+  MALFORMED_REQUEST: { status: 400, meaning: 'the request is not valid HTTP/1.1; the connection is closed' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive in time; the connection is closed' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    meaning: 'the request line and headers are larger than the server accepts',
+  },
   BODY_TOO_LARGE: { status: 413, meaning: 'the body is larger than the configured limit' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },
-  RATE_LIMITED: { status: 429, meaning: 'too many requests for this API key (or address) in the window' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json in UTF-8' },
+  RATE_LIMITED: {
+    status: 429,
+    meaning: 'too many requests for this API key (or, without a valid key, this address) in the window',
+  },
   INTERNAL: { status: 500, meaning: 'a fault in the server; the request changed nothing' },
   STORE_UNAVAILABLE: {
     status: 503,

@@ -1,50 +1,44 @@
 /**
- * The one body parser: strict JSON via `readJson` (@pentagate/protocol) — bad UTF-8, syntax errors and
- * integers beyond 2^53 - 1 are refused instead of silently rounded (a rounded amount must never be signed,
- * RFC 7493 §2.2) — plus refusal of `__proto__` keys, which could reach an object spread later
- * (prototype poisoning).
+ * The one body parser: strict JSON via `readJson` (@pentagate/protocol) on the raw bytes — bad UTF-8 is
+ * refused, never replaced by U+FFFD; duplicate member names, lone surrogates, numbers that overflow a
+ * double, integers beyond 2^53 - 1, nesting deeper than 64 and `__proto__` members (prototype poisoning)
+ * are refused (I-JSON, RFC 7493). A body declared in another charset than UTF-8 is refused with 415: JSON
+ * exchanged between systems is UTF-8 (RFC 8259 §8.1).
  */
 import { readJson } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
 
-const SUSPICIOUS_KEY = /"__proto__"\s*:/;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
-function hasProtoKey(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some(hasProtoKey);
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') return true;
-    if (hasProtoKey((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
+/** Refuses a Content-Type whose charset parameter names anything but UTF-8. */
+export function checkCharset(contentType: string | undefined): void {
+  const charset = contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return;
+  throw new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `request body: expected application/json in UTF-8 (RFC 8259 §8.1), got charset ${JSON.stringify(charset.slice(0, 40))}`,
+  );
 }
 
-export function parseJsonBody(text: string, maxBytes: number): unknown {
-  if (text.length === 0) throw new ApiError('INVALID_JSON', 'request body: expected JSON, got an empty body');
-  let value: unknown;
+export function parseJsonBody(body: string | Uint8Array, maxBytes: number): unknown {
+  if (body.length === 0) throw new ApiError('INVALID_JSON', 'request body: expected JSON, got an empty body');
   try {
-    value = readJson(text, { what: 'request body', maxBytes });
+    return readJson(body, { what: 'request body', maxBytes });
   } catch (err) {
     throw new ApiError('INVALID_JSON', (err as Error).message);
   }
-  if (SUSPICIOUS_KEY.test(text) && hasProtoKey(value)) {
-    throw new ApiError(
-      'INVALID_JSON',
-      'request body: expected no "__proto__" keys, got one (prototype poisoning)',
-    );
-  }
-  return value;
 }
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: bodyLimitBytes },
-    (_request, body, done) => {
+    { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
+    (request, body, done) => {
       try {
-        done(null, parseJsonBody(body as string, bodyLimitBytes));
+        checkCharset(request.headers['content-type']);
+        done(null, parseJsonBody(body as Buffer, bodyLimitBytes));
       } catch (err) {
         done(err as Error, undefined);
       }

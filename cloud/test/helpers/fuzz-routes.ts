@@ -1,6 +1,7 @@
 /**
- * Fuzz helper (issue 5, "Bad input"): 10,000 random requests per route that takes input — random JSON, raw
- * bytes, valid bodies with one field broken, wrong content types, random path and query values. The
+ * Fuzz helper: 10,000 random requests per route that takes input — random JSON, raw
+ * bytes, valid bodies with one field broken, hostile JSON (helpers/hostile-json.ts), wrong content types,
+ * random path and query values. The
  * server must never answer 5xx, every refusal must be a JSON error, and the only writes a refusal may
  * cause are its own audit entry.
  */
@@ -9,6 +10,7 @@ import type { Test } from 'tap';
 import type { InjectOptions } from 'fastify';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bearer, registerLobe, testCloud, transferCall } from './cloud-app.js';
+import { hostileBody } from './hostile-json.js';
 
 const RUNS = 10_000;
 const BATCH = 200;
@@ -35,9 +37,12 @@ function mutated(valid: Record<string, unknown>): fc.Arbitrary<Record<string, un
   );
 }
 
-function bodies(valid: Record<string, unknown>): fc.Arbitrary<{ payload: string; contentType: string }> {
+function bodies(
+  valid: Record<string, unknown>,
+): fc.Arbitrary<{ payload: string | Buffer; contentType: string }> {
   const json = 'application/json';
   return fc.oneof(
+    { weight: 2, arbitrary: hostileBody(valid).map((payload) => ({ payload, contentType: json })) },
     { weight: 4, arbitrary: mutated(valid).map((v) => ({ payload: JSON.stringify(v), contentType: json })) },
     {
       weight: 2,

@@ -1,12 +1,13 @@
 /**
  * Fuzz the kernel's input routes: random payloads (any JSON object under any ActionType), mutated
- * contexts, random proposal ids, approval bodies and query strings. The server must never answer 5xx,
+ * contexts, hostile JSON (helpers/hostile-json.ts), random proposal ids, approval bodies and query strings. The server must never answer 5xx,
  * and every answer must be either a decision or a JSON error.
  */
 import fc from 'fast-check';
 import t from 'tap';
 import { ACTION_TYPES } from '@pentagate/protocol';
 import { bearer } from '../helpers/cloud-app.js';
+import { hostileBody } from '../helpers/hostile-json.js';
 import { kernelCloud } from './kernel-helpers.js';
 
 const RUNS = 600;
@@ -52,8 +53,14 @@ t.test('random kernel input never gets a 5xx', async (t) => {
       fc.jsonValue(),
       fc.constantFrom('approve', 'deny', 'veto'),
       fc.string({ maxLength: 40 }),
-      async (body, id, approvalBody, verb, query) => {
-        const requests = [
+      hostileBody({
+        actionType: 'ledger:write',
+        payload: { amount: 5, recipient: 'supplier-1', currency: 'USD' },
+        context: { agentId: 'hostile-bot' },
+      }),
+      async (body, id, approvalBody, verb, query, hostile) => {
+        const requests: { method: 'GET' | 'POST'; url: string; payload?: string | Buffer; key: string }[] = [
+          { method: 'POST', url: '/api/v1/kernel/authorize', payload: hostile, key: c.a.keys.agent },
           {
             method: 'POST' as const,
             url: '/api/v1/kernel/authorize',

@@ -1,0 +1,110 @@
+/**
+ * Errors raised before a route runs — by Node's HTTP parser, by the router, or for an unknown route or
+ * method — are answered on the wire in the documented `{ error: { code, message } }` format, with the
+ * status the vocabulary gives them. Sent as raw bytes over a real socket, since a client library would
+ * refuse to send most of them.
+ */
+import { connect } from 'node:net';
+import t from 'tap';
+import { API_ERRORS } from '../../src/app/errors.js';
+import { testCloud } from '../helpers/cloud-app.js';
+
+interface RawResponse {
+  status: number;
+  headers: string;
+  body: unknown;
+}
+
+function raw(port: number, request: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      let body: unknown;
+      try {
+        body = JSON.parse(rest.join('\r\n\r\n'));
+      } catch {
+        body = rest.join('\r\n\r\n');
+      }
+      resolve({ status, headers: head, body });
+    });
+  });
+}
+
+const get = (path: string, extra = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`;
+
+t.test('framework errors use the documented error format on the wire', async (t) => {
+  const cloud = await testCloud(t);
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(base).port);
+  const cases: { name: string; request: string; code: keyof typeof API_ERRORS; message: RegExp }[] = [
+    {
+      name: 'a request line over the header limit',
+      request: get(`/api/v1/${'a'.repeat(20_000)}`),
+      code: 'HEADERS_TOO_LARGE',
+      message: /larger/,
+    },
+    {
+      name: 'a path parameter over the router limit',
+      request: get(`/api/v1/proofs/${'a'.repeat(300)}`),
+      code: 'URI_TOO_LONG',
+      message: /longer/,
+    },
+    {
+      name: 'a broken percent-encoding',
+      request: get('/api/v1/proofs/%E0%A4%A'),
+      code: 'INVALID_URL',
+      message: /percent-encoded UTF-8/,
+    },
+    {
+      name: 'an encoded surrogate',
+      request: get('/api/v1/proofs/%ED%A0%80'),
+      code: 'INVALID_URL',
+      message: /percent-encoded/,
+    },
+    {
+      name: 'bytes that are not HTTP',
+      request: 'HELLO\r\n\r\n',
+      code: 'MALFORMED_REQUEST',
+      message: /not valid HTTP/,
+    },
+    {
+      name: 'a control character in a header name',
+      request: get('/healthz', 'X\u0001: y\r\n'),
+      code: 'MALFORMED_REQUEST',
+      message: /not valid HTTP/,
+    },
+    {
+      name: 'an unknown route',
+      request: get('/api/v1/nothing'),
+      code: 'NOT_FOUND',
+      message: /no route GET \/api\/v1\/nothing/,
+    },
+    {
+      name: 'a known route with another method',
+      request: 'DELETE /api/v1/agentgate/propose HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      code: 'METHOD_NOT_ALLOWED',
+      message: /answers POST, not DELETE/,
+    },
+  ];
+  for (const c of cases) {
+    const res = await raw(port, c.request);
+    t.equal(res.status, API_ERRORS[c.code].status, `${c.name}: status ${API_ERRORS[c.code].status}`);
+    t.match(res.headers, /content-type: application\/json/i, `${c.name}: JSON`);
+    t.same(Object.keys(res.body as object), ['error'], `${c.name}: only { error }`);
+    t.match(res.body, { error: { code: c.code, message: c.message } }, `${c.name}: code and message`);
+  }
+  const method = await raw(
+    port,
+    'PUT /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+  );
+  t.match(method.headers, /\r\nallow: GET, HEAD/i, '405 lists the allowed methods');
+});
