@@ -99,7 +99,8 @@ t.test('each route answers with the expected status and error code on a real por
     ['GET', '/healthz', undefined, undefined, 200],
     ['GET', '/metrics', undefined, undefined, 200],
     ['GET', '/openapi.json', undefined, undefined, 200],
-    ['DELETE', '/api/v1/keys', a.keys.admin, undefined, 404, 'NOT_FOUND'],
+    ['DELETE', '/api/v1/keys', a.keys.admin, undefined, 405, 'METHOD_NOT_ALLOWED'],
+    ['DELETE', '/api/v1/nothing-here', a.keys.admin, undefined, 404, 'NOT_FOUND'],
   ];
   for (const [method, path, key, body, status, code, contentType] of cases) {
     const res = await call(method, path, key, body, contentType);
