@@ -1,20 +1,12 @@
 #!/usr/bin/env node
-// The root `pentagate` command: gathers the subcommands each package contributes from its
-// `./commands` entry point and dispatches. Packages must be built first (`npm run build`).
+// The root `pentagate` command: gathers the subcommands each package contributes (commands.js) and
+// dispatches. Packages must be built first (`npm run build`).
 import { runCli } from '@pentagate/protocol';
-
-const contributors = [
-  '@pentagate/protocol/commands',
-  '@pentagate/crypto/commands',
-  '@pentagate/verifier/commands',
-  '@pentagate/edge/commands',
-  '@pentagate/cloud/commands',
-  '@pentagate/simulator/commands',
-];
+import { loadCommands } from './commands.js';
 
 let commands;
 try {
-  commands = (await Promise.all(contributors.map((m) => import(m)))).flatMap((m) => m.commands);
+  commands = await loadCommands();
 } catch (err) {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
     process.stderr.write(

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
-import { type Command, ExitCode, requireOption } from '@pentagate/protocol';
+import { type Command, ExitCode, oneLine, requireOption } from '@pentagate/protocol';
 import { EdgeGate } from '../gate/edge-gate.js';
 import { MemorySequenceStore } from '../gate/sequence-store.js';
 import { replayRecording } from '../mcap/replay.js';
@@ -154,6 +154,8 @@ export const edgeReplayCommand: Command = {
     });
     if (recorder) await recorder.close();
     io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
+    // The summary (what was read before the error) goes to stdout; the error itself is the one stderr line.
+    if (summary.error) io.err(`pentagate edge replay: ${oneLine(summary.error)}`);
     return summary.error ? ExitCode.usage : ExitCode.ok;
   },
 };

@@ -22,10 +22,17 @@ export class InvalidInputError extends PentagateError {
   }
 }
 
-/** A command line that does not fit the command's usage. The CLI exits 2. */
+/**
+ * A command line that does not fit the command's usage. The CLI exits 2 with one line; with `showUsage`
+ * (the command line itself cannot be read: unknown option, missing required option, argument count) it adds
+ * the usage synopsis as a second line.
+ */
 export class UsageError extends PentagateError {
-  constructor(message: string) {
+  readonly showUsage: boolean;
+
+  constructor(message: string, options: { showUsage?: boolean } = {}) {
     super('USAGE', message);
+    this.showUsage = options.showUsage ?? false;
   }
 }
 

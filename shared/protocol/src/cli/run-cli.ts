@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { PentagateError, UsageError } from '../errors.js';
 import type { CliIo, Command, ParsedCommandLine } from './command.js';
 import { renderCommandHelp, renderGroupHelp, renderTopHelp } from './help.js';
+import { describeUserError, oneLine } from './user-error.js';
 
 /** Exit codes shared by every subcommand: 0 ok/valid, 1 invalid/failed, 2 bad usage or unreadable input. */
 export const ExitCode = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -33,7 +34,7 @@ function parseCommandLine(command: Command, rest: string[]): ParsedCommandLine {
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), { showUsage: true });
   }
   const values = parsed.values as ParsedCommandLine['options'];
   for (const [name, spec] of Object.entries(command.options)) {
@@ -45,8 +46,10 @@ function parseCommandLine(command: Command, rest: string[]): ParsedCommandLine {
 }
 
 /**
- * Runs `pentagate <words…> [options]`. User mistakes (UsageError, any PentagateError) print one
- * clear line and exit 2 without a stack trace; only a fault in Pentagate itself prints a stack.
+ * Runs `pentagate <words…> [options]`. User mistakes print one clear line and exit 2 without a stack
+ * trace: any PentagateError, and the raw errors a user's paths, ports and documents cause (missing or
+ * unreadable files, a taken port, malformed JSON/YAML; see user-error.ts). A UsageError about the
+ * command line itself adds the usage line. Only a fault in Pentagate itself prints a stack (exit 1).
  */
 export async function runCli(
   argv: string[],
@@ -84,19 +87,30 @@ export async function runCli(
     if (parsed.positionals.length < min || parsed.positionals.length > max) {
       const want =
         min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
-      throw new UsageError(`expected ${want} argument(s), got ${parsed.positionals.length}`);
+      throw new UsageError(`expected ${want} argument(s), got ${parsed.positionals.length}`, {
+        showUsage: true,
+      });
     }
     return await command.run(parsed, io);
   } catch (err) {
+    const who = `pentagate ${command.path.join(' ')}`;
     if (err instanceof UsageError) {
-      io.err(`pentagate ${command.path.join(' ')}: ${err.message}\n${usageLine}`);
+      io.err(`${who}: ${oneLine(err.message)}${err.showUsage ? `\n${usageLine}` : ''}`);
       return ExitCode.usage;
     }
     if (err instanceof PentagateError) {
-      io.err(`pentagate ${command.path.join(' ')}: ${err.message}`);
+      io.err(`${who}: ${oneLine(err.message)}`);
       return ExitCode.usage;
     }
-    io.err(`pentagate ${command.path.join(' ')}: internal error: ${(err as Error)?.stack ?? String(err)}`);
+    const userError = describeUserError(
+      err,
+      Object.keys(command.options).filter((o) => /port$/.test(o)),
+    );
+    if (userError !== undefined) {
+      io.err(`${who}: ${userError}`);
+      return ExitCode.usage;
+    }
+    io.err(`${who}: internal error: ${(err as Error)?.stack ?? String(err)}`);
     return ExitCode.invalid;
   }
 }
@@ -124,6 +138,7 @@ export function resolveCommandLine(
 /** Reads a required string option or throws a UsageError naming it. */
 export function requireOption(args: ParsedCommandLine, name: string): string {
   const v = args.options[name];
-  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new UsageError(`--${name} is required`, { showUsage: true });
   return v;
 }
