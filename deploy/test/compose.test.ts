@@ -36,7 +36,7 @@ async function allCommands(): Promise<Command[]> {
   return loaded.flatMap((m) => m.commands);
 }
 
-t.test('has the multi-machine shape of DESIGN.md §7', async (t) => {
+t.test('has the multi-machine shape of ARCHITECTURE.md §7', async (t) => {
   const names = Object.keys(compose.services);
   for (const want of ['postgres', 'mqtt', 'cloud-a', 'cloud-b', 'lb', 'edge', 'simulator'])
     t.ok(names.includes(want), want);

@@ -1,5 +1,5 @@
 /**
- * @pentagate/edge: the edge node that sits next to a robot's actuators (DESIGN.md §3–4).
+ * @pentagate/edge: the edge node that sits next to a robot's actuators (ARCHITECTURE.md §3–4).
  * Exports the robot-profile loader, the EdgeGate (trapAndSign, the five physical gates, signed motor commands,
  * protective stops) and its building blocks, the runtime (broker, MQTT, node, outbox, observability) and the
  * ROS 2, MCAP and serial transports. The CLI subcommands are the `./commands` entry point.

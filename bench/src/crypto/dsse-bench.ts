@@ -1,5 +1,5 @@
 /**
- * DSSE v1 envelopes as the cloud makes them (DESIGN.md §5): sign a decision statement (JCS payload,
+ * DSSE v1 envelopes as the cloud makes them (ARCHITECTURE.md §5): sign a decision statement (JCS payload,
  * PAE, Ed25519) and verify it against a trust store (schema check, base64, role, signature).
  */
 import { TrustStore, createEd25519Signer, dsseSignStatement, dsseVerify } from '@pentagate/crypto';

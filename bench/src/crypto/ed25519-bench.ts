@@ -1,6 +1,6 @@
 /**
  * Ed25519 (RFC 8032) sign and verify on both backends over the same message (the DSSE PAE of a
- * decision statement, ≈1 KiB), and the noble/node cost ratio that DESIGN.md §2 quotes (≈15× to sign).
+ * decision statement, ≈1 KiB), and the noble/node cost ratio that ARCHITECTURE.md §2 quotes (≈15× to sign).
  * The ratio is of medians: a mean or a tail also counts time spent waiting for a CPU on a busy
  * machine, which would make the ratio say more about the neighbours than about the backends.
  */

@@ -1,5 +1,5 @@
 /**
- * The motor-command path of DESIGN.md §4: JCS canonicalisation, the command MAC (sign and
+ * The motor-command path of ARCHITECTURE.md §4: JCS canonicalisation, the command MAC (sign and
  * constant-time verify), a bare HMAC-SHA256 over the same bytes (the floor the edge suite compares
  * trapAndSign against) and the controller's whole acceptance function.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cloud-policy` (issue 5, Speed): the pentagon's policy evaluation alone
+ * `npm run bench -- cloud-policy` (speed): the pentagon's policy evaluation alone
  * (`evaluateToolCall`, no HTTP, no store, no signing) beside Cedar (`@cedar-policy/cedar-wasm`, pre-parsed
  * policy set) evaluating the equivalent rules of `cloud/policies/example.yaml`.
  * Target: the pentagon is not slower than Cedar (p50).

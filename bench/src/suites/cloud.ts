@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cloud` (issue 5, Speed): autocannon against `POST /api/v1/agentgate/propose` — realistic
+ * `npm run bench -- cloud` (speed): autocannon against `POST /api/v1/agentgate/propose` — realistic
  * tool calls, durable SQLite audit log (WAL, group commit: one transaction and one fdatasync per batch,
  * each answer after its batch's fdatasync), Ed25519-signed statements and governance tokens, bearer-key
  * auth — beside a bare Fastify hello-world route, on the same machine in the same run, with the same

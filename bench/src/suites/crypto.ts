@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- crypto` (issue 2, Done when): in one run, the motor-command MAC and JCS, Ed25519
+ * `npm run bench -- crypto`: in one run, the motor-command MAC and JCS, Ed25519
  * sign/verify on both backends with their ratio, DSSE envelopes and RFC 6962 Merkle throughput.
  * Run on one core: these are single-threaded costs.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- edge` (issue 3 "Speed"): (a) trapAndSign latency and throughput on one core beside a
+ * `npm run bench -- edge` ("Speed"): (a) trapAndSign latency and throughput on one core beside a
  * bare HMAC-SHA256 over the same command bytes; (b) proximity telemetry → signed STOP end to end over the
  * embedded broker, beside a bare MQTT publish → receive through the same broker.
  */

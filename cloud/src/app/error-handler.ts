@@ -1,5 +1,5 @@
 /**
- * Turns every error into `{ error: { code, message, details? } }` with a fitting status (DESIGN.md §5), and
+ * Turns every error into `{ error: { code, message, details? } }` with a fitting status (ARCHITECTURE.md §5), and
  * records each refusal of a client in the audit log before answering — the one write bad input may cause.
  * Refusals of a caller with a valid key get an entry each; refusals without one, and every 429, go through
  * the address's refusal tally (refusal-tally.ts), so a flood is recorded without a write per request.

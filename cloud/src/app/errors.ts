@@ -1,7 +1,7 @@
 /**
  * The cloud's one error vocabulary (the fastify `lib/errors.js` habit): every error a client can see, its
  * HTTP status and what it means. Every error response is `{ error: { code, message, details? } }`
- * (DESIGN.md §5). A client mistake always maps to a 4xx; a 5xx means the server or its store failed.
+ * (ARCHITECTURE.md §5). A client mistake always maps to a 4xx; a 5xx means the server or its store failed.
  */
 import { PentagateError } from '@pentagate/protocol';
 

@@ -1,5 +1,5 @@
 /**
- * The verifiable audit log (DESIGN.md §5): entries are appended through the store (durable before the
+ * The verifiable audit log (ARCHITECTURE.md §5): entries are appended through the store (durable before the
  * caller answers), and an RFC 6962 Merkle tree over their leaf hashes is kept in memory to serve signed
  * C2SP checkpoints, inclusion proofs and consistency proofs.
  *

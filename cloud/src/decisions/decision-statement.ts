@@ -1,5 +1,5 @@
 /**
- * The signed record of one decision (DESIGN.md §5, contract `DecisionStatement`): an in-toto Statement v1
+ * The signed record of one decision (ARCHITECTURE.md §5, contract `DecisionStatement`): an in-toto Statement v1
  * whose one subject is the action request, named by SHA-256(JCS(request)), and whose predicate records the
  * outcome, who asked, under which policy, the tier results, the budget reserved, the validity window and
  * the audit-log position. Signed as DSSE (payloadType application/vnd.in-toto+json) with the proof key.

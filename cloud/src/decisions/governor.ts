@@ -3,7 +3,7 @@
  * history, evaluate the digital pentagon, then — in ONE store transaction — take the budget reservation,
  * take the audit index, sign the decision statement for that index and write the audit entry, the decision
  * and the call record. A lost reservation race turns an approval into a veto with an ECONOMY violation
- * inside the same transaction, so what is signed is what the ledger holds (DESIGN.md §5, §7).
+ * inside the same transaction, so what is signed is what the ledger holds (ARCHITECTURE.md §5, §7).
  */
 import type { TrustStore } from '@pentagate/crypto';
 import { type DsseEnvelope, newId, type ToolCall, type Violation } from '@pentagate/protocol';

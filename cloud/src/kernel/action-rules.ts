@@ -1,7 +1,7 @@
 /**
  * The kernel's rules per ActionType (shared/protocol schemas/action-type.ts lists which vertices apply to
  * each) and on the proposal's context. They add to the pentagon's findings; they never remove one — except
- * for `actuator:stop`, which no gate may refuse (DESIGN.md §4, protective stop), handled by the combiner.
+ * for `actuator:stop`, which no gate may refuse (ARCHITECTURE.md §4, protective stop), handled by the combiner.
  */
 import type { ProposedAction } from '@pentagate/protocol';
 import { amount } from '../pentagon/violation.js';

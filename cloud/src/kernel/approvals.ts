@@ -1,5 +1,5 @@
 /**
- * Human decisions on pending proposals (DESIGN.md §3 CONSENT). `approve` lets a REQUIRE_HUMAN execute;
+ * Human decisions on pending proposals (ARCHITECTURE.md §3 CONSENT). `approve` lets a REQUIRE_HUMAN execute;
  * `deny` refuses a REQUIRE_HUMAN or HELD_FOR_VETO; `veto` stops a HELD_FOR_VETO (until it executes). Each
  * is bound to the exact action digest the operator reviewed — a different digest is refused — and is
  * signed (a decision statement with outcome APPROVED, DENY or VETOED) into its audit entry. A pending

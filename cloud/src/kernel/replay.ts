@@ -1,5 +1,5 @@
 /**
- * Replay (issue 6, item 5): re-decides a stored proposal from its stored input — the action as sent, the
+ * Replay: re-decides a stored proposal from its stored input — the action as sent, the
  * ledger and history as read, the clock, the kernel settings — under the stored policy version, and
  * reports `{ original, replayed, identical, differences }`. With `policyDigest`, under another stored
  * policy version the tenant (or the server default) once activated: a what-if. A budget race the original

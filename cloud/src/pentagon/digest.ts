@@ -1,6 +1,6 @@
 /**
  * SHA-256 for the pentagon, on node:crypto (OpenSSL) rather than @noble/hashes: the cloud is a server
- * package (DESIGN.md allows node:crypto there) and each evaluation takes five digests, where the
+ * package (ARCHITECTURE.md allows node:crypto there) and each evaluation takes five digests, where the
  * one-shot native hash is several times faster than the pure-JS one. The bytes hashed are the same as
  * `sha256Hex`/`jcsDigestHex` of @pentagate/crypto (UTF-8 of the text, lone surrogates as U+FFFD, as
  * TextEncoder does), so every digest is identical to theirs.

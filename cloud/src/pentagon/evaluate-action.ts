@@ -1,6 +1,6 @@
 /**
  * The digital pentagon: evaluates one governed action against the tenant policy in three tiers
- * (DESIGN.md §5) and returns the verdict. Pure and deterministic in its input — the kernel's replay
+ * (ARCHITECTURE.md §5) and returns the verdict. Pure and deterministic in its input — the kernel's replay
  * re-runs it on the stored input — and it never throws: an input it cannot evaluate is refused with
  * INVARIANT.EVALUATION_FAILED (fail closed), and a missing policy with INVARIANT.NO_POLICY.
  */

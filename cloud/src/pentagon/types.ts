@@ -1,7 +1,7 @@
 /**
  * The input and output of a pentagon evaluation. The input is everything the decision depends on —
  * nothing is read from clocks, stores or globals — so the kernel can replay a stored input and get the
- * same verdict (issue 6, item 5).
+ * same verdict.
  */
 import type { TrustStore } from '@pentagate/crypto';
 import type { AuthorizationStatus, VerdictTiers, Violation } from '@pentagate/protocol';

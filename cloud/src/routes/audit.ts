@@ -1,5 +1,5 @@
 /**
- * The audit log's public face (DESIGN.md §5): `GET /api/v1/audit/checkpoint` (the latest signed
+ * The audit log's public face (ARCHITECTURE.md §5): `GET /api/v1/audit/checkpoint` (the latest signed
  * checkpoint as a C2SP signed note, text/plain), `GET /api/v1/audit/inclusion?index=&size=` and
  * `GET /api/v1/audit/consistency?old=&new=` (RFC 6962 proofs as JSON; sizes default to the current size).
  * Proofs carry hashes only, never entries, so they reveal nothing about other tenants.

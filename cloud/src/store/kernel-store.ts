@@ -3,7 +3,7 @@
  * one row per proposal holding its lifecycle state, and the one primitive every transition uses —
  * `settle` — which checks the current state, moves it, settles the budget reservation and appends the
  * audit entry in ONE transaction, so exactly-once execution, veto-versus-execute and approve-versus-expire
- * races are decided by the database across processes (DESIGN.md §7).
+ * races are decided by the database across processes (ARCHITECTURE.md §7).
  *
  * The decision itself (signed envelope, reservation, `decision` audit entry) is written by the platform's
  * `commitDecision`; the proposal row is written just before it, so a decision always has its row.

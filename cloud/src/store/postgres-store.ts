@@ -355,7 +355,7 @@ export class PostgresStore implements Store {
           'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
           [write.tenantId, write.agentId],
         );
-        // the row lock makes the read-check-insert below one step for every replica (DESIGN.md §7)
+        // the row lock makes the read-check-insert below one step for every replica (ARCHITECTURE.md §7)
         await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
           write.tenantId,
           write.agentId,

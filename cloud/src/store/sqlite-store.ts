@@ -92,7 +92,7 @@ export class SqliteStore implements Store {
     const memory = options.path === ':memory:';
     const sync = options.sync ?? 'group-fdatasync';
     this.#db.pragma('journal_mode = WAL');
-    // Durable before any answer (DESIGN.md §5): either SQLite fsyncs each commit (FULL), or the write queue
+    // Durable before any answer (ARCHITECTURE.md §5): either SQLite fsyncs each commit (FULL), or the write queue
     // fdatasyncs the WAL after each batch off the event loop (NORMAL + group fdatasync; see the queue).
     this.#db.pragma('synchronous = FULL');
     this.#db.pragma('foreign_keys = ON');

@@ -5,7 +5,7 @@
  * Durability without blocking the event loop: the database runs WAL with synchronous=NORMAL (a commit
  * appends to the WAL without fsync), and after each batch this queue calls `fdatasync` on the WAL file
  * through libuv's thread pool. A write's promise resolves only once an fdatasync that began after its
- * COMMIT has completed — the same guarantee synchronous=FULL gives (DESIGN.md §5: durable before the
+ * COMMIT has completed — the same guarantee synchronous=FULL gives (ARCHITECTURE.md §5: durable before the
  * response) — while the event loop keeps serving requests, whose writes form the next batch. One fsync
  * covers every batch committed before it started. A frame checkpointed into the main file meanwhile is
  * durable there: SQLite syncs the WAL and the database at every checkpoint even under NORMAL.

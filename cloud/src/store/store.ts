@@ -4,7 +4,7 @@
  *
  * Every method that changes state is atomic on its own, and every race that matters — budget reservations,
  * audit log positions, idempotent registration — is settled inside the database, never in process memory,
- * so several cloud replicas may share one PostgreSQL (DESIGN.md §7).
+ * so several cloud replicas may share one PostgreSQL (ARCHITECTURE.md §7).
  *
  * The audit log is append-only: the only writes are `appendAudit`, `registerAgent` and `commitDecision`, each
  * of which takes the next log index inside its own transaction and lets the caller build (and sign) the entry

@@ -1,5 +1,5 @@
 /**
- * Cross-tenant isolation of proposals, approvals and audit events (DESIGN.md §6): another tenant's
+ * Cross-tenant isolation of proposals, approvals and audit events (ARCHITECTURE.md §6): another tenant's
  * proposal id is answered exactly like an unknown one, and lists and event pages hold only the caller's.
  */
 import t from 'tap';

@@ -1,7 +1,7 @@
 /**
- * Exactly-once execution under concurrency (issue 6: "200 concurrent executes of one proposal, exactly one
+ * Exactly-once execution under concurrency ("200 concurrent executes of one proposal, exactly one
  * success"), settled by the database: on SQLite through the single-writer transaction, on PostgreSQL by
- * the proposal row lock — with two app replicas sharing one database, as in DESIGN.md §7.
+ * the proposal row lock — with two app replicas sharing one database, as in ARCHITECTURE.md §7.
  */
 import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';

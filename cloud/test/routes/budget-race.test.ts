@@ -1,5 +1,5 @@
 /**
- * Many concurrent proposes never overspend (DESIGN.md §7: races are settled by the database). Evaluation
+ * Many concurrent proposes never overspend (ARCHITECTURE.md §7: races are settled by the database). Evaluation
  * of every call sees the same empty ledger and approves it; the atomic reservation in the store lets only
  * what fits through and turns the rest into ECONOMY vetoes. Run on SQLite, and on PostgreSQL with two
  * replicas sharing one database.

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §6: a tenant's key never reads or changes another tenant's data. Each route that names
+ * ARCHITECTURE.md §6: a tenant's key never reads or changes another tenant's data. Each route that names
  * tenant data is tried with tenant B's key against tenant A's lobe, agent and decision, and tenant A's
  * data is checked unchanged afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * The one conformance suite every Store implementation passes (DESIGN.md §7: the same suite runs against
+ * The one conformance suite every Store implementation passes (ARCHITECTURE.md §7: the same suite runs against
  * SQLite and PostgreSQL). `open` returns a fresh, empty store.
  */
 import { leafHash } from '@pentagate/crypto';

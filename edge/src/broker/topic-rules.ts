@@ -1,5 +1,5 @@
 /**
- * Who may publish and subscribe where (DESIGN.md §6). Rights are granted by role and by leaf, nothing
+ * Who may publish and subscribe where (ARCHITECTURE.md §6). Rights are granted by role and by leaf, nothing
  * implied: ROLE_RIGHTS below is the one table the embedded broker enforces and the Mosquitto ACL
  * (mosquitto-acl.ts) is written from, so the two cannot drift.
  *

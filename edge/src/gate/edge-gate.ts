@@ -1,5 +1,5 @@
 /**
- * The EdgeGate: trapAndSign (DESIGN.md §4). An intent becomes an HMAC-signed motor command only when all
+ * The EdgeGate: trapAndSign (ARCHITECTURE.md §4). An intent becomes an HMAC-signed motor command only when all
  * five gates pass on fresh telemetry; otherwise it is vetoed, or it waits for an operator's consent. While a
  * signed motion runs, every telemetry update re-checks RISK and INVARIANT and, on failure, returns a signed
  * STOP with a bumped epoch. Nothing from outside ever throws out of this class or yields a signature without
@@ -472,7 +472,7 @@ export class EdgeGate {
   }
 
   /**
-   * Re-checks RISK and INVARIANT for the motion in progress (DESIGN.md §4 continuous monitoring).
+   * Re-checks RISK and INVARIANT for the motion in progress (ARCHITECTURE.md §4 continuous monitoring).
    * Returns a signed STOP and its verdict when either fails; nothing when all is well or nothing moves.
    * Call it on every telemetry update (ingestTelemetry does) and on a timer, so a source that goes silent
    * is caught by its maxAgeMs.

@@ -1,5 +1,5 @@
 /**
- * The persisted command counter and epoch (DESIGN.md §4): `seq` strictly increases across restarts and is
+ * The persisted command counter and epoch (ARCHITECTURE.md §4): `seq` strictly increases across restarts and is
  * never reused; `epoch` is bumped on every stop, fault and configuration change.
  *
  * Writes are atomic and durable: write a temporary file, fsync it, rename it over the old one, fsync the
@@ -13,7 +13,7 @@
  * store is opened jumps past the previous process's whole reservation, and the EdgeGate bumps the epoch when
  * it is constructed — so a restarted edge always signs with an epoch above every epoch the previous process
  * could have used, even if it died before recording its last bump. Epochs may be skipped, never reused or
- * lowered; the controller adopts any higher epoch (DESIGN.md §4 acceptance). Inside a reservation, a bump
+ * lowered; the controller adopts any higher epoch (ARCHITECTURE.md §4 acceptance). Inside a reservation, a bump
  * still records the new epoch in the file, by overwriting the fixed-width record in place without fsync
  * (≈0.1 ms): it survives a process crash (page cache) and is only informative after a power loss, where the
  * reservation is what keeps epochs increasing. The record is 128 bytes at offset 0 (one disk sector), so an

@@ -1,4 +1,4 @@
-/** What `EdgeGate.trapAndSign`, `submitConsent` and `expireConsents` return (DESIGN.md §4). */
+/** What `EdgeGate.trapAndSign`, `submitConsent` and `expireConsents` return (ARCHITECTURE.md §4). */
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 
 export type TrapResult =

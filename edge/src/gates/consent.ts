@@ -1,5 +1,5 @@
 /**
- * CONSENT (DESIGN.md §3): a move needs an operator-signed consent statement bound to this intent when its
+ * CONSENT (ARCHITECTURE.md §3): a move needs an operator-signed consent statement bound to this intent when its
  * peak planned joint effort exceeds the profile's `highTorqueThresholdNm` (unknown efforts count as the joint's
  * torque limit), when the planner marks it `safetyCritical`, or when its move class is listed as
  * safety-critical. The statement itself is verified by the EdgeGate (signature by an operator key, intent

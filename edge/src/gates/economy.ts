@@ -1,5 +1,5 @@
 /**
- * ECONOMY (DESIGN.md §3): the move's estimated energy (motion-energy.ts) fits the allocation of its move class,
+ * ECONOMY (ARCHITECTURE.md §3): the move's estimated energy (motion-energy.ts) fits the allocation of its move class,
  * leaves the reserve needed to reach a safe state, and the battery can deliver the peak current without the
  * terminal voltage sagging below the drives' minimum. Stale or missing battery data → veto.
  *

@@ -1,5 +1,5 @@
 /**
- * INVARIANT (DESIGN.md §3): joint torque ≤ limit; joint positions within limits; joint speeds within limits;
+ * INVARIANT (ARCHITECTURE.md §3): joint torque ≤ limit; joint positions within limits; joint speeds within limits;
  * no point of the planned path, nor the predicted stopping point, enters a keep-out zone; a robot already
  * inside a zone may only make a motion that leaves it. Arms are checked through DH forward kinematics
  * (joint-path-sweep.ts), mobile bases through twist integration from the measured pose (base-path-sweep.ts).

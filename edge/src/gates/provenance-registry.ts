@@ -1,6 +1,6 @@
 /**
  * Verified provenance documents: vendor-signed firmware manifests and calibration-lab-signed calibration
- * certificates (DSSE, DESIGN.md §4). Envelopes are verified once when loaded (signature, key role, key validity
+ * certificates (DSSE, ARCHITECTURE.md §4). Envelopes are verified once when loaded (signature, key role, key validity
  * at load time, payload type, statement schema); the PROVENANCE gate then checks expiry at decision time.
  */
 import { type TrustStore, dsseVerifyStatement, envelopeDigest } from '@pentagate/crypto';

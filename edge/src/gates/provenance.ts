@@ -1,5 +1,5 @@
 /**
- * PROVENANCE (DESIGN.md §3): the firmware hash the controller reports matches a vendor-signed manifest, and
+ * PROVENANCE (ARCHITECTURE.md §3): the firmware hash the controller reports matches a vendor-signed manifest, and
  * every sensor the profile marks `calibrationRequired` has a calibration certificate signed by a
  * calibration-role key that is valid now (issuedAt ≤ now < expiresAt). Signatures were checked when the
  * documents were loaded (provenance-registry.ts).

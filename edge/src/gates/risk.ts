@@ -1,5 +1,5 @@
 /**
- * RISK (DESIGN.md §3): no motion while a human is inside the operating radius — always, with no speed cap
+ * RISK (ARCHITECTURE.md §3): no motion while a human is inside the operating radius — always, with no speed cap
  * (a running motion is stopped). When the profile enables speed and separation monitoring, a human outside
  * the radius but nearer than the protective separation distance S_p of ISO/TS 15066 (separation-distance.ts)
  * gets a speed cap where a slower speed satisfies S_p (`speedScale` in the evidence and on the command), and a
@@ -43,7 +43,7 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   }
   const distanceM = nearest ? (nearest.frame.nearestHumanM as number) : Number.POSITIVE_INFINITY;
   evidence.operatingRadiusM = profile.risk.operatingRadiusM;
-  // DESIGN.md §3 RISK: "no execution when the proximity sensor detects a human in the operating radius".
+  // ARCHITECTURE.md §3 RISK: "no execution when the proximity sensor detects a human in the operating radius".
   // This holds with or without SSM, when deciding and while monitoring: a speed cap is never offered inside
   // the radius (ISO/TS 15066 SSM slows the robot for people it may approach, not for people already in its reach).
   if (nearest && distanceM < profile.risk.operatingRadiusM) {

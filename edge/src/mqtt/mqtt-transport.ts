@@ -1,7 +1,7 @@
 /**
  * The edge's MQTT client (mqtt.js 5, MQTT 3.1.1 so aedes and Mosquitto alike accept it). Subscribes to
  * one robot's `intent`, `telemetry/+` and `consent` topics; publishes signed commands on `cmd` with QoS 1
- * and never retained (DESIGN.md §4), and verdict events on `verdict`.
+ * and never retained (ARCHITECTURE.md §4), and verdict events on `verdict`.
  *
  * Clean session: messages sent while the edge was away are not replayed to it. An intent queued during
  * an outage would otherwise be judged long after its planner gave up on it.

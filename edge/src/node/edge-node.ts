@@ -1,5 +1,5 @@
 /**
- * The running edge (issue 3 item 5): messages from a transport go through the EdgeGate, results go back
+ * The running edge: messages from a transport go through the EdgeGate, results go back
  * out as signed commands and verdict events, every verdict lands in the audit outbox, and consents that
  * wait too long expire into vetoes.
  *

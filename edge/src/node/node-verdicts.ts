@@ -2,7 +2,7 @@
  * Verdicts the node itself issues, for what never reaches a gate:
  * - a message it could not hand to the gate (not UTF-8, not JSON, too large, on a topic it does not
  *   serve). Bad input never crashes the node and never yields a signature; it gets a verdict that names
- *   the problem (issue 3, "Bad input");
+ *   the problem ("Bad input");
  * - a STOP the node orders itself (shutdown, audit outbox failure).
  */
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';

@@ -1,5 +1,5 @@
 /**
- * The edge's pino logger. Secrets must never reach a log line (DESIGN.md §6): code passes no secret to
+ * The edge's pino logger. Secrets must never reach a log line (ARCHITECTURE.md §6): code passes no secret to
  * the logger, and redaction is the second line of defence for the field names secrets travel under
  * (HMAC key, passwords, tokens, private keys), at the top level and one or two levels down.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit outbox (issue 3 item 7): every verdict the edge reaches, with its evidence digest, appended
+ * The audit outbox: every verdict the edge reaches, with its evidence digest, appended
  * to a local file of JSON lines that survives restarts and power loss, and forwarded to the cloud later.
  *
  * Durability: appends are group-committed. Appends made in the same turn of the event loop, and those

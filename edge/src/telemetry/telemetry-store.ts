@@ -1,6 +1,6 @@
 /**
  * The latest telemetry frame of each source the profile names, with its seq, source stamp and arrival time
- * (DESIGN.md §4). A frame is refused — and counted by reason — when it is malformed, carries a non-finite or
+ * (ARCHITECTURE.md §4). A frame is refused — and counted by reason — when it is malformed, carries a non-finite or
  * out-of-range value, belongs to another robot or an unknown source, has the wrong kind for its source,
  * does not fit the robot (joint names, quaternion norm), or its seq is not greater than the last accepted
  * one (a replayed or re-ordered frame must not overwrite fresher data). A frame older than its source's

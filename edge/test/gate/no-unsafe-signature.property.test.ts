@@ -1,5 +1,5 @@
 /**
- * Property (issue 3, "Done when"): over ≥ 10,000 random intents and telemetry sets, no command is ever signed
+ * Property ("Done when"): over ≥ 10,000 random intents and telemetry sets, no command is ever signed
  * when any gate's rule is broken, and every signed command passes the shared acceptance function.
  *
  * The oracle below recomputes each rule on its own, from the same inputs, with deliberately plain code:

@@ -1,5 +1,5 @@
 /**
- * The motor-command MAC of DESIGN.md §4:
+ * The motor-command MAC of ARCHITECTURE.md §4:
  *   mac = base64url(HMAC-SHA256(key, "pentagate-cmd-v1\n" || JCS(command without mac)))
  * HMAC (RFC 2104) over SHA-256 via @noble/hashes. The context string separates these MACs from any
  * other use of the same key; JCS (RFC 8785) makes the MAC independent of member order and spacing.

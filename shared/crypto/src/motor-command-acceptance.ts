@@ -1,5 +1,5 @@
 /**
- * The controller's acceptance function for signed motor commands (DESIGN.md §4), shared by the
+ * The controller's acceptance function for signed motor commands (ARCHITECTURE.md §4), shared by the
  * simulator's motor controller and real controller code so both refuse exactly the same commands.
  * Pure: it reads the state and returns a new one; the caller persists `state` only on acceptance.
  *
@@ -95,7 +95,7 @@ export function acceptMotorCommand(
   if (command.epoch < state.epoch) {
     return reject('stale-epoch', `epoch ${command.epoch} is older than the current epoch ${state.epoch}`);
   }
-  // seq is one monotonic counter across epochs (DESIGN.md §4), so a new epoch does not reset it.
+  // seq is one monotonic counter across epochs (ARCHITECTURE.md §4), so a new epoch does not reset it.
   if (command.seq <= state.lastSeq) {
     return reject(
       'replayed-seq',

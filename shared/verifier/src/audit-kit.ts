@@ -1,5 +1,5 @@
 /**
- * Offline audit kits (DESIGN.md §5; contract "Audit kit"): a directory with `manifest.json`,
+ * Offline audit kits (ARCHITECTURE.md §5; contract "Audit kit"): a directory with `manifest.json`,
  * `checkpoint.note`, `entries.jsonl` and `trust.json`. `pentagate verify kit` checks it end to end:
  *
  * 1. every file the manifest lists has the SHA-256 the manifest states, and no unlisted file is present;

@@ -1,5 +1,5 @@
 /**
- * Signed checkpoints of the audit log (C2SP tlog-checkpoint in a C2SP signed note, DESIGN.md §5): the note
+ * Signed checkpoints of the audit log (C2SP tlog-checkpoint in a C2SP signed note, ARCHITECTURE.md §5): the note
  * carries a signature by a trusted key of role 'checkpoint' whose `name` is the note's signer name.
  */
 import { type Checkpoint, type TrustStore, verifyCheckpoint } from '@pentagate/crypto';

@@ -1,5 +1,5 @@
 /**
- * Consent tokens (DESIGN.md §4): an operator's DSSE statement that allows one high-torque or
+ * Consent tokens (ARCHITECTURE.md §4): an operator's DSSE statement that allows one high-torque or
  * safety-critical move — a key of role 'operator', a ConsentStatement, a notBefore..expiresAt window, and a
  * binding to the intent by `intentDigest` = SHA-256(JCS(intent)).
  *

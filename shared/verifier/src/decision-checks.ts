@@ -1,5 +1,5 @@
 /**
- * The checks shared by a proof packet and a governance token (DESIGN.md §5, "Proof packet"): the DSSE
+ * The checks shared by a proof packet and a governance token (ARCHITECTURE.md §5, "Proof packet"): the DSSE
  * envelope is signed by a 'proof' key that was valid when the decision was issued, the payload is an
  * in-toto Statement v1 with the Pentagate decision predicate, it names the action by its digest, and
  * (when a time is given) the decision had not expired at that time.

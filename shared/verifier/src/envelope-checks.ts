@@ -35,7 +35,7 @@ function describeKey(trust: TrustStore, kid: string): string {
 
 /**
  * Checks the envelope signature. A key id missing from the trust file fails the check naming the kid, and
- * is marked unreadable: nothing can be verified against that trust file (issue 2: exit 2).
+ * is marked unreadable: nothing can be verified against that trust file (exit 2).
  */
 export function checkEnvelopeSignature(
   report: ReportBuilder,

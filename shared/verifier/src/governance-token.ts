@@ -1,6 +1,6 @@
 /**
  * Governance tokens: the compact form `pgt1.<kid>.<base64url(payload)>.<base64url(sig)>` of a decision's
- * DSSE signature (DESIGN.md §5). The token is expanded back into the envelope and checked exactly like the
+ * DSSE signature (ARCHITECTURE.md §5). The token is expanded back into the envelope and checked exactly like the
  * envelope of a proof packet.
  */
 import { type TrustStore, fromGovernanceToken } from '@pentagate/crypto';

@@ -1,5 +1,5 @@
 /**
- * Signed motor commands (DESIGN.md §4): the shape, the key id, the HMAC-SHA256 MAC (compared in constant
+ * Signed motor commands (ARCHITECTURE.md §4): the shape, the key id, the HMAC-SHA256 MAC (compared in constant
  * time by `verifyCommandMac`) and, when a controller state is given, the controller's own acceptance
  * function (`acceptMotorCommand`: epoch, seq, validUntil, issuedAt skew) so the verdict is the one a real
  * controller would reach. HMAC keys are symmetric and never appear in trust files: pass the key itself.

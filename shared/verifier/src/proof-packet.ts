@@ -1,5 +1,5 @@
 /**
- * Proof packets (DESIGN.md §5): the decision's DSSE envelope and, when the decision was logged, the audit
+ * Proof packets (ARCHITECTURE.md §5): the decision's DSSE envelope and, when the decision was logged, the audit
  * entry that records it, its inclusion proof and the signed checkpoint the proof leads to.
  *
  * What ties the four together: the entry's `subjectDigest` is `envelopeDigest(envelope)` (so the entry is

@@ -18,7 +18,7 @@ export interface VerificationCheck {
   detail: string;
   /**
    * Set on a failed check when the input, though parseable, cannot be checked as given (an unknown key
-   * id, a proof of the wrong length for its tree): issue 2 asks the CLI to exit 2 for those, not 1.
+   * id, a proof of the wrong length for its tree): the CLI exits 2 for those, not 1.
    */
   unreadable?: true;
 }

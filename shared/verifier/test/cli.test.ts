@@ -124,7 +124,7 @@ t.test('--json prints { valid, subject, at, atSource, checks, failures }', async
   t.match(failed.failures, [/^expiry: expired at/]);
 });
 
-t.test('an unknown key id exits 2 (cannot be checked, issue 2) and names the kid', async (t) => {
+t.test('an unknown key id exits 2 (cannot be checked) and names the kid', async (t) => {
   const { file } = await setup(t);
   const onlyStranger = await file('t2.json', { keys: [trustDocument().keys[1]] });
   const token = await file('tok', governanceToken(log, 0));

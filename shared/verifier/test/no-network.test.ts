@@ -1,5 +1,5 @@
 /**
- * The verifier works offline (issue 2 item 5: "No network access"): no module it loads — its own or the
+ * The verifier works offline ("No network access"): no module it loads — its own or the
  * @pentagate packages it imports, transitively — imports a network module or calls fetch.
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';

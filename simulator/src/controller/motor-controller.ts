@@ -1,7 +1,7 @@
 /**
  * The simulated motor controller — the project's own test double for robot hardware (the ros2_control
  * `mock_components` habit). It takes raw command frames from any link (MQTT, serial, or an attacker on the
- * wire), accepts a command only through the shared `acceptMotorCommand` (DESIGN.md §4), counts every refusal
+ * wire), accepts a command only through the shared `acceptMotorCommand` (ARCHITECTURE.md §4), counts every refusal
  * by reason, executes accepted setpoints, halts on a signed STOP, and halts on its own when no valid command
  * has arrived for `watchdogMs` while a motion runs (a motion must not outlive the gate that signed it).
  */

@@ -2,7 +2,7 @@
  * The embedded broker's accounts for the simulated robot and its operator. The edge's `--broker-users` file
  * holds only scrypt hashes (`passwordHash`), never clear passwords, so the simulator hashes the way an
  * integrator does: with `pentagate edge hash-password --password-file F` (the edge's own hash function,
- * reached through its CLI because the simulator never imports edge code, DESIGN.md §1).
+ * reached through its CLI because the simulator never imports edge code, ARCHITECTURE.md §1).
  *
  * Hashing costs a CLI start (~1 s) per password, so each simulator process makes its two passwords once and
  * reuses them for every edge it starts; the accounts are bound to a robot id only when the users file is

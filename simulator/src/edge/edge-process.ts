@@ -1,7 +1,7 @@
 /**
  * The edge node under test, started the way an integrator starts it: the real `pentagate edge run` CLI as a
  * child process with the embedded broker (`--mqtt embedded:PORT`). The simulator never imports edge code
- * (DESIGN.md §1); everything it knows about the edge comes over MQTT. The command line is built in one
+ * (ARCHITECTURE.md §1); everything it knows about the edge comes over MQTT. The command line is built in one
  * place (`edgeRunArgs`) so it is easy to check against the CLI's usage.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * Forward kinematics from classic Denavit–Hartenberg parameters (the convention Universal Robots publish):
  * T_i = Rz(θ_i + θoffset_i) · Tz(d_i) · Tx(a_i) · Rx(α_i). The simulator's own implementation, driven by the
- * same profile the edge reads; it never imports the edge's kinematics (DESIGN.md §1), so a bug in one does
+ * same profile the edge reads; it never imports the edge's kinematics (ARCHITECTURE.md §1), so a bug in one does
  * not hide in the other.
  */
 import type { DhParameters } from '@pentagate/protocol';

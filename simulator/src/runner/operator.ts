@@ -1,5 +1,5 @@
 /**
- * The simulated operator: answers a consent request by signing a ConsentStatement (DSSE, Ed25519, DESIGN.md
+ * The simulated operator: answers a consent request by signing a ConsentStatement (DSSE, Ed25519, ARCHITECTURE.md
  * §4) bound to the intent's digest and publishing it on `…/consent`. The timeline chooses the answer:
  * `grant` (a valid token), `deny` (no token: the intent times out), `late` (a valid token sent after the
  * wait ended), `expired-token` (a token whose validity already ended), `forged` (signed by a key the edge does

@@ -1,7 +1,7 @@
 /**
  * JSON for the wire, except that a non-finite number is written as the bare token a C driver's `printf("%f")`
  * would print (`NaN`, `Infinity`) instead of JSON.stringify's silent `null`. For a proximity frame `null` means
- * "nobody there": a broken sensor must never turn into an all-clear on the way out (DESIGN.md §6).
+ * "nobody there": a broken sensor must never turn into an all-clear on the way out (ARCHITECTURE.md §6).
  */
 const MARK = '\u0000nonfinite:';
 

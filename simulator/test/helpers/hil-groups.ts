@@ -39,7 +39,7 @@ export const HIL_GROUPS = {
   ],
 } as const;
 
-/** Scenarios also run with the controller behind a socat serial line (issue 4: consent and replay). */
+/** Scenarios also run with the controller behind a socat serial line (consent and replay). */
 export const SERIAL_TOO: ReadonlySet<string> = new Set([
   'consent-granted',
   'consent-replayed',

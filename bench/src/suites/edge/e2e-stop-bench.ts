@@ -1,5 +1,5 @@
 /**
- * Issue 3 "Speed" (b): end to end over the embedded broker. A proximity frame with a human inside the
+ * Speed (b): end to end over the embedded broker. A proximity frame with a human inside the
  * radius is published while a signed motion runs; the clock stops when the controller's client receives
  * the signed STOP. Beside it, a bare MQTT publish → receive between the same two kinds of client through
  * the same broker: the part of the figure the edge cannot remove.

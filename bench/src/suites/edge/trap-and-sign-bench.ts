@@ -1,5 +1,5 @@
 /**
- * Issue 3 "Speed" (a): trapAndSign on one core for a 6-joint, 20-point trajectory in the UR5e cell with
+ * Speed (a): trapAndSign on one core for a 6-joint, 20-point trajectory in the UR5e cell with
  * ten keep-out zones, beside a bare HMAC-SHA256 over the same command bytes (the floor: what signing
  * alone costs). The gate sees a fixed `nowMs`, so frames stay fresh and every call runs all five gates
  * and signs; a call that does not sign aborts the benchmark rather than timing a veto.

@@ -1,5 +1,5 @@
 /**
- * PROVENANCE for data arguments (DESIGN.md §3): each custody attestation on the call must verify as a
+ * PROVENANCE for data arguments (ARCHITECTURE.md §3): each custody attestation on the call must verify as a
  * DSSE envelope of payloadType `application/vnd.pentagate.custody+json`, signed by a key of role `custody`
  * valid at evaluation time; each argument the policy names for this tool needs a verified attestation
  * whose `dataDigest` is the SHA-256 of the argument's JCS form. An envelope that does not verify is a

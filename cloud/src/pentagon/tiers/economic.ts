@@ -1,5 +1,5 @@
 /**
- * tier3 `economic`: the budget reserve and the metabolic ledger (DESIGN.md §3, ECONOMY).
+ * tier3 `economic`: the budget reserve and the metabolic ledger (ARCHITECTURE.md §3, ECONOMY).
  * Budget: what remains in the window is limit × (1 − reservePercent/100) − spent − reserved; a call that
  * spends more is refused with the exact amount that would fit. The reservation itself is made atomically
  * by the store with `reserveAmount`; this function only decides.

@@ -1,5 +1,5 @@
 /**
- * The end-to-end scenario of issue 3 over a real broker: telemetry and an intent go in over MQTT, a
+ * The end-to-end scenario over a real broker: telemetry and an intent go in over MQTT, a
  * signed command comes out that the shared acceptance function accepts; a human steps inside the radius
  * during the motion and a signed STOP comes out; garbage gets `rejected-input` verdicts and the node
  * keeps working. Run against the embedded aedes broker and against the machine's Mosquitto.

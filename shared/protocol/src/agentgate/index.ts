@@ -1,5 +1,5 @@
 /**
- * AgentGate wire schemas (DESIGN.md §5): registration, the tool call, the governance verdict with its
+ * AgentGate wire schemas (ARCHITECTURE.md §5): registration, the tool call, the governance verdict with its
  * three tiers, self-correction and the violation codes. Owned by the cloud's pentagon.
  */
 export * from './domains.js';

@@ -1,5 +1,5 @@
 /**
- * The six tier objects of a governance verdict (DESIGN.md §5). Each is documented field by field because
+ * The six tier objects of a governance verdict (ARCHITECTURE.md §5). Each is documented field by field because
  * agents read them to correct themselves and auditors read them in proof packets.
  */
 import { type Static, Type } from '@sinclair/typebox';

@@ -1,6 +1,6 @@
 /**
  * Every violation code a tool-call verdict can carry, with its vertex and meaning. Codes are stable
- * (`VERTEX.NAME`, DESIGN.md §3); a message adds the readable tail. Served by `GET /api/v1/agentgate/schema`.
+ * (`VERTEX.NAME`, ARCHITECTURE.md §3); a message adds the readable tail. Served by `GET /api/v1/agentgate/schema`.
  *
  * Jurisdiction rules sit under INVARIANT: they are tenant policy that an agent may not route around.
  */

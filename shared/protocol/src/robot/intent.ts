@@ -2,7 +2,7 @@
  * What an autonomous planner asks the robot to do, before any gate has looked at it: a joint trajectory
  * (the shape of trajectory_msgs/JointTrajectory) or a base twist held for a duration (geometry_msgs/Twist).
  * Arrives on MQTT `pentagate/v1/<robotId>/intent`. The edge turns an intent into a signed motor command only
- * when all five gates pass (DESIGN.md §4).
+ * when all five gates pass (ARCHITECTURE.md §4).
  *
  * Cross-field rules (one value per joint, strictly increasing `timeFromStartMs`, the profile's joint set)
  * cannot be said in JSON Schema; the edge checks them and answers a `rejected-input` verdict.

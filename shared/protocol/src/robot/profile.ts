@@ -1,5 +1,5 @@
 /**
- * The robot profile: everything the edge gates need to know about one robot (DESIGN.md §4 "Robot profile").
+ * The robot profile: everything the edge gates need to know about one robot (ARCHITECTURE.md §4 "Robot profile").
  * Written in YAML by the integrator, validated at load time by `loadRobotProfile` in @pentagate/edge, which
  * reports every problem with its path. Lives in the protocol package so the simulator can drive its models
  * from the same file the edge uses (the ros2_control habit: one configuration for robot and test double).

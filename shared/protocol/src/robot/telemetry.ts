@@ -1,7 +1,7 @@
 /**
  * Telemetry frames a robot reports to its edge node on MQTT `pentagate/v1/<robotId>/telemetry/<source>`
  * (or from ROS 2 topics mapped to the same shapes). The gates decide on the latest frame of each source;
- * a frame older than its source's `maxAgeMs` counts as missing (DESIGN.md §4).
+ * a frame older than its source's `maxAgeMs` counts as missing (ARCHITECTURE.md §4).
  *
  * `seq` increases per source; `stampMs` is the source's own clock (Unix ms). Values out of physical range are
  * refused by the schema; per-robot ranges (joint count, names) are checked by the edge telemetry store.

@@ -1,7 +1,7 @@
 /**
  * What the edge decided about an intent, a telemetry update or a consent token, published on MQTT
  * `pentagate/v1/<robotId>/verdict` and appended to the audit outbox. Each gate reports
- * `{ vertex, passed, violations, evidence }` (DESIGN.md §3); violations are stable codes with a readable tail,
+ * `{ vertex, passed, violations, evidence }` (ARCHITECTURE.md §3); violations are stable codes with a readable tail,
  * e.g. `RISK.HUMAN_IN_RADIUS: human at 0.62 m < radius 1.20 m (proximity/front seq 4411, 7 ms old)`.
  */
 import { type Static, Type } from '@sinclair/typebox';

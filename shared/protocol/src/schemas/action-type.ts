@@ -2,7 +2,7 @@
  * The closed set of action types an agent or robot may propose, each `<area>:<verb>`. A proposal with any
  * other type is refused by schema, so a new kind of side-effect needs a protocol change, not a string.
  *
- * Which pentagon vertices apply (DESIGN.md §3) is listed per type; every type is audited.
+ * Which pentagon vertices apply (ARCHITECTURE.md §3) is listed per type; every type is audited.
  */
 import { type Static, Type } from '@sinclair/typebox';
 

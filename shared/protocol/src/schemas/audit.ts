@@ -1,5 +1,5 @@
 /**
- * One entry of the append-only audit log (DESIGN.md §5). The RFC 6962 Merkle leaf is
+ * One entry of the append-only audit log (ARCHITECTURE.md §5). The RFC 6962 Merkle leaf is
  * `canonicalBytes(entry)`, so every member, including `index`, is covered by the log's checkpoints.
  */
 import { type Static, Type } from '@sinclair/typebox';

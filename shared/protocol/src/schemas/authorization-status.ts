@@ -1,6 +1,6 @@
 /**
  * The outcome of a proposal. ALLOW and DENY are final; REQUIRE_HUMAN waits for an approval before it can
- * execute; HELD_FOR_VETO executes when its hold expires unless a human vetoes it first (DESIGN.md §3 CONSENT).
+ * execute; HELD_FOR_VETO executes when its hold expires unless a human vetoes it first (ARCHITECTURE.md §3 CONSENT).
  */
 import { type Static, Type } from '@sinclair/typebox';
 

@@ -1,5 +1,5 @@
 /**
- * Calibration certificate for one sensor (DESIGN.md §3 PROVENANCE): the payload of a DSSE envelope with
+ * Calibration certificate for one sensor (ARCHITECTURE.md §3 PROVENANCE): the payload of a DSSE envelope with
  * payloadType `PAYLOAD_TYPES.calibration`, signed by a `calibration` (lab) key. An expired certificate
  * fails the PROVENANCE gate.
  */

@@ -1,5 +1,5 @@
 /**
- * Operator consent (DESIGN.md §4 CONSENT): the payload of a DSSE envelope with payloadType
+ * Operator consent (ARCHITECTURE.md §4 CONSENT): the payload of a DSSE envelope with payloadType
  * `PAYLOAD_TYPES.consent`, signed by an `operator` key the edge trusts. It binds one intent on one robot
  * for a time window; the nonce makes it single use (the edge remembers spent nonces until `expiresAt`).
  */

@@ -1,5 +1,5 @@
 /**
- * Chain-of-custody attestation for a data set (DESIGN.md §3 PROVENANCE, digital side): the payload of a
+ * Chain-of-custody attestation for a data set (ARCHITECTURE.md §3 PROVENANCE, digital side): the payload of a
  * DSSE envelope with payloadType `PAYLOAD_TYPES.custody`, signed by a `custody` key. A data argument whose
  * digest has no valid attestation fails PROVENANCE.
  */

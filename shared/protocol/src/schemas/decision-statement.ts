@@ -1,7 +1,7 @@
 /**
  * The decision proof: an in-toto Statement v1 (github.com/in-toto/attestation, spec/v1/statement.md)
  * carried in a DSSE envelope with payloadType `PAYLOAD_TYPES.inToto` and signed by a `proof` key
- * (DESIGN.md §5). The one subject is the action request, named by SHA-256(JCS(action request)).
+ * (ARCHITECTURE.md §5). The one subject is the action request, named by SHA-256(JCS(action request)).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { AuthorizationStatusSchema } from './authorization-status.js';

@@ -1,5 +1,5 @@
 /**
- * Vendor-signed firmware manifest (DESIGN.md §3 PROVENANCE): the payload of a DSSE envelope with
+ * Vendor-signed firmware manifest (ARCHITECTURE.md §3 PROVENANCE): the payload of a DSSE envelope with
  * payloadType `PAYLOAD_TYPES.firmware`, signed by a `vendor` key. The edge compares the running image's
  * SHA-256 (from the firmware report) with `imageSha256`.
  */

@@ -16,7 +16,7 @@ import {
 } from './primitives.js';
 import { ProofPacketSchema } from './proof.js';
 
-/** The five vertices of the pentagon (DESIGN.md §3). */
+/** The five vertices of the pentagon (ARCHITECTURE.md §3). */
 export const VERTICES = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
 export const VertexSchema = Type.Union(VERTICES.map((v) => Type.Literal(v)));
 export type Vertex = Static<typeof VertexSchema>;

@@ -1,5 +1,5 @@
 /**
- * The signed motor command, edge → controller (DESIGN.md §4), on MQTT `pentagate/v1/<robotId>/cmd`.
+ * The signed motor command, edge → controller (ARCHITECTURE.md §4), on MQTT `pentagate/v1/<robotId>/cmd`.
  * `mac` = base64url(HMAC-SHA256(key, "pentagate-cmd-v1\n" + JCS(command without mac))); see
  * `computeCommandMac` in @pentagate/crypto. Unknown members are refused: the MAC covers every member but
  * `mac`, and a controller must not act on a member it was not told about.

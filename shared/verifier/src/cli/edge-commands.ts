@@ -41,7 +41,7 @@ export const edgeCommands: Command[] = [
     summary: 'Check a signed motor command: shape, key id, HMAC; optionally controller acceptance',
     usage: 'FILE --hmac-key KEYFILE [--state STATE] [--json] [--at ISO]',
     description: [
-      'FILE is a motor command (JSON, DESIGN.md §4). Checks:',
+      'FILE is a motor command (JSON, ARCHITECTURE.md §4). Checks:',
       '  - the command has the motor-command shape (unknown members are refused)',
       '  - its kid is the key id of one of the --hmac-key files (an unknown kid makes it INVALID)',
       '  - mac is HMAC-SHA256(key, "pentagate-cmd-v1\\n" + JCS(command without mac)), compared in',
