@@ -108,7 +108,6 @@ const workingLines: Record<string, () => string[]> = {
     'embedded:0',
     '--metrics-port',
     '0',
-    ,
     '--state-dir',
     join(dir, 'edge-state'),
   ],
