@@ -116,6 +116,7 @@ const workingLines: Record<string, () => string[]> = {
     ...['--profile', join(sampleCell, 'profile.json'), '--bag', join(sampleCell, 'cell.mcap')],
     ...['--hmac-key', hmacKey],
   ],
+  'edge broker-acl': () => ['--users', join(repoRoot, 'deploy', 'broker-users.json')],
   'edge hash-password': () => ['--password-file', garbage],
   'firmware sign': () => [
     ...['--key', edKey, '--sha256', 'ab'.repeat(32), '--vendor', 'V', '--model', 'M', '--version', '1'],
