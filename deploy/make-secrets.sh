@@ -24,4 +24,13 @@ if [ ! -f "$dir/mosquitto.passwd" ]; then
     mosquitto_passwd -b "$dir/mosquitto.passwd" "$user" "$pw"
   done
 fi
+# The Pentagate containers run as the image's `node` user (uid 1000), and Docker bind-mounts secrets with their
+# host owner and mode: when this runs as root, hand the files those containers read to that uid (still 0600).
+if [ "$(id -u)" = 0 ]; then
+  for f in cloud_signing_key.pem edge_hmac_key.json pgpass edge_mqtt_password robot-ur5e-01.mqtt-password operator-ur5e-01.mqtt-password; do
+    chown "${PENTAGATE_SECRETS_UID:-1000}:${PENTAGATE_SECRETS_UID:-1000}" "$dir/$f"
+  done
+  chown 1883:1883 "$dir/mosquitto.passwd" # the broker image's `mosquitto` user
+
+fi
 echo "secrets written to $dir"

@@ -1,6 +1,7 @@
-// Docker does not run on the development machines, so the compose file is checked here instead:
-// its structure, the files it mounts, and — most likely to rot — that every `pentagate …` command line
-// in it parses against the real CLI (unknown options or missing arguments fail this test).
+// Quick checks of the compose shape that run in `npm test` without Docker: its structure, the files it mounts,
+// and — most likely to rot — that every `pentagate …` command line in it parses against the real CLI (unknown
+// options or missing arguments fail this test). Starting it for real is `npm run test:compose`
+// (deploy/compose-test/), which needs a Docker engine.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -47,6 +48,27 @@ t.test('has the multi-machine shape of ARCHITECTURE.md §7', async (t) => {
     /--mqtt mqtt:\/\/mqtt:1883/,
     'edge uses the external broker',
   );
+});
+
+t.test('the Dockerfile copies every workspace manifest before npm ci', async (t) => {
+  const dockerfile = readFileSync(join(root, 'deploy/Dockerfile'), 'utf8');
+  const workspaces = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] }
+  ).workspaces;
+  for (const w of workspaces) t.match(dockerfile, `COPY ${w}/package.json ${w}/`, w);
+  t.ok(
+    dockerfile.indexOf('RUN npm ci') < dockerfile.indexOf('COPY . .'),
+    'dependencies install before sources',
+  );
+});
+
+t.test('tiers sit on their own networks', async (t) => {
+  const networks = (name: string) =>
+    (compose.services[name] as { networks?: string[] } | undefined)?.networks ?? [];
+  t.same(networks('postgres'), ['cloud'], 'the database is reachable from the cloud network only');
+  t.notOk(networks('edge').includes('cloud'), 'the edge never reaches the database');
+  t.ok(networks('edge').includes('field') && networks('edge').includes('uplink'));
+  t.ok(networks('lb').includes('uplink'), 'the edge reaches the cloud through the load balancer');
 });
 
 t.test('every pentagate command line parses against the real CLI', async (t) => {
