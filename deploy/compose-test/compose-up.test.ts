@@ -127,6 +127,15 @@ t.test('fault: a cloud replica killed under load loses no acknowledged decision'
 t.test('fault: the edge cut off from the broker — the robot halts, and resumes on reconnect', async (t) => {
   const edge = await project.container('edge');
   const network = `${project.name}_field`;
+  // Cut the link while a motion runs: a motion lives on a stream of short-lived signed commands, so the
+  // controller must halt by itself within its watchdog period once they stop coming.
+  const logged = (await project.logs('simulator')).length;
+  await waitFor(
+    'a motion being signed',
+    async () => ((await project.logs('simulator')).slice(logged).includes('SIGNED') ? true : undefined),
+    120_000,
+    100,
+  );
   const before = (await project.logs('simulator')).length;
   await project.docker(['network', 'disconnect', network, edge]);
   const halted = await waitFor(
