@@ -5,6 +5,7 @@ import { consentGrantCommand } from './cli/consent-grant-command.js';
 import { edgeRunCommand } from './cli/edge-run-command.js';
 import { firmwareSignCommand } from './cli/firmware-sign-command.js';
 import { hashPasswordCommand } from './cli/hash-password-command.js';
+import { profileInitCommand } from './cli/profile-init-command.js';
 import { edgeReplayCommand } from './cli/replay-command.js';
 import { edgeCheckCommand } from './profile/check-command.js';
 
@@ -13,6 +14,7 @@ export const commands: Command[] = [
   edgeRunCommand,
   edgeCheckCommand,
   edgeReplayCommand,
+  profileInitCommand,
   hashPasswordCommand,
   brokerAclCommand,
   firmwareSignCommand,
