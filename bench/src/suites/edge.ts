@@ -1,9 +1,11 @@
 /**
  * `npm run bench -- edge` ("Speed"): (a) trapAndSign latency and throughput on one core beside a
  * bare HMAC-SHA256 over the same command bytes; (b) proximity telemetry → signed STOP end to end over the
- * embedded broker, beside a bare MQTT publish → receive through the same broker.
+ * embedded broker, beside a bare MQTT publish → receive through the same broker; (c) intent → verdict, quiet
+ * and under a flood of wrong passwords.
  */
 import { type BenchSuite, mergeSections } from '../harness/index.js';
+import { benchAuthFlood } from './edge/auth-flood-bench.js';
 import { benchEndToEndStop } from './edge/e2e-stop-bench.js';
 import { benchTrapAndSign } from './edge/trap-and-sign-bench.js';
 
@@ -16,7 +18,9 @@ const suite: BenchSuite = {
     const trap = benchTrapAndSign(ctx);
     ctx.log('end-to-end STOP over the embedded broker…');
     const e2e = await benchEndToEndStop(ctx);
-    return mergeSections('edge', [trap, e2e]);
+    ctx.log('intent → verdict, quiet and under a wrong-password flood…');
+    const flood = await benchAuthFlood(ctx);
+    return mergeSections('edge', [trap, e2e, flood]);
   },
 };
 export default suite;

@@ -119,6 +119,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const hashes = new Map([...users.byName].map(([name, user]) => [name, user.passwordHash]));
   const passwords = new PasswordChecker(hashes, users.proven, options.passwordChecks);
   const identities = new WeakMap<Client, BrokerIdentity>();
+  const pendingRefusals = new Set<NodeJS.Timeout>();
   const refuse = (event: BrokerRefusal) => options.onRefusal?.(event);
 
   const aedes = await Aedes.createBroker({
@@ -137,7 +138,17 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
               detail:
                 outcome === 'busy' ? 'password checks queue full' : 'address in back-off after failed logins',
             });
-            return done(authError('try again later', SERVER_UNAVAILABLE), null);
+            // Held, not answered at once: a flooding client that reconnects on every CONNACK would otherwise
+            // cost the broker a connection setup per refusal, as fast as it can loop.
+            const timer = setTimeout(
+              () => {
+                pendingRefusals.delete(timer);
+                done(authError('try again later', SERVER_UNAVAILABLE), null);
+              },
+              passwords.refusalDelayMs(address, outcome),
+            );
+            pendingRefusals.add(timer);
+            return;
           }
           if (!user || outcome !== 'ok')
             return done(authError('bad user name or password', BAD_USERNAME_OR_PASSWORD), null);
@@ -213,6 +224,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     connectedClients: () => aedes.connectedClients,
     passwordStats: () => ({ ...passwords.stats }),
     close() {
+      for (const timer of pendingRefusals) clearTimeout(timer);
+      pendingRefusals.clear();
       closed ??= new Promise<void>((resolve) => {
         aedes.close(() => server.close(() => resolve()));
       });

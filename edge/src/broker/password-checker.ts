@@ -28,6 +28,11 @@ export interface PasswordCheckerOptions {
   backoffBaseMs?: number;
   /** Longest back-off, ms (default 60000). */
   backoffMaxMs?: number;
+  /**
+   * Longest wait before a refusal without a derivation is answered, ms (default 2000). The CONNACK waits
+   * out the address's back-off up to this, so a flooding client cannot spin on cheap refusals.
+   */
+  maxRefusalDelayMs?: number;
   /** Addresses remembered at most; the oldest are forgotten first (default 10000). */
   maxTrackedAddresses?: number;
   clock?: () => number;
@@ -66,6 +71,7 @@ export class PasswordChecker {
       backoffBaseMs: options.backoffBaseMs ?? 1000,
       backoffMaxMs: options.backoffMaxMs ?? 60_000,
       maxTrackedAddresses: options.maxTrackedAddresses ?? 10_000,
+      maxRefusalDelayMs: options.maxRefusalDelayMs ?? 2000,
     };
     this.#clock = options.clock ?? Date.now;
   }
@@ -102,6 +108,17 @@ export class PasswordChecker {
     }
     this.#fail(address);
     return 'bad';
+  }
+
+  /**
+   * How long to hold the refusal of a `throttled` or `busy` attempt before answering it: the rest of the
+   * address's back-off (a queue-full refusal waits the whole maximum), capped at `maxRefusalDelayMs`.
+   */
+  refusalDelayMs(address: string, outcome: 'throttled' | 'busy'): number {
+    const max = this.#o.maxRefusalDelayMs;
+    if (outcome === 'busy') return max;
+    const record = this.#addresses.get(address);
+    return Math.max(0, Math.min((record?.blockedUntilMs ?? 0) - this.#clock(), max));
   }
 
   #fail(address: string): void {

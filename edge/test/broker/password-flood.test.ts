@@ -38,7 +38,7 @@ t.test('an address that keeps failing waits, and is refused without scrypt meanw
   const broker = await startEmbeddedBroker({
     port: 0,
     users: await users(),
-    passwordChecks: { freeFailures: 3, backoffBaseMs: 400 },
+    passwordChecks: { freeFailures: 3, backoffBaseMs: 1500, maxRefusalDelayMs: 50 },
   });
   t.teardown(() => broker.close());
   for (let i = 0; i < 3; i++)
@@ -57,7 +57,7 @@ t.test('an address that keeps failing waits, and is refused without scrypt meanw
     'a proven account connects from the same address',
   );
   t.equal(broker.passwordStats().checks, 3, 'on one HMAC');
-  await new Promise((r) => setTimeout(r, 450));
+  await new Promise((r) => setTimeout(r, 1600));
   t.equal(
     await attempt(broker.url, 'planner-r1', 'planner-pw-9a'),
     0,
@@ -71,7 +71,12 @@ t.test('64 wrong logins at once: bounded derivations, the rest refused at once',
     port: 0,
     users: await users(),
     // Back-off off, so only the derivation queue bounds the work here.
-    passwordChecks: { freeFailures: 1_000_000, maxConcurrentChecks: 1, maxQueuedChecks: 4 },
+    passwordChecks: {
+      freeFailures: 1_000_000,
+      maxConcurrentChecks: 1,
+      maxQueuedChecks: 4,
+      maxRefusalDelayMs: 50,
+    },
   });
   t.teardown(() => broker.close());
   const flood = Promise.all(

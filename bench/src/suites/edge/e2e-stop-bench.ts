@@ -6,15 +6,16 @@
  *
  * The edge runs exactly as `pentagate edge run --mqtt embedded:PORT` wires it (startEdgeNode), with the
  * audit outbox on disk and logging off. Source maxAgeMs are raised to 60 s because the benchmark sends
- * telemetry once per iteration instead of streaming it at the profile's 50 ms rate.
+ * telemetry once per iteration instead of streaming it at the profile's 50 ms rate, and command validForMs
+ * to 60 s so that on a loaded machine a motion command is not withheld as expired (the edge publishes no
+ * command after its validUntil) before the STOP it is timed against.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEdgeLogger, disableNagle, startEmbeddedBroker, startEdgeNode } from '@pentagate/edge/commands';
+import { createEdgeLogger, startEmbeddedBroker, startEdgeNode } from '@pentagate/edge/commands';
 import { FileSequenceStore, MemorySequenceStore, type SequenceStore } from '@pentagate/edge';
 import { type MotorCommand, robotTopics } from '@pentagate/protocol';
-import mqtt, { type MqttClient } from 'mqtt';
 import {
   inMilliseconds,
   LatencyRecorder,
@@ -23,38 +24,8 @@ import {
   type SuiteContext,
   target,
 } from '../../harness/index.js';
+import { connect, nextMessage } from './mqtt-bench-clients.js';
 import { ur5eCell } from './ur5e-cell.js';
-
-async function connect(url: string, username: string, password: string): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(url, {
-    protocolVersion: 4,
-    username,
-    password,
-    clientId: `${username}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
-    reconnectPeriod: 0,
-  });
-  disableNagle(client);
-  return client;
-}
-
-/** Resolves with the next message on `topic` whose text passes `accept`. */
-function nextMessage(client: MqttClient, topic: string, accept: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off('message', onMessage);
-      reject(new Error(`edge bench: nothing on ${topic} within 5 s`));
-    }, 5000);
-    const onMessage = (t: string, payload: Buffer) => {
-      if (t !== topic) return;
-      const text = payload.toString('utf8');
-      if (!accept(text)) return;
-      clearTimeout(timer);
-      client.off('message', onMessage);
-      resolve(text);
-    };
-    client.on('message', onMessage);
-  });
-}
 
 interface StopRun {
   stop: LatencyRecorder;
@@ -72,7 +43,7 @@ async function runStopScenario(
   sequence: (stateDir: string) => SequenceStore,
   alsoRoundTrip: boolean,
 ): Promise<StopRun> {
-  const cell = ur5eCell({ maxAgeMs: 60_000 });
+  const cell = ur5eCell({ maxAgeMs: 60_000, validForMs: 60_000 });
   const robotId = cell.profile.robotId;
   const topics = robotTopics(robotId);
   const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-bench-edge-'));

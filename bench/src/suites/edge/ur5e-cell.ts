@@ -49,7 +49,7 @@ export interface Ur5eCell {
  * @param maxAgeMs when given, every source's maxAgeMs is raised to at least this; the end-to-end
  *   benchmark needs it because it does not stream telemetry at the profile's 50 ms rate.
  */
-export function ur5eCell(options: { maxAgeMs?: number } = {}): Ur5eCell {
+export function ur5eCell(options: { maxAgeMs?: number; validForMs?: number } = {}): Ur5eCell {
   const vendor = generateEd25519();
   const lab = generateEd25519();
   const operator = generateEd25519();
@@ -65,6 +65,10 @@ export function ur5eCell(options: { maxAgeMs?: number } = {}): Ur5eCell {
     ...shipped,
     trust: { document: trustDocument },
     sources: shipped.sources.map((s) => ({ ...s, maxAgeMs: Math.max(s.maxAgeMs, options.maxAgeMs ?? 0) })),
+    command: {
+      ...shipped.command,
+      validForMs: Math.max(shipped.command.validForMs, options.validForMs ?? 0),
+    },
   };
   const trust = TrustStore.fromDocument(trustDocument);
   const key = new Uint8Array(randomBytes(32));
