@@ -130,6 +130,10 @@ function compile(document: PolicyDocument, source: string): LoadedPolicy {
     injection: {
       threshold: document.injection?.threshold ?? POLICY_DEFAULTS.injectionThreshold,
       extraPatterns: (document.injection?.extraPatterns ?? []).map((p) => ({ ...p })),
+      classifier: {
+        enabled: document.injection?.classifier?.enabled ?? true,
+        threshold: document.injection?.classifier?.threshold,
+      },
     },
     metabolic: {
       repeatWindowMs: m.repeatWindowMs ?? POLICY_DEFAULTS.repeatWindowMs,

@@ -49,7 +49,12 @@ export interface LoadedPolicy {
   protectedResources: CompiledProtectedResource[];
   provenance: (CompiledToolRule & { arguments: string[] })[];
   jurisdictions: CompiledJurisdictionRule[];
-  injection: { threshold: number; extraPatterns: { id: string; phrase: string; weight: number }[] };
+  injection: {
+    threshold: number;
+    extraPatterns: { id: string; phrase: string; weight: number }[];
+    /** The classifier stage; absent means enabled with the model's own threshold. */
+    classifier?: { enabled: boolean; threshold: number | undefined };
+  };
   metabolic: {
     repeatWindowMs: number;
     maxIdentical: number;

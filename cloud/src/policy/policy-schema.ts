@@ -109,6 +109,20 @@ export const InjectionSettingsSchema = Type.Object(
         { maxItems: 256 },
       ),
     ),
+    /**
+     * The classifier stage, run when the rules let a call through: a linear model scoring every string
+     * window by window. `threshold` is the probability at or above which a call is refused (default: the
+     * threshold shipped with the model, chosen for about 1.5 % false positives on unseen phrasing).
+     */
+    classifier: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          threshold: Type.Optional(Type.Number({ minimum: 0.05, maximum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -37,6 +37,7 @@ export function proofFirewallTier(
   if (args.truncated || context.truncated) {
     // Strings we did not visit were not screened: refuse rather than pass them unseen.
     screen.flagged = true;
+    screen.stage = 'rules';
     screen.score = 1;
     screen.findings.unshift({
       ruleId: 'unscannable.too-large',
@@ -48,13 +49,16 @@ export function proofFirewallTier(
   }
   if (screen.flagged) {
     const top = screen.findings.filter((f) => f.field === (screen.worstField || screen.findings[0]?.field));
-    const rules = top.map((f) => `${f.ruleId} (${f.category}, ${f.weight})`).join(', ');
     const field = top[0]?.field ?? screen.worstField;
+    const fired =
+      screen.stage === 'classifier'
+        ? `classifier probability ${screen.score} >= threshold ${screen.threshold}`
+        : `scores ${screen.score} >= threshold ${screen.threshold}: ${top.map((f) => `${f.ruleId} (${f.category}, ${f.weight})`).join(', ')}`;
     findings.push(
       finding(
         'RISK.PROMPT_INJECTION',
-        `${field} scores ${screen.score} >= threshold ${screen.threshold}: ${rules}`,
-        `remove the instruction-like text from ${field} (matched: ${top.map((f) => `"${f.excerpt}"`).join(', ')}); data passed to tools must not carry instructions to the agent`,
+        `stage ${screen.stage ?? 'rules'}: ${field} ${fired}`,
+        `remove the instruction-like text from ${field} (${screen.stage === 'classifier' ? 'passage' : 'matched'}: ${top.map((f) => `"${f.excerpt}"`).join(', ')}); data passed to tools must not carry instructions to the agent`,
         'tier2.proofFirewall/injection',
       ),
     );

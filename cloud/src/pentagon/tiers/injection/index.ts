@@ -1,42 +1,121 @@
 /**
- * Prompt-injection screening of a set of text fields: the highest field score decides. Fields are the
- * call's trigger prompt and every string (and object key) in its arguments.
+ * Prompt-injection screening of a set of text fields, in two stages. Stage `rules`: the weighted rules
+ * (rules.ts) score each field and the highest field score decides. Stage `classifier`, only when the
+ * rules let the call through: the linear classifier (classifier/) scores every field window by window,
+ * and the highest probability decides against its own threshold. Fields are the call's trigger prompt
+ * and every string (and object key) in its arguments. A flagged screen names the stage, the field and
+ * the passage that fired, so a remediation can say what to remove.
  */
-import { combinedScore, type InjectionFinding, scanText, type TenantPattern } from './scan.js';
+import { bundledModel, classifyText } from './classifier/index.js';
+import {
+  combinedScore,
+  type InjectionFinding,
+  MAX_SCANNED_FIELD_CHARS,
+  type PreparedText,
+  prepareText,
+  scanText,
+  type TenantPattern,
+} from './scan.js';
 
-export type { InjectionFinding, TenantPattern } from './scan.js';
+export type { InjectionFinding, PreparedText, TenantPattern } from './scan.js';
+export { prepareText } from './scan.js';
 export { INJECTION_RULES } from './rules.js';
+export { classifyText } from './classifier/index.js';
+
+export type InjectionStage = 'rules' | 'classifier';
+
+export interface ClassifierSettings {
+  /** Run the classifier stage (default true). */
+  enabled: boolean;
+  /** Probability at or above which a field is refused; undefined: the threshold shipped with the model. */
+  threshold?: number | undefined;
+}
+
+export interface InjectionSettings {
+  threshold: number;
+  extraPatterns: readonly TenantPattern[];
+  classifier?: ClassifierSettings | undefined;
+}
 
 export interface InjectionScreen {
   flagged: boolean;
-  /** Highest field score, 0..1. */
+  /** The stage that flagged the call (absent when neither did). */
+  stage?: InjectionStage;
+  /** Score of the deciding stage, 0..1: the highest rule score, or the classifier's when it decided. */
   score: number;
+  /** Threshold of the deciding stage. */
   threshold: number;
   fieldsScanned: number;
   /** Findings of every field that scored above zero, highest-scoring field first. */
   findings: InjectionFinding[];
   /** The field with the highest score ("" when nothing fired). */
   worstField: string;
+  /** The classifier's highest field probability (absent when the stage did not run). */
+  classifierScore?: number;
 }
 
 export function screenTexts(
   fields: readonly { path: string; value: string }[],
-  settings: { threshold: number; extraPatterns: readonly TenantPattern[] },
+  settings: InjectionSettings,
 ): InjectionScreen {
   const scored: { path: string; score: number; findings: InjectionFinding[] }[] = [];
+  // Views computed once per field, for the rules and then the classifier.
+  const prepared: (PreparedText | undefined)[] = [];
   for (const f of fields) {
-    const findings = scanText(f.value, f.path, settings.extraPatterns);
+    const p = f.value.length > MAX_SCANNED_FIELD_CHARS ? undefined : prepareText(f.value);
+    prepared.push(p);
+    const findings = scanText(f.value, f.path, settings.extraPatterns, p);
     if (findings.length > 0) scored.push({ path: f.path, score: combinedScore(findings), findings });
   }
   // Stable order: by score, then by field order (sort is stable in ES2019+).
   scored.sort((a, b) => b.score - a.score);
   const score = scored[0]?.score ?? 0;
-  return {
+  const screen: InjectionScreen = {
     flagged: score >= settings.threshold,
     score,
     threshold: settings.threshold,
     fieldsScanned: fields.length,
     findings: scored.flatMap((s) => s.findings),
     worstField: scored[0]?.path ?? '',
+  };
+  if (screen.flagged) {
+    screen.stage = 'rules';
+    return screen;
+  }
+  if (settings.classifier?.enabled === false) return screen;
+  return classifierStage(fields, prepared, settings.classifier?.threshold, screen);
+}
+
+function classifierStage(
+  fields: readonly { path: string; value: string }[],
+  prepared: readonly (PreparedText | undefined)[],
+  threshold: number | undefined,
+  screen: InjectionScreen,
+): InjectionScreen {
+  const model = bundledModel();
+  const bar = threshold ?? model.threshold;
+  let best: { path: string; probability: number; passage: string; view: string } | undefined;
+  for (const [i, f] of fields.entries()) {
+    const verdict = classifyText(f.value, model, prepared[i]);
+    if (best === undefined || verdict.probability > best.probability) best = { path: f.path, ...verdict };
+  }
+  if (best === undefined) return screen;
+  screen.classifierScore = best.probability;
+  if (best.probability < bar) return screen;
+  const finding: InjectionFinding = {
+    ruleId: `classifier.linear@${best.view}`,
+    category: 'classifier',
+    weight: best.probability,
+    field: best.path,
+    excerpt: best.passage,
+  };
+  return {
+    ...screen,
+    flagged: true,
+    stage: 'classifier',
+    score: best.probability,
+    threshold: bar,
+    findings: [finding, ...screen.findings],
+    worstField: best.path,
   };
 }

@@ -19,7 +19,9 @@ export type InjectionCategory =
   | 'data-exfiltration'
   | 'indirect-address'
   | 'tenant-pattern'
-  | 'unscannable';
+  | 'unscannable'
+  /** Not a rule: the classifier stage (classifier/), named in findings beside the rule categories. */
+  | 'classifier';
 
 export type TextView = 'plain' | 'skeleton' | 'squashed';
 

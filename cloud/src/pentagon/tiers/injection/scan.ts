@@ -4,8 +4,8 @@
  * re-scans decoded payloads once. Deterministic: same text, same findings in the same order.
  */
 import { oneLine } from '../../one-line.js';
-import { decodePayloads } from './decode.js';
-import { textViews } from './normalise.js';
+import { type DecodedPayload, decodePayloads } from './decode.js';
+import { type TextViews, textViews } from './normalise.js';
 import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules.js';
 
 export interface InjectionFinding {
@@ -121,10 +121,24 @@ function tenantNeedles(tenant: readonly TenantPattern[]): readonly TenantNeedle[
   return needles;
 }
 
+/**
+ * A field's normalised views and decoded payloads, computed once and shared by the rules and the
+ * classifier (normalising is the larger part of either stage's cost).
+ */
+export interface PreparedText {
+  views: TextViews;
+  payloads: DecodedPayload[];
+}
+
+export function prepareText(raw: string): PreparedText {
+  return { views: textViews(raw), payloads: decodePayloads(raw) };
+}
+
 export function scanText(
   raw: string,
   field: string,
   tenant: readonly TenantPattern[] = [],
+  prepared?: PreparedText,
 ): InjectionFinding[] {
   if (raw.length > MAX_SCANNED_FIELD_CHARS) {
     return [
@@ -138,7 +152,7 @@ export function scanText(
     ];
   }
   const found = new Map<string, InjectionFinding>();
-  const views = textViews(raw);
+  const { views, payloads } = prepared ?? prepareText(raw);
   runRules(views, field, '', found, INJECTION_RULES);
   for (const { p, needle } of tenantNeedles(tenant)) {
     const at = views.plain.indexOf(needle);
@@ -169,7 +183,7 @@ export function scanText(
     signal('encoding.unicode-tags', 0.6, `hidden tag text: ${oneLine(views.tagText, 80)}`);
     runRules(textViews(views.tagText), field, '@unicode-tags', found, INJECTION_RULES);
   }
-  for (const payload of decodePayloads(raw)) {
+  for (const payload of payloads) {
     const before = found.size;
     runRules(textViews(payload.text), field, `@${payload.encoding}`, found, INJECTION_RULES);
     if (found.size > before)

@@ -1,0 +1,91 @@
+/**
+ * Hashed text features for the injection classifier: word unigrams and bigrams and character 3-, 4- and
+ * 5-grams of a normalised view, each hashed into a fixed table of `2^bits` weights (the "hashing trick",
+ * Weinberger et al. 2009). Every feature is emitted with the character offset where it starts, so a
+ * caller can sum the weights of any window of the text without extracting features again.
+ *
+ * Training and scoring call this same function: a model is only valid for the exact feature function it
+ * was trained with, which is why `FEATURE_VERSION` is written into the weights file and checked on load.
+ */
+
+/** Bumped whenever the features below change; a weights file of another version is refused. */
+export const FEATURE_VERSION = 1;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** Seeds that keep the feature kinds apart in the shared table. */
+const SEED_WORD = 0x9e3779b1;
+const SEED_BIGRAM = 0x85ebca77;
+const SEED_CHAR = [0, 0, 0, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1] as const;
+
+/** A word: a run of letters, marks or digits (any script). */
+function isWordCodeUnit(c: number): boolean {
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a);
+  // Outside ASCII: everything except general punctuation, CJK punctuation and full-width forms'
+  // punctuation counts as a word character. Han/kana runs become one long "word"; their character
+  // n-grams carry the signal.
+  return !(
+    (c >= 0x2000 && c <= 0x206f) ||
+    (c >= 0x3000 && c <= 0x303f) ||
+    (c >= 0xff00 && c <= 0xff0f) ||
+    (c >= 0xff1a && c <= 0xff20) ||
+    c === 0xa0
+  );
+}
+
+function mix(h: number): number {
+  // Final avalanche (murmur3 fmix32) so nearby FNV states spread over the whole table.
+  let x = h ^ (h >>> 16);
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** Receives each feature: its slot in the weight table and the offset in the text where it starts. */
+export type FeatureSink = (slot: number, offset: number) => void;
+
+/**
+ * Emits every feature of `text` (already normalised: lower case, blanks collapsed) to `sink`, in order
+ * of offset within each kind. `bits` is the log2 size of the weight table.
+ */
+export function forEachFeature(text: string, bits: number, sink: FeatureSink): void {
+  const mask = (1 << bits) - 1;
+  const n = text.length;
+  // Character n-grams: one FNV state per start offset, extended to length 5, emitting at 3, 4 and 5.
+  for (let i = 0; i + 3 <= n; i++) {
+    let h = FNV_OFFSET;
+    const end = Math.min(n, i + 5);
+    for (let j = i; j < end; j++) {
+      h = Math.imul(h ^ text.charCodeAt(j), FNV_PRIME);
+      const len = j - i + 1;
+      if (len >= 3) sink(mix(h ^ SEED_CHAR[len]!) & mask, i);
+    }
+  }
+  // Words and word bigrams.
+  let previous = 0;
+  let havePrevious = false;
+  let i = 0;
+  while (i < n) {
+    if (!isWordCodeUnit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = FNV_OFFSET;
+    while (i < n && isWordCodeUnit(text.charCodeAt(i))) {
+      h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+      i++;
+    }
+    // Very long runs (unsegmented CJK, hashes, base64) say little as one word: their n-grams suffice.
+    if (i - start > 24) {
+      havePrevious = false;
+      continue;
+    }
+    const word = mix(h ^ SEED_WORD);
+    sink(word & mask, start);
+    if (havePrevious) sink(mix(Math.imul(previous, 31) ^ word ^ SEED_BIGRAM) & mask, start);
+    previous = word;
+    havePrevious = true;
+  }
+}

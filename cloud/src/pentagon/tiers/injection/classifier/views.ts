@@ -1,0 +1,79 @@
+/**
+ * The texts the classifier scores for one field: the normalised text, its disguise-free skeleton
+ * (look-alike letters and leetspeak mapped back), the ASCII hidden in Unicode tag characters, every
+ * encoded payload (base64, hex, escapes, percent, HTML references) decoded once, and the ROT13 reading
+ * when it reads as more English than the text itself. The highest-scoring view decides, so an attack
+ * is seen in whichever form it is readable.
+ */
+import { textViews } from '../normalise.js';
+import { type PreparedText, prepareText } from '../scan.js';
+
+export type ClassifierViewKind =
+  | 'text'
+  | 'skeleton'
+  | 'unicode-tags'
+  | 'rot13'
+  | 'base64'
+  | 'hex'
+  | 'escapes'
+  | 'percent'
+  | 'html-entities';
+
+export interface ClassifierView {
+  kind: ClassifierViewKind;
+  text: string;
+}
+
+/** Frequent English words: ROT13 of English text contains few of them, ROT13 of ROT13 text many. */
+const COMMON_WORDS = new Set(
+  'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
+    ' ',
+  ),
+);
+
+/** Counts the words of `text` (runs of a–z) that are in COMMON_WORDS, without allocating a word list. */
+function commonWordCount(text: string): number {
+  let count = 0;
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const letter = c >= 0x61 && c <= 0x7a;
+    if (letter && start < 0) start = i;
+    else if (!letter && start >= 0) {
+      if (i - start <= 12 && COMMON_WORDS.has(text.slice(start, i))) count++;
+      start = -1;
+    }
+  }
+  return count;
+}
+
+function rot13(text: string): string {
+  const out = new Array<string>(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out[i] = c >= 0x61 && c <= 0x7a ? String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61) : text[i]!;
+  }
+  return out.join('');
+}
+
+export function classifierViews(raw: string, prepared: PreparedText = prepareText(raw)): ClassifierView[] {
+  const { views, payloads } = prepared;
+  const out: ClassifierView[] = [{ kind: 'text', text: views.plain }];
+  if (views.skeleton !== views.plain && views.mixedScriptWords + countLeet(views.plain) > 0) {
+    out.push({ kind: 'skeleton', text: views.skeleton });
+  }
+  if (views.tagText.length > 0) out.push({ kind: 'unicode-tags', text: textViews(views.tagText).plain });
+  // ROT13 of English has few common words; text with many of its own is read as it is.
+  const ownCommon = commonWordCount(views.plain);
+  if (ownCommon * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
+    const turned = rot13(views.plain);
+    if (commonWordCount(turned) >= ownCommon + 2) out.push({ kind: 'rot13', text: turned });
+  }
+  for (const payload of payloads) out.push({ kind: payload.encoding, text: textViews(payload.text).plain });
+  return out;
+}
+
+/** Digits or symbols standing for letters inside words (`1gn0re`), the leetspeak the skeleton undoes. */
+function countLeet(plain: string): number {
+  return plain.match(/[a-z][013457@$][a-z]/g)?.length ?? 0;
+}

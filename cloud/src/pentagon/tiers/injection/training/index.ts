@@ -1,0 +1,14 @@
+/**
+ * Training and measurement of the injection classifier (used by `npm run train:injection` and by the
+ * `injection` benchmark; the gate itself only loads the weights this produces).
+ */
+export { readBank, stringSeed } from './bank.js';
+export { type CorpusRow, corpusRows, generateRows, templateSplit } from './generate.js';
+export { DEFAULT_TRAIN_OPTIONS, type TrainOptions, train } from './train.js';
+export {
+  type QualityReport,
+  qualityReport,
+  recallAtFalsePositiveRate,
+  scoreRows,
+  thresholdForFalsePositiveRate,
+} from './evaluate.js';
