@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSequenceStore, MemorySequenceStore } from '@pentagate/edge';
 import t from 'tap';
 
 t.test('seq never repeats across reopen, and the epoch survives', async (t) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+  const path = join(t.testdir(), 'seq.json');
   const a = FileSequenceStore.open(path);
   const seen = [a.next(), a.next(), a.next()];
   t.same(seen, [1, 2, 3]);
@@ -23,7 +22,7 @@ t.test('seq never repeats across reopen, and the epoch survives', async (t) => {
 });
 
 t.test('a damaged store refuses to open instead of starting over', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-seq-'));
+  const dir = t.testdir();
   writeFileSync(join(dir, 'a.json'), '{"v":1,"reservedSeq":-4,"epoch":0}');
   t.throws(() => FileSequenceStore.open(join(dir, 'a.json')), { code: 'SEQUENCE_STORE' });
   writeFileSync(join(dir, 'b.json'), 'not json');
@@ -41,7 +40,7 @@ t.test('the memory store follows the same rules', async (t) => {
 t.test(
   'epochs are reserved in blocks: a reopened store bumps past every epoch the last process could use',
   async (t) => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+    const path = join(t.testdir(), 'seq.json');
     const a = FileSequenceStore.open(path);
     const used: number[] = [];
     for (let i = 0; i < 5; i++) used.push(a.bumpEpoch());
@@ -61,7 +60,7 @@ t.test(
 );
 
 t.test('a store file written before epoch blocks opens with its epoch as the reservation', async (t) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+  const path = join(t.testdir(), 'seq.json');
   writeFileSync(path, '{"v":1,"reservedSeq":2048,"epoch":7}\n');
   const s = FileSequenceStore.open(path);
   t.equal(s.epoch(), 7);
@@ -77,7 +76,7 @@ t.test('a store file written before epoch blocks opens with its epoch as the res
 });
 
 t.test('opening reserves the first block, so the first seqs need no disk write', async (t) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'pg-seq-')), 'seq.json');
+  const path = join(t.testdir(), 'seq.json');
   const store = FileSequenceStore.open(path);
   const afterOpen = readFileSync(path, 'utf8');
   t.match(JSON.parse(afterOpen), { reservedSeq: FileSequenceStore.BLOCK }, 'the block is on disk at open');

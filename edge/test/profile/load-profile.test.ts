@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkRobotProfileText, loadRobotProfile } from '@pentagate/edge';
 import { runCli } from '@pentagate/protocol';
@@ -91,7 +90,7 @@ t.test('YAML syntax errors carry a line and column; an unknown zone shape is nam
 });
 
 t.test('pentagate edge check exits 0, 1 or 2 and lists each problem', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-edge-check-'));
+  const dir = t.testdir();
   writeFileSync(join(dir, 'example-trust.json'), readFileSync(`${profilesDir}example-trust.json`));
   writeFileSync(
     join(dir, 'bad.yaml'),

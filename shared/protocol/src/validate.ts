@@ -59,8 +59,23 @@ function closestVariantErrors(error: ValueError): ValueError[] | undefined {
   return best;
 }
 
+/**
+ * A union of constants (an enum such as the agent domains) has no closest variant: every one is equally
+ * far. The error lists the allowed values instead, so the sender sees what to send.
+ */
+function allowedConstants(error: ValueError): string | undefined {
+  const variants = (error.schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  if (!variants || variants.length === 0 || !variants.every((v) => 'const' in v)) return undefined;
+  return `expected one of ${variants.map((v) => JSON.stringify(v.const)).join(', ')}`;
+}
+
 function* flatten(errors: Iterable<ValueError>, depth = 0): Generator<ValueError> {
   for (const e of errors) {
+    const allowed = e.errors.length > 0 ? allowedConstants(e) : undefined;
+    if (allowed) {
+      yield { ...e, message: allowed };
+      continue;
+    }
     const nested = depth < 8 && e.errors.length > 0 ? closestVariantErrors(e) : undefined;
     if (nested) yield* flatten(nested, depth + 1);
     else yield e;

@@ -1,5 +1,13 @@
 import t from 'tap';
-import { SetpointsSchema, ValidationError, conforms, schemaIssues, validate } from '@pentagate/protocol';
+import {
+  AGENT_DOMAIN_NAMES,
+  AgentDomainSchema,
+  SetpointsSchema,
+  ValidationError,
+  conforms,
+  schemaIssues,
+  validate,
+} from '@pentagate/protocol';
 
 const twist = {
   kind: 'twist',
@@ -32,4 +40,10 @@ t.test('long issue lists are summarised', async (t) => {
   ) as ValidationError;
   t.ok(err.issues.length >= 2);
   t.match(err.message, /^sp: /);
+});
+
+t.test('a value outside an enum is refused with the allowed values listed', async (t) => {
+  const err = t.throws(() => validate(AgentDomainSchema, 'FINANZ', 'domain')) as Error;
+  t.match(err.message, /expected one of "FINANCE", "HEALTHCARE", "LEGAL",.* got "FINANZ"/);
+  for (const name of AGENT_DOMAIN_NAMES) t.ok(err.message.includes(`"${name}"`), `lists ${name}`);
 });
