@@ -84,7 +84,12 @@ export class SqliteStore implements Store {
 
   constructor(options: SqliteStoreOptions) {
     try {
-      if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+      if (options.path !== ':memory:') {
+        // The store holds key hashes and the audit log: owner-only from the first command that opens it
+        // (0700 folder, 0600 file; SQLite gives its -wal/-shm files the database file's mode).
+        mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+        closeSync(openSync(options.path, 'a', 0o600));
+      }
       this.#db = new Database(options.path);
     } catch (err) {
       throw new StoreError(`cannot open SQLite database ${options.path}: ${(err as Error).message}`);

@@ -1,5 +1,5 @@
 /** `pentagate cloud tenant|apikey …`: ids and keys printed once, keys stored hashed, revocation enforced. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -105,4 +105,13 @@ t.test('uses the state dir database when --db is not given', async (t) => {
   const store = new SqliteStore({ path: join(stateDir, 'cloud.db') });
   t.equal((await store.getTenant(JSON.parse(created.out).id))?.name, 'Local');
   await store.close();
+});
+
+t.test('tenant create as the first command makes the state dir 0700 and the database 0600', async (t) => {
+  const stateDir = join(dir, 'first', 'cloud');
+  const created = await cli('cloud', 'tenant', 'create', 'First', '--state-dir', stateDir);
+  t.equal(created.code, 0, created.err);
+  t.equal(statSync(join(dir, 'first')).mode & 0o777, 0o700, 'every folder it creates');
+  t.equal(statSync(stateDir).mode & 0o777, 0o700, 'the state dir');
+  t.equal(statSync(join(stateDir, 'cloud.db')).mode & 0o777, 0o600, 'the database');
 });
