@@ -6,8 +6,8 @@
  *
  * The clock runs from the intent's publish to the `signed` verdict's arrival; the verdict is published
  * after the outbox fsync. Each sample then stops the motion (a human frame → STOP verdict) so the next
- * intent starts from rest. Commands the transport refused because their validUntil had passed are counted. The flood runs on a worker thread and talks only to 127.0.0.1; it stops by
- * itself when the measurement ends.
+ * intent starts from rest. Commands the transport refused because their validUntil had passed are counted.
+ * The flood is a separate process on the CPUs the benchmark is not pinned to, as an outside attacker is. The flood talks only to 127.0.0.1 and stops when the measurement ends.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -196,7 +196,7 @@ export async function benchAuthFlood(ctx: SuiteContext): Promise<SectionResult> 
     notes: [
       `intentToVerdict*: intent published (QoS 0) → signed verdict received (QoS 1, after the outbox fsync), embedded broker; ` +
         `flood = ${FLOOD_CONNECTIONS} sockets on 127.0.0.1 each sending a CONNECT with a wrong password for an existing ` +
-        'account and starting over on the CONNACK (a worker thread). Shipped limits: one scrypt at a time, 16 queued, ' +
+        'account and starting over on the CONNACK (a child process on the other CPU). Shipped limits: one scrypt at a time, 16 queued, ' +
         `back-off per address after 3 failures — ${shipped.attempts} attempts (${codes(shipped)}), ${shipped.derivations} derivations, ${shipped.expiredCommands} commands expired before publishing. ` +
         `NoAuthLimits: every attempt derived at once, no back-off — ${lifted.attempts} attempts (${codes(lifted)}), ` +
         `${lifted.derivations} derivations, ${lifted.expiredCommands} commands expired before publishing` +
