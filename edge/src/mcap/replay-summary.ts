@@ -3,6 +3,7 @@
  * and its text rendering. All times are Unix ms of the recording's log time; offsets are ms from its first message.
  */
 import type { VerdictOutcome } from '@pentagate/protocol';
+import type { MeasuredSummary } from './measured-checks.js';
 
 export const VERTICES = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
 export type VertexName = (typeof VERTICES)[number];
@@ -48,6 +49,8 @@ export interface ReplaySummary {
   firstFailureByVertex: Partial<Record<VertexName, FirstEvent>>;
   /** Messages whose log time went backwards (replayed at the latest time seen). */
   logTimeBackwards: number;
+  /** What the measured data shows by itself (measured-checks.ts): breaches with time, subject, value, limit. */
+  measured: MeasuredSummary;
   /** The edge's own recorded verdicts, evidence, commands and diagnostics (counted, not fed to the gates). */
   recordedOutputs: number;
   /** The verdict recording written with --record, if any. */
@@ -106,6 +109,14 @@ export function renderReplaySummary(s: ReplaySummary): string {
   for (const v of VERTICES) {
     const e = s.firstFailureByVertex[v];
     if (e) lines.push(first(`    first ${v} failure`, e));
+  }
+  const inBreach = entries(s.measured.framesInBreach as Record<string, number>);
+  lines.push(
+    `  measured  ${s.measured.breaches.length} breaches${inBreach.length ? ` (frames in breach: ${inBreach.map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`,
+  );
+  for (const b of s.measured.breaches) {
+    const offset = ((b.atMs - (s.firstMessageMs ?? b.atMs)) / 1000).toFixed(3);
+    lines.push(`    +${offset} s  ${b.check.padEnd(14)} ${b.detail}`);
   }
   if (s.recordedOutputs > 0)
     lines.push(

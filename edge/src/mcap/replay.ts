@@ -22,6 +22,7 @@ import {
   ownInput,
   outputsOnlyMessage,
 } from './own-recording.js';
+import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
@@ -73,8 +74,10 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     firstFailureByVertex: {},
     logTimeBackwards: 0,
     recordedOutputs: 0,
+    measured: { breaches: [], framesInBreach: {} },
   };
   const pending: Promise<void>[] = [];
+  const measured = new MeasuredChecks(profile);
 
   const skip = (reason: string, detail: string) => {
     summary.skipped.total += 1;
@@ -148,6 +151,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       if (outcome.accepted) {
         summary.telemetry.accepted += 1;
         latestFrames.set(input.frame.source, input.frame);
+        measured.check(input.frame, nowMs);
       } else {
         const reason = (outcome.reason ?? 'refused').split(':')[0]!;
         summary.telemetry.rejected[reason] = (summary.telemetry.rejected[reason] ?? 0) + 1;
@@ -234,6 +238,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   summary.messages.byTopic = [...topicCounts.values()].sort((a, b) =>
     a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0,
   );
+  summary.measured = measured.summary;
   if (options.recorder) summary.recordedTo = options.recorder.path;
   return summary;
 }

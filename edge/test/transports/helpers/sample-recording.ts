@@ -27,7 +27,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes profile.json, fw.manifest.json and cell.mcap into `outDir`; `workDir` holds the throwaway state. */
 export async function writeSampleRecording(outDir: string, workDir: string): Promise<SampleFiles> {
-  const fixture = armFixture({ robotId: 'sample-arm', fastSourceMaxAgeMs: 500 });
+  const fixture = armFixture({ robotId: 'sample-arm', fastSourceMaxAgeMs: 2000 });
   const profilePath = join(outDir, 'profile.json');
   await writeFile(
     profilePath,

@@ -1,0 +1,154 @@
+/**
+ * What a recording's measured data says by itself, intent or not (most bags hold no intents): every accepted
+ * telemetry frame is checked against the profile — joint efforts against torque limits, joint positions against
+ * their limits, the arm's joint frames (forward kinematics) or the base's footprint against the keep-out zones,
+ * the nearest person against the operating radius, the battery against its minimum voltage. Each breach is
+ * reported once when it begins (time, subject, value, limit), with the number of frames spent in breach, so an
+ * hour of a hot joint is one line and a count, not an hour of lines.
+ */
+import type { RobotProfile, TelemetryFrame } from '@pentagate/protocol';
+import { pointInZone } from '../geometry/keep-out-zone.js';
+import { dhTable, frameOrigins } from '../kinematics/forward-kinematics.js';
+
+export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'proximity' | 'battery';
+
+export interface MeasuredBreach {
+  atMs: number;
+  check: MeasuredCheck;
+  /** The joint, zone or source concerned. */
+  subject: string;
+  value: number;
+  limit: number;
+  detail: string;
+}
+
+export interface MeasuredSummary {
+  /** The first frame of each breach episode, in time order (at most MAX_LISTED). */
+  breaches: MeasuredBreach[];
+  /** Frames found in breach, per check. */
+  framesInBreach: Partial<Record<MeasuredCheck, number>>;
+}
+
+const MAX_LISTED = 100;
+
+export class MeasuredChecks {
+  readonly #profile: RobotProfile;
+  readonly #dh: Float64Array | undefined;
+  readonly #active = new Set<string>();
+  readonly summary: MeasuredSummary = { breaches: [], framesInBreach: {} };
+
+  constructor(profile: RobotProfile) {
+    this.#profile = profile;
+    const dh = profile.joints.map((j) => j.dh);
+    this.#dh = profile.joints.length > 0 && dh.every((d) => d !== undefined) ? dhTable(dh) : undefined;
+  }
+
+  /** Checks one accepted frame at `atMs`. */
+  check(frame: TelemetryFrame, atMs: number): void {
+    const found: MeasuredBreach[] = [];
+    const breach = (check: MeasuredCheck, subject: string, value: number, limit: number, detail: string) =>
+      found.push({ atMs, check, subject, value, limit, detail });
+    const p = this.#profile;
+    if (frame.kind === 'joint-state') {
+      const q = new Float64Array(p.joints.length);
+      let complete = true;
+      p.joints.forEach((joint, i) => {
+        const k = frame.names.indexOf(joint.name);
+        if (k < 0) {
+          complete = false;
+          return;
+        }
+        const effort = Math.abs(frame.effortsNm[k]!);
+        if (effort > joint.torqueLimitNm) {
+          breach(
+            'effort',
+            joint.name,
+            effort,
+            joint.torqueLimitNm,
+            `${joint.name} effort ${effort.toFixed(1)} N·m > limit ${joint.torqueLimitNm} N·m`,
+          );
+        }
+        const position = frame.positionsRad[k]!;
+        const { min, max } = joint.positionLimitsRad;
+        if (position < min || position > max) {
+          breach(
+            'position-limit',
+            joint.name,
+            position,
+            position < min ? min : max,
+            `${joint.name} at ${position.toFixed(3)} rad, outside ${min} .. ${max} rad`,
+          );
+        }
+        q[i] = position;
+      });
+      if (complete && this.#dh) {
+        const origins = frameOrigins(this.#dh, q, new Float64Array(3 * p.joints.length));
+        for (const zone of p.keepOut.zones) {
+          for (let f = 0; f < p.joints.length; f++) {
+            const [x, y, z] = [origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!];
+            if (pointInZone(zone, x, y, z)) {
+              breach(
+                'keep-out',
+                zone.id,
+                f + 1,
+                0,
+                `frame ${f + 1} (after ${p.joints[f]!.name}) inside zone ${zone.id} at (${x.toFixed(2)}, ${y.toFixed(2)}, ${z.toFixed(2)}) m`,
+              );
+              break;
+            }
+          }
+        }
+      }
+    } else if (frame.kind === 'pose') {
+      const footprint = p.base?.footprintRadiusM ?? 0;
+      const { x, y, z } = frame.positionM;
+      for (const zone of p.keepOut.zones) {
+        if (pointInZone(zone, x, y, z, footprint)) {
+          breach(
+            'keep-out',
+            zone.id,
+            footprint,
+            0,
+            `base at (${x.toFixed(2)}, ${y.toFixed(2)}) m within ${footprint} m of zone ${zone.id}`,
+          );
+        }
+      }
+    } else if (frame.kind === 'proximity') {
+      if (frame.nearestHumanM !== null && frame.nearestHumanM < p.risk.operatingRadiusM) {
+        breach(
+          'proximity',
+          frame.source,
+          frame.nearestHumanM,
+          p.risk.operatingRadiusM,
+          `nearest return ${frame.nearestHumanM.toFixed(2)} m < operating radius ${p.risk.operatingRadiusM} m (${frame.source})`,
+        );
+      }
+    } else if (frame.kind === 'battery') {
+      if (frame.voltageV < p.battery.minVoltageV) {
+        breach(
+          'battery',
+          frame.source,
+          frame.voltageV,
+          p.battery.minVoltageV,
+          `battery ${frame.voltageV.toFixed(2)} V < minimum ${p.battery.minVoltageV} V`,
+        );
+      }
+    }
+    this.#record(frame, found);
+  }
+
+  #record(frame: TelemetryFrame, found: readonly MeasuredBreach[]): void {
+    const now = new Set<string>();
+    for (const b of found) {
+      const key = `${frame.source}\u0000${b.check}\u0000${b.subject}`;
+      now.add(key);
+      this.summary.framesInBreach[b.check] = (this.summary.framesInBreach[b.check] ?? 0) + 1;
+      if (!this.#active.has(key) && this.summary.breaches.length < MAX_LISTED) this.summary.breaches.push(b);
+    }
+    // Episodes of this source that did not recur in this frame have ended.
+    for (const key of [...this.#active]) {
+      if (key.startsWith(`${frame.source}\u0000`) && !now.has(key)) this.#active.delete(key);
+    }
+    for (const key of now) this.#active.add(key);
+  }
+}
