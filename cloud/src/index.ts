@@ -10,7 +10,7 @@ export * from './audit/audit-log.js';
 export * from './audit/kit-export.js';
 export * from './cli/server.js';
 export * from './decisions/decision-statement.js';
-export * from './decisions/governor.js';
+export type { AuthorizeRequest, AuthorizeResult, DecisionRoute } from './kernel/authorize.js';
 export * from './decisions/policy-source.js';
 export * from './keys/server-keys.js';
 export * from './keys/signing-key-file.js';

@@ -52,7 +52,13 @@ interface CloudModule {
   buildApp(options: Record<string, unknown>): Promise<BenchApp>;
   SqliteStore: new (options: { path: string }) => BenchStore;
   createTenant(store: BenchStore, name: string): Promise<{ id: string }>;
-  issueApiKey(store: BenchStore, tenantId: string, scope: string): Promise<{ key: string }>;
+  issueApiKey(
+    store: BenchStore,
+    tenantId: string,
+    scope: string,
+    nowMs?: number,
+    binding?: { region?: string; department?: string },
+  ): Promise<{ key: string }>;
 }
 interface BenchStore {
   auditSize(): Promise<number>;
@@ -93,7 +99,7 @@ async function serve(input: WorkerInput): Promise<void> {
   const dbPath = join(input.dir, 'cloud.db');
   const store = new cloud.SqliteStore({ path: dbPath });
   const tenant = await cloud.createTenant(store, 'bench');
-  const { key } = await cloud.issueApiKey(store, tenant.id, 'agent');
+  const { key } = await cloud.issueApiKey(store, tenant.id, 'agent', Date.now(), { department: 'finance' });
   const { generateEd25519 } = await import('@pentagate/crypto');
   const app = await cloud.buildApp({
     store,
@@ -106,7 +112,13 @@ async function serve(input: WorkerInput): Promise<void> {
     method: 'POST',
     url: '/api/v1/agentgate/register',
     headers: { authorization: `Bearer ${key}` },
-    payload: { agent_name: 'accounts-payable', version: '3.2.0', domain: 'FINANCE' },
+    payload: {
+      agent_name: 'accounts-payable',
+      domain: 'FINANCE',
+      capabilities: ['payments.transfer'],
+      agent_version: '3.2.0',
+      model_id: 'gpt-4o-2024-08-06',
+    },
   });
   const lobe = reg.json().lobe_name;
   port.postMessage({
@@ -171,20 +183,22 @@ function proposeBody(lobe: string): string {
   const amount = Math.round(50 + Math.random() * 900);
   return JSON.stringify({
     lobe_name: lobe,
-    tool_name: 'payments.transfer',
-    arguments: {
-      recipient: { name: `${word(6)} Supplies Ltd`, iban: 'GB33BUKB20201555555555' },
-      amount,
-      currency: 'USD',
-      reference: invoice,
-      memo: `Settlement of ${invoice} for office equipment delivered in May`,
-    },
-    trigger_prompt: `Please pay invoice ${invoice} from our approved supplier list; amount ${amount} USD, due Friday.`,
-    model_id: 'gpt-4o-2024-08-06',
     spend_amount: amount,
-    department: 'finance',
-    call_depth: 1,
-    context: { ticket: `AP-${word(3)}-${Math.floor(Math.random() * 1e4)}` },
+    tool_call: {
+      id: `call-${invoice}-${word(8)}`,
+      tool_name: 'payments.transfer',
+      arguments: {
+        recipient: { name: `${word(6)} Supplies Ltd`, iban: 'GB33BUKB20201555555555' },
+        amount,
+        currency: 'USD',
+        reference: invoice,
+        memo: `Settlement of ${invoice} for office equipment delivered in May`,
+      },
+      agent_confidence: 0.93,
+      trigger_prompt: `Please pay invoice ${invoice} from our approved supplier list; amount ${amount} USD, due Friday.`,
+      call_depth: 1,
+      context: { ticket: `AP-${word(3)}-${Math.floor(Math.random() * 1e4)}` },
+    },
   });
 }
 

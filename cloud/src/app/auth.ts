@@ -19,6 +19,9 @@ export interface Caller {
   tenantId: string;
   keyId: string;
   scope: ApiKeyScope;
+  /** The jurisdiction the tenant's administrator bound to the key, if any (never taken from a request). */
+  region?: string;
+  department?: string;
 }
 
 declare module 'fastify' {
@@ -63,7 +66,10 @@ async function resolve(header: string | undefined, store: Store): Promise<Authen
   }
   if (record.revokedAtMs !== null)
     return { refusal: new ApiError('UNAUTHENTICATED', 'the API key was revoked') };
-  return { caller: { tenantId: record.tenantId, keyId: record.id, scope: record.scope } };
+  const caller: Caller = { tenantId: record.tenantId, keyId: record.id, scope: record.scope };
+  if (record.region !== null) caller.region = record.region;
+  if (record.department !== null) caller.department = record.department;
+  return { caller };
 }
 
 const resolved = new WeakMap<FastifyRequest, Promise<Authentication>>();

@@ -8,7 +8,6 @@ import { TrustStore } from '@pentagate/crypto';
 import type { TrustDocument } from '@pentagate/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
-import { Governor } from '../decisions/governor.js';
 import type { KernelSettings } from '../kernel/kernel-settings.js';
 import { registerKernel } from '../kernel/register-kernel.js';
 import { registerFleet } from '../fleet/register-fleet.js';
@@ -51,8 +50,6 @@ export interface BuildAppOptions {
   rateLimit?: RateLimitOptions | false;
   /** Window and address bound of the refusal tally for floods (default 60 s, 10,000 addresses). */
   refusalTally?: { windowMs: number; maxAddresses: number };
-  /** Validity of a signed approval (default 5 minutes). */
-  decisionTtlMs?: number;
   /** How long a tenant's policy lookup is cached (default 1000 ms). */
   policyCacheMs?: number;
   /** pino logger: false (default), true, or a level. Authorization headers are always redacted. */
@@ -128,13 +125,6 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     },
     'custody trust',
   );
-  const governor = new Governor({
-    store,
-    keys,
-    policies,
-    custodyTrust,
-    decisionTtlMs: options.decisionTtlMs ?? 5 * 60_000,
-  });
 
   const drain = registerDrain(app, { drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
   registerJsonBodyParser(app, bodyLimit);
@@ -163,7 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     },
   });
 
-  const cloud: CloudContext = { store, audit, keys, policies, governor, metrics };
+  const cloud: CloudContext = { store, audit, keys, policies, metrics };
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud);
   await registerKernel(app, cloud, { custodyTrust, settings: options.kernel ?? {}, nowMs });

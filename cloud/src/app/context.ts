@@ -1,6 +1,5 @@
 /** What every route handler needs, built once by buildApp. */
 import type { AuditLog } from '../audit/audit-log.js';
-import type { Governor } from '../decisions/governor.js';
 import type { PolicySource } from '../decisions/policy-source.js';
 import type { ServerKeys } from '../keys/server-keys.js';
 import type { Store } from '../store/store.js';
@@ -11,6 +10,5 @@ export interface CloudContext {
   audit: AuditLog;
   keys: ServerKeys;
   policies: PolicySource;
-  governor: Governor;
   metrics: CloudMetrics;
 }

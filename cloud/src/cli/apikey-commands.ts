@@ -18,24 +18,32 @@ const TENANT_OPTION = {
 export const apikeyIssueCommand: Command = {
   path: ['cloud', 'apikey', 'issue'],
   summary: 'Issue an API key for a tenant (shown once)',
-  usage: `--tenant ID --scope ${API_KEY_SCOPES.join('|')} [--db …] [--json]`,
+  usage: `--tenant ID --scope ${API_KEY_SCOPES.join('|')} [--region R] [--department D] [--db …] [--json]`,
   description:
     'Issues a 256-bit API key. The key is printed once and stored only as its SHA-256.\n' +
     'Scopes: agent (agentgate and selfcorrect routes), operator (approvals), auditor (proofs and the audit log),\n' +
-    'admin (everything). With --json prints { "key": …, "id": …, "scope": … }.\n' +
+    'admin (everything). --region and --department bind the jurisdiction of every call made with the key:\n' +
+    'jurisdiction rules use them, and a call that claims another region or department is refused.\n' +
+    'With --json prints { "key": …, "id": …, "scope": …, "region"?: …, "department"?: … }.\n' +
     'Exit codes: 0 issued, 2 bad usage, unknown tenant or an unusable store.',
   options: {
     ...TENANT_OPTION,
     scope: { type: 'string', valueName: 'SCOPE', description: `one of ${API_KEY_SCOPES.join(', ')}` },
+    region: { type: 'string', valueName: 'R', description: 'region bound to the key (e.g. EU)' },
+    department: { type: 'string', valueName: 'D', description: 'department bound to the key (e.g. finance)' },
     ...STATE_OPTIONS,
     ...JSON_OPTION,
   },
   async run(args, io) {
     const tenantId = requireOption(args, 'tenant');
     const scope = parseScope(requireOption(args, 'scope'));
-    const issued = await withStore(args, (store) => issueApiKey(store, tenantId, scope));
+    const binding = {
+      ...(typeof args.options.region === 'string' ? { region: args.options.region } : {}),
+      ...(typeof args.options.department === 'string' ? { department: args.options.department } : {}),
+    };
+    const issued = await withStore(args, (store) => issueApiKey(store, tenantId, scope, Date.now(), binding));
     if (args.options.json) {
-      io.out(JSON.stringify({ key: issued.key, id: issued.record.id, scope }));
+      io.out(JSON.stringify({ key: issued.key, id: issued.record.id, scope, ...binding }));
     } else {
       io.out(issued.key);
       io.err(`key ${issued.record.id} (scope ${scope}) for tenant ${tenantId}: shown once, store it now`);
@@ -76,6 +84,8 @@ export const apikeyListCommand: Command = {
       scope: k.scope,
       createdAt: new Date(k.createdAtMs).toISOString(),
       revokedAt: k.revokedAtMs === null ? null : new Date(k.revokedAtMs).toISOString(),
+      region: k.region,
+      department: k.department,
     }));
     if (args.options.json) io.out(JSON.stringify({ keys: rows }));
     else {

@@ -1,12 +1,18 @@
 /**
- * The pentagon's inputs that come from the store, built one way for both callers: the agent routes'
- * Governor and the kernel's authorize (whose stored replay input must match what was evaluated).
+ * The pentagon's inputs that come from the store, built one way for the kernel's authorize (which serves
+ * every route) and its replay (whose stored input must match what was evaluated).
  */
 import type { CallRecord, LedgerState } from '../pentagon/types.js';
 import type { budgetFor } from '../policy/index.js';
 import type { CallHistoryRecord, LedgerTotals } from '../store/records.js';
 
 type BudgetRule = ReturnType<typeof budgetFor>;
+
+/**
+ * Most history rows read per call. The pentagon's thresholds compare counts of matching calls (at most a
+ * few dozen in any sane policy); rows beyond this many cannot change a verdict that is already a veto.
+ */
+export const HISTORY_LIMIT = 1024;
 
 /** The agent's budget window: the policy's rule (none → a zero budget) and the store's running totals. */
 export function ledgerState(budget: BudgetRule, totals: LedgerTotals): LedgerState {

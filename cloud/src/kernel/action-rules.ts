@@ -49,7 +49,7 @@ export function actionRuleFindings(
 ): { findings: KernelFinding[]; holdMs: number } {
   const findings: KernelFinding[] = [];
   let holdMs = 0;
-  switch (action.actionType) {
+  switch (action.type) {
     case 'ledger:write':
       findings.push(...ledgerWriteFindings(action));
       break;
@@ -74,12 +74,13 @@ export function actionRuleFindings(
     default:
       break;
   }
+  // Every route's confidence lands in context.confidenceScore (agent_confidence, confidence): one threshold.
   const confidence = action.context.confidenceScore;
-  if (confidence !== undefined && confidence < settings.minConfidence) {
+  if (!(confidence >= settings.minConfidence)) {
     findings.push({
       code: 'CONSENT.LOW_CONFIDENCE',
-      message: `the agent's confidenceScore ${confidence} is below ${settings.minConfidence}`,
-      remediation: `wait for an operator, or propose again with confidenceScore >= ${settings.minConfidence}`,
+      message: `the agent's confidence ${confidence} is below the threshold ${settings.minConfidence}`,
+      remediation: `wait for an operator to approve, or propose again with a confidence of ${settings.minConfidence} or more`,
     });
   }
   return { findings, holdMs };

@@ -137,8 +137,8 @@ export async function decideApproval(
     ...(releases ? { reservation: { id: p.reservationId!, state: 'released' as const } } : {}),
     audit: (index) => {
       const statement = decisionStatement({
-        subjectName: `kernel:${input.action.actionType}`,
-        actionRequest: input.action,
+        subjectName: found.kernel.origin?.subjectName ?? `kernel:${input.action.type}`,
+        actionRequest: found.kernel.origin?.request ?? input.action,
         decisionId: proposalId,
         outcome: rule.outcome,
         tenantId,

@@ -1,31 +1,40 @@
 /**
- * `authorize`: one ProposedAction → one AuthorizationDecision. Reads the tenant's policy, the agent's
+ * `authorize`: one request → one AuthorizationDecision, for every route — the kernel's ProposedAction and
+ * the agent routes' tool calls (`/agentgate/propose`, `/selfcorrect`) alike, so they share one queue of
+ * proposals, approvals, holds and expiry. Reads the tenant's policy, the agent's
  * ledger and metabolic history, decides (decide.ts), writes the proposal row, then — in ONE store
  * transaction (the platform's commitDecision) — takes the budget reservation, signs the decision for its
  * audit index and writes the `decision` entry, the decision record and the call record. A lost reservation
  * race turns the decision into DENY inside that transaction, so what is signed is what the ledger holds.
  *
  * The same idempotencyKey in the same tenant returns the first decision (with a fresh proof) instead of
- * deciding again; the same key with another action is refused.
+ * deciding again; the same key with another request is refused. Region and department are what the
+ * tenant's administrator bound to the API key; what the request claims is only checked against that.
  */
 import { envelopeDigest, jcsDigestHex } from '@pentagate/crypto';
-import { type AuthorizationDecision, newId, type ProposedAction } from '@pentagate/protocol';
+import {
+  type AuthorizationDecision,
+  type DsseEnvelope,
+  newId,
+  type ProposedAction,
+} from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
-import { callRecords, ledgerState } from '../decisions/evaluation-inputs.js';
-import { HISTORY_LIMIT } from '../decisions/governor.js';
+import { callRecords, HISTORY_LIMIT, ledgerState } from '../decisions/evaluation-inputs.js';
+import type { GovernedAction } from '../pentagon/index.js';
 import { budgetFor } from '../policy/index.js';
 import { proofPacket } from '../routes/proofs.js';
 import type { ProposalRecord } from '../store/kernel-store.js';
+import type { AgentRecord } from '../store/records.js';
 import type { ReservationRequest } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
-import { toolNameOf } from './governed-action.js';
+import { governedActionFor, toolNameOf } from './governed-action.js';
 import { kernelAgent } from './kernel-agent.js';
 import type { KernelContext } from './kernel-context.js';
 import { findKernelDecision } from './kernel-decision.js';
-import type { KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
+import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
 
 /**
  * How long a repeat waits for the first request with its idempotencyKey to finish deciding. Generous on
@@ -35,10 +44,38 @@ import type { KernelDecisionRecord, LostRace, ReplayInput } from './replay-input
 const IDEMPOTENT_WAIT_MS = 30_000;
 const IDEMPOTENT_POLL_MS = 20;
 
+/** Which route a decision came from (audit entries and metrics name it). */
+export type DecisionRoute = 'kernel.authorize' | 'agentgate.propose' | 'selfcorrect';
+
+export interface AuthorizeRequest {
+  route: DecisionRoute;
+  /** The kernel form: as sent on the kernel route; for an agent-route call, `tool:invoke` with its confidence. */
+  action: ProposedAction;
+  /** The body exactly as sent: the signed subject, and (its digest) what approvals and repeats bind to. */
+  actionRequest: unknown;
+  /** `name` in the signed subject, e.g. `agentgate.propose:payments.transfer`. */
+  subjectName: string;
+  idempotencyKey?: string;
+  /** The agent, when the route already resolved it; else `action.context.agentId` (registered on first contact). */
+  agent?: AgentRecord;
+  /** An agent-route call's governed form (region and department are set here from the key's binding). */
+  governed?: GovernedAction;
+  /** Region and department the request claims. */
+  claims?: JurisdictionClaims;
+  /**
+   * An ALLOW is settled at once: on the agent routes approved means the tool runs, and no execute call
+   * follows. Its reservation stays in the ledger's window like any spend.
+   */
+  settleAllow?: boolean;
+}
+
 export interface AuthorizeResult {
   decision: AuthorizationDecision;
   /** False when an idempotent repeat returned an earlier decision. */
   created: boolean;
+  /** The signed decision (its statement holds the tier results). */
+  envelope: DsseEnvelope;
+  reason: string;
 }
 
 async function earlierDecision(
@@ -46,12 +83,14 @@ async function earlierDecision(
   tenantId: string,
   existing: ProposalRecord,
   actionDigest: string,
+  keyName: string,
 ): Promise<AuthorizeResult> {
   if (existing.actionDigest !== actionDigest) {
     throw new ApiError(
       'IDEMPOTENCY_CONFLICT',
-      `idempotencyKey ${JSON.stringify(existing.idempotencyKey)} was used for another action (digest ` +
-        `${existing.actionDigest}); this action has digest ${actionDigest}: use a new key`,
+      `${keyName} was used for another request (digest ${existing.actionDigest}); this request has ` +
+        `digest ${actionDigest}: use a new ${keyName}`,
+      { proposalId: existing.id },
     );
   }
   const until = Date.now() + IDEMPOTENT_WAIT_MS;
@@ -60,14 +99,20 @@ async function earlierDecision(
     // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
     if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
       const proof = await proofPacket(k.cloud, tenantId, existing.id);
-      return { decision: { ...found.body, proof }, created: false };
+      return {
+        decision: { ...found.body, proof },
+        created: false,
+        envelope: found.record.envelope as unknown as DsseEnvelope,
+        reason: String(found.record.verdict.reason ?? ''),
+      };
     }
     if (Date.now() >= until) break;
     await new Promise((r) => setTimeout(r, IDEMPOTENT_POLL_MS));
   }
   throw new ApiError(
     'IDEMPOTENCY_CONFLICT',
-    `the first request with idempotencyKey ${JSON.stringify(existing.idempotencyKey)} is still being decided; retry shortly`,
+    `the first request with this ${keyName} is still being decided; retry shortly`,
+    { proposalId: existing.id },
   );
 }
 
@@ -81,20 +126,38 @@ function reservationFor(
   return { id: newId('res', nowMs), amount: outcome.reserveAmount, limit, windowMs };
 }
 
+/** The governed form with the jurisdiction bound to the caller's key (never the one the request claims). */
+function boundGoverned(req: AuthorizeRequest, caller: Caller, lobeName: string): GovernedAction {
+  const governed = { ...(req.governed ?? governedActionFor(req.action, lobeName)) };
+  // a kernel proposal's payload.region / payload.department are claims like the agent routes' extras
+  const claims: JurisdictionClaims = { ...req.claims };
+  if (!req.governed && governed.region !== undefined) claims.region = governed.region;
+  if (!req.governed && governed.department !== undefined) claims.department = governed.department;
+  delete governed.region;
+  delete governed.department;
+  delete governed.claims;
+  if (caller.region !== undefined) governed.region = caller.region;
+  if (caller.department !== undefined) governed.department = caller.department;
+  if (claims.region !== undefined || claims.department !== undefined) governed.claims = claims;
+  return governed;
+}
+
 export async function authorize(
   k: KernelContext,
   caller: Caller,
-  action: ProposedAction,
+  req: AuthorizeRequest,
 ): Promise<AuthorizeResult> {
   const { cloud } = k;
+  const { action } = req;
   const tenantId = caller.tenantId;
   const nowMs = k.nowMs();
-  const actionDigest = jcsDigestHex(action);
-  if (action.idempotencyKey !== undefined) {
-    const existing = await k.store.findByIdempotencyKey(tenantId, action.idempotencyKey);
-    if (existing) return earlierDecision(k, tenantId, existing, actionDigest);
+  const actionDigest = jcsDigestHex(req.actionRequest);
+  const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
+  if (req.idempotencyKey !== undefined) {
+    const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
+    if (existing) return earlierDecision(k, tenantId, existing, actionDigest, keyName);
   }
-  const agent = await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs);
+  const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
   const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
   const totals = budget
@@ -109,6 +172,7 @@ export async function authorize(
     v: 1,
     proposalId,
     action,
+    governed: boundGoverned(req, caller, agent.lobeName),
     agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
     ledger: ledgerState(budget, totals),
     history: callRecords(history),
@@ -133,10 +197,10 @@ export async function authorize(
     id: proposalId,
     agentId: agent.id,
     status,
-    state: status === 'DENY' ? 'denied' : 'open',
-    actionType: action.actionType,
+    state: status === 'DENY' ? 'denied' : status === 'ALLOW' && req.settleAllow ? 'executed' : 'open',
+    actionType: action.type,
     actionDigest,
-    idempotencyKey: action.idempotencyKey ?? null,
+    idempotencyKey: req.idempotencyKey ?? null,
     reservationId: reservation?.id ?? null,
     createdAtMs: nowMs,
     expiresAtMs: Date.parse(outcome.decision.expiresAt),
@@ -144,7 +208,7 @@ export async function authorize(
     updatedAtMs: nowMs,
     settledBy: null,
   });
-  if (!inserted.inserted) return earlierDecision(k, tenantId, inserted.existing, actionDigest);
+  if (!inserted.inserted) return earlierDecision(k, tenantId, inserted.existing, actionDigest, keyName);
 
   const policyRef = policy ? { id: policy.id, digest: policy.digest } : NO_POLICY;
   const commit = await cloud.store.commitDecision({
@@ -159,8 +223,8 @@ export async function authorize(
       const d = o.decision;
       const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
       const statement = decisionStatement({
-        subjectName: `kernel:${action.actionType}`,
-        actionRequest: action,
+        subjectName: req.subjectName,
+        actionRequest: req.actionRequest,
         decisionId: proposalId,
         outcome: d.status,
         tenantId,
@@ -184,12 +248,13 @@ export async function authorize(
           data: {
             decisionId: proposalId,
             proposalId,
-            route: 'kernel.authorize',
-            actionType: action.actionType,
+            route: req.route,
+            actionType: action.type,
             outcome: d.status,
             agentId: agent.id,
             lobeName: agent.lobeName,
-            toolName: toolNameOf(action),
+            toolName: input.governed?.toolName ?? toolNameOf(action),
+            ...agentVersionData(agent),
             requestDigest: actionDigest,
             policy: policyRef,
             reservedBudget: reservedAmount,
@@ -203,12 +268,15 @@ export async function authorize(
       )(ctx.index);
       const kernel: KernelDecisionRecord = {
         input,
+        ...(req.route === 'kernel.authorize'
+          ? {}
+          : { origin: { route: req.route, subjectName: req.subjectName, request: req.actionRequest } }),
         ...(lostRace ? { lostRace } : {}),
         reservationId: reservedAmount > 0 ? reservation!.id : null,
         policy: policyRef,
       };
       return {
-        result: o,
+        result: { outcome: o, envelope },
         parts: {
           entry,
           decision: {
@@ -230,7 +298,7 @@ export async function authorize(
             } as unknown as Record<string, unknown>,
           },
           call: {
-            toolName: toolNameOf(action),
+            toolName: input.governed?.toolName ?? toolNameOf(action),
             fingerprint: o.verdict.fingerprint,
             nearFingerprint: o.verdict.nearFingerprint,
             atMs: nowMs,
@@ -241,10 +309,23 @@ export async function authorize(
       };
     },
   });
-  const decided = commit.result.decision;
+  const decided = commit.result.outcome.decision;
   if (decided.status !== status)
     await k.store.setDecidedStatus(tenantId, proposalId, decided.status, 'denied');
-  cloud.metrics.decisions.inc({ route: 'kernel.authorize', outcome: decided.status });
+  cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });
   const proof = await proofPacket(cloud, tenantId, proposalId);
-  return { decision: { ...decided, proof }, created: true };
+  return {
+    decision: { ...decided, proof },
+    created: true,
+    envelope: commit.result.envelope,
+    reason: commit.result.outcome.verdict.reason,
+  };
+}
+
+/** The registered model and agent version, recorded in every decision's audit entry. */
+function agentVersionData(agent: AgentRecord): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof agent.metadata.modelId === 'string') out.modelId = agent.metadata.modelId;
+  out.agentVersion = agent.version;
+  return out;
 }

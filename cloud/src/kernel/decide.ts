@@ -43,7 +43,7 @@ function combine(
   verdict: PentagonVerdict,
   input: ReplayInput,
 ): { status: AuthorizationStatus; chosen: Candidate[]; holdMs: number } {
-  if (input.action.actionType === 'actuator:stop') {
+  if (input.action.type === 'actuator:stop') {
     // A protective stop is always allowed (action-type.ts): refusing a stop can only make things less safe.
     return { status: 'ALLOW', chosen: [], holdMs: 0 };
   }
@@ -87,6 +87,62 @@ function expiryOf(status: AuthorizationStatus, input: ReplayInput, holdUntilMs: 
   }
 }
 
+/**
+ * The signed tiers say how the kernel combined, not only the pentagon: its own findings (confidence,
+ * action type, jurisdiction claims) join arbitration's effects, and the status is the decided one.
+ */
+const REASON_PREFIX: Record<AuthorizationStatus, string> = {
+  ALLOW: '',
+  DENY: 'denied: ',
+  REQUIRE_HUMAN: 'waiting for a human: ',
+  HELD_FOR_VETO: 'held for veto: ',
+};
+
+function withArbitration(
+  verdict: PentagonVerdict,
+  status: AuthorizationStatus,
+  chosen: Candidate[],
+  holdMs: number,
+): PentagonVerdict {
+  const arbitration = verdict.tiers.tier2.arbitration;
+  const known = new Set(arbitration.effects.map((e) => e.code));
+  const added = chosen
+    .filter((c) => !known.has(c.violation.code))
+    .map((c) => ({ source: 'kernel/rules', effect: c.effect, code: c.violation.code }));
+  if (added.length === 0 && arbitration.status === status) return verdict;
+  const decidedBy =
+    status === 'ALLOW' ? 'no-objection' : (chosen[0]?.violation.code ?? arbitration.decidedBy);
+  const first = chosen[0]?.violation.message ?? '';
+  const more = chosen.length > 1 ? ` (and ${chosen.length - 1} more)` : '';
+  const reason =
+    verdict.status === status || status === 'ALLOW'
+      ? verdict.reason
+      : oneLine(`${REASON_PREFIX[status]}${first}${more}`, 2048);
+  return {
+    ...verdict,
+    approved: status === 'ALLOW',
+    status,
+    reason,
+    tiers: {
+      tier1: verdict.tiers.tier1,
+      tier3: {
+        ...verdict.tiers.tier3,
+        simulation: { ...verdict.tiers.tier3.simulation, wouldExecute: status === 'ALLOW' },
+      },
+      tier2: {
+        ...verdict.tiers.tier2,
+        arbitration: {
+          ...arbitration,
+          status,
+          effects: [...arbitration.effects, ...added],
+          decidedBy,
+          ...(status === 'HELD_FOR_VETO' ? { holdMs } : {}),
+        },
+      },
+    },
+  };
+}
+
 /** Decides `input` under `policy` (undefined: none loaded, every call refused), as it was or would be. */
 export function decide(
   input: ReplayInput,
@@ -94,7 +150,7 @@ export function decide(
   trust: TrustStore,
   lostRace?: LostRace,
 ): KernelOutcome {
-  const action = governedActionFor(input.action, input.agent.lobeName);
+  const action = input.governed ?? governedActionFor(input.action, input.agent.lobeName);
   let verdict = evaluateAction({
     action,
     agent: input.agent,
@@ -113,6 +169,7 @@ export function decide(
     ...chosen.map((c) => c.remediation).filter((r): r is string => r !== undefined),
   ];
   const remediation = [...new Set(steps)].join('; ');
+  verdict = withArbitration(verdict, status, chosen, holdMs);
   const decision: DecisionBody = {
     proposalId: input.proposalId,
     status,

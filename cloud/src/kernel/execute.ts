@@ -6,7 +6,7 @@
  * see `executed` (409 DOUBLE_EXECUTION). Anything else is 403 EXECUTION_DENIED naming why.
  */
 import { envelopeDigest } from '@pentagate/crypto';
-import type { DsseEnvelope, ExecutionResult } from '@pentagate/protocol';
+import { type DsseEnvelope, type ExecutionResult, newId } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -70,6 +70,7 @@ export async function execute(
   const from: ProposalState[] = body.status === 'REQUIRE_HUMAN' ? ['approved'] : ['open'];
   const envelope = found.record.envelope as unknown as DsseEnvelope;
   const reservationId = found.kernel.reservationId;
+  const executionId = newId('exe', nowMs);
   const settled = await k.store.settle({
     tenantId,
     proposalId,
@@ -85,9 +86,10 @@ export async function execute(
         actor: caller.keyId,
         subjectDigest: envelopeDigest(envelope),
         data: {
+          executionId,
           proposalId,
           agentId: found.record.agentId,
-          actionType: found.kernel.input.action.actionType,
+          actionType: found.kernel.input.action.type,
           status: body.status,
           committedBudget: found.record.reservedAmount,
           decisionAuditIndex: found.record.auditIndex,
@@ -107,6 +109,7 @@ export async function execute(
   k.cloud.metrics.decisions.inc({ route: 'kernel.execute', outcome: 'EXECUTED' });
   const proof = await proofPacket(k.cloud, tenantId, proposalId);
   return {
+    executionId,
     proposalId,
     executed: true,
     executedAt: new Date(nowMs).toISOString(),

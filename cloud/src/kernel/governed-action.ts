@@ -19,14 +19,12 @@ function numberField(payload: Record<string, unknown>, name: string): number | u
 
 /** The spend a proposal asks for: the ledger amount or the declared spend; invalid or absent → 0. */
 export function spendOf(action: ProposedAction): number {
-  const n = numberField(action.payload, action.actionType === 'ledger:write' ? 'amount' : 'spendAmount');
+  const n = numberField(action.payload, action.type === 'ledger:write' ? 'amount' : 'spendAmount');
   return n !== undefined && n > 0 ? n : 0;
 }
 
 export function toolNameOf(action: ProposedAction): string {
-  return action.actionType === 'tool:invoke'
-    ? (stringField(action.payload, 'tool') ?? action.actionType)
-    : action.actionType;
+  return action.type === 'tool:invoke' ? (stringField(action.payload, 'tool') ?? action.type) : action.type;
 }
 
 export function governedActionFor(action: ProposedAction, lobeName: string): GovernedAction {
@@ -45,6 +43,6 @@ export function governedActionFor(action: ProposedAction, lobeName: string): Gov
     ...(department !== undefined ? { department } : {}),
     callDepth: depth !== undefined && Number.isSafeInteger(depth) && depth >= 0 ? depth : 0,
     dataProvenance: Array.isArray(provenance) ? provenance : [],
-    context: { ...action.context, actionType: action.actionType },
+    context: { ...action.context, actionType: action.type },
   };
 }

@@ -13,7 +13,8 @@ export const KERNEL_VIOLATION_CODES = {
   },
   'CONSENT.LOW_CONFIDENCE': {
     vertex: 'CONSENT',
-    meaning: "the agent's own confidenceScore is below the kernel's threshold, so a human decides",
+    meaning:
+      "the agent's confidence (confidenceScore, agent_confidence or confidence) is below the kernel's threshold, so a human decides",
     effect: 'require-human',
   },
   'CONSENT.VAULT_WRITE': {

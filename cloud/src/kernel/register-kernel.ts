@@ -5,11 +5,14 @@
 import type { TrustStore } from '@pentagate/crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
+import { registerAgentgatePropose } from '../routes/agentgate-propose.js';
+import { registerAgentgateSchema } from '../routes/agentgate-schema.js';
 import { registerApprovals } from '../routes/approvals/approvals.js';
 import { registerKernelAuditEvents } from '../routes/kernel/audit-events.js';
 import { registerKernelAuthorize } from '../routes/kernel/authorize.js';
 import { registerKernelExecute } from '../routes/kernel/execute.js';
 import { registerKernelReplay } from '../routes/kernel/replay.js';
+import { registerSelfCorrect } from '../routes/selfcorrect.js';
 import { openKernelStore } from '../store/open-kernel-store.js';
 import { sweepExpired } from './expiry.js';
 import type { KernelContext } from './kernel-context.js';
@@ -43,6 +46,9 @@ export async function registerKernel(
   options: KernelOptions,
 ): Promise<KernelContext> {
   const k = await createKernelContext(cloud, options);
+  registerAgentgatePropose(app, k);
+  registerAgentgateSchema(app, k.settings);
+  registerSelfCorrect(app, k);
   registerKernelAuthorize(app, k);
   registerKernelExecute(app, k);
   registerKernelReplay(app, k);

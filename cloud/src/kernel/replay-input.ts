@@ -4,7 +4,7 @@
  * the clock, the kernel's rule settings and the digest of the policy version. Plain JSON by construction.
  */
 import type { ProposedAction } from '@pentagate/protocol';
-import type { AgentIdentity, CallRecord, LedgerState } from '../pentagon/index.js';
+import type { AgentIdentity, CallRecord, GovernedAction, LedgerState } from '../pentagon/index.js';
 import type { LedgerTotals } from '../store/records.js';
 import type { ReservationRequest } from '../store/store.js';
 import type { KernelRuleSettings } from './kernel-settings.js';
@@ -12,7 +12,14 @@ import type { KernelRuleSettings } from './kernel-settings.js';
 export interface ReplayInput {
   v: 1;
   proposalId: string;
+  /** The kernel form of the request (for an agent-route call: `tool:invoke` with its confidence). */
   action: ProposedAction;
+  /**
+   * An agent-route call (`/agentgate/propose`, `/selfcorrect`) as the pentagon governs it: tool name,
+   * arguments, prompt, spend, the registered model and version, the jurisdiction bound to the caller.
+   * Absent for a kernel proposal, whose governed form is derived from `action`.
+   */
+  governed?: GovernedAction;
   agent: AgentIdentity;
   ledger: LedgerState;
   history: CallRecord[];
@@ -21,6 +28,8 @@ export interface ReplayInput {
   /** The policy decided under (NO_POLICY's digest when none was loaded). */
   policyDigest: string;
 }
+
+export type { JurisdictionClaims } from '../pentagon/index.js';
 
 /** Set when the budget reservation lost a race in the store: replay applies the same refusal. */
 export interface LostRace {
@@ -31,6 +40,8 @@ export interface LostRace {
 /** The kernel's part of a decision record's `verdict` JSON. */
 export interface KernelDecisionRecord {
   input: ReplayInput;
+  /** The route, signed subject name and request as sent, when they differ from the kernel's own. */
+  origin?: { route: string; subjectName: string; request: unknown };
   lostRace?: LostRace;
   reservationId: string | null;
   /** The policy cited in the signed statement. */

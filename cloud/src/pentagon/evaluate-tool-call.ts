@@ -1,15 +1,15 @@
 /**
- * `evaluateToolCall`: the pentagon for an AgentGate tool call (`POST /api/v1/agentgate/propose`).
- * A thin mapping onto `evaluateAction`, which the kernel reuses for its nine ActionTypes.
+ * `evaluateToolCall`: the pentagon on a flat tool call (pentagon-call.ts), for tests, benchmarks and tools
+ * that evaluate without a server. A thin mapping onto `evaluateAction`, which the kernel uses for every route.
  */
 import type { TrustStore } from '@pentagate/crypto';
-import type { ToolCall } from '@pentagate/protocol';
 import type { LoadedPolicy } from '../policy/loaded-policy.js';
 import { evaluateAction } from './evaluate-action.js';
+import type { PentagonCall } from './pentagon-call.js';
 import type { AgentIdentity, CallRecord, GovernedAction, LedgerState, PentagonVerdict } from './types.js';
 
 export interface ToolCallEvaluationInput {
-  call: ToolCall;
+  call: PentagonCall;
   agent: AgentIdentity;
   policy: LoadedPolicy | undefined;
   ledger: LedgerState;
@@ -22,7 +22,7 @@ export interface ToolCallEvaluationInput {
  * The governed action a tool call describes (absent optional numbers become 0). Optional members are
  * assigned rather than spread in (`...(c ? { k } : {})` costs ~100× more in V8 11, Node 20).
  */
-export function actionFromToolCall(call: ToolCall): GovernedAction {
+export function actionFromToolCall(call: PentagonCall): GovernedAction {
   const { trigger_prompt, model_id, spend_amount, region, department, call_depth, data_provenance, context } =
     call;
   const action: GovernedAction = {

@@ -45,12 +45,23 @@ export interface GovernedAction {
   arguments: Record<string, unknown>;
   triggerPrompt?: string;
   modelId?: string;
+  /** agent_version of the registered agent; committed to with the model id in tier1. */
+  agentVersion?: string;
   spendAmount: number;
+  /** Bound to the caller's API key by the tenant's administrator (never taken from the request). */
   region?: string;
   department?: string;
+  /** What the request claimed; jurisdiction refuses a claim that differs from the binding. */
+  claims?: JurisdictionClaims;
   callDepth: number;
   dataProvenance: readonly unknown[];
   context?: Record<string, unknown>;
+}
+
+/** A region and department: claimed by a request, or bound to its API key. */
+export interface JurisdictionClaims {
+  region?: string;
+  department?: string;
 }
 
 export interface EvaluationInput {

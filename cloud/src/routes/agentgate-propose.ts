@@ -1,56 +1,62 @@
 /**
- * `POST /api/v1/agentgate/propose` → `{ approved, governance_token, reason, tiers, violations }`. The token
- * is present only on approval. The decision id travels in the `x-pentagate-decision-id` header so the agent
- * (or its auditor) can fetch the proof packet from `/api/v1/proofs/:decisionId`.
+ * `POST /api/v1/agentgate/propose` (specification §2.3, §2.4): `{ lobe_name, spend_amount, tool_call }` →
+ * 200 `{ approved, governance_token, reason, tiers, violations }` (+ `violation_details`, `decision_id`,
+ * `approval_id`). The token is present only when approved. The same tool_call.id from the same lobe gets
+ * the same verdict and never reserves budget twice; a call waiting for an operator is released by
+ * proposing the same id again once approved (decisions/agent-verdict.ts). The decision id also travels in
+ * the `x-pentagate-decision-id` header.
  */
-import { GovernanceVerdictSchema, type ToolCall, ToolCallSchema } from '@pentagate/protocol';
+import { GovernanceVerdictSchema, type ProposeRequest, ProposeRequestSchema } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
-import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
+import { proposeRequest } from '../decisions/agent-requests.js';
+import { type AgentVerdict, governAgentCall } from '../decisions/agent-verdict.js';
+import type { KernelContext } from '../kernel/kernel-context.js';
 import { ERROR_RESPONSES } from './error-responses.js';
 
 export const DECISION_ID_HEADER = 'x-pentagate-decision-id';
 
-export function registerAgentgatePropose(app: FastifyInstance, cloud: CloudContext): void {
+/** The verdict as the specification names it, with the structured details beside. */
+export function verdictBody(v: AgentVerdict): Record<string, unknown> {
+  return {
+    approved: v.approved,
+    ...(v.governanceToken ? { governance_token: v.governanceToken } : {}),
+    reason: v.reason,
+    tiers: v.tiers,
+    violations: v.violations.map((x) => x.message),
+    violation_details: v.violations,
+    decision_id: v.decisionId,
+    ...(v.approvalId ? { approval_id: v.approvalId } : {}),
+  };
+}
+
+export function registerAgentgatePropose(app: FastifyInstance, k: KernelContext): void {
   app.post(
     '/api/v1/agentgate/propose',
     {
       config: { scopes: ROUTE_SCOPES.agent },
       schema: {
         summary: 'Propose one tool call; get the pentagon verdict and, if approved, a governance token',
-        body: ToolCallSchema,
-        response: { 200: GovernanceVerdictSchema, ...ERROR_RESPONSES },
+        body: ProposeRequestSchema,
+        response: { 200: GovernanceVerdictSchema, ...ERROR_RESPONSES, 409: ERROR_RESPONSES[403] },
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const call = request.body as ToolCall;
-      const agent = await cloud.store.findAgentByLobe(caller.tenantId, call.lobe_name);
+      const body = request.body as ProposeRequest;
+      const agent = await k.cloud.store.findAgentByLobe(caller.tenantId, body.lobe_name);
       if (!agent) {
         throw new ApiError(
           'UNKNOWN_LOBE',
-          `lobe_name: expected a lobe registered in your tenant, got ${JSON.stringify(call.lobe_name)}`,
+          `lobe_name: expected a lobe registered in your tenant, got ${JSON.stringify(body.lobe_name)}`,
+          { issues: [{ path: '/lobe_name', message: 'no lobe of this name in your tenant' }] },
         );
       }
-      const decision = await cloud.governor.govern({
-        route: 'agentgate.propose',
-        tenantId: caller.tenantId,
-        agent,
-        call,
-        actionRequest: call,
-        nowMs: Date.now(),
-      });
-      cloud.metrics.decisions.inc({ route: 'propose', outcome: decision.status });
-      reply.header(DECISION_ID_HEADER, decision.decisionId);
-      return {
-        approved: decision.approved,
-        ...(decision.governanceToken ? { governance_token: decision.governanceToken } : {}),
-        reason: decision.reason,
-        tiers: decision.tiers,
-        violations: decision.violations,
-      };
+      const verdict = await governAgentCall(k, caller, proposeRequest(agent, body));
+      reply.header(DECISION_ID_HEADER, verdict.decisionId);
+      return verdictBody(verdict);
     },
   );
 }

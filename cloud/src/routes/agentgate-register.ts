@@ -1,7 +1,9 @@
 /**
- * `POST /api/v1/agentgate/register` → `{ lobe_name, propose_endpoint }`. Idempotent for the same tenant,
- * agent name and version: a repeat returns the first lobe (200) and writes nothing; a new agent is stored
- * with an `agent.registered` audit entry (201) in the same transaction.
+ * `POST /api/v1/agentgate/register` (specification §2.2) `{ agent_name, domain, capabilities,
+ * agent_version, model_id }` → `{ lobe_name, propose_endpoint }` (+ `agent_id`). Idempotent for the same
+ * tenant, agent name and agent_version: a repeat returns the first lobe (200) and writes nothing; a new
+ * agent is stored with an `agent.registered` audit entry (201) — recording its model id and version —
+ * in the same transaction.
  */
 import {
   type AgentRegistration,
@@ -64,6 +66,7 @@ export async function registerAgent(
           version: input.version,
           domain: input.domain,
           lobeName: input.lobeName,
+          ...input.metadata,
         },
       },
       nowMs,
@@ -88,21 +91,23 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
       const caller = callerOf(request);
       const body = request.body as AgentRegistration;
       const nowMs = Date.now();
-      const metadata: Record<string, unknown> = {};
+      const metadata: Record<string, unknown> = {
+        modelId: body.model_id,
+        capabilities: body.capabilities,
+      };
       if (body.description !== undefined) metadata.description = body.description;
-      if (body.capabilities !== undefined) metadata.capabilities = body.capabilities;
       const base = {
         tenantId: caller.tenantId,
         id: newId('agt', nowMs),
         name: body.agent_name,
-        version: body.version,
+        version: body.agent_version,
         domain: body.domain,
         metadata,
         actor: caller.keyId,
       };
       let outcome = await registerAgent(
         cloud.store,
-        { ...base, lobeName: lobeNameFor(body.agent_name, body.version) },
+        { ...base, lobeName: lobeNameFor(body.agent_name, body.agent_version) },
         nowMs,
       );
       // two names can clean to the same lobe name ("a b" and "a-b"): the later one gets a generated name
@@ -111,7 +116,11 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
       if ('conflict' in outcome)
         throw new Error(`registration conflict on ${outcome.conflict} with fresh ids`);
       reply.code(outcome.created ? 201 : 200);
-      return { lobe_name: outcome.agent.lobeName, propose_endpoint: PROPOSE_ENDPOINT };
+      return {
+        lobe_name: outcome.agent.lobeName,
+        propose_endpoint: PROPOSE_ENDPOINT,
+        agent_id: outcome.agent.id,
+      };
     },
   );
 }

@@ -1,11 +1,12 @@
 /**
- * `GET /api/v1/agentgate/schema`: the JSON Schemas of registration, tool call, verdict and self-correction,
- * what each tier object holds, the domains and every violation code — what an agent builder needs to speak
- * to the gate without reading our source.
+ * `GET /api/v1/agentgate/schema` (specification §4): the JSON Schemas of registration, propose, verdict
+ * and self-correction, what each tier object holds, the domains, the confidence threshold and every
+ * violation code — what an agent builder needs to speak to the gate without reading our source.
  */
 import {
   AGENT_DOMAINS,
   AgentRegistrationSchema,
+  ProposeRequestSchema,
   ArbitrationTierSchema,
   EconomicTierSchema,
   GovernanceVerdictSchema,
@@ -22,6 +23,8 @@ import {
 } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ROUTE_SCOPES } from '../app/scopes.js';
+import type { KernelRuleSettings } from '../kernel/kernel-settings.js';
+import { KERNEL_VIOLATION_CODES } from '../kernel/kernel-violations.js';
 import { ERROR_RESPONSES } from './error-responses.js';
 
 /** Plain JSON Schema (TypeBox adds symbol keys, which JSON drops anyway). */
@@ -29,10 +32,11 @@ function plain(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema));
 }
 
-export function agentgateSchemaDocument(): Record<string, unknown> {
+export function agentgateSchemaDocument(settings: KernelRuleSettings): Record<string, unknown> {
   return {
     registration: plain(AgentRegistrationSchema),
     registration_result: plain(RegistrationResultSchema),
+    propose: plain(ProposeRequestSchema),
     tool_call: plain(ToolCallSchema),
     verdict: plain(GovernanceVerdictSchema),
     self_correct: {
@@ -73,12 +77,22 @@ export function agentgateSchemaDocument(): Record<string, unknown> {
       },
     },
     domains: AGENT_DOMAINS,
-    violation_codes: VIOLATION_CODES,
+    policy: {
+      confidence_threshold: settings.minConfidence,
+      below_threshold:
+        'REQUIRE_HUMAN (CONSENT.LOW_CONFIDENCE): tool_call.agent_confidence, action.confidence and ' +
+        'context.confidenceScore below the threshold wait for an operator in the approvals queue',
+      jurisdiction:
+        'region and department are the ones the tenant administrator bound to the API key; a call that ' +
+        'claims others is refused (INVARIANT.JURISDICTION_CLAIM)',
+      idempotency: 'the same tool_call.id from the same lobe gets the same verdict and reserves budget once',
+    },
+    violation_codes: { ...VIOLATION_CODES, ...KERNEL_VIOLATION_CODES },
   };
 }
 
-export function registerAgentgateSchema(app: FastifyInstance): void {
-  const document = agentgateSchemaDocument();
+export function registerAgentgateSchema(app: FastifyInstance, settings: KernelRuleSettings): void {
+  const document = agentgateSchemaDocument(settings);
   app.get(
     '/api/v1/agentgate/schema',
     {

@@ -1,21 +1,26 @@
 /**
- * `POST /api/v1/selfcorrect` → 200 `SERVICE_GOVERNANCE_CLEARED` with a governance token, or 403
- * `SERVICE_GOVERNANCE_VETO` with the violations and one remediation step per failed rule. An unknown
- * `agent_id` is registered on first contact (domain GENERAL unless given; lobe = `lobe_name` or the agent id),
- * with its `agent.registered` audit entry.
+ * `POST /api/v1/selfcorrect` (specification §2.5, §4 rules 4–6): `{ action: { agent_id, intent_domain,
+ * tool_name, tool_args, confidence } }` → 200 `{ type: SERVICE_GOVERNANCE_CLEARED, governance_token,
+ * summary }` or 403 `{ type: SERVICE_GOVERNANCE_VETO, summary, violations, remediation }` (+
+ * `violation_details`, `decision_id`, `approval_id`). Each request is a real governed decision through the
+ * kernel, like a propose: budget reservation, `decision` audit entry, signed proof and, when cleared, a
+ * governance token. An unknown `agent_id` is registered on first contact under `intent_domain` (lobe =
+ * agent id), with its `agent.registered` audit entry. An action that needs a human waits in the approvals
+ * queue (the veto names it); once approved it is executed with the kernel's execute.
  */
 import {
   type SelfCorrectRequest,
   SelfCorrectClearedSchema,
   SelfCorrectRequestSchema,
   SelfCorrectVetoSchema,
-  type ToolCall,
 } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
-import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
+import { selfCorrectRequest } from '../decisions/agent-requests.js';
+import { governAgentCall } from '../decisions/agent-verdict.js';
+import type { KernelContext } from '../kernel/kernel-context.js';
 import type { AgentRecord } from '../store/records.js';
 import { registerAgent } from './agentgate-register.js';
 import { DECISION_ID_HEADER } from './agentgate-propose.js';
@@ -25,44 +30,45 @@ import { ERROR_RESPONSES } from './error-responses.js';
 export const FIRST_CONTACT_VERSION = 'selfcorrect';
 
 async function agentFor(
-  cloud: CloudContext,
+  k: KernelContext,
   tenantId: string,
   actor: string,
-  body: SelfCorrectRequest,
+  action: SelfCorrectRequest['action'],
 ): Promise<AgentRecord> {
-  const known = await cloud.store.findAgentById(tenantId, body.agent_id);
+  const known = await k.cloud.store.findAgentById(tenantId, action.agent_id);
   if (known) return known;
-  const lobeName = body.lobe_name ?? body.agent_id;
   const outcome = await registerAgent(
-    cloud.store,
+    k.cloud.store,
     {
       tenantId,
-      id: body.agent_id,
-      name: body.agent_id,
+      id: action.agent_id,
+      name: action.agent_id,
       version: FIRST_CONTACT_VERSION,
-      domain: body.domain ?? 'GENERAL',
-      lobeName,
+      domain: action.intent_domain,
+      lobeName: action.agent_id,
       metadata: { registeredBy: 'selfcorrect' },
       actor,
     },
-    Date.now(),
+    k.nowMs(),
   );
   if ('conflict' in outcome) {
     throw new ApiError(
       'INVALID_BODY',
-      `lobe_name: ${JSON.stringify(lobeName)} is registered to another agent of your tenant; name another lobe`,
+      `action.agent_id: ${JSON.stringify(action.agent_id)} is the lobe name of another agent of your tenant; use that agent's id`,
+      { issues: [{ path: '/action/agent_id', message: 'the lobe name of another agent of this tenant' }] },
     );
   }
   return outcome.agent;
 }
 
-export function registerSelfCorrect(app: FastifyInstance, cloud: CloudContext): void {
+export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): void {
   app.post(
     '/api/v1/selfcorrect',
     {
       config: { scopes: ROUTE_SCOPES.agent },
       schema: {
-        summary: 'Ask whether an action would be cleared; a veto comes with remediation to apply and retry',
+        summary:
+          'Ask whether an action is cleared (a governed decision); a veto is a brief with violations and remediation',
         body: SelfCorrectRequestSchema,
         response: { 200: SelfCorrectClearedSchema, ...ERROR_RESPONSES, 403: SelfCorrectVetoSchema },
       },
@@ -70,40 +76,26 @@ export function registerSelfCorrect(app: FastifyInstance, cloud: CloudContext): 
     async (request, reply) => {
       const caller = callerOf(request);
       const body = request.body as SelfCorrectRequest;
-      const agent = await agentFor(cloud, caller.tenantId, caller.keyId, body);
-      const a = body.action;
-      const call: ToolCall = {
-        lobe_name: body.lobe_name ?? agent.lobeName,
-        tool_name: a.tool_name,
-        arguments: a.arguments,
-        ...(a.spend_amount !== undefined ? { spend_amount: a.spend_amount } : {}),
-        ...(a.trigger_prompt !== undefined ? { trigger_prompt: a.trigger_prompt } : {}),
-        ...(a.region !== undefined ? { region: a.region } : {}),
-        ...(a.department !== undefined ? { department: a.department } : {}),
-      };
-      const decision = await cloud.governor.govern({
-        route: 'selfcorrect',
-        tenantId: caller.tenantId,
-        agent,
-        call,
-        actionRequest: body,
-        nowMs: Date.now(),
-      });
-      cloud.metrics.decisions.inc({ route: 'selfcorrect', outcome: decision.status });
-      reply.header(DECISION_ID_HEADER, decision.decisionId);
-      if (decision.approved && decision.governanceToken) {
+      const agent = await agentFor(k, caller.tenantId, caller.keyId, body.action);
+      const verdict = await governAgentCall(k, caller, selfCorrectRequest(agent, body));
+      reply.header(DECISION_ID_HEADER, verdict.decisionId);
+      if (verdict.approved && verdict.governanceToken) {
         return {
           type: 'SERVICE_GOVERNANCE_CLEARED',
-          governance_token: decision.governanceToken,
-          summary: decision.reason,
+          governance_token: verdict.governanceToken,
+          summary: verdict.reason,
+          decision_id: verdict.decisionId,
         };
       }
       reply.code(403);
       return {
         type: 'SERVICE_GOVERNANCE_VETO',
-        summary: decision.reason,
-        violations: decision.violations,
-        remediation: decision.remediation,
+        summary: verdict.reason,
+        violations: verdict.violations.map((v) => v.message),
+        remediation: verdict.remediation || 'do not run this action; read violations',
+        violation_details: verdict.violations,
+        decision_id: verdict.decisionId,
+        ...(verdict.approvalId ? { approval_id: verdict.approvalId } : {}),
       };
     },
   );

@@ -88,4 +88,9 @@ CREATE TRIGGER budget_windows_follow AFTER INSERT OR UPDATE ON budget_reservatio
     version: 3,
     sql: 'ALTER TABLE decisions DROP COLUMN envelope;',
   },
+  {
+    // The jurisdiction an administrator binds to a key: agent routes take region and department from here.
+    version: 4,
+    sql: 'ALTER TABLE api_keys ADD COLUMN region TEXT; ALTER TABLE api_keys ADD COLUMN department TEXT;',
+  },
 ];

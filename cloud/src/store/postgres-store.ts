@@ -197,8 +197,8 @@ export class PostgresStore implements Store {
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
     await this.#query(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms) VALUES ($1, $2, $3, $4, $5, $6)',
-      [k.id, k.tenantId, k.scope, k.keyHashHex, k.createdAtMs, k.revokedAtMs],
+      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [k.id, k.tenantId, k.scope, k.keyHashHex, k.createdAtMs, k.revokedAtMs, k.region, k.department],
     );
   }
 

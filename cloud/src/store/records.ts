@@ -26,6 +26,9 @@ export interface ApiKeyRecord {
   keyHashHex: string;
   createdAtMs: number;
   revokedAtMs: number | null;
+  /** Jurisdiction bound by the tenant's administrator; requests cannot change it (null: none bound). */
+  region: string | null;
+  department: string | null;
 }
 
 /** A registered agent (a "lobe"): one per tenant + name + version. */

@@ -58,6 +58,8 @@ export const toApiKey = (r: Row): ApiKeyRecord => ({
   keyHashHex: str(r.key_hash),
   createdAtMs: num(r.created_at_ms),
   revokedAtMs: numOrNull(r.revoked_at_ms),
+  region: r.region === null || r.region === undefined ? null : str(r.region),
+  department: r.department === null || r.department === undefined ? null : str(r.department),
 });
 
 export const toAgent = (r: Row): AgentRecord => ({

@@ -82,4 +82,9 @@ CREATE TRIGGER budget_reservations_fixed BEFORE UPDATE OF tenant_id, agent_id, a
     version: 3,
     sql: 'ALTER TABLE decisions DROP COLUMN envelope;',
   },
+  {
+    // The jurisdiction an administrator binds to a key: agent routes take region and department from here.
+    version: 4,
+    sql: 'ALTER TABLE api_keys ADD COLUMN region TEXT; ALTER TABLE api_keys ADD COLUMN department TEXT;',
+  },
 ];

@@ -174,6 +174,8 @@ export class SqliteStore implements Store {
         key.keyHashHex,
         key.createdAtMs,
         key.revokedAtMs,
+        key.region,
+        key.department,
       ),
     );
   }
@@ -540,7 +542,7 @@ function prepare(db: Database.Database) {
     getTenant: db.prepare('SELECT * FROM tenants WHERE id = ?'),
     listTenants: db.prepare('SELECT * FROM tenants ORDER BY created_at_ms, id'),
     insertApiKey: db.prepare(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     findApiKey: db.prepare('SELECT * FROM api_keys WHERE key_hash = ?'),
     listApiKeys: db.prepare('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at_ms, id'),

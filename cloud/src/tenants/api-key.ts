@@ -19,7 +19,18 @@ export interface IssuedApiKey {
   record: ApiKeyRecord;
 }
 
-export function newApiKey(tenantId: string, scope: ApiKeyScope, nowMs: number): IssuedApiKey {
+/** The jurisdiction an administrator binds to a key at issue. */
+export interface KeyBinding {
+  region?: string;
+  department?: string;
+}
+
+export function newApiKey(
+  tenantId: string,
+  scope: ApiKeyScope,
+  nowMs: number,
+  binding: KeyBinding = {},
+): IssuedApiKey {
   const key = API_KEY_PREFIX + toBase64Url(randomBytes(32));
   return {
     key,
@@ -30,6 +41,8 @@ export function newApiKey(tenantId: string, scope: ApiKeyScope, nowMs: number): 
       keyHashHex: hashApiKey(key),
       createdAtMs: nowMs,
       revokedAtMs: null,
+      region: binding.region ?? null,
+      department: binding.department ?? null,
     },
   };
 }

@@ -2,11 +2,11 @@
  * Tenant and API-key administration, shared by the CLI (`pentagate cloud tenant|apikey …`). Each change is
  * also an audit entry of type `key` or `tenant`, so the log shows who could act when.
  */
-import { InvalidInputError, NameSchema, conforms, newId } from '@pentagate/protocol';
+import { InvalidInputError, NameSchema, RegionSchema, conforms, newId } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
 import { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type TenantRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { type IssuedApiKey, newApiKey } from './api-key.js';
+import { type IssuedApiKey, type KeyBinding, newApiKey } from './api-key.js';
 
 export async function createTenant(
   store: Store,
@@ -43,18 +43,39 @@ async function requireTenant(store: Store, tenantId: string): Promise<TenantReco
   return tenant;
 }
 
+/** A binding uses the same forms as the wire (RegionSchema, NameSchema), so a claim can ever match it. */
+function checkBinding(binding: KeyBinding): void {
+  if (binding.region !== undefined && !conforms(RegionSchema, binding.region)) {
+    throw new InvalidInputError(
+      `region: expected letters, digits and ._- (e.g. EU, US-CA), 1..64 characters, got ${JSON.stringify(binding.region)}`,
+    );
+  }
+  if (binding.department !== undefined && !conforms(NameSchema, binding.department)) {
+    throw new InvalidInputError(
+      `department: expected 1..128 printable characters, got ${JSON.stringify(binding.department)}`,
+    );
+  }
+}
+
 export async function issueApiKey(
   store: Store,
   tenantId: string,
   scope: ApiKeyScope,
   nowMs: number = Date.now(),
+  binding: KeyBinding = {},
 ): Promise<IssuedApiKey> {
   await requireTenant(store, tenantId);
-  const issued = newApiKey(tenantId, scope, nowMs);
+  checkBinding(binding);
+  const issued = newApiKey(tenantId, scope, nowMs, binding);
   await store.insertApiKey(issued.record);
   await store.appendAudit(
     AuditLog.builder(
-      { type: 'key', tenantId, actor: 'system', data: { action: 'issue', keyId: issued.record.id, scope } },
+      {
+        type: 'key',
+        tenantId,
+        actor: 'system',
+        data: { action: 'issue', keyId: issued.record.id, scope, ...binding },
+      },
       nowMs,
     ),
   );

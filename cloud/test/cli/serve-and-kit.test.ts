@@ -13,7 +13,7 @@ import t from 'tap';
 import { serveShutdown } from '../../src/cli/serve-command.js';
 import { startServer } from '../../src/cli/server.js';
 import { commands } from '../../src/commands.js';
-import { EXAMPLE_POLICY_PATH, transferCall } from '../helpers/cloud-app.js';
+import { EXAMPLE_POLICY_PATH, registration, selfCorrectBody, transferCall } from '../helpers/cloud-app.js';
 import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pentagate-serve-'));
@@ -37,7 +37,7 @@ t.test('serves over a real port, then exports an audit kit that verifies offline
   const tenant = JSON.parse(
     (await cli('cloud', 'tenant', 'create', 'acme', '--state-dir', stateDir, '--json')).out,
   ).id;
-  const issue = async (scope: string) =>
+  const issue = async (scope: string, ...binding: string[]) =>
     JSON.parse(
       (
         await cli(
@@ -48,14 +48,17 @@ t.test('serves over a real port, then exports an audit kit that verifies offline
           tenant,
           '--scope',
           scope,
+          ...binding,
           '--state-dir',
           stateDir,
           '--json',
         )
       ).out,
-    ).key as string;
-  const agentKey = await issue('agent');
-  const auditorKey = await issue('auditor');
+    ) as { key: string; region?: string; department?: string };
+  const issued = await issue('agent', '--region', 'EU', '--department', 'finance');
+  t.match(issued, { region: 'EU', department: 'finance' }, 'the CLI binds the jurisdiction to the key');
+  const agentKey = issued.key;
+  const auditorKey = (await issue('auditor')).key;
 
   const server = await startServer({
     port: 0,
@@ -71,20 +74,17 @@ t.test('serves over a real port, then exports an audit kit that verifies offline
   const post = (path: string, key: string, body: unknown) =>
     fetch(`${server.url}${path}`, { method: 'POST', headers: auth(key), body: JSON.stringify(body) });
 
-  const reg = await post('/api/v1/agentgate/register', agentKey, {
-    agent_name: 'billing',
-    version: '1',
-    domain: 'FINANCE',
-  });
+  const reg = await post('/api/v1/agentgate/register', agentKey, registration('billing'));
   t.equal(reg.status, 201);
   const lobe = (await json(reg)).lobe_name as string;
   const ok = await post('/api/v1/agentgate/propose', agentKey, transferCall(lobe));
   t.equal(ok.status, 200);
   t.equal((await json(ok)).approved, true);
-  const veto = await post('/api/v1/selfcorrect', agentKey, {
-    agent_id: 'x',
-    action: { tool_name: 'shell.run', arguments: {} },
-  });
+  const veto = await post(
+    '/api/v1/selfcorrect',
+    agentKey,
+    selfCorrectBody('x', 0, { tool_name: 'shell.run', tool_args: {} }),
+  );
   t.equal(veto.status, 403);
   t.equal((await json(veto)).type, 'SERVICE_GOVERNANCE_VETO');
   const bad = await fetch(`${server.url}/api/v1/agentgate/propose`, {

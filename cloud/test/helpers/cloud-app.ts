@@ -32,11 +32,15 @@ export interface TestCloud {
   dir: string;
 }
 
+/** The jurisdiction the test administrator binds to the agent and admin keys (the example policy allows it). */
+export const TEST_BINDING = { region: 'EU', department: 'finance' } as const;
+
 export async function testTenant(store: Store, name: string): Promise<TestTenant> {
   const tenant = await createTenant(store, name);
   const keys = {} as Record<ApiKeyScope, string>;
   for (const scope of ['agent', 'operator', 'auditor', 'admin'] as const) {
-    keys[scope] = (await issueApiKey(store, tenant.id, scope)).key;
+    const binding = scope === 'agent' || scope === 'admin' ? TEST_BINDING : {};
+    keys[scope] = (await issueApiKey(store, tenant.id, scope, Date.now(), binding)).key;
   }
   return { id: tenant.id, keys };
 }
@@ -69,6 +73,25 @@ export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }
 
+/** A registration record with every field of specification §2.2. */
+export function registration(agentName = 'billing-agent', domain = 'FINANCE'): Record<string, unknown> {
+  return {
+    agent_name: agentName,
+    domain,
+    capabilities: ['payments.transfer'],
+    agent_version: '1.0.0',
+    model_id: 'gpt-4o-2024-08-06',
+  };
+}
+
+let toolCallCounter = 0;
+
+/** A fresh caller-chosen tool call id. */
+export function toolCallId(): string {
+  toolCallCounter += 1;
+  return `call_${process.pid}_${Date.now()}_${toolCallCounter}`;
+}
+
 /** Registers an agent for tenant `tenant` and returns its lobe name. */
 export async function registerLobe(
   cloud: TestCloud,
@@ -80,27 +103,55 @@ export async function registerLobe(
     method: 'POST',
     url: '/api/v1/agentgate/register',
     headers: bearer(tenant.keys.agent),
-    payload: { agent_name: agentName, version: '1.0.0', domain },
+    payload: registration(agentName, domain),
   });
   if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
   return res.json().lobe_name;
 }
 
-/** A realistic approved tool call under the example policy (finance department, small spend). */
-export function transferCall(lobeName: string, spend = 120): Record<string, unknown> {
+/**
+ * A realistic approved propose body (specification §2.3) under the example policy: the key is bound to
+ * the finance department, the spend is small, the confidence high. `toolCall` overrides tool_call members.
+ */
+export function transferCall(
+  lobeName: string,
+  spend = 120,
+  toolCall: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     lobe_name: lobeName,
-    tool_name: 'payments.transfer',
-    arguments: {
-      recipient: 'IBAN DE89 3704 0044 0532 0130 00',
-      amount: spend,
-      currency: 'USD',
-      memo: 'invoice 4471',
-    },
-    trigger_prompt: 'Pay invoice 4471 from Contoso for consulting in May.',
-    model_id: 'gpt-4o-2024-08-06',
     spend_amount: spend,
-    department: 'finance',
-    call_depth: 0,
+    tool_call: {
+      id: toolCallId(),
+      tool_name: 'payments.transfer',
+      arguments: {
+        recipient: 'IBAN DE89 3704 0044 0532 0130 00',
+        amount: spend,
+        currency: 'USD',
+        memo: 'invoice 4471',
+      },
+      agent_confidence: 0.92,
+      trigger_prompt: 'Pay invoice 4471 from Contoso for consulting in May.',
+      ...toolCall,
+    },
+  };
+}
+
+/** A self-correcting action record (specification §2.5). `action` overrides its members. */
+export function selfCorrectBody(
+  agentId: string,
+  spend = 100,
+  action: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    action: {
+      agent_id: agentId,
+      intent_domain: 'FINANCE',
+      tool_name: 'payments.transfer',
+      tool_args: { recipient: 'ACME GmbH', amount: spend },
+      confidence: 0.9,
+      spend_amount: spend,
+      ...action,
+    },
   };
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Test } from 'tap';
 import type { InjectOptions } from 'fastify';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import { bearer, registerLobe, testCloud, transferCall } from './cloud-app.js';
+import { bearer, registerLobe, registration, selfCorrectBody, testCloud, transferCall } from './cloud-app.js';
 import { hostileBody } from './hostile-json.js';
 
 const RUNS = 10_000;
@@ -84,14 +84,12 @@ export async function fuzzRoute(t: Test, only: FuzzRoute): Promise<void> {
     {
       key: 'register',
       name: 'POST /api/v1/agentgate/register',
-      requests: bodies({ agent_name: 'fuzz', version: '1', domain: 'GENERAL', description: 'd' }).map(
-        (b) => ({
-          method: 'POST',
-          url: '/api/v1/agentgate/register',
-          payload: b.payload,
-          headers: { ...agent, 'content-type': b.contentType },
-        }),
-      ),
+      requests: bodies({ ...registration('fuzz', 'GENERAL'), description: 'd' }).map((b) => ({
+        method: 'POST',
+        url: '/api/v1/agentgate/register',
+        payload: b.payload,
+        headers: { ...agent, 'content-type': b.contentType },
+      })),
     },
     {
       key: 'propose',
@@ -106,11 +104,13 @@ export async function fuzzRoute(t: Test, only: FuzzRoute): Promise<void> {
     {
       key: 'selfcorrect',
       name: 'POST /api/v1/selfcorrect',
-      requests: bodies({
-        agent_id: 'fuzz-agent',
-        action: { tool_name: 'crm.update', arguments: { id: 1 }, region: 'EU' },
-        domain: 'SALES',
-      }).map((b) => ({
+      requests: bodies(
+        selfCorrectBody('fuzz-agent', 0, {
+          intent_domain: 'SALES',
+          tool_name: 'crm.update',
+          tool_args: { id: 1 },
+        }),
+      ).map((b) => ({
         method: 'POST',
         url: '/api/v1/selfcorrect',
         payload: b.payload,

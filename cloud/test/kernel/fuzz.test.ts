@@ -14,7 +14,7 @@ const RUNS = 600;
 
 const action = fc.record(
   {
-    actionType: fc.oneof(
+    type: fc.oneof(
       { weight: 9, arbitrary: fc.constantFrom(...ACTION_TYPES) },
       { weight: 1, arbitrary: fc.string({ maxLength: 16 }) },
     ),
@@ -32,14 +32,14 @@ const action = fc.record(
           agentId: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
           confidenceScore: fc.double({ min: 0, max: 1, noNaN: true }),
         },
-        { requiredKeys: ['agentId'] },
+        { requiredKeys: ['agentId', 'confidenceScore'] },
       ),
       fc.record({ agentId: fc.string({ maxLength: 30 }), reason: fc.string({ maxLength: 200 }) }),
       fc.jsonValue(),
     ),
     idempotencyKey: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/),
   },
-  { requiredKeys: ['actionType', 'payload', 'context'] },
+  { requiredKeys: ['type', 'payload', 'context'] },
 );
 
 t.test('random kernel input never gets a 5xx', async (t) => {

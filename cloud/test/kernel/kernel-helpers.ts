@@ -43,7 +43,7 @@ export function ledgerWrite(
   extra: Partial<ProposedAction> = {},
 ): ProposedAction {
   return {
-    actionType: 'ledger:write',
+    type: 'ledger:write',
     payload: { amount, recipient: `supplier-${counter++}`, currency: 'USD' },
     context: { agentId, confidenceScore: 0.9 },
     ...extra,
@@ -52,22 +52,26 @@ export function ledgerWrite(
 
 export function vaultWrite(agentId = 'ops-bot'): ProposedAction {
   return {
-    actionType: 'vault:write',
+    type: 'vault:write',
     payload: { path: 'kv/app/token', value: 'rotated' },
-    context: { agentId },
+    context: { agentId, confidenceScore: 0.9 },
   };
 }
 
 export function policyUpdate(agentId = 'ops-bot'): ProposedAction {
   return {
-    actionType: 'policy:update',
+    type: 'policy:update',
     payload: { change: 'raise the support budget to 200 USD' },
-    context: { agentId },
+    context: { agentId, confidenceScore: 0.9 },
   };
 }
 
 export function shellInvoke(agentId = 'ops-bot'): ProposedAction {
-  return { actionType: 'tool:invoke', payload: { tool: 'shell.exec', command: 'ls' }, context: { agentId } };
+  return {
+    type: 'tool:invoke',
+    payload: { tool: 'shell.exec', command: 'ls' },
+    context: { agentId, confidenceScore: 0.9 },
+  };
 }
 
 export const digestOf = (action: ProposedAction): string => jcsDigestHex(action);

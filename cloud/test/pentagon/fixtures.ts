@@ -9,7 +9,8 @@ import {
   jcsDigestHex,
   trustEntryFor,
 } from '@pentagate/crypto';
-import { PAYLOAD_TYPES, type ToolCall } from '@pentagate/protocol';
+import { PAYLOAD_TYPES } from '@pentagate/protocol';
+import type { PentagonCall as ToolCall } from '../../src/pentagon/index.js';
 import { type LoadedPolicy, loadPolicy } from '../../src/policy/index.js';
 import {
   type CallRecord,

@@ -21,7 +21,8 @@ import {
   sha256Hex,
   trustEntryFor,
 } from '@pentagate/crypto';
-import { PAYLOAD_TYPES, type ToolCall, canonicalize } from '@pentagate/protocol';
+import { PAYLOAD_TYPES, canonicalize } from '@pentagate/protocol';
+import type { PentagonCall as ToolCall } from '../../src/pentagon/index.js';
 import fc from 'fast-check';
 import t from 'tap';
 import type { CallRecord } from '../../src/pentagon/index.js';

@@ -5,7 +5,7 @@
 import { canonicalize } from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
-import type { ToolCall } from '@pentagate/protocol';
+import type { PentagonCall as ToolCall } from '../../src/pentagon/index.js';
 import { call, evaluate, ledger } from './fixtures.js';
 
 const junk = fc.anything({

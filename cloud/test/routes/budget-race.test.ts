@@ -8,7 +8,7 @@ import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
 import { type CloudApp, buildApp } from '../../src/app/build-app.js';
 import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
-import { bearer, testCloud, testTenant } from '../helpers/cloud-app.js';
+import { bearer, registration, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 const BUDGET = 1000;
@@ -33,12 +33,10 @@ metabolic:
 `;
 
 function call(lobe: string, i: number): object {
-  return {
-    lobe_name: lobe,
-    tool_name: 'payments.transfer',
+  return transferCall(lobe, SPEND, {
+    id: `race-${i}`,
     arguments: { recipient: `supplier-${i}`, amount: SPEND },
-    spend_amount: SPEND,
-  };
+  });
 }
 
 /**
@@ -72,7 +70,7 @@ async function race(
     method: 'POST',
     url: '/api/v1/agentgate/register',
     headers: bearer(key),
-    payload: { agent_name: 'racer', version: '1', domain: 'FINANCE' },
+    payload: registration('racer'),
   });
   const lobe = reg.json().lobe_name as string;
   const responses = await Promise.all(
@@ -95,15 +93,13 @@ async function race(
   t.ok(
     bodies
       .filter((b) => !b.approved)
-      .every((b) => b.violations.some((v: { code: string }) => v.code === 'ECONOMY.BUDGET_EXCEEDED')),
+      .every((b) => b.violation_details.some((v: { code: string }) => v.code === 'ECONOMY.BUDGET_EXCEEDED')),
     'every other call is an ECONOMY veto',
   );
   if (expectStoreVetoes) {
     t.ok(
       bodies.every(
-        (b) =>
-          b.approved ||
-          b.violations.some((v: { message: string }) => /concurrent calls reserved the rest/.test(v.message)),
+        (b) => b.approved || b.violations.some((v: string) => /concurrent calls reserved the rest/.test(v)),
       ),
       'every veto came from the store refusing the reservation, not from evaluation',
     );

@@ -26,7 +26,7 @@ t.test('proofs, keys and the audit log', async (t) => {
       payload,
     });
   const approved = await propose(transferCall(lobe));
-  const denied = await propose({ lobe_name: lobe, tool_name: 'os.exec', arguments: {} });
+  const denied = await propose(transferCall(lobe, 0, { tool_name: 'os.exec', arguments: {} }));
   const keysRes = await cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: auditor });
   const trust = TrustStore.fromDocument(keysRes.json());
 

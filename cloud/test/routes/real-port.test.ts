@@ -3,7 +3,14 @@
  * shows also holds on the wire: headers, content types, body limits and keep-alive connections.
  */
 import t from 'tap';
-import { EXAMPLE_POLICY, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
+import {
+  EXAMPLE_POLICY,
+  registration,
+  selfCorrectBody,
+  testCloud,
+  testTenant,
+  transferCall,
+} from '../helpers/cloud-app.js';
 
 t.test('each route answers with the expected status and error code on a real port', async (t) => {
   const cloud = await testCloud(t, { bodyLimitBytes: 8192, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
@@ -34,24 +41,14 @@ t.test('each route answers with the expected status and error code on a real por
     };
   };
 
-  const reg = await call('POST', '/api/v1/agentgate/register', a.keys.agent, {
-    agent_name: 'wire',
-    version: '1',
-    domain: 'FINANCE',
-  });
+  const reg = await call('POST', '/api/v1/agentgate/register', a.keys.agent, registration('wire'));
   t.equal(reg.status, 201);
   const lobe = reg.body.lobe_name as string;
   const allowed = await call('POST', '/api/v1/agentgate/propose', a.keys.agent, transferCall(lobe));
   const decisionId = allowed.headers.get('x-pentagate-decision-id');
 
   const cases: [string, string, string | undefined, unknown, number, string?, string?][] = [
-    [
-      'POST',
-      '/api/v1/agentgate/register',
-      a.keys.agent,
-      { agent_name: 'wire', version: '1', domain: 'FINANCE' },
-      200,
-    ],
+    ['POST', '/api/v1/agentgate/register', a.keys.agent, registration('wire'), 200],
     ['POST', '/api/v1/agentgate/register', a.keys.agent, { agent_name: 'wire' }, 400, 'INVALID_BODY'],
     ['POST', '/api/v1/agentgate/register', a.keys.agent, '{"agent_name":', 400, 'INVALID_JSON'],
     ['POST', '/api/v1/agentgate/register', a.keys.agent, 'x=1', 415, 'UNSUPPORTED_MEDIA_TYPE', 'text/plain'],
@@ -73,14 +70,14 @@ t.test('each route answers with the expected status and error code on a real por
       'POST',
       '/api/v1/selfcorrect',
       a.keys.agent,
-      { agent_id: 'w1', action: { tool_name: 'crm.update', arguments: {}, region: 'EU' } },
+      selfCorrectBody('w1', 0, { intent_domain: 'SALES', tool_name: 'crm.update', tool_args: {} }),
       200,
     ],
     [
       'POST',
       '/api/v1/selfcorrect',
       a.keys.agent,
-      { agent_id: 'w1', action: { tool_name: 'os.exec', arguments: {} } },
+      selfCorrectBody('w1', 0, { tool_name: 'os.exec', tool_args: {} }),
       403,
     ],
     ['POST', '/api/v1/selfcorrect', a.keys.agent, { agent_id: 'w1' }, 400, 'INVALID_BODY'],

@@ -4,7 +4,14 @@
  * data is checked unchanged afterwards.
  */
 import t from 'tap';
-import { bearer, registerLobe, testCloud, transferCall } from '../helpers/cloud-app.js';
+import {
+  bearer,
+  registerLobe,
+  registration,
+  selfCorrectBody,
+  testCloud,
+  transferCall,
+} from '../helpers/cloud-app.js';
 
 t.test("no route lets tenant B see or touch tenant A's data", async (t) => {
   const cloud = await testCloud(t);
@@ -36,7 +43,7 @@ t.test("no route lets tenant B see or touch tenant A's data", async (t) => {
       method: 'POST',
       url: '/api/v1/agentgate/register',
       headers: bearer(b.keys.agent),
-      payload: { agent_name: 'a-private', version: '1.0.0', domain: 'HR' },
+      payload: { ...registration('a-private', 'HR'), agent_version: '1.0.0' },
     });
     t.equal(res.statusCode, 201, "a new agent in B, not the idempotent repeat of A's");
     t.not((await store.findAgentByLobe(b.id, res.json().lobe_name))?.id, agentA.id);
@@ -49,10 +56,7 @@ t.test("no route lets tenant B see or touch tenant A's data", async (t) => {
       method: 'POST',
       url: '/api/v1/selfcorrect',
       headers: bearer(b.keys.agent),
-      payload: {
-        agent_id: agentA.id,
-        action: { tool_name: 'payments.transfer', arguments: {}, spend_amount: 10, department: 'finance' },
-      },
+      payload: selfCorrectBody(agentA.id, 10),
     });
     t.equal(res.statusCode, 200);
     t.equal((await store.findAgentById(b.id, agentA.id))?.tenantId, b.id);

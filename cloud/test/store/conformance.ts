@@ -130,11 +130,27 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
         keyHashHex: '1'.repeat(64),
         createdAtMs: T0,
         revokedAtMs: null,
+        region: null,
+        department: null,
       };
       await store.insertApiKey(key);
       t.same(await store.findApiKeyByHash('1'.repeat(64)), key);
+      const bound = {
+        ...key,
+        id: newId('key'),
+        keyHashHex: '3'.repeat(64),
+        region: 'EU',
+        department: 'finance',
+      };
+      await store.insertApiKey(bound);
+      t.same(
+        await store.findApiKeyByHash('3'.repeat(64)),
+        bound,
+        'the jurisdiction binding is stored with the key',
+      );
+      await store.revokeApiKey(a, bound.id, T0);
       t.equal(await store.findApiKeyByHash('2'.repeat(64)), undefined);
-      t.equal((await store.listApiKeys(a)).length, 1);
+      t.equal((await store.listApiKeys(a)).length, 2);
       t.equal((await store.listApiKeys(b)).length, 0);
       t.equal(await store.revokeApiKey(b, key.id, T0 + 1), false, 'another tenant cannot revoke it');
       t.equal(await store.revokeApiKey(a, key.id, T0 + 2), true);

@@ -30,7 +30,7 @@ async function governed(title, action, perform) {
   const result = await client.execute({ proposalId: decision.proposalId });
   await perform();
   console.log(
-    `  executed at ${result.executedAt} (audit entry #${result.auditIndex}); proof kept for auditors`,
+    `  execution ${result.executionId} at ${result.executedAt} (audit entry #${result.auditIndex}); proof kept for auditors`,
   );
   return decision;
 }
@@ -39,7 +39,7 @@ try {
   const paid = await governed(
     '1. pay invoice 4471 (120 USD)',
     {
-      actionType: 'ledger:write',
+      type: 'ledger:write',
       payload: { amount: 120, recipient: 'Contoso Ltd', currency: 'USD', memo: 'invoice 4471' },
       context: { agentId, confidenceScore: 0.93, reason: 'Invoice 4471 is due today.' },
       idempotencyKey: 'invoice-4471', // safe to retry: the same key returns the same decision
@@ -59,9 +59,9 @@ try {
   await governed(
     '2. run a shell command',
     {
-      actionType: 'tool:invoke',
+      type: 'tool:invoke',
       payload: { tool: 'shell.exec', command: 'rm -rf /tmp/cache' },
-      context: { agentId },
+      context: { agentId, confidenceScore: 0.8 },
     },
     async () => {},
   );
@@ -69,7 +69,7 @@ try {
   const unsure = await governed(
     '3. pay a new supplier, unsure (confidence 0.3)',
     {
-      actionType: 'ledger:write',
+      type: 'ledger:write',
       payload: { amount: 80, recipient: 'New Supplier GmbH' },
       context: { agentId, confidenceScore: 0.3 },
     },

@@ -34,13 +34,13 @@ export interface Violation {
 }
 
 export interface ProposedAction {
-  actionType: ActionType;
+  type: ActionType;
   /** The action's arguments (`ledger:write`: `amount` and `recipient`). */
   payload: { [key: string]: unknown };
   context: {
     agentId: string;
-    /** 0..1; below the kernel's threshold a human decides. */
-    confidenceScore?: number;
+    /** 0..1; below the kernel's threshold (default 0.5) a human decides (REQUIRE_HUMAN). */
+    confidenceScore: number;
     sessionId?: string;
     /** Why the agent wants this; shown to the approving human and screened for injection. */
     reason?: string;
@@ -99,6 +99,8 @@ export interface AuthorizationDecision {
 }
 
 export interface ExecutionResult {
+  /** Identifies this execution; recorded in its `execution` audit entry. */
+  executionId: string;
   proposalId: string;
   executed: true;
   /** ISO 8601. */

@@ -35,7 +35,7 @@ const FAKE_KEY = `pgk_${'A'.repeat(43)}`;
 
 function ledger(amount: number, extra: Partial<ProposedAction> = {}): ProposedAction {
   return {
-    actionType: 'ledger:write',
+    type: 'ledger:write',
     payload: { amount, recipient: `supplier-${amount}-${Math.random()}` },
     context: { agentId: 'client-bot', confidenceScore: 0.95 },
     ...extra,
@@ -58,19 +58,19 @@ t.test('every status, exactly-once execution, replay and audit events over a rea
 
   const allow = await client.authorize(ledger(100));
   const deny = await client.authorize({
-    actionType: 'tool:invoke',
+    type: 'tool:invoke',
     payload: { tool: 'shell.exec' },
-    context: { agentId: 'client-bot' },
+    context: { agentId: 'client-bot', confidenceScore: 0.9 },
   });
   const human = await client.authorize({
-    actionType: 'vault:write',
+    type: 'vault:write',
     payload: { path: 'kv/x' },
-    context: { agentId: 'client-bot' },
+    context: { agentId: 'client-bot', confidenceScore: 0.9 },
   });
   const held = await client.authorize({
-    actionType: 'policy:update',
+    type: 'policy:update',
     payload: { change: 'x' },
-    context: { agentId: 'client-bot' },
+    context: { agentId: 'client-bot', confidenceScore: 0.9 },
   });
   t.same(
     [allow.status, deny.status, human.status, held.status],
@@ -83,6 +83,7 @@ t.test('every status, exactly-once execution, replay and audit events over a rea
 
   const executed = await client.execute({ proposalId: allow.proposalId });
   t.equal(executed.executed, true);
+  t.type(executed.executionId, 'string', 'ExecutionResult carries executionId (specification §2.1)');
   t.ok(conforms(ExecutionResultSchema, executed));
 
   const twice = await rejection(client.execute({ proposalId: allow.proposalId }));
@@ -145,7 +146,7 @@ t.test('server errors map to their classes with code, status and details', async
   t.type(scope, PermissionDeniedError);
   t.equal(scope.code, 'SCOPE_FORBIDDEN');
 
-  const invalid = await rejection(agent.authorize({ ...ledger(1), actionType: 'ledger:delete' as never }));
+  const invalid = await rejection(agent.authorize({ ...ledger(1), type: 'ledger:delete' as never }));
   t.type(invalid, ValidationFailedError);
   t.equal(invalid.status, 400);
   t.ok(invalid.details, 'the server’s issues come along');

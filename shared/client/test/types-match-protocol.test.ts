@@ -31,7 +31,7 @@ t.test('const arrays equal the protocol ones', async (t) => {
 t.test('client-built values validate against the protocol schemas', async (t) => {
   for (const actionType of C.ACTION_TYPES) {
     const action: C.ProposedAction = {
-      actionType,
+      type: actionType,
       payload: { amount: 1, recipient: 'r' },
       context: { agentId: 'a-1', confidenceScore: 0.5, sessionId: 's-1', reason: 'because' },
       idempotencyKey: 'k-1',
@@ -51,6 +51,7 @@ t.test('client-built values validate against the protocol schemas', async (t) =>
     t.ok(P.conforms(P.AuthorizationDecisionSchema, decision), status);
   }
   const result: C.ExecutionResult = {
+    executionId: 'exe_1',
     proposalId: 'prp_1',
     executed: true,
     executedAt: '2026-01-01T00:00:00.000Z',

@@ -1,5 +1,6 @@
 /**
- * tier1 `jurisdiction`: region, department and data-residency rules. A refusal carries a compliance
+ * tier1 `jurisdiction`: region, department and data-residency rules. Region and department are the ones
+ * bound to the caller's API key; a request's own claim is only compared with them. A refusal carries a compliance
  * defence brief: for each rule, its citation (the authority it implements) and the finding, so the tenant
  * can show a regulator why the call was stopped. A rule that applies but finds no value refuses (fail
  * closed): a call that does not say where it runs cannot be shown to run in an allowed place.
@@ -28,10 +29,48 @@ export interface JurisdictionResult {
   findings: RuleFinding[];
 }
 
+/** Cited when a claim contradicts the binding: the tenant administrator's binding of the API key. */
+export const KEY_BINDING_RULE_ID = 'api-key-binding';
+const KEY_BINDING_CITATION = 'jurisdiction bound to the API key by the tenant administrator';
+
+type Citations = NonNullable<JurisdictionTier['defenceBrief']>['citations'];
+
+/**
+ * A claimed region or department must be the bound one: an agent cannot talk its way into another
+ * jurisdiction. A claim with nothing bound cannot be checked and is refused too (fail closed).
+ */
+function claimFindings(action: GovernedAction, findings: RuleFinding[], citations: Citations): void {
+  for (const kind of ['region', 'department'] as const) {
+    const claimed = action.claims?.[kind];
+    const bound = action[kind];
+    if (claimed === undefined || claimed === bound) continue;
+    const what =
+      `the call claims ${kind} "${oneLine(claimed, 64)}" but ` +
+      (bound === undefined
+        ? 'its API key has no bound ' + kind
+        : `its API key is bound to ${kind} "${bound}"`);
+    findings.push(
+      finding(
+        'INVARIANT.JURISDICTION_CLAIM',
+        `${what} — ${KEY_BINDING_CITATION}`,
+        `drop ${kind} from the call (the bound one applies), or ask the tenant administrator to bind the key`,
+        `tier1.jurisdiction/${KEY_BINDING_RULE_ID}`,
+      ),
+    );
+    citations.push({
+      ruleId: KEY_BINDING_RULE_ID,
+      kind,
+      citation: KEY_BINDING_CITATION,
+      finding: oneLine(`${what}.`, 2048),
+    });
+  }
+}
+
 export function jurisdictionTier(policy: LoadedPolicy, action: GovernedAction): JurisdictionResult {
   const applied = policy.jurisdictions.filter((r) => matchesAny(r.tools, action.toolName));
   const findings: RuleFinding[] = [];
-  const citations: NonNullable<JurisdictionTier['defenceBrief']>['citations'] = [];
+  const citations: Citations = [];
+  if (action.claims !== undefined) claimFindings(action, findings, citations);
   for (const rule of applied) {
     const { label, value } = valueFor(rule, action);
     const allowed = rule.allow.join(', ');
@@ -44,7 +83,9 @@ export function jurisdictionTier(policy: LoadedPolicy, action: GovernedAction): 
         : `${label} ${shown} is not allowed for ${action.toolName} by rule ${rule.id} (allowed: ${allowed})`;
     const fix =
       value === undefined
-        ? `state the ${label} of the call; rule ${rule.id} (${rule.citation}) allows ${allowed}`
+        ? rule.kind === 'data-residency'
+          ? `state the ${label} of the call; rule ${rule.id} (${rule.citation}) allows ${allowed}`
+          : `ask the tenant administrator to bind a ${label} to the API key; rule ${rule.id} (${rule.citation}) allows ${allowed}`
         : `use a ${label} among ${allowed} for ${action.toolName} (rule ${rule.id}, ${rule.citation})`;
     findings.push(
       finding(CODE[rule.kind], `${what} — ${rule.citation}`, fix, `tier1.jurisdiction/${rule.id}`),

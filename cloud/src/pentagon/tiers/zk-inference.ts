@@ -18,14 +18,21 @@ export function zkInferenceTier(action: GovernedAction, safeArguments: unknown):
   // String(): a non-string prompt from a library caller is hashed as its string form, as TextEncoder would.
   const promptDigest = sha256HexOfText(String(jsonSafe(action.triggerPrompt ?? '').value));
   const argumentsDigest = jcsSha256Hex(safeArguments);
-  return {
+  const agentVersion = action.agentVersion;
+  const committed =
+    agentVersion === undefined
+      ? { v: 1, modelId, promptDigest, argumentsDigest }
+      : { v: 1, modelId, agentVersion, promptDigest, argumentsDigest };
+  const tier: ZkInferenceTier = {
     passed: true,
     scheme: 'sha256-commitment',
     zeroKnowledge: false,
-    commitment: jcsSha256Hex({ v: 1, modelId, promptDigest, argumentsDigest }),
+    commitment: jcsSha256Hex(committed),
     modelId,
     promptDigest,
     argumentsDigest,
     note: ZK_INFERENCE_NOTE,
   };
+  if (agentVersion !== undefined) tier.agentVersion = agentVersion;
+  return tier;
 }

@@ -24,7 +24,14 @@ export function registerKernelAuthorize(app: FastifyInstance, k: KernelContext):
       },
     },
     async (request, reply) => {
-      const { decision } = await authorize(k, callerOf(request), request.body as ProposedAction);
+      const action = request.body as ProposedAction;
+      const { decision } = await authorize(k, callerOf(request), {
+        route: 'kernel.authorize',
+        action,
+        actionRequest: action,
+        subjectName: `kernel:${action.type}`,
+        ...(action.idempotencyKey !== undefined ? { idempotencyKey: action.idempotencyKey } : {}),
+      });
       reply.header(DECISION_ID_HEADER, decision.proposalId);
       return decision;
     },

@@ -1,20 +1,35 @@
 /**
- * `POST /api/v1/selfcorrect`: an agent asks "may I do this?" and, on a veto, gets remediation it can apply
- * before trying again. 200 → SelfCorrectCleared, 403 → SelfCorrectVeto. An unknown `agent_id` is
- * registered on first contact (domain defaults to GENERAL).
+ * `POST /api/v1/selfcorrect` (specification §2.5): one action per request, `{ action: { agent_id,
+ * intent_domain, tool_name, tool_args, confidence } }`. 200 → SelfCorrectCleared, 403 → SelfCorrectVeto
+ * (the GovernanceBrief). An unknown `agent_id` is registered on first contact under `intent_domain`. Each
+ * request is a governed decision like a propose: budget, audit entry and, when cleared, a governance token.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdentifierSchema, JsonObjectSchema, NameSchema, textSchema } from '../schemas/primitives.js';
-import { AgentDomainSchema } from './domains.js';
-import { MAX_TRIGGER_PROMPT_LENGTH, RegionSchema, SpendAmountSchema, ToolNameSchema } from './tool-call.js';
+import { IdentifierSchema, NameSchema, textSchema } from '../schemas/primitives.js';
+import { JsonObjectSchema } from '../schemas/primitives.js';
 import { ViolationSchema } from '../schemas/kernel.js';
+import { AgentDomainSchema } from './domains.js';
+import {
+  ConfidenceSchema,
+  RegionSchema,
+  SpendAmountSchema,
+  ToolNameSchema,
+  TriggerPromptSchema,
+} from './tool-call.js';
+import { ViolationTextSchema } from './verdict.js';
 
 export const SelfCorrectActionSchema = Type.Object(
   {
+    agent_id: IdentifierSchema,
+    intent_domain: AgentDomainSchema,
     tool_name: ToolNameSchema,
-    arguments: JsonObjectSchema,
+    tool_args: JsonObjectSchema,
+    confidence: ConfidenceSchema,
+    /** Extra: money the action will spend (default 0), reserved against the agent's budget. */
     spend_amount: Type.Optional(SpendAmountSchema),
-    trigger_prompt: Type.Optional(Type.String({ maxLength: MAX_TRIGGER_PROMPT_LENGTH })),
+    /** Extra: the prompt that led to the action; screened for injection. */
+    trigger_prompt: Type.Optional(TriggerPromptSchema),
+    /** Extras: claimed region and department; must match what the administrator bound to the key. */
     region: Type.Optional(RegionSchema),
     department: Type.Optional(NameSchema),
   },
@@ -23,12 +38,7 @@ export const SelfCorrectActionSchema = Type.Object(
 export type SelfCorrectAction = Static<typeof SelfCorrectActionSchema>;
 
 export const SelfCorrectRequestSchema = Type.Object(
-  {
-    agent_id: IdentifierSchema,
-    action: SelfCorrectActionSchema,
-    domain: Type.Optional(AgentDomainSchema),
-    lobe_name: Type.Optional(IdentifierSchema),
-  },
+  { action: SelfCorrectActionSchema },
   { additionalProperties: false },
 );
 export type SelfCorrectRequest = Static<typeof SelfCorrectRequestSchema>;
@@ -38,6 +48,8 @@ export const SelfCorrectClearedSchema = Type.Object(
     type: Type.Literal('SERVICE_GOVERNANCE_CLEARED'),
     governance_token: Type.String({ minLength: 1, maxLength: 16_384 }),
     summary: textSchema(),
+    /** Extra: the decision's id (proof packet at `/api/v1/proofs/{decision_id}`). */
+    decision_id: IdentifierSchema,
   },
   { additionalProperties: false },
 );
@@ -47,9 +59,16 @@ export const SelfCorrectVetoSchema = Type.Object(
   {
     type: Type.Literal('SERVICE_GOVERNANCE_VETO'),
     summary: textSchema(),
-    violations: Type.Array(ViolationSchema),
-    /** One concrete step per failed rule, e.g. "lower spend_amount to 500 or less, or ask for approval". */
-    remediation: Type.Array(textSchema()),
+    /** Each string starts with its stable code. */
+    violations: Type.Array(ViolationTextSchema),
+    /** What to change before trying again: one step per failed rule, joined with "; ". */
+    remediation: textSchema(),
+    /** Extra: the same violations as `{ code, vertex, message }`. */
+    violation_details: Type.Array(ViolationSchema),
+    /** Extra: the decision's id. */
+    decision_id: IdentifierSchema,
+    /** Extra: set when the action waits in the approvals queue. */
+    approval_id: Type.Optional(IdentifierSchema),
   },
   { additionalProperties: false },
 );

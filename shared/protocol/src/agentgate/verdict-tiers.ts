@@ -19,9 +19,11 @@ export const ZkInferenceTierSchema = Type.Object({
   passed: Type.Boolean(),
   scheme: Type.Literal('sha256-commitment'),
   zeroKnowledge: Type.Literal(false),
-  /** sha256hex(JCS({ v: 1, modelId, promptDigest, argumentsDigest })). */
+  /** sha256hex(JCS({ v: 1, modelId, promptDigest, argumentsDigest, agentVersion? })). */
   commitment: Sha256HexSchema,
-  modelId: Type.String({ description: 'model_id from the call, or "unspecified"' }),
+  modelId: Type.String({ description: 'model_id of the registered agent, or "unspecified"' }),
+  /** agent_version of the registered agent, when it registered with one. */
+  agentVersion: Type.Optional(Type.String()),
   /** sha256hex of the UTF-8 trigger prompt ("" when absent). */
   promptDigest: Sha256HexSchema,
   /** sha256hex(JCS(arguments)). */

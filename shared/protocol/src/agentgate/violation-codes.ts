@@ -43,6 +43,12 @@ export const VIOLATION_CODES = {
     meaning: 'the calling department is not allowed to use this tool',
     effect: 'deny',
   },
+  'INVARIANT.JURISDICTION_CLAIM': {
+    vertex: 'INVARIANT',
+    meaning:
+      'the call claims a region or department other than the one the tenant administrator bound to its API key',
+    effect: 'deny',
+  },
   'INVARIANT.DATA_RESIDENCY': {
     vertex: 'INVARIANT',
     meaning: 'the call would move data to a location a data-residency rule forbids',
@@ -107,6 +113,17 @@ export const VIOLATION_CODES = {
     vertex: 'CONSENT',
     meaning: 'the tool is held: it may run after the hold window unless an operator vetoes (HELD_FOR_VETO)',
     effect: 'hold',
+  },
+  'CONSENT.APPROVAL_PENDING': {
+    vertex: 'CONSENT',
+    meaning:
+      'the call waits in the approvals queue (id in the message); propose the same tool_call.id again once an operator approved it or its hold passed',
+    effect: 'require-human',
+  },
+  'CONSENT.APPROVAL_REFUSED': {
+    vertex: 'CONSENT',
+    meaning: 'an operator denied or vetoed this call, or its approval expired; it will not be approved',
+    effect: 'deny',
   },
 } as const satisfies Record<string, ViolationCodeInfo>;
 

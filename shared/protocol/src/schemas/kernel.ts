@@ -36,8 +36,8 @@ export type Violation = Static<typeof ViolationSchema>;
 export const ProposedActionContextSchema = Type.Object(
   {
     agentId: IdentifierSchema,
-    /** The agent's own confidence in the action, 0..1; low confidence can raise CONSENT. */
-    confidenceScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    /** The agent's own confidence in the action, 0..1; below the kernel's threshold a human decides. */
+    confidenceScore: Type.Number({ minimum: 0, maximum: 1 }),
     sessionId: Type.Optional(IdentifierSchema),
     /** Why the agent wants this (shown to the approving human; screened for injection like any input). */
     reason: Type.Optional(textSchema()),
@@ -47,7 +47,7 @@ export const ProposedActionContextSchema = Type.Object(
 
 export const ProposedActionSchema = Type.Object(
   {
-    actionType: ActionTypeSchema,
+    type: ActionTypeSchema,
     /** The action's arguments; their shape depends on the action type and the tool. */
     payload: JsonObjectSchema,
     context: ProposedActionContextSchema,
@@ -80,6 +80,8 @@ export type AuthorizationDecision = Static<typeof AuthorizationDecisionSchema>;
 
 export const ExecutionResultSchema = Type.Object(
   {
+    /** Identifies this execution (recorded in its `execution` audit entry). */
+    executionId: IdentifierSchema,
     proposalId: IdentifierSchema,
     executed: Type.Literal(true),
     executedAt: IsoTimestampSchema,

@@ -179,7 +179,7 @@ export const auditKitManifest = (): AuditKitManifest => ({
 });
 
 export const proposedAction = (): ProposedAction => ({
-  actionType: 'ledger:write',
+  type: 'ledger:write',
   payload: { account: 'ops', amountCents: 1200 },
   context: { agentId: 'agent-7', confidenceScore: 0.9, sessionId: 'sess-1', reason: 'pay invoice 17' },
   idempotencyKey: 'idem-17',
@@ -196,6 +196,7 @@ export const authorizationDecision = (): AuthorizationDecision => ({
 });
 
 export const executionResult = (): ExecutionResult => ({
+  executionId: 'exe_01JXAMPLE0000000000000000',
   proposalId: 'prop_01JXAMPLE0000000000000000',
   executed: true,
   executedAt: '2025-06-01T12:00:01.000Z',

@@ -12,8 +12,10 @@ import { authorizationDecision, executionResult, proposedAction, replayResult } 
 import { drop, refusesEach, set } from './refusal.js';
 
 refusesEach(t, 'proposed action', ProposedActionSchema, proposedAction, [
-  ['missing actionType', drop('/actionType'), '/actionType'],
-  ['an action type outside the closed set', set('/actionType', 'shell:exec'), '/actionType'],
+  ['missing type', drop('/type'), '/type'],
+  ['an action type outside the closed set', set('/type', 'shell:exec'), '/type'],
+  ['the old name actionType beside type', set('/actionType', 'ledger:write'), '/actionType'],
+  ['missing confidenceScore', drop('/context/confidenceScore'), '/context/confidenceScore'],
   ['payload as an array', set('/payload', []), '/payload'],
   ['missing context', drop('/context'), '/context'],
   ['missing agentId', drop('/context/agentId'), '/context/agentId'],
@@ -27,9 +29,13 @@ refusesEach(t, 'proposed action', ProposedActionSchema, proposedAction, [
   ['extra member', set('/bypass', true), '/bypass'],
 ]);
 
-t.test('proposed action: the minimal proposal needs only type, payload and agent', async (t) => {
+t.test('proposed action: the minimal proposal needs only type, payload, agent and confidence', async (t) => {
   t.ok(
-    conforms(ProposedActionSchema, { actionType: 'actuator:stop', payload: {}, context: { agentId: 'a' } }),
+    conforms(ProposedActionSchema, {
+      type: 'actuator:stop',
+      payload: {},
+      context: { agentId: 'a', confidenceScore: 0.9 },
+    }),
   );
   t.ok(
     conforms(ProposedActionSchema, {
