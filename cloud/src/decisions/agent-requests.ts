@@ -69,6 +69,7 @@ export function proposeRequest(agent: AgentRecord, body: ProposeRequest): Author
     governed,
     ...(claims ? { claims } : {}),
     settleAllow: true,
+    withProof: false,
   };
 }
 
@@ -99,5 +100,6 @@ export function selfCorrectRequest(
     governed,
     ...(claims ? { claims } : {}),
     settleAllow: true,
+    withProof: false,
   };
 }

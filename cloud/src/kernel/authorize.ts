@@ -67,6 +67,8 @@ export interface AuthorizeRequest {
    * follows. Its reservation stays in the ledger's window like any spend.
    */
   settleAllow?: boolean;
+  /** Attach the proof packet to the decision (default true; the agent routes answer with a token instead). */
+  withProof?: boolean;
 }
 
 export interface AuthorizeResult {
@@ -84,6 +86,7 @@ async function earlierDecision(
   existing: ProposalRecord,
   actionDigest: string,
   keyName: string,
+  withProof: boolean,
 ): Promise<AuthorizeResult> {
   if (existing.actionDigest !== actionDigest) {
     throw new ApiError(
@@ -98,9 +101,9 @@ async function earlierDecision(
     const found = await findKernelDecision(k, tenantId, existing.id);
     // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
     if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
-      const proof = await proofPacket(k.cloud, tenantId, existing.id);
+      const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
       return {
-        decision: { ...found.body, proof },
+        decision: proof ? { ...found.body, proof } : found.body,
         created: false,
         envelope: found.record.envelope as unknown as DsseEnvelope,
         reason: String(found.record.verdict.reason ?? ''),
@@ -155,7 +158,7 @@ export async function authorize(
   const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
-    if (existing) return earlierDecision(k, tenantId, existing, actionDigest, keyName);
+    if (existing) return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
   }
   const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
@@ -208,7 +211,8 @@ export async function authorize(
     updatedAtMs: nowMs,
     settledBy: null,
   });
-  if (!inserted.inserted) return earlierDecision(k, tenantId, inserted.existing, actionDigest, keyName);
+  if (!inserted.inserted)
+    return earlierDecision(k, tenantId, inserted.existing, actionDigest, keyName, req.withProof !== false);
 
   const policyRef = policy ? { id: policy.id, digest: policy.digest } : NO_POLICY;
   const commit = await cloud.store.commitDecision({
@@ -313,9 +317,9 @@ export async function authorize(
   if (decided.status !== status)
     await k.store.setDecidedStatus(tenantId, proposalId, decided.status, 'denied');
   cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });
-  const proof = await proofPacket(cloud, tenantId, proposalId);
+  const proof = req.withProof === false ? undefined : await proofPacket(cloud, tenantId, proposalId);
   return {
-    decision: { ...decided, proof },
+    decision: proof ? { ...decided, proof } : decided,
     created: true,
     envelope: commit.result.envelope,
     reason: commit.result.outcome.verdict.reason,

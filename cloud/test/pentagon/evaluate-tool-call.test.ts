@@ -32,7 +32,14 @@ t.test('the verdict tiers and violations conform to the wire schema', async (t) 
     call({ spend_amount: 750 }),
   ]) {
     const v = evaluate(c);
-    const wire = { approved: v.approved, reason: v.reason, tiers: v.tiers, violations: v.violations };
+    const wire = {
+      approved: v.approved,
+      reason: v.reason,
+      tiers: v.tiers,
+      violations: v.violations.map((x) => x.message),
+      violation_details: v.violations,
+      decision_id: 'dec_1',
+    };
     t.same(schemaIssues(GovernanceVerdictSchema, wire), [], c.tool_name);
   }
 });
