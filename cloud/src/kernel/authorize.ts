@@ -158,7 +158,8 @@ export async function authorize(
   const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
-    if (existing) return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
+    if (existing)
+      return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
   }
   const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);

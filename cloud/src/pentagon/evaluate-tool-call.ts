@@ -38,6 +38,7 @@ export function actionFromToolCall(call: PentagonCall): GovernedAction {
   if (region !== undefined) action.region = region;
   if (department !== undefined) action.department = department;
   if (context !== undefined) action.context = context;
+  if (call.claims !== undefined) action.claims = call.claims;
   return action;
 }
 

@@ -12,6 +12,8 @@ export interface PentagonCall {
   spend_amount?: number;
   region?: string;
   department?: string;
+  /** What the request claimed, compared with `region` / `department` as bound (jurisdiction). */
+  claims?: { region?: string; department?: string };
   call_depth?: number;
   data_provenance?: readonly unknown[];
   context?: Record<string, unknown>;

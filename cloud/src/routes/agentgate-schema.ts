@@ -5,6 +5,7 @@
  */
 import {
   AGENT_DOMAINS,
+  APPROVAL_VIOLATION_CODES,
   AgentRegistrationSchema,
   ProposeRequestSchema,
   ArbitrationTierSchema,
@@ -87,7 +88,7 @@ export function agentgateSchemaDocument(settings: KernelRuleSettings): Record<st
         'claims others is refused (INVARIANT.JURISDICTION_CLAIM)',
       idempotency: 'the same tool_call.id from the same lobe gets the same verdict and reserves budget once',
     },
-    violation_codes: { ...VIOLATION_CODES, ...KERNEL_VIOLATION_CODES },
+    violation_codes: { ...VIOLATION_CODES, ...KERNEL_VIOLATION_CODES, ...APPROVAL_VIOLATION_CODES },
   };
 }
 

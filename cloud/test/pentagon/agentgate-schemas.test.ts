@@ -45,12 +45,20 @@ t.test('a propose body refuses negative spend, fractional depth and unknown fiel
     },
   };
   t.ok(conforms(ProposeRequestSchema, base));
-  t.ok(conforms(ProposeRequestSchema, { ...base, tool_call: { ...base.tool_call, call_depth: 2 }, region: 'EU' }));
+  t.ok(
+    conforms(ProposeRequestSchema, {
+      ...base,
+      tool_call: { ...base.tool_call, call_depth: 2 },
+      region: 'EU',
+    }),
+  );
   t.notOk(conforms(ProposeRequestSchema, { ...base, spend_amount: -1 }));
   t.notOk(conforms(ProposeRequestSchema, { ...base, tool_call: { ...base.tool_call, call_depth: 1.5 } }));
   t.notOk(conforms(ProposeRequestSchema, { ...base, sneaky: true }));
   t.notOk(conforms(ProposeRequestSchema, { ...base, tool_call: { ...base.tool_call, tool_name: '../etc' } }));
-  t.notOk(conforms(ProposeRequestSchema, { ...base, tool_call: { ...base.tool_call, agent_confidence: 1.5 } }));
+  t.notOk(
+    conforms(ProposeRequestSchema, { ...base, tool_call: { ...base.tool_call, agent_confidence: 1.5 } }),
+  );
   t.ok(conforms(ToolCallSchema, base.tool_call));
 });
 

@@ -276,6 +276,7 @@ t.test('every documented violation code is produced by some test input', async (
   add(evaluate(call({ tool_name: 'shell.exec' })));
   add(evaluate(call({ tool_name: 'fs.write', arguments: { p: '/etc/x' } })));
   add(evaluate(call({ region: 'US' })));
+  add(evaluate(call({ claims: { region: 'US' } })));
   add(evaluate(call({ tool_name: 'payments.transfer', department: 'x' })));
   add(evaluate(call({ tool_name: 'records.export', arguments: { destination_region: 'US' } })));
   add(evaluate(call({ spend_amount: -1 })));

@@ -412,6 +412,25 @@ t.test('schema (specification §4)', async (t) => {
   t.equal(anon.statusCode, 401);
 });
 
+t.test('/openapi.json documents the specification shapes of the agent routes', async (t) => {
+  const cloud = await kernelCloud(t);
+  const doc = (await cloud.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+  t.same(body('/api/v1/agentgate/propose').required.sort(), ['lobe_name', 'spend_amount', 'tool_call']);
+  t.same(body('/api/v1/agentgate/register').required.sort(), [
+    'agent_name',
+    'agent_version',
+    'capabilities',
+    'domain',
+    'model_id',
+  ]);
+  t.same(body('/api/v1/selfcorrect').required, ['action']);
+  const verdict =
+    doc.paths['/api/v1/agentgate/propose'].post.responses['200'].content['application/json'].schema;
+  t.equal(verdict.properties.violations.items.type, 'string');
+  t.same(body('/api/v1/kernel/authorize').required.sort(), ['context', 'payload', 'type']);
+});
+
 t.test('refuses every tool call when no policy is loaded (fail closed)', async (t) => {
   const cloud = await kernelCloud(t, { policyText: false });
   const lobe = await registerLobe(cloud, cloud.a);

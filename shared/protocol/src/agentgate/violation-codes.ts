@@ -114,6 +114,15 @@ export const VIOLATION_CODES = {
     meaning: 'the tool is held: it may run after the hold window unless an operator vetoes (HELD_FOR_VETO)',
     effect: 'hold',
   },
+} as const satisfies Record<string, ViolationCodeInfo>;
+
+export type ViolationCode = keyof typeof VIOLATION_CODES;
+
+/**
+ * Codes the agent routes add when a call is in the approvals queue: not rules of the pentagon but the state
+ * of the human decision a rule asked for.
+ */
+export const APPROVAL_VIOLATION_CODES = {
   'CONSENT.APPROVAL_PENDING': {
     vertex: 'CONSENT',
     meaning:
@@ -126,5 +135,3 @@ export const VIOLATION_CODES = {
     effect: 'deny',
   },
 } as const satisfies Record<string, ViolationCodeInfo>;
-
-export type ViolationCode = keyof typeof VIOLATION_CODES;

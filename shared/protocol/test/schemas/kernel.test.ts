@@ -40,7 +40,7 @@ t.test('proposed action: the minimal proposal needs only type, payload, agent an
   t.ok(
     conforms(ProposedActionSchema, {
       ...proposedAction(),
-      context: { agentId: 'a', reason: 'multi-line\nreason\twith tab' },
+      context: { agentId: 'a', confidenceScore: 0.9, reason: 'multi-line\nreason\twith tab' },
     }),
     'newlines and tabs are fine in a reason',
   );
