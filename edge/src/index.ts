@@ -12,6 +12,7 @@ export * from './kinematics/joint-path-sweep.js';
 export * from './kinematics/base-path-sweep.js';
 export * from './geometry/keep-out-zone.js';
 export * from './telemetry/telemetry-store.js';
+export * from './telemetry/source-sequence.js';
 export * from './gates/gate-context.js';
 export * from './gates/motion-plan.js';
 export * from './gates/motion-energy.js';

@@ -529,6 +529,17 @@ export class EdgeGate {
   ingestTelemetry(frame: unknown, arrivalMs = this.#clock()): TelemetryOutcome {
     const r = this.#telemetry.ingest(frame, arrivalMs);
     if (!r.accepted) {
+      // A seq discontinuity withdrew the source's latest frame: a running motion is re-checked at once (and
+      // stopped, its source now reading as stale) rather than at the next monitor tick.
+      const stopped = r.withdrawn ? this.monitor(arrivalMs) : undefined;
+      if (stopped) {
+        return {
+          accepted: false,
+          reason: `${r.reason}: ${r.detail}`,
+          stop: stopped.stop,
+          verdict: stopped.verdict,
+        };
+      }
       return {
         accepted: false,
         reason: `${r.reason}: ${r.detail}`,

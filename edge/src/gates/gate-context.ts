@@ -54,6 +54,12 @@ export function freshFrame<F extends TelemetryFrame>(
     violations.push(`${vertex}.MISSING_DATA: no ${kind} frame from ${source} yet`);
     return undefined;
   }
+  if (found.status === 'resync') {
+    violations.push(
+      `${vertex}.STALE_DATA: ${kind}/${source} broke its seq sequence and is re-synchronising (${found.framesNeeded} more consecutive frame(s) needed)`,
+    );
+    return undefined;
+  }
   if (found.status === 'stale') {
     violations.push(
       `${vertex}.STALE_DATA: ${kind}/${source} seq ${found.frame.seq} is ${found.ageMs} ms old > maxAgeMs ${found.maxAgeMs}`,

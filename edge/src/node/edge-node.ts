@@ -9,7 +9,13 @@
  *   Its verdict is recorded after it.
  * - A signed motion command is published only after its verdict is durable in the outbox: an unaudited
  *   motion must not happen (fail closed). If the outbox fails, the node publishes a STOP instead.
+ * - Nothing after a STOP: a motion command whose epoch is older than a STOP already published is withheld
+ *   with its `signed` verdict (it waited for its outbox sync while the STOP left). A controller would refuse
+ *   its stale epoch anyway; withholding it keeps the command and verdict streams from reading "stopped" and
+ *   then "signed". The verdict stays in the outbox, in the order it was decided.
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
+ * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
+ *   input costs a verdict per window, not an outbox record per message.
  */
 import { performance } from 'node:perf_hooks';
 import { type MotorCommand, parseRobotTopic, readJson, type VerdictEvent } from '@pentagate/protocol';
@@ -21,6 +27,7 @@ import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';
 import type { EdgeGatePort } from './edge-gate-port.js';
 import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
+import { REFUSAL_WINDOW_MS, RefusalSummary } from './refusal-summary.js';
 import { EdgeRuntimeError } from './runtime-error.js';
 
 /** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
@@ -41,6 +48,8 @@ export interface EdgeNodeOptions {
    * frame turns stale after its maxAgeMs and must stop the motion even though nothing arrives.
    */
   monitorPeriodMs?: number;
+  /** Window over which refusals of one kind from one source are summarised, ms (default 10,000). */
+  refusalWindowMs?: number;
   clock?: () => number;
 }
 
@@ -59,6 +68,9 @@ export class EdgeNode {
   #consentTimer: NodeJS.Timeout | undefined;
   #state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   #outboxFailure: Error | undefined;
+  readonly #refusals: RefusalSummary;
+  /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
+  #stopEpoch = -1;
 
   constructor(options: EdgeNodeOptions) {
     this.robotId = options.robotId;
@@ -70,6 +82,7 @@ export class EdgeNode {
     this.#clock = options.clock ?? Date.now;
     this.#consentCheckPeriodMs = options.consentCheckPeriodMs ?? 250;
     this.#monitorPeriodMs = options.monitorPeriodMs ?? 20;
+    this.#refusals = new RefusalSummary(options.refusalWindowMs ?? REFUSAL_WINDOW_MS);
   }
 
   start(): void {
@@ -107,7 +120,13 @@ export class EdgeNode {
     const nowMs = this.#clock();
     const where = parseRobotTopic(topic);
     if (!where || where.robotId !== this.robotId || where.kind === 'cmd' || where.kind === 'verdict') {
-      this.#reject('unknown-topic', 'UNKNOWN_TOPIC', `no handler for topic ${JSON.stringify(topic)}`, nowMs);
+      this.#reject(
+        'unknown-topic',
+        'UNKNOWN_TOPIC',
+        `no handler for topic ${JSON.stringify(topic)}`,
+        nowMs,
+        topic,
+      );
       return;
     }
     const kind: InputKind = where.kind;
@@ -115,43 +134,53 @@ export class EdgeNode {
     try {
       message = readJson(payload, { what: `${kind} on ${topic}`, maxBytes: MAX_INBOUND_BYTES });
     } catch (err) {
-      this.#reject(kind, 'MALFORMED', (err as Error).message, nowMs);
+      this.#reject(kind, 'MALFORMED', (err as Error).message, nowMs, topic);
       return;
     }
     try {
-      if (kind === 'telemetry') this.#onTelemetry(message, nowMs);
-      else if (kind === 'intent') this.#onIntent(message, nowMs);
-      else this.#onTrapResult(this.#gate.submitConsent(message, nowMs), 'consent');
+      if (kind === 'telemetry') this.#onTelemetry(message, topic, nowMs);
+      else if (kind === 'intent') this.#onIntent(message, topic, nowMs);
+      else this.#onTrapResult(this.#gate.submitConsent(message, nowMs), 'consent', topic);
     } catch (err) {
       // The gate fails closed and should not throw; if it does, nothing was signed, and the node goes on.
       this.#log.error({ err, topic }, 'gate threw; input refused');
-      this.#reject(kind, 'GATE_FAULT', (err as Error).message, nowMs);
+      this.#reject(kind, 'GATE_FAULT', (err as Error).message, nowMs, topic);
     }
   }
 
-  #onTelemetry(frame: unknown, nowMs: number): void {
+  #onTelemetry(frame: unknown, topic: string, nowMs: number): void {
     const outcome = this.#gate.ingestTelemetry(frame, nowMs);
     if (outcome.stop) this.#publishStop(outcome.stop);
     if (!outcome.accepted) this.#metrics.recordRejectedInput('telemetry', outcome.reason ?? 'refused');
-    if (outcome.verdict) this.#track(this.#recordAndPublish(outcome.verdict));
+    if (outcome.verdict) this.#summarised(outcome.verdict, topic);
   }
 
-  #onIntent(intent: unknown, nowMs: number): void {
+  #onIntent(intent: unknown, topic: string, nowMs: number): void {
     const started = performance.now();
     const result = this.#gate.trapAndSign(intent, nowMs);
     this.#metrics.observeTrapAndSign((performance.now() - started) / 1000);
-    this.#onTrapResult(result, 'intent');
+    this.#onTrapResult(result, 'intent', topic);
   }
 
-  #onTrapResult(result: TrapResult, input: InputKind): void {
+  #onTrapResult(result: TrapResult, input: InputKind, source: string): void {
     if (result.verdict.outcome === 'rejected-input') {
       this.#metrics.recordRejectedInput(input, result.verdict.violations[0] ?? 'rejected');
     }
     if (result.kind === 'signed') this.#track(this.#auditThenPublish(result.command, result.verdict));
-    else this.#track(this.#recordAndPublish(result.verdict));
+    else this.#summarised(result.verdict, source);
+  }
+
+  /** Records and publishes a verdict, refusals through the per-source summary. */
+  #summarised(verdict: VerdictEvent, source: string): void {
+    for (const v of this.#refusals.admit(verdict, source)) this.#track(this.#recordAndPublish(v));
+  }
+
+  #flushRefusals(all = false): void {
+    for (const v of this.#refusals.flush(this.#clock(), all)) this.#track(this.#recordAndPublish(v));
   }
 
   #publishStop(stop: MotorCommand): void {
+    this.#stopEpoch = Math.max(this.#stopEpoch, stop.epoch);
     this.#metrics.recordCommandPublished('stop');
     this.#track(
       this.#transport.publishCommand(stop).catch((err: Error) => {
@@ -168,6 +197,13 @@ export class EdgeNode {
       this.#orderStop(
         'OUTBOX_FAILED',
         `command seq ${command.seq} withheld: the audit outbox cannot record it`,
+      );
+      return;
+    }
+    if (command.epoch < this.#stopEpoch) {
+      this.#log.warn(
+        { seq: command.seq, intentId: command.intentId, epoch: command.epoch, stopEpoch: this.#stopEpoch },
+        'motion command withheld: a STOP with a newer epoch is already out',
       );
       return;
     }
@@ -206,9 +242,9 @@ export class EdgeNode {
     }
   }
 
-  #reject(kind: InputKind, code: string, detail: string, nowMs: number): void {
+  #reject(kind: InputKind, code: string, detail: string, nowMs: number, source: string): void {
     this.#metrics.recordRejectedInput(kind, code);
-    this.#track(this.#recordAndPublish(rejectedInputVerdict(this.robotId, code, detail, nowMs)));
+    this.#summarised(rejectedInputVerdict(this.robotId, code, detail, nowMs), source);
   }
 
   /** A STOP the node decides on itself; published first, then its verdict. */
@@ -224,8 +260,10 @@ export class EdgeNode {
 
   #expireConsents(): void {
     if (this.#state !== 'running') return;
+    this.#flushRefusals();
     try {
-      for (const result of this.#gate.expireConsents(this.#clock())) this.#onTrapResult(result, 'consent');
+      for (const result of this.#gate.expireConsents(this.#clock()))
+        this.#onTrapResult(result, 'consent', 'consent');
     } catch (err) {
       this.#log.error({ err }, 'consent expiry failed');
     }
@@ -263,6 +301,7 @@ export class EdgeNode {
     clearInterval(this.#consentTimer);
     clearInterval(this.#monitorTimer);
     if (this.#transport.isConnected()) this.#orderStop('SHUTDOWN', reason);
+    this.#flushRefusals(true);
     await this.settled();
     await this.#outbox
       .close()

@@ -28,6 +28,8 @@ export interface StartEdgeNodeOptions {
   metricsHost?: string;
   consentCheckPeriodMs?: number;
   monitorPeriodMs?: number;
+  /** Window over which refusals of one kind from one source are summarised, ms (default 10,000). */
+  refusalWindowMs?: number;
   /** Wraps the MQTT transport before the node uses it (e.g. McapRecordingTransport for --record). */
   wrapTransport?: (transport: RobotTransport) => RobotTransport;
 }
@@ -80,6 +82,7 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
       ? { consentCheckPeriodMs: options.consentCheckPeriodMs }
       : {}),
     ...(options.monitorPeriodMs !== undefined ? { monitorPeriodMs: options.monitorPeriodMs } : {}),
+    ...(options.refusalWindowMs !== undefined ? { refusalWindowMs: options.refusalWindowMs } : {}),
   });
   let observability: ObservabilityServer | undefined;
   if (options.metricsPort !== undefined) {

@@ -2,8 +2,9 @@
  * The latest telemetry frame of each source the profile names, with its seq, source stamp and arrival time
  * (ARCHITECTURE.md §4). A frame is refused — and counted by reason — when it is malformed, carries a non-finite or
  * out-of-range value, belongs to another robot or an unknown source, has the wrong kind for its source,
- * does not fit the robot (joint names, quaternion norm), or its seq is not greater than the last accepted
- * one (a replayed or re-ordered frame must not overwrite fresher data). A frame older than its source's
+ * does not fit the robot (joint names, quaternion norm), or its seq breaks the source's sequence rule
+ * (source-sequence.ts: a discontinuity withdraws the source's latest frame until a consistent run of frames
+ * re-anchors it, so no frame can lock a source out and none can overwrite fresher data). A frame older than its source's
  * `maxAgeMs` is reported as stale by `lookup()` — the Nav2 collision-monitor habit: a stale source makes the
  * verdict stop.
  *
@@ -29,6 +30,7 @@ import {
   schemaIssues,
   utf8Bytes,
 } from '@pentagate/protocol';
+import { SourceSequence } from './source-sequence.js';
 
 export type TelemetryRejection =
   | 'malformed'
@@ -36,7 +38,8 @@ export type TelemetryRejection =
   | 'unknown-source'
   | 'wrong-kind'
   | 'out-of-range'
-  | 'out-of-order';
+  | 'out-of-order'
+  | 'duplicate';
 
 export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
   'malformed',
@@ -45,6 +48,7 @@ export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
   'wrong-kind',
   'out-of-range',
   'out-of-order',
+  'duplicate',
 ];
 
 export interface StoredFrame<F extends TelemetryFrame = TelemetryFrame> {
@@ -61,11 +65,19 @@ export type FreshFrame<F extends TelemetryFrame = TelemetryFrame> = StoredFrame<
 export type FrameLookup<F extends TelemetryFrame = TelemetryFrame> =
   | ({ status: 'fresh' } & FreshFrame<F>)
   | { status: 'stale'; frame: F; ageMs: number; maxAgeMs: number }
-  | { status: 'missing' };
+  | { status: 'missing' }
+  /** The source broke its seq rule and waits for `framesNeeded` consistent frames (source-sequence.ts). */
+  | { status: 'resync'; framesNeeded: number };
 
 export type IngestResult =
   | { accepted: true; frame: TelemetryFrame }
-  | { accepted: false; reason: TelemetryRejection; detail: string };
+  | {
+      accepted: false;
+      reason: TelemetryRejection;
+      detail: string;
+      /** The source's latest frame was just withdrawn (a seq discontinuity): it now reads as stale. */
+      withdrawn?: boolean;
+    };
 
 /** True when `value` holds a NaN or ±Infinity anywhere (depth-limited; JSON cannot carry them, JS callers can). */
 function hasNonFinite(value: unknown, depth = 0): boolean {
@@ -84,6 +96,7 @@ export class TelemetryStore {
   readonly #profile: RobotProfile;
   readonly #sources: Map<string, SourceProfile>;
   readonly #latest = new Map<string, StoredFrame>();
+  readonly #sequences = new Map<string, SourceSequence>();
   readonly #rejected = new Map<TelemetryRejection, number>(TELEMETRY_REJECTIONS.map((r) => [r, 0]));
   readonly #jointNames: Set<string>;
 
@@ -161,19 +174,29 @@ export class TelemetryStore {
     }
     const range = this.#rangeProblem(frame);
     if (range) return this.#reject('out-of-range', `${frame.source}: ${range}`);
-    const last = this.#latest.get(frame.source);
-    if (last && frame.seq <= last.frame.seq) {
-      return this.#reject(
-        'out-of-order',
-        `${frame.source}: seq ${frame.seq} is not greater than ${last.frame.seq}`,
-      );
-    }
     let text: string;
     try {
       text = canonicalize(frame);
     } catch (err) {
       // Unreachable for a schema-valid frame (finite numbers, ASCII names); refused rather than thrown anyway.
       return this.#reject('malformed', `telemetry frame: ${(err as Error).message}`);
+    }
+    let sequence = this.#sequences.get(frame.source);
+    if (!sequence) {
+      sequence = new SourceSequence();
+      this.#sequences.set(frame.source, sequence);
+    }
+    const last = this.#latest.get(frame.source);
+    const seq = sequence.judge(frame.source, frame.seq, () => {
+      if (!last) return false;
+      const bytes = utf8Bytes(text);
+      return bytes.length === last.canonical.length && bytes.every((b, i) => b === last.canonical[i]);
+    });
+    if (seq.kind === 'duplicate') return this.#reject('duplicate', seq.detail);
+    if (seq.kind === 'resync') {
+      if (seq.withdrawn) this.#latest.delete(frame.source);
+      this.#rejected.set('out-of-order', (this.#rejected.get('out-of-order') ?? 0) + 1);
+      return { accepted: false, reason: 'out-of-order', detail: seq.detail, withdrawn: seq.withdrawn };
     }
     const stored: StoredFrame = {
       frame: JSON.parse(text) as TelemetryFrame,
@@ -192,6 +215,8 @@ export class TelemetryStore {
   lookup<F extends TelemetryFrame = TelemetryFrame>(source: string, nowMs: number): FrameLookup<F> {
     const stored = this.#latest.get(source) as StoredFrame<F> | undefined;
     const spec = this.#sources.get(source);
+    const sequence = this.#sequences.get(source);
+    if (sequence?.resynchronising) return { status: 'resync', framesNeeded: sequence.framesNeeded };
     if (!stored || !spec) return { status: 'missing' };
     const ageMs = nowMs - stored.originMs;
     if (ageMs > spec.maxAgeMs || nowMs < stored.arrivalMs)
@@ -214,5 +239,6 @@ export class TelemetryStore {
   /** Forgets every frame (after a configuration change the gates want fresh evidence). */
   clear(): void {
     this.#latest.clear();
+    this.#sequences.clear();
   }
 }

@@ -4,6 +4,8 @@
  */
 import {
   MemorySequenceStore,
+  REANCHOR_FRAMES,
+  SEQ_MAX_GAP,
   TelemetryStore,
   maxSpeedScaleFor,
   protectiveSeparationDistanceM,
@@ -316,7 +318,7 @@ t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
   const store = new TelemetryStore(profile);
   const js = jointState(profile, T0);
   t.equal(store.ingest(js, T0).accepted, true);
-  t.match(store.ingest(js, T0), { accepted: false, reason: 'out-of-order' });
+  t.match(store.ingest(js, T0), { accepted: false, reason: 'duplicate' }, 'a redelivered copy');
   t.match(store.ingest({ ...js, seq: js.seq + 1, positionsRad: [Number.NaN, 0, 0, 0, 0, 0] }, T0), {
     accepted: false,
     reason: 'out-of-range',
@@ -354,7 +356,8 @@ t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
     'unknown-source': 1,
     'wrong-kind': 1,
     'out-of-range': 3,
-    'out-of-order': 1,
+    'out-of-order': 0,
+    duplicate: 1,
   });
   t.equal(store.lookup('joint_states', T0 + 50).status, 'fresh');
   t.equal(store.lookup('joint_states', T0 + 51).status, 'stale');
@@ -406,4 +409,48 @@ t.test('a duplicated joint name is refused like the schema says, at ingest and i
   const r = gate.trapAndSign(intent, T0);
   t.equal(r.kind, 'veto');
   t.match(r.verdict.violations[0], /^INPUT\.INTENT_INVALID: \/jointNames: .*(unique|duplicate)/i);
+});
+
+t.test('a seq discontinuity makes the source stale until a consistent run re-anchors it', async (t) => {
+  const profile = armProfile();
+  const store = new TelemetryStore(profile);
+  const at = (seq: number, humanM: number | null) => ({
+    ...proximity(profile.robotId, 'proximity-front', T0, humanM),
+    seq,
+  });
+  t.equal(store.ingest(at(10, 3), T0).accepted, true, 'the first frame anchors the source');
+  t.equal(store.ingest(at(11, 3), T0).accepted, true);
+  // A forged jump: refused, and the real latest frame is withdrawn (stale), never replaced by "nobody".
+  t.match(store.ingest(at(1e12, null), T0), { accepted: false, reason: 'out-of-order', withdrawn: true });
+  t.match(store.lookup('proximity-front', T0), { status: 'resync', framesNeeded: REANCHOR_FRAMES - 1 });
+  // The real sensor goes on; its frames break the forged run and form their own.
+  for (let i = 1; i < REANCHOR_FRAMES; i++) {
+    t.match(store.ingest(at(11 + i, 0.5), T0), { accepted: false, reason: 'out-of-order' });
+  }
+  t.match(store.ingest(at(11 + REANCHOR_FRAMES, 0.5), T0), { accepted: true });
+  t.match(store.lookup('proximity-front', T0), { status: 'fresh', frame: { nearestHumanM: 0.5 } });
+  // Two publishers interleaving on one source never form a run: it stays stale.
+  store.ingest(at(5, 0.5), T0);
+  for (let i = 0; i < 10; i++) {
+    store.ingest(at(1e9 + i, null), T0);
+    store.ingest(at(6 + i, 0.5), T0);
+  }
+  t.equal(store.lookup('proximity-front', T0).status, 'resync');
+  // A restart at seq 1 recovers after REANCHOR_FRAMES frames; a jump past SEQ_MAX_GAP inside a run restarts it.
+  for (let seq = 1; seq <= REANCHOR_FRAMES; seq++) store.ingest(at(seq, 2), T0);
+  t.equal(store.lookup('proximity-front', T0).status, 'fresh');
+  t.match(store.ingest(at(REANCHOR_FRAMES + SEQ_MAX_GAP + 1, 2), T0), { accepted: false, withdrawn: true });
+  t.match(store.ingest(at(REANCHOR_FRAMES + SEQ_MAX_GAP + 2, 2), T0), { accepted: false });
+});
+
+t.test('a stale source from a seq discontinuity vetoes with RISK.STALE_DATA', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile, T0, 3);
+  gate.ingestTelemetry({ ...proximity(profile.robotId, 'proximity-front', T0, null), seq: 1e12 }, T0);
+  const r = gate.trapAndSign(armIntent(), T0);
+  t.equal(r.kind, 'veto');
+  t.match(
+    gateOf(r.verdict, 'RISK').violations.join('\n'),
+    /RISK\.STALE_DATA: proximity\/proximity-front broke its seq/,
+  );
 });

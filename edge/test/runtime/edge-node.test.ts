@@ -68,6 +68,32 @@ t.test('a STOP leaves before the telemetry handler returns, ahead of its verdict
   t.equal(transport.verdicts().at(-1)?.outcome, 'stopped');
 });
 
+t.test(
+  'once a STOP is out, the older motion command and its signed verdict are never published',
+  async (t) => {
+    const { node, transport, fixture, outbox } = await nodeWith(t);
+    for (const frame of fixture.passingFrames(1, Date.now()))
+      transport.deliver(topics.telemetry(frame.source), frame);
+    await node.settled();
+    // The intent is signed and waits for its outbox sync; the person arrives before the sync completes.
+    transport.deliver(topics.intent, fixture.smallMove('m1'));
+    transport.deliver(topics.telemetry('proximity'), fixture.proximityFrame(2, Date.now(), 0.3));
+    await node.settled();
+    const stream = transport.published.map((p) =>
+      p.kind === 'cmd' ? `cmd:${p.command.setpoints.kind}` : `verdict:${p.verdict.outcome}`,
+    );
+    const stopAt = stream.indexOf('cmd:stop');
+    t.ok(stopAt >= 0, 'the STOP is out');
+    t.same(
+      stream.slice(stopAt).filter((x) => x === 'cmd:joint' || x === 'verdict:signed'),
+      [],
+      `nothing older after the STOP (${stream.join(', ')})`,
+    );
+    const outcomes = (await outbox.read(0, 10)).map((r) => r.verdict.outcome);
+    t.same(outcomes, ['signed', 'stopped'], 'the outbox keeps both decisions, in the order they were made');
+  },
+);
+
 t.test('the watchdog stops a motion whose proximity source goes silent', async (t) => {
   const fixture = armFixture({ fastSourceMaxAgeMs: 200 });
   const { node, transport } = await nodeWith(t, { fixture, monitorPeriodMs: 10 });

@@ -107,7 +107,8 @@ export async function runEndToEndScenario(t: ScenarioTest, broker: ScenarioBroke
   await publish(topics.telemetry('proximity'), 'not json {');
   t.match((await rejected()).violations[0], /^INPUT\.MALFORMED: telemetry on .*expected JSON/);
   // a duplicate member name is refused, never read last-wins ("nobody present")
-  await publish(topics.telemetry('proximity'), '{"v":1,"nearestHumanM":0.3,"nearestHumanM":null}');
+  // (on another source's topic: refusals of one kind on one topic are summarised per window)
+  await publish(topics.telemetry('battery'), '{"v":1,"nearestHumanM":0.3,"nearestHumanM":null}');
   t.match((await rejected()).violations[0], /^INPUT\.MALFORMED: .*"nearestHumanM" again/);
   await publish(topics.telemetry('proximity'), { v: 1, kind: 'proximity' });
   t.match((await rejected()).violations[0], /^INPUT\.TELEMETRY_/);

@@ -1,0 +1,102 @@
+/**
+ * Over the real embedded broker and real sockets: no telemetry frame can lock a source out. A forged frame
+ * with a huge seq makes the source stale (never "nobody present"), and the real sensor is trusted again after
+ * a consistent run of frames; a sensor that restarts at seq 1 stops the motion in progress and is back after
+ * the same run, without restarting the edge; a flood of refusals is summarised in the outbox.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MotorCommand, robotTopics, type VerdictEvent } from '@pentagate/protocol';
+import pino from 'pino';
+import t from 'tap';
+import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
+import { startEdgeNode } from '../../src/node/start-edge-node.js';
+import { REANCHOR_FRAMES } from '../../src/telemetry/source-sequence.js';
+import { armFixture } from './helpers/arm-fixture.js';
+import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+
+t.test('a seq jump or a sensor restart makes the source stale, then it recovers', async (t) => {
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    users: [
+      { username: 'edge-r1', password: 'edge-pass-7c1', role: 'edge', robotId: 'r1' },
+      { username: 'robot-r1', password: 'robot-pass-2b9', role: 'robot', robotId: 'r1' },
+    ],
+  });
+  t.teardown(() => broker.close());
+  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-resync-'));
+  t.teardown(() => rm(stateDir, { recursive: true, force: true }));
+  const fixture = armFixture({ robotId: 'r1' });
+  const topics = robotTopics('r1');
+  const edge = await startEdgeNode({
+    robotId: 'r1',
+    gate: fixture.makeGate(),
+    mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-7c1' },
+    stateDir,
+    logger: pino({ level: 'silent' }),
+    refusalWindowMs: 60_000,
+  });
+  t.teardown(() => edge.stop());
+  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-2b9' });
+  t.teardown(() => robot.endAsync(true));
+  const inbox = new MessageInbox(robot);
+  await robot.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
+  const publish = (topic: string, body: unknown) =>
+    robot.publishAsync(topic, JSON.stringify(body), { qos: 1 });
+  const proximity = (seq: number, humanM: number | null) =>
+    publish(topics.telemetry('proximity'), fixture.proximityFrame(seq, Date.now(), humanM));
+  const decide = async (intentId: string): Promise<VerdictEvent> => {
+    // 100 points, 10 s: the motion is still running when the next frames arrive, even on a loaded machine.
+    await publish(topics.intent, fixture.smallMove(intentId, 100));
+    return inbox.next<VerdictEvent>(topics.verdict, (v) => v.intentId === intentId);
+  };
+
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    await publish(topics.telemetry(frame.source), frame);
+  t.equal((await decide('healthy')).outcome, 'signed', 'healthy telemetry: signed');
+  await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'healthy');
+
+  // A forged frame with a huge seq and "nobody present", while the real sensor sees a person inside the radius.
+  await proximity(1e12, null);
+  const forgedStop = await inbox.next<VerdictEvent>(topics.verdict, (v) => v.outcome === 'stopped');
+  t.match(forgedStop.violations.join('\n'), /RISK\.STALE_DATA: proximity\/proximity broke its seq/);
+  const stopOfHealthy = await inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop');
+  t.equal(stopOfHealthy.intentId, 'healthy', 'the forged frame stops the running motion (stale source)');
+  await proximity(2, 0.5);
+  const meanwhile = await decide('during-resync');
+  t.equal(meanwhile.outcome, 'vetoed', 'never signed on the forged frame');
+  t.match(meanwhile.violations.join('\n'), /RISK\.STALE_DATA: .*re-synchronising/);
+  for (let seq = 3; seq < 2 + REANCHOR_FRAMES; seq++) await proximity(seq, 0.5);
+  const person = await decide('person-inside');
+  t.equal(person.outcome, 'vetoed');
+  t.match(person.violations.join('\n'), /RISK\.HUMAN_IN_RADIUS: human at 0\.50 m/, 'the real sensor is back');
+
+  // The person leaves; a move starts; then the sensor restarts at seq 1: the motion is stopped.
+  await proximity(2 + REANCHOR_FRAMES, 4);
+  t.equal((await decide('before-restart')).outcome, 'signed');
+  await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'before-restart');
+  await proximity(1, 4);
+  const restartStop = await inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop');
+  t.equal(restartStop.intentId, 'before-restart', 'the running motion is stopped at the restart');
+  for (let seq = 2; seq <= REANCHOR_FRAMES; seq++) await proximity(seq, 4);
+  t.equal((await decide('after-restart')).outcome, 'signed', 'recovered without restarting the edge');
+
+  // A flood of refused frames from one source: counted, summarised, not one outbox record each.
+  await edge.node.settled();
+  const before = edge.outbox.count;
+  const flood = 200;
+  for (let i = 0; i < flood; i++) await proximity(1, 4);
+  await edge.node.settled();
+  t.ok(edge.outbox.count - before <= 1, `${edge.outbox.count - before} outbox records for ${flood} refusals`);
+  await edge.stop('test over');
+  const summary = await inbox.next<VerdictEvent>(topics.verdict, (v) =>
+    (v.violations[0] ?? '').includes('summarised'),
+  );
+  t.match(
+    summary.violations[0],
+    /^INPUT\.TELEMETRY_OUT_OF_ORDER: \d+ more refused from pentagate\/v1\/r1\/telemetry\/proximity/,
+  );
+  const counted = Number(/: (\d+) more/.exec(summary.violations[0]!)![1]);
+  t.ok(counted >= flood - REANCHOR_FRAMES - 1, `the summary counts the flood (${counted})`);
+});
