@@ -58,6 +58,7 @@ export class AuditOutbox {
   #flushing: Promise<void> | undefined;
   #failure: Error | undefined;
   #closed = false;
+  #nextIndex: number;
 
   private constructor(
     path: string,
@@ -70,6 +71,7 @@ export class AuditOutbox {
     this.path = path;
     this.#file = file;
     this.#offsets = scan.offsets;
+    this.#nextIndex = scan.offsets.length;
     this.#sizeBytes = scan.validBytes;
     this.#headDigest = scan.headDigest;
     this.#acknowledged = acknowledged;
@@ -134,7 +136,10 @@ export class AuditOutbox {
     if (this.#closed)
       return Promise.reject(new EdgeRuntimeError('OUTBOX_CLOSED', `audit outbox ${this.path} is closed`));
     if (this.#failure) return Promise.reject(this.#failure);
-    const index = this.#offsets.length + this.#pending.length;
+    // One counter, advanced here and nowhere else: indexes follow the order of append() calls, including
+    // appends made while an earlier batch is still being written (its records are in neither #offsets nor
+    // #pending then, so counting those would hand the same index out twice).
+    const index = this.#nextIndex++;
     const record = makeRecord(index, this.#clock(), this.#headDigest, verdict);
     const line = encodeRecord(record);
     this.#headDigest = lineDigest(line);
