@@ -245,11 +245,21 @@ export const demoCommand: Command = {
         return 0;
       }
       stateDir = await mkdtemp(join(tmpdir(), 'pentagate-demo-'));
+      // The first seconds are key generation, broker accounts (scrypt) and the edge's own start: say so,
+      // so a first run is not a silent wait.
+      io.err(
+        `Pentagate demo: preparing robot ${profile.robotId}'s cell in ${stateDir} ` +
+          '(command key, operator and vendor keys, signed firmware and calibration, broker accounts)…',
+      );
       const credentials = await createRobotCredentials({
         stateDir,
         profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
+      io.err(
+        `Pentagate demo: starting the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
+          'it checks the profile and the signed documents before it listens…',
+      );
       edge = await EdgeProcess.start({ credentials, robotId: profile.robotId, mqttPort: port });
       startClock();
       io.out(
