@@ -25,3 +25,8 @@ export * from './tenants/api-key.js';
 export * from './tenants/tenant-admin.js';
 export * from './pentagon/index.js';
 export * from './policy/index.js';
+export * from './fleet/robot-registry.js';
+export * from './fleet/edge-ingest.js';
+export * from './store/fleet-store.js';
+export * from './store/open-fleet-store.js';
+export * from './tenants/tenant-admin.js';

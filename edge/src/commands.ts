@@ -8,6 +8,7 @@ import { hashPasswordCommand } from './cli/hash-password-command.js';
 import { profileInitCommand } from './cli/profile-init-command.js';
 import { edgeReplayCommand } from './cli/replay-command.js';
 import { edgeCheckCommand } from './profile/check-command.js';
+import { edgeShipCommand } from './uplink/ship-command.js';
 
 /** The `pentagate` subcommands this package contributes. */
 export const commands: Command[] = [
@@ -20,6 +21,7 @@ export const commands: Command[] = [
   firmwareSignCommand,
   calibSignCommand,
   consentGrantCommand,
+  edgeShipCommand,
 ];
 
 // The runtime API rides on this entry point until the package index re-exports ./runtime.js.

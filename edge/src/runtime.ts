@@ -18,3 +18,4 @@ export * from './observability/logger.js';
 export * from './observability/observability-server.js';
 export * from './outbox/audit-outbox.js';
 export * from './outbox/outbox-record.js';
+export * from './uplink/index.js';

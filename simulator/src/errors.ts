@@ -12,7 +12,8 @@ export type SimulatorErrorCode =
   | 'EDGE_EXITED'
   | 'TRANSPORT_FAILED'
   | 'SERIAL_UNAVAILABLE'
-  | 'REPORT_FAILED';
+  | 'REPORT_FAILED'
+  | 'CLOUD_FAILED';
 
 export class SimulatorError extends PentagateError {
   declare readonly code: SimulatorErrorCode;

@@ -73,6 +73,13 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   const metricsPort = optionalString(args, 'metrics-port');
   const foxglovePort = optionalString(args, 'foxglove-port');
   const foxgloveHost = optionalString(args, 'foxglove-host');
+  const cloudUrl = optionalString(args, 'cloud');
+  const cloudKeyFile = optionalString(args, 'cloud-key-file');
+  if ((cloudUrl === undefined) !== (cloudKeyFile === undefined)) {
+    throw new UsageError(
+      "--cloud and --cloud-key-file: give both (the cloud URL and the robot's edge key) or neither",
+    );
+  }
   let brokerUsers: BrokerUser[] | undefined;
   if (usersFile) {
     const users = await readJsonFile(usersFile, 'broker-users');
@@ -109,6 +116,9 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
     ...(metricsPort !== undefined ? { metricsPort: parsePort(metricsPort, 'metrics-port') } : {}),
     ...(foxglovePort !== undefined ? { foxglovePort: parsePort(foxglovePort, 'foxglove-port') } : {}),
     ...(foxgloveHost !== undefined ? { foxgloveHost } : {}),
+    ...(cloudUrl !== undefined && cloudKeyFile !== undefined
+      ? { cloud: { url: cloudUrl, key: await readSecretFile(cloudKeyFile, 'cloud-key-file') } }
+      : {}),
   };
 }
 
@@ -162,6 +172,9 @@ export const edgeRunCommand: Command = {
     '',
     '--foxglove-port N serves the same channels live over the Foxglove WebSocket protocol on 127.0.0.1:N',
     '(--foxglove-host to bind elsewhere): open Foxglove, "Open connection" → Foxglove WebSocket → ws://HOST:N.',
+    '',
+    '--cloud URL --cloud-key-file F ships the audit outbox to the cloud in order, resuming where the cloud',
+    'acknowledged after any restart or outage; the gate never waits for the cloud.',
     '',
     'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port, an unreachable broker,',
     'ROS 2 not sourced or rclnodejs missing, or a serial port that does not open.',
@@ -265,6 +278,16 @@ export const edgeRunCommand: Command = {
       type: 'string',
       description: 'Foxglove WebSocket bind address (default 127.0.0.1)',
       valueName: 'HOST',
+    },
+    cloud: {
+      type: 'string',
+      description: 'Ship the audit outbox to this cloud (https://…; http:// on loopback)',
+      valueName: 'URL',
+    },
+    'cloud-key-file': {
+      type: 'string',
+      description: "File holding the robot's edge key (from `pentagate cloud robot add`)",
+      valueName: 'FILE',
     },
     'log-level': { type: 'string', description: 'pino level', valueName: 'LEVEL', default: 'info' },
   },

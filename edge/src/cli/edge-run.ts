@@ -21,6 +21,7 @@ import { FoxgloveLive } from '../foxglove/foxglove-live.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
 import type { TransportName } from '../transport/combined-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
+import { type RunningUplink, startUplink, type UplinkOptions } from '../uplink/start-uplink.js';
 import type { MqttTarget } from './cli-values.js';
 import { openEdgeTransports, type RosRunOptions, type SerialRunOptions } from './edge-run-transports.js';
 
@@ -52,6 +53,8 @@ export interface EdgeRunOptions {
   foxglovePort?: number;
   /** Default 127.0.0.1. */
   foxgloveHost?: string;
+  /** Ship the audit outbox to the cloud (`--cloud URL --cloud-key-file F`). */
+  cloud?: UplinkOptions;
 }
 
 export interface StartedEdge {
@@ -59,6 +62,7 @@ export interface StartedEdge {
   broker: EmbeddedBroker | undefined;
   /** The Foxglove WebSocket URL when `foxglovePort` was given. */
   foxgloveUrl: string | undefined;
+  uplink: RunningUplink | undefined;
   stop(reason?: string): Promise<void>;
 }
 
@@ -171,11 +175,22 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     },
     'edge running',
   );
+  const uplink = options.cloud
+    ? startUplink(options.cloud, {
+        robotId: profile.robotId,
+        outbox: edge.outbox,
+        metrics: edge.metrics,
+        logger: log,
+      })
+    : undefined;
   return {
     edge,
     broker,
     foxgloveUrl: foxglove?.url,
+    uplink,
     async stop(reason) {
+      // the uplink reads the outbox the node closes; what it has not shipped ships after the next start
+      await uplink?.stop();
       await edge.stop(reason);
       await broker?.close();
     },

@@ -85,7 +85,7 @@ function describe(h: RobotHistory): string {
     h.commands === 0
       ? 'no signed commands'
       : `${h.commands} signed commands, seq ${h.firstSeq}..${h.lastSeq} over ${epochs.length} epoch(s)`;
-  return `${h.robotId}: records 0..${h.records - 1} chained, ${commands}, no holes`;
+  return `records 0..${h.records - 1} chained, ${commands}, no holes`;
 }
 
 /** Adds one check per robot with shipped records; a kit without edge records adds none. */

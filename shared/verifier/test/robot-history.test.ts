@@ -67,7 +67,7 @@ t.test('a history without holes verifies and is described', async (t) => {
   t.equal(report.valid, true, report.failures.join('\n'));
   t.match(
     report.checks.find((c) => c.name === 'robot history arm-1')?.detail,
-    'arm-1: records 0..6 chained, 6 signed commands, seq 1..2001 over 3 epoch(s), no holes',
+    'records 0..6 chained, 6 signed commands, seq 1..2001 over 3 epoch(s), no holes',
   );
   t.ok(report.checks.find((c) => c.name === 'robot history arm-2')?.ok);
 });

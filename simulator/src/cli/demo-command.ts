@@ -21,6 +21,7 @@ import {
   loadRobotCredentials,
   type RobotCredentials,
 } from '../setup/robot-credentials.js';
+import { type CloudOutage, DemoCloud } from '../fleet/demo-cloud.js';
 import { DEMO_SCENARIO } from './scenario-paths.js';
 import { verdictLine } from './verdict-line.js';
 
@@ -34,13 +35,23 @@ function parsePort(text: string, option: string): number {
   return n;
 }
 
-function parseDuration(text: string | undefined): number | undefined {
+function parseDuration(text: string | undefined, option = 'duration'): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0 || n > 86_400) {
-    throw new UsageError(`--duration: expected seconds between 0 and 86400, got ${JSON.stringify(text)}`);
+    throw new UsageError(`--${option}: expected seconds between 0 and 86400, got ${JSON.stringify(text)}`);
   }
   return n;
+}
+
+/** --cloud-outage SECONDS [--cloud-outage-at SECONDS]: crash the cloud mid-run and bring it back. */
+function parseOutage(args: Parameters<Command['run']>[0]): CloudOutage | undefined {
+  const forS = parseDuration(args.options['cloud-outage'] as string | undefined, 'cloud-outage');
+  if (forS === undefined) return undefined;
+  return {
+    forS,
+    atS: parseDuration(args.options['cloud-outage-at'] as string | undefined, 'cloud-outage-at') ?? 5,
+  };
 }
 
 /** Loops the scenario against one cell until aborted, printing every verdict and each round's outcome. */
@@ -140,7 +151,8 @@ export const demoCommand: Command = {
   path: ['demo'],
   summary: 'Run the edge, its embedded broker and a simulated robot cell; print verdicts live',
   usage:
-    '[--mqtt-port PORT] [--duration SECONDS] [--scenario FILE] ' +
+    '[--mqtt-port PORT] [--cloud-port PORT] [--duration SECONDS] [--scenario FILE] ' +
+    '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] ' +
     '[--connect mqtt://HOST:PORT --cell DIR --username U --password-file F [--operator-username U --operator-password-file F]]',
   description: [
     'Starts the embedded MQTT broker and an edge node (the real `pentagate edge run` as a child process) for',
@@ -157,6 +169,13 @@ export const demoCommand: Command = {
     'written by `pentagate sim cell` (whose edge runs elsewhere, e.g. in docker-compose) with the given MQTT',
     'accounts.',
     '',
+    'The cloud runs too (`pentagate cloud serve` on SQLite, a child process): the robot is registered in its',
+    'fleet, the edge ships its audit outbox there, and the demo prints the cloud URL and a `curl -N` line for',
+    'the live view. --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
+    '(default 5) and restarts it SECONDS later; the edge keeps working and catches up. At the end the demo',
+    "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports",
+    'the audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
+    '',
     'Example: pentagate demo --duration 20',
   ].join('\n'),
   options: {
@@ -166,6 +185,26 @@ export const demoCommand: Command = {
       description: `port for the embedded MQTT broker (default ${DEFAULT_DEMO_PORT})`,
     },
     port: { type: 'string', valueName: 'PORT', description: 'the same as --mqtt-port' },
+    'cloud-port': {
+      type: 'string',
+      valueName: 'PORT',
+      description: 'port for the cloud on 127.0.0.1 (default: any free port)',
+    },
+    'cloud-outage': {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: 'kill the cloud mid-run for this long, then restart it',
+    },
+    'cloud-outage-at': {
+      type: 'string',
+      valueName: 'SECONDS',
+      description: 'when the outage starts, after the edge is up (default 5)',
+    },
+    'kit-dir': {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'where the audit kit is exported at the end (new or empty directory)',
+    },
     duration: {
       type: 'string',
       valueName: 'SECONDS',
@@ -209,6 +248,11 @@ export const demoCommand: Command = {
     const option = args.options['mqtt-port'] !== undefined ? 'mqtt-port' : 'port';
     const port = portText === undefined ? DEFAULT_DEMO_PORT : parsePort(portText, option);
     const durationS = parseDuration(args.options.duration as string | undefined);
+    const outage = parseOutage(args);
+    const cloudPortText = args.options['cloud-port'] as string | undefined;
+    const cloudPort = cloudPortText === undefined ? 0 : parsePort(cloudPortText, 'cloud-port');
+    const kitDir =
+      (args.options['kit-dir'] as string | undefined) ?? join(tmpdir(), `pentagate-demo-kit-${Date.now()}`);
     let loaded: ReturnType<typeof loadScenario>;
     try {
       loaded = loadScenario((args.options.scenario as string | undefined) ?? DEMO_SCENARIO);
@@ -229,6 +273,7 @@ export const demoCommand: Command = {
       if (durationS !== undefined) timer = setTimeout(onSignal, durationS * 1000);
     };
     let edge: EdgeProcess | undefined;
+    let cloud: DemoCloud | undefined;
     let stateDir: string | undefined;
     try {
       if (connect !== undefined) {
@@ -257,15 +302,23 @@ export const demoCommand: Command = {
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
       io.err(
-        `Pentagate demo: starting the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
+        `Pentagate demo: starting the cloud (pentagate cloud serve) and the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
           'it checks the profile and the signed documents before it listens…',
       );
-      edge = await EdgeProcess.start({ credentials, robotId: profile.robotId, mqttPort: port });
+      cloud = await DemoCloud.start({ stateDir, port: cloudPort, robotId: profile.robotId, credentials }, io);
+      edge = await EdgeProcess.start({
+        credentials,
+        robotId: profile.robotId,
+        mqttPort: port,
+        cloud: cloud.edgeLink,
+      });
       startClock();
       io.out(
         `Pentagate demo: edge for robot ${profile.robotId} on the embedded broker mqtt://127.0.0.1:${port}; ` +
           `looping scenario ${scenario.name} (${scenario.durationMs / 1000} s). Ctrl-C stops.`,
       );
+      cloud.printWelcome();
+      if (outage) cloud.scheduleOutage(outage);
       const cell = {
         robot: edge.accounts.robot,
         operator: edge.accounts.operator,
@@ -275,6 +328,14 @@ export const demoCommand: Command = {
       };
       await loopScenario(loaded, credentials, cell, io, stop.signal, 1);
       io.out('Pentagate demo: stopping (the edge sends a final signed STOP).');
+      await edge.stop();
+      edge = undefined;
+      const summary = await cloud.finish(join(stateDir, 'edge'), kitDir);
+      io.out(
+        `Pentagate demo: the cloud holds ${summary.cloudAcknowledged} of the edge's ${summary.edgeRecords} audit records.\n` +
+          `Audit kit (${summary.treeSize} entries): ${summary.kitDir}\n` +
+          `  check it: npx pentagate verify kit ${summary.kitDir}`,
+      );
       return 0;
     } catch (err) {
       if (err instanceof PentagateError) {
@@ -287,6 +348,7 @@ export const demoCommand: Command = {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await edge?.stop();
+      await cloud?.close();
       if (stateDir) await rm(stateDir, { recursive: true, force: true });
     }
   },

@@ -35,6 +35,8 @@ export interface EdgeProcessOptions {
   startTimeoutMs?: number;
   /** The edge's pino level (default info). */
   logLevel?: string;
+  /** Ship the audit outbox to this cloud with the robot's edge key (`--cloud`, `--cloud-key-file`). */
+  cloud?: { url: string; keyPath: string };
 }
 
 /** The `pentagate edge run` argument vector that starts the edge for this cell (see `edge run --help`). */
@@ -44,6 +46,7 @@ export function edgeRunArgs(o: {
   /** The `--broker-users` JSON array (scrypt `passwordHash` only; the edge makes its own account). */
   brokerUsersPath: string;
   logLevel?: string;
+  cloud?: { url: string; keyPath: string };
 }): string[] {
   const c = o.credentials;
   return [
@@ -63,6 +66,7 @@ export function edgeRunArgs(o: {
     o.logLevel ?? 'info',
     ...c.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
     ...c.calibrationPaths.flatMap((p) => ['--calibration', p]),
+    ...(o.cloud ? ['--cloud', o.cloud.url, '--cloud-key-file', o.cloud.keyPath] : []),
   ];
 }
 
@@ -122,6 +126,7 @@ export class EdgeProcess {
       mqttPort,
       brokerUsersPath,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+      ...(options.cloud ? { cloud: options.cloud } : {}),
     });
     const child = spawn(process.execPath, [PENTAGATE_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],

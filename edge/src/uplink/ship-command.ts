@@ -1,0 +1,67 @@
+/**
+ * `pentagate edge ship`: ships the audit outbox of a STOPPED edge to the cloud once and exits — what the
+ * running edge's uplink does continuously. For the records a shutdown left unshipped (the final STOP),
+ * and for an edge that ran without a link. Never run it beside a running edge on the same state directory
+ * (one process per outbox).
+ */
+import { join } from 'node:path';
+import { type Command, requireOption } from '@pentagate/protocol';
+import { readSecretFile } from '../cli/cli-values.js';
+import { EdgeMetrics } from '../observability/edge-metrics.js';
+import { createEdgeLogger } from '../observability/logger.js';
+import { AuditOutbox } from '../outbox/audit-outbox.js';
+import { AuditShipper } from './audit-shipper.js';
+import { CloudLink, UplinkError } from './cloud-link.js';
+import { UplinkMetrics } from './uplink-metrics.js';
+
+export const edgeShipCommand: Command = {
+  path: ['edge', 'ship'],
+  summary: "Ship a stopped edge's audit outbox to the cloud once",
+  usage: '--state-dir DIR --robot ROBOT_ID --cloud URL --cloud-key-file FILE [--json]',
+  description: [
+    'Opens the audit outbox in --state-dir (the edge must not be running), asks the cloud where its copy of',
+    "the robot's chain ends, ships the rest in order and exits. Prints how many records the cloud holds.",
+    'Exit codes: 0 everything shipped, 1 the cloud is unreachable or refused the records, 2 bad usage or an',
+    'unreadable outbox.',
+  ].join('\n'),
+  options: {
+    'state-dir': { type: 'string', valueName: 'DIR', description: 'the edge state directory (outbox.jsonl)' },
+    robot: { type: 'string', valueName: 'ROBOT_ID', description: 'the robot id the cloud registered' },
+    cloud: { type: 'string', valueName: 'URL', description: 'the cloud base URL' },
+    'cloud-key-file': { type: 'string', valueName: 'FILE', description: "file holding the robot's edge key" },
+    json: { type: 'boolean', description: 'print { robotId, records, acknowledged }' },
+  },
+  async run(args, io) {
+    const robotId = requireOption(args, 'robot');
+    const link = new CloudLink({
+      url: requireOption(args, 'cloud'),
+      key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file'),
+      robotId,
+    });
+    const outbox = await AuditOutbox.open(join(requireOption(args, 'state-dir'), 'outbox.jsonl'));
+    try {
+      const shipper = new AuditShipper({
+        outbox,
+        link,
+        metrics: new UplinkMetrics(new EdgeMetrics().registry),
+        logger: createEdgeLogger({ level: 'silent' }),
+      });
+      let acknowledged: number;
+      try {
+        acknowledged = await shipper.drain();
+      } catch (err) {
+        if (!(err instanceof UplinkError)) throw err;
+        io.err(`pentagate edge ship: ${err.message}`);
+        return 1;
+      }
+      io.out(
+        args.options.json
+          ? JSON.stringify({ robotId, records: outbox.count, acknowledged })
+          : `robot ${robotId}: the cloud holds ${acknowledged} of ${outbox.count} records`,
+      );
+      return 0;
+    } finally {
+      await outbox.close();
+    }
+  },
+};

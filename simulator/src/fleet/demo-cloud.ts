@@ -1,0 +1,143 @@
+/**
+ * The cloud part of `pentagate demo`: registers the simulated robot, serves the cloud as a child process,
+ * optionally crashes it for a while mid-run (`--cloud-outage`), and at the end ships what the edge's
+ * shutdown left, says how many of the edge's records the cloud holds, and exports the audit kit for
+ * `pentagate verify kit`.
+ */
+import { join } from 'node:path';
+import type { CliIo } from '@pentagate/protocol';
+import type { RobotCredentials } from '../setup/robot-credentials.js';
+import { CloudProcess } from './cloud-process.js';
+import { type FleetRegistration, registerDemoRobot } from './fleet-setup.js';
+import { runPentagateJson } from './pentagate-cli.js';
+
+export interface DemoCloudOptions {
+  stateDir: string;
+  port: number;
+  robotId: string;
+  credentials: RobotCredentials;
+}
+
+export interface CloudOutage {
+  /** Seconds after the edge is up when the cloud is killed. */
+  atS: number;
+  /** Seconds it stays down. */
+  forS: number;
+}
+
+export interface DemoCloudSummary {
+  edgeRecords: number;
+  cloudAcknowledged: number;
+  kitDir: string;
+  treeSize: number;
+}
+
+export class DemoCloud {
+  readonly process: CloudProcess;
+  readonly registration: FleetRegistration;
+  readonly #io: CliIo;
+  #outageStart: NodeJS.Timeout | undefined;
+  #outage: Promise<void> = Promise.resolve();
+  #closed = false;
+  #endOutageEarly: (() => void) | undefined;
+
+  private constructor(process: CloudProcess, registration: FleetRegistration, io: CliIo) {
+    this.process = process;
+    this.registration = registration;
+    this.#io = io;
+  }
+
+  static async start(options: DemoCloudOptions, io: CliIo): Promise<DemoCloud> {
+    const cloudDir = join(options.stateDir, 'cloud');
+    const registration = await registerDemoRobot(cloudDir, options.robotId, options.credentials);
+    const process = await CloudProcess.start({ stateDir: cloudDir, port: options.port });
+    return new DemoCloud(process, registration, io);
+  }
+
+  get url(): string {
+    return this.process.url;
+  }
+
+  /** What `edge run` needs to ship its outbox here. */
+  get edgeLink(): { url: string; keyPath: string } {
+    return { url: this.process.url, keyPath: this.registration.edgeKeyPath };
+  }
+
+  printWelcome(): void {
+    const r = this.registration;
+    this.#io.out(
+      [
+        `Pentagate cloud on ${this.url} (tenant ${r.tenantId}); robot ${r.robotId} ships its audit records there.`,
+        `  live view:  curl -N -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/live?robot=${r.robotId}`,
+        `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
+      ].join('\n'),
+    );
+  }
+
+  /** Kills the cloud `atS` seconds from now and starts it again `forS` seconds later. */
+  scheduleOutage(outage: CloudOutage): void {
+    this.#outageStart = setTimeout(() => {
+      this.#outage = (async () => {
+        this.#io.out(`— cloud: killed (SIGKILL) for ${outage.forS} s; the edge keeps gating and recording`);
+        await this.process.kill();
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, outage.forS * 1000);
+          this.#endOutageEarly = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        if (this.#closed) return;
+        await this.process.restart();
+        this.#io.out(`— cloud: back on ${this.url}; the edge catches up from the cloud's acknowledgement`);
+      })();
+    }, outage.atS * 1000);
+  }
+
+  /**
+   * After the edge stopped: brings the cloud back if an outage is still on, ships the records the edge's
+   * shutdown left (`pentagate edge ship`), stops the cloud and exports the audit kit to `kitDir`.
+   */
+  async finish(edgeStateDir: string, kitDir: string): Promise<DemoCloudSummary> {
+    clearTimeout(this.#outageStart);
+    // an outage under way ends as planned (the cloud comes back), then the last records ship
+    await this.#outage.catch(() => {});
+    await this.process.restart();
+    const shipped = await runPentagateJson<{ records: number; acknowledged: number }>([
+      'edge',
+      'ship',
+      '--state-dir',
+      edgeStateDir,
+      '--robot',
+      this.registration.robotId,
+      '--cloud',
+      this.url,
+      '--cloud-key-file',
+      this.registration.edgeKeyPath,
+    ]);
+    await this.process.stop();
+    const kit = await runPentagateJson<{ treeSize: number }>([
+      'cloud',
+      'audit',
+      'export',
+      '--out',
+      kitDir,
+      '--state-dir',
+      this.process.stateDir,
+    ]);
+    return {
+      edgeRecords: shipped.records,
+      cloudAcknowledged: shipped.acknowledged,
+      kitDir,
+      treeSize: kit.treeSize,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#outageStart);
+    this.#endOutageEarly?.();
+    await this.#outage.catch(() => {});
+    await this.process.stop();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Registers a simulated robot with a cloud through the cloud's own command line (before the cloud serves):
+ * a tenant, the robot with its command key id, profile digest and firmware manifests, its edge key (kept
+ * in a 0600 file for `edge run --cloud-key-file`), and an operator key for the approvals queue and the
+ * live view.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RobotCredentials } from '../setup/robot-credentials.js';
+import { runPentagateJson } from './pentagate-cli.js';
+
+export interface FleetRegistration {
+  tenantId: string;
+  robotId: string;
+  edgeKeyPath: string;
+  operatorKey: string;
+}
+
+export async function registerDemoRobot(
+  cloudStateDir: string,
+  robotId: string,
+  credentials: RobotCredentials,
+): Promise<FleetRegistration> {
+  const state = ['--state-dir', cloudStateDir];
+  const tenant = await runPentagateJson<{ id: string }>(['cloud', 'tenant', 'create', 'demo', ...state]);
+  const check = await runPentagateJson<{ cfgDigest: string }>([
+    'edge',
+    'check',
+    '--profile',
+    credentials.profilePath,
+  ]);
+  const kid = credentials.hmacKey.kid;
+  const robot = await runPentagateJson<{ edgeKey: string }>([
+    'cloud',
+    'robot',
+    'add',
+    '--tenant',
+    tenant.id,
+    '--robot',
+    robotId,
+    '--command-kid',
+    kid,
+    '--profile-digest',
+    check.cfgDigest,
+    ...credentials.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
+    ...state,
+  ]);
+  const operator = await runPentagateJson<{ key: string }>([
+    'cloud',
+    'apikey',
+    'issue',
+    '--tenant',
+    tenant.id,
+    '--scope',
+    'operator',
+    ...state,
+  ]);
+  const edgeKeyPath = join(cloudStateDir, `${robotId}.edge-key`);
+  await writeFile(edgeKeyPath, `${robot.edgeKey}\n`, { mode: 0o600 });
+  return { tenantId: tenant.id, robotId, edgeKeyPath, operatorKey: operator.key };
+}
