@@ -69,6 +69,10 @@ t.test('an invalid scenario is refused with exit 2 and every problem named by pa
   t.match(missing.err, /absent\.yaml/);
 });
 
+// The demo starts the cloud, the edge and the robot as processes: on a shared 2-CPU machine that outlasts
+// tap's default per-file timeout.
+t.setTimeout(280_000);
+
 t.test('demo names the option to change when its port is taken', async (t) => {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

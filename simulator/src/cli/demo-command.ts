@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, type Command, PentagateError, requireOption, UsageError } from '@pentagate/protocol';
 import { parse } from 'yaml';
-import { EdgeProcess } from '../edge/edge-process.js';
+import { EdgeProcess, requireBrokerPortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../runner/scenario-runner.js';
@@ -301,17 +301,24 @@ export const demoCommand: Command = {
         profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
+      // before the cloud is set up: a taken broker port should fail fast
+      await requireBrokerPortFree(port);
       io.err(
         `Pentagate demo: starting the cloud (pentagate cloud serve) and the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
           'it checks the profile and the signed documents before it listens…',
       );
-      cloud = await DemoCloud.start({ stateDir, port: cloudPort, robotId: profile.robotId, credentials }, io);
+      cloud = await DemoCloud.prepare(
+        { stateDir, port: cloudPort, robotId: profile.robotId, credentials },
+        io,
+      );
+      const starting = cloud.serve();
       edge = await EdgeProcess.start({
         credentials,
         robotId: profile.robotId,
         mqttPort: port,
         cloud: cloud.edgeLink,
       });
+      await starting;
       startClock();
       io.out(
         `Pentagate demo: edge for robot ${profile.robotId} on the embedded broker mqtt://127.0.0.1:${port}; ` +

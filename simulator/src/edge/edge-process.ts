@@ -91,6 +91,16 @@ export async function portFree(port: number): Promise<boolean> {
   return !(await portOpen(port));
 }
 
+/** Refuses a taken embedded-broker port up front, naming the option that changes it. */
+export async function requireBrokerPortFree(port: number): Promise<void> {
+  if (!(await portFree(port))) {
+    throw new SimulatorError(
+      'PORT_IN_USE',
+      `port ${port} is already in use: pass --mqtt-port with a free port for the embedded broker`,
+    );
+  }
+}
+
 export class EdgeProcess {
   readonly child: ChildProcess;
   readonly accounts: BrokerAccounts;
@@ -112,12 +122,7 @@ export class EdgeProcess {
   /** Starts the edge and resolves once its broker accepts connections and the node reports it runs. */
   static async start(options: EdgeProcessOptions): Promise<EdgeProcess> {
     const { credentials, robotId, mqttPort } = options;
-    if (!(await portFree(mqttPort))) {
-      throw new SimulatorError(
-        'PORT_IN_USE',
-        `port ${mqttPort} is already in use: pass --mqtt-port with a free port for the embedded broker`,
-      );
-    }
+    await requireBrokerPortFree(mqttPort);
     const accounts = await brokerAccountsFor(PENTAGATE_BIN, robotId);
     const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
     await writeFile(brokerUsersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });

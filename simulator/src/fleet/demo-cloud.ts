@@ -4,6 +4,7 @@
  * shutdown left, says how many of the edge's records the cloud holds, and exports the audit kit for
  * `pentagate verify kit`.
  */
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { CliIo } from '@pentagate/protocol';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
@@ -32,6 +33,18 @@ export interface DemoCloudSummary {
   treeSize: number;
 }
 
+/** A port nothing listens on now (the cloud takes it a moment later). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
 export class DemoCloud {
   readonly process: CloudProcess;
   readonly registration: FleetRegistration;
@@ -47,11 +60,21 @@ export class DemoCloud {
     this.#io = io;
   }
 
-  static async start(options: DemoCloudOptions, io: CliIo): Promise<DemoCloud> {
+  /**
+   * Registers the robot and fixes the port; `serve()` starts the cloud. The edge may start at the same time:
+   * its uplink retries until the cloud listens.
+   */
+  static async prepare(options: DemoCloudOptions, io: CliIo): Promise<DemoCloud> {
     const cloudDir = join(options.stateDir, 'cloud');
-    const registration = await registerDemoRobot(cloudDir, options.robotId, options.credentials);
-    const process = await CloudProcess.start({ stateDir: cloudDir, port: options.port });
-    return new DemoCloud(process, registration, io);
+    const [registration, port] = await Promise.all([
+      registerDemoRobot(cloudDir, options.robotId, options.credentials),
+      options.port === 0 ? freeLoopbackPort() : options.port,
+    ]);
+    return new DemoCloud(new CloudProcess({ stateDir: cloudDir, port }), registration, io);
+  }
+
+  async serve(): Promise<void> {
+    await this.process.restart();
   }
 
   get url(): string {
@@ -90,7 +113,10 @@ export class DemoCloud {
         if (this.#closed) return;
         await this.process.restart();
         this.#io.out(`— cloud: back on ${this.url}; the edge catches up from the cloud's acknowledgement`);
-      })();
+      })().catch((err: Error) => {
+        // finish() tries again; the demo must not die of an unhandled rejection meanwhile
+        this.#io.err(`— cloud: could not restart: ${err.message}`);
+      });
     }, outage.atS * 1000);
   }
 

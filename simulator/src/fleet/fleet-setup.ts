@@ -22,38 +22,37 @@ export async function registerDemoRobot(
   credentials: RobotCredentials,
 ): Promise<FleetRegistration> {
   const state = ['--state-dir', cloudStateDir];
-  const tenant = await runPentagateJson<{ id: string }>(['cloud', 'tenant', 'create', 'demo', ...state]);
-  const check = await runPentagateJson<{ cfgDigest: string }>([
-    'edge',
-    'check',
-    '--profile',
-    credentials.profilePath,
+  // Each step is a process of its own (a few seconds each on a loaded machine): independent ones run together.
+  const [tenant, check] = await Promise.all([
+    runPentagateJson<{ id: string }>(['cloud', 'tenant', 'create', 'demo', ...state]),
+    runPentagateJson<{ cfgDigest: string }>(['edge', 'check', '--profile', credentials.profilePath]),
   ]);
-  const kid = credentials.hmacKey.kid;
-  const robot = await runPentagateJson<{ edgeKey: string }>([
-    'cloud',
-    'robot',
-    'add',
-    '--tenant',
-    tenant.id,
-    '--robot',
-    robotId,
-    '--command-kid',
-    kid,
-    '--profile-digest',
-    check.cfgDigest,
-    ...credentials.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
-    ...state,
-  ]);
-  const operator = await runPentagateJson<{ key: string }>([
-    'cloud',
-    'apikey',
-    'issue',
-    '--tenant',
-    tenant.id,
-    '--scope',
-    'operator',
-    ...state,
+  const [robot, operator] = await Promise.all([
+    runPentagateJson<{ edgeKey: string }>([
+      'cloud',
+      'robot',
+      'add',
+      '--tenant',
+      tenant.id,
+      '--robot',
+      robotId,
+      '--command-kid',
+      credentials.hmacKey.kid,
+      '--profile-digest',
+      check.cfgDigest,
+      ...credentials.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
+      ...state,
+    ]),
+    runPentagateJson<{ key: string }>([
+      'cloud',
+      'apikey',
+      'issue',
+      '--tenant',
+      tenant.id,
+      '--scope',
+      'operator',
+      ...state,
+    ]),
   ]);
   const edgeKeyPath = join(cloudStateDir, `${robotId}.edge-key`);
   await writeFile(edgeKeyPath, `${robot.edgeKey}\n`, { mode: 0o600 });
