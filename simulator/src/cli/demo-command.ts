@@ -317,6 +317,8 @@ export const demoCommand: Command = {
         robotId: profile.robotId,
         mqttPort: port,
         cloud: cloud.edgeLink,
+        // the edge starts beside the cloud: on a busy machine two cold starts take a while
+        startTimeoutMs: 120_000,
       });
       await starting;
       startClock();
