@@ -182,7 +182,7 @@ export class AuditShipper {
     const refusal = err instanceof UplinkError ? (err.details as ChainRefusal | undefined) : undefined;
     if (refusal?.code === 'EDGE_CHAIN_GAP') {
       this.#log.warn(
-        { acknowledged: this.#cloudAcknowledged },
+        { acknowledged: this.#cloudAcknowledged, detail: refusal.message },
         'uplink: the cloud holds another part of the chain; resuming there',
       );
       return;

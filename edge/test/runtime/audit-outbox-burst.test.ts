@@ -43,3 +43,16 @@ t.test('appends during a sync take the indexes after the batch being written', a
   );
   await reopened.close();
 });
+
+t.test('an append made as soon as the previous one resolved takes the next index', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pentagate-outbox-burst-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
+  const indexes: number[] = [];
+  for (let i = 0; i < 20; i++) indexes.push((await outbox.append(verdict(i))).index);
+  t.same(
+    indexes,
+    Array.from({ length: 20 }, (_, i) => i),
+  );
+  await outbox.close();
+});
