@@ -184,12 +184,9 @@ export class AuditOutbox {
         `audit outbox ${this.path}: could not make records durable (${(err as Error).message}); ` +
           'no further verdict is accepted until the edge restarts',
       );
-      this.#writing = 0;
       for (const p of batch) p.reject(this.#failure);
       return;
     }
-    // the batch's records become durable offsets in this same synchronous step, before any caller resumes
-    this.#writing = 0;
     let offset = this.#sizeBytes;
     for (const p of batch) {
       this.#offsets.push(offset);
