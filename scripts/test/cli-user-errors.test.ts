@@ -117,6 +117,7 @@ const workingLines: Record<string, () => string[]> = {
     ...['--hmac-key', hmacKey],
   ],
   'edge broker-acl': () => ['--users', join(repoRoot, 'deploy', 'broker-users.json')],
+  'edge profile init': () => ['--from-bag', join(sampleCell, 'cell.mcap'), '--out', fresh('profile.yaml')],
   'edge hash-password': () => ['--password-file', garbage],
   'firmware sign': () => [
     ...['--key', edKey, '--sha256', 'ab'.repeat(32), '--vendor', 'V', '--model', 'M', '--version', '1'],
@@ -216,7 +217,7 @@ function casesFor(path: string[], takenPort: number): Case[] {
       });
       continue;
     }
-    const takesPath = /FILE|DIR|PATH|TRUST|KEY/.test(spec.valueName ?? '');
+    const takesPath = /FILE|DIR|PATH|TRUST|KEY|BAG/.test(spec.valueName ?? '');
     if (!takesPath || outputOptions.has(name) || !base().includes(`--${name}`)) continue;
     cases.push({ name: `--${name} missing`, args: replaceOption(base(), name, missing), mentions: missing });
     if (isKeyOption(name) && name !== 'password-file') {

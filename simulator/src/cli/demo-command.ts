@@ -291,8 +291,8 @@ export const demoCommand: Command = {
       }
       stateDir = await mkdtemp(join(tmpdir(), 'pentagate-demo-'));
       // The first seconds are key generation, broker accounts (scrypt) and the edge's own start: say so,
-      // so a first run is not a silent wait.
-      io.err(
+      // so a first run is not a silent wait (on stdout, the demo's display; stderr is kept for errors).
+      io.out(
         `Pentagate demo: preparing robot ${profile.robotId}'s cell in ${stateDir} ` +
           '(command key, operator and vendor keys, signed firmware and calibration, broker accounts)…',
       );
@@ -303,7 +303,7 @@ export const demoCommand: Command = {
       });
       // before the cloud is set up: a taken broker port should fail fast
       await requireBrokerPortFree(port);
-      io.err(
+      io.out(
         `Pentagate demo: starting the cloud (pentagate cloud serve) and the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
           'it checks the profile and the signed documents before it listens…',
       );
