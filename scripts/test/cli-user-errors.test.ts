@@ -118,6 +118,10 @@ const workingLines: Record<string, () => string[]> = {
   ],
   'edge broker-acl': () => ['--users', join(repoRoot, 'deploy', 'broker-users.json')],
   'edge profile init': () => ['--from-bag', join(sampleCell, 'cell.mcap'), '--out', fresh('profile.yaml')],
+  'edge ship': () => [
+    ...['--state-dir', fresh('ship'), '--robot', 'ur5e-01', '--cloud', 'http://127.0.0.1:9'],
+    ...['--cloud-key-file', hmacKey],
+  ],
   'edge hash-password': () => ['--password-file', garbage],
   'firmware sign': () => [
     ...['--key', edKey, '--sha256', 'ab'.repeat(32), '--vendor', 'V', '--model', 'M', '--version', '1'],
