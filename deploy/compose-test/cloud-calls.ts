@@ -99,7 +99,7 @@ export async function propose(
       tool_name: toolName,
       arguments: { invoice: callId, amount: spendAmount },
       agent_confidence: 0.95,
-      trigger_prompt: 'Pay the approved supplier invoice.',
+      trigger_prompt: `Pay invoice ${callId} to Contoso Ltd.`,
     },
   });
   const body = json as { approved?: boolean; governance_token?: string; violations?: string[] };
