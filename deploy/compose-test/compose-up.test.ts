@@ -89,6 +89,52 @@ t.test('the edge gates the simulated robot', async (t) => {
   t.match(logs, /VETOED|STOPPED/, 'and refused or stopped when the visitor walked in');
 });
 
+t.test("the edge's audit records reach the cloud through the load balancer", async (t) => {
+  const tenant = (
+    await project.compose([
+      'run',
+      '--rm',
+      '--no-deps',
+      '-T',
+      '--entrypoint',
+      'cat',
+      'fleet-enroll',
+      '/fleet/tenant-id',
+    ])
+  ).trim();
+  t.match(tenant, /\S/, 'fleet-enroll wrote the tenant that owns the robot');
+  const auditorKey = (
+    JSON.parse(
+      await project.pentagate('cloud-a', [
+        'cloud',
+        'apikey',
+        'issue',
+        '--tenant',
+        tenant,
+        '--scope',
+        'auditor',
+        '--db',
+        'postgres://pentagate@postgres:5432/pentagate',
+        '--json',
+      ]),
+    ) as { key: string }
+  ).key;
+  const count = await waitFor(
+    'edge records in the cloud audit log',
+    async () => {
+      const r = await fetch(`${base}/api/v1/kernel/audit/events?type=edge.verdict&limit=50`, {
+        headers: { authorization: `Bearer ${auditorKey}` },
+      });
+      if (!r.ok) throw new Error(`audit events answered ${r.status}: ${await r.text()}`);
+      const page = (await r.json()) as { events: unknown[] };
+      return page.events.length > 0 ? page.events.length : undefined;
+    },
+    120_000,
+    2000,
+  );
+  t.ok(count > 0, `${count} edge.verdict entries in the tenant's audit log`);
+});
+
 t.test('fault: a cloud replica killed under load loses no acknowledged decision', async (t) => {
   const lobe = (await register(access)).lobe_name;
   const acknowledged = new Map<string, string>();
