@@ -81,6 +81,8 @@ export interface ProposeResult {
   readonly httpStatus: number;
   readonly approved: boolean;
   readonly governance_token?: string;
+  /** The decision's id (beside the specification's fields): the same for a repeat of the same tool_call.id. */
+  readonly decision_id?: string;
   readonly violations: string[];
 }
 
@@ -102,11 +104,17 @@ export async function propose(
       trigger_prompt: `Pay invoice ${callId} to Contoso Ltd.`,
     },
   });
-  const body = json as { approved?: boolean; governance_token?: string; violations?: string[] };
+  const body = json as {
+    approved?: boolean;
+    governance_token?: string;
+    decision_id?: string;
+    violations?: string[];
+  };
   return {
     httpStatus: status,
     approved: body.approved === true,
     ...(body.governance_token !== undefined ? { governance_token: body.governance_token } : {}),
+    ...(body.decision_id !== undefined ? { decision_id: body.decision_id } : {}),
     violations: body.violations ?? [],
   };
 }
@@ -126,15 +134,15 @@ export async function kernelAuthorize(access: CloudAccess, key: string): Promise
 }
 
 /**
- * Whether an acknowledged decision is in the shared database: proposing the same tool_call.id again must return
- * the same verdict with the same governance token (a call id is decided once per lobe and never reserved twice).
+ * Whether an answered decision is in the shared database: proposing the same tool_call.id again must return the
+ * same decision (a call id is decided once per lobe and never reserved twice), whichever replica answers.
  */
 export async function decisionIsStored(
   access: CloudAccess,
   lobeName: string,
   callId: string,
-  token: string,
+  decisionId: string,
 ): Promise<boolean> {
   const again = await propose(access, lobeName, callId, 1);
-  return again.httpStatus === 200 && again.approved && again.governance_token === token;
+  return again.httpStatus === 200 && again.decision_id === decisionId;
 }
