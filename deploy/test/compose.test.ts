@@ -25,17 +25,9 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
   volumes: Record<string, unknown>;
 };
 
+/** The registry the root bin dispatches over (bin/commands.js), loaded as the CLI tests load it. */
 async function allCommands(): Promise<Command[]> {
-  const modules = [
-    '@pentagate/protocol/commands',
-    '@pentagate/crypto/commands',
-    '@pentagate/verifier/commands',
-    '@pentagate/edge/commands',
-    '@pentagate/cloud/commands',
-    '@pentagate/simulator/commands',
-  ];
-  const loaded = await Promise.all(modules.map((m) => import(m) as Promise<{ commands: Command[] }>));
-  return loaded.flatMap((m) => m.commands);
+  return (await import('../../scripts/test/cli-registry.js')).cliCommands;
 }
 
 t.test('has the multi-machine shape of ARCHITECTURE.md §7', async (t) => {
