@@ -7,6 +7,7 @@ import { firmwareSignCommand } from './cli/firmware-sign-command.js';
 import { hashPasswordCommand } from './cli/hash-password-command.js';
 import { profileInitCommand } from './cli/profile-init-command.js';
 import { edgeReplayCommand } from './cli/replay-command.js';
+import { sensorSignCommand } from './cli/sensor-sign-command.js';
 import { edgeCheckCommand } from './profile/check-command.js';
 import { edgeShipCommand } from './uplink/ship-command.js';
 
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   calibSignCommand,
   consentGrantCommand,
   edgeShipCommand,
+  sensorSignCommand,
 ];
 
 // The runtime API rides on this entry point until the package index re-exports ./runtime.js.

@@ -61,6 +61,7 @@ const missing = join(dir, 'no-such-file.yaml');
 const profile = join(repoRoot, 'edge', 'profiles', 'ur5e-arm.yaml');
 const scenario = join(repoRoot, 'simulator', 'scenarios', 'torque-limit.yaml');
 const intent = join(dir, 'intent.json');
+const frame = join(dir, 'frame.json');
 const sampleCell = join(repoRoot, 'edge', 'samples', 'arm-cell');
 writeFileSync(garbage, 'this is not a key\n{ nor: [json\n');
 const joints = ['shoulder_pan', 'shoulder_lift', 'elbow', 'wrist_1', 'wrist_2', 'wrist_3'].map(
@@ -75,6 +76,13 @@ writeFileSync(
     kind: 'joint-trajectory',
     jointNames: joints,
     points: [{ positionsRad: joints.map(() => 0), timeFromStartMs: 500 }],
+  }),
+);
+writeFileSync(
+  frame,
+  JSON.stringify({
+    ...{ v: 1, robotId: 'ur5e-01', source: 'proximity-front', seq: 1, stampMs: 1_790_000_000_000 },
+    ...{ kind: 'proximity', nearestHumanM: null },
   }),
 );
 mkdirSync(aDirectory);
@@ -123,6 +131,7 @@ const workingLines: Record<string, () => string[]> = {
     ...['--cloud-key-file', hmacKey],
   ],
   'edge hash-password': () => ['--password-file', garbage],
+  'edge sensor-sign': () => ['--key', hmacKey, '--frame', frame],
   'firmware sign': () => [
     ...['--key', edKey, '--sha256', 'ab'.repeat(32), '--vendor', 'V', '--model', 'M', '--version', '1'],
     ...['--out', join(dir, 'fw.json')],

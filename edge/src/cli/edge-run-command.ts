@@ -96,6 +96,7 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   return {
     profilePath: requireOption(args, 'profile'),
     hmacKeyPath: requireOption(args, 'hmac-key'),
+    sensorKeyPaths: stringList(args, 'sensor-key'),
     mqtt,
     transports,
     ...(commandsOn !== undefined ? { commandsOn: commandsOn as TransportName } : {}),
@@ -262,6 +263,12 @@ export const edgeRunCommand: Command = {
       type: 'string',
       multiple: true,
       description: 'Calibration certificate (repeatable)',
+      valueName: 'FILE',
+    },
+    'sensor-key': {
+      type: 'string',
+      multiple: true,
+      description: 'A sensor node’s HMAC key, for sources the profile marks authenticated (repeatable)',
       valueName: 'FILE',
     },
     record: {

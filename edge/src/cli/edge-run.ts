@@ -10,6 +10,7 @@ import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../broker/embedded-broker.js';
+import { withProfilePublishers } from '../broker/profile-publishers.js';
 import { EdgeGate } from '../gate/edge-gate.js';
 import { FileSequenceStore } from '../gate/sequence-store.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
@@ -19,6 +20,7 @@ import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { type DecisionSink, teeSinks } from '../mcap/decision-sink.js';
 import { FoxgloveLive } from '../foxglove/foxglove-live.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
+import { readSensorKeys } from '../telemetry/sensor-key-files.js';
 import type { TransportName } from '../transport/combined-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import { type RunningUplink, startUplink, type UplinkOptions } from '../uplink/start-uplink.js';
@@ -28,6 +30,8 @@ import { openEdgeTransports, type RosRunOptions, type SerialRunOptions } from '.
 export interface EdgeRunOptions {
   profilePath: string;
   hmacKeyPath: string;
+  /** Sensor nodes' HMAC key files (`--sensor-key`), for sources the profile marks `authenticated`. */
+  sensorKeyPaths?: string[];
   mqtt: MqttTarget;
   /** Default ['mqtt']. */
   transports?: TransportName[];
@@ -74,9 +78,10 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     `trust of ${options.profilePath}`,
   );
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
+  const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
   await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
   const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));
-  const gate = new EdgeGate({ profile, trust, hmacKey, sequence });
+  const gate = new EdgeGate({ profile, trust, hmacKey, sensorKeys, sequence });
   const provenance = gate.loadProvenance({
     firmwareManifests: options.firmwareManifests,
     calibrationCertificates: options.calibrationCertificates,
@@ -96,7 +101,10 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     broker = await startEmbeddedBroker({
       port: options.mqtt.port,
       ...(options.brokerHost !== undefined ? { host: options.brokerHost } : {}),
-      users: [{ username, password, role: 'edge', robotId: profile.robotId }, ...(options.brokerUsers ?? [])],
+      users: withProfilePublishers(
+        [{ username, password, role: 'edge', robotId: profile.robotId }, ...(options.brokerUsers ?? [])],
+        profile,
+      ),
     });
     url = broker.url;
     log.info(

@@ -56,6 +56,8 @@ export interface EdgeGateOptions {
   trust: TrustStore;
   /** The HMAC key shared with the controller, and its key id (`hmacKeyId(key)`). */
   hmacKey: { kid: string; key: Uint8Array };
+  /** The sensor nodes' HMAC keys by key id, for sources the profile marks `authenticated`. */
+  sensorKeys?: ReadonlyMap<string, Uint8Array>;
   sequence: SequenceStore;
   /** Unix ms; defaults to Date.now. */
   clock?: () => number;
@@ -104,6 +106,7 @@ export class EdgeGate {
   readonly #provenance = new ProvenanceRegistry();
   readonly #trust: TrustStore;
   readonly #hmac: { kid: string; key: Uint8Array };
+  readonly #sensorKeys: ReadonlyMap<string, Uint8Array>;
   readonly #sequence: SequenceStore;
   readonly #clock: () => number;
   readonly #waiting = new Map<string, WaitingIntent>();
@@ -113,7 +116,8 @@ export class EdgeGate {
 
   constructor(options: EdgeGateOptions) {
     this.#cp = compileProfile(options.profile);
-    this.#telemetry = new TelemetryStore(options.profile);
+    this.#sensorKeys = options.sensorKeys ?? new Map();
+    this.#telemetry = new TelemetryStore(options.profile, this.#sensorKeys);
     this.#trust = options.trust;
     this.#hmac = options.hmacKey;
     this.#sequence = options.sequence;
@@ -466,7 +470,7 @@ export class EdgeGate {
     this.#motion = undefined;
     if (profile) {
       this.#cp = compileProfile(profile);
-      this.#telemetry = new TelemetryStore(profile);
+      this.#telemetry = new TelemetryStore(profile, this.#sensorKeys);
       this.#waiting.clear();
     }
   }

@@ -124,6 +124,19 @@ function checkSources(p: RobotProfile, out: ProfileProblem[]): void {
       out.push({ path: `sensors[${i}].source`, message: `no source named ${JSON.stringify(s.source)}` });
     }
   });
+  checkSourceAuthentication(p, out);
+}
+
+/** An authenticated source needs the id of the key its frames are signed with (sensor-keys.ts). */
+function checkSourceAuthentication(p: RobotProfile, out: ProfileProblem[]): void {
+  p.sources.forEach((s, i) => {
+    if (s.authenticated === true && s.macKeyId === undefined) {
+      out.push({
+        path: `sources[${i}].macKeyId`,
+        message: `source ${JSON.stringify(s.name)} is authenticated: name its sensor key (pentagate keys generate --kind hmac prints it)`,
+      });
+    }
+  });
 }
 
 function checkBattery(p: RobotProfile, out: ProfileProblem[]): void {

@@ -30,6 +30,7 @@ import {
   schemaIssues,
   utf8Bytes,
 } from '@pentagate/protocol';
+import { SensorKeys } from './sensor-keys.js';
 import { SourceSequence } from './source-sequence.js';
 
 export type TelemetryRejection =
@@ -39,7 +40,8 @@ export type TelemetryRejection =
   | 'wrong-kind'
   | 'out-of-range'
   | 'out-of-order'
-  | 'duplicate';
+  | 'duplicate'
+  | 'unauthenticated';
 
 export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
   'malformed',
@@ -49,6 +51,7 @@ export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
   'out-of-range',
   'out-of-order',
   'duplicate',
+  'unauthenticated',
 ];
 
 export interface StoredFrame<F extends TelemetryFrame = TelemetryFrame> {
@@ -99,9 +102,12 @@ export class TelemetryStore {
   readonly #sequences = new Map<string, SourceSequence>();
   readonly #rejected = new Map<TelemetryRejection, number>(TELEMETRY_REJECTIONS.map((r) => [r, 0]));
   readonly #jointNames: Set<string>;
+  readonly #keys: SensorKeys;
 
-  constructor(profile: RobotProfile) {
+  /** `sensorKeys`: the sensor nodes' HMAC keys by key id (`--sensor-key`), for `authenticated` sources. */
+  constructor(profile: RobotProfile, sensorKeys: ReadonlyMap<string, Uint8Array> = new Map()) {
     this.#profile = profile;
+    this.#keys = new SensorKeys(profile, sensorKeys);
     this.#sources = new Map(profile.sources.map((s) => [s.name, s]));
     this.#jointNames = new Set(profile.joints.map((j) => j.name));
   }
@@ -172,6 +178,10 @@ export class TelemetryStore {
         `source ${frame.source} carries ${source.kind} frames, got ${frame.kind}`,
       );
     }
+    // Authenticity before anything else is read from the frame: an unsigned reading of an authenticated
+    // source must not even reach the sequence rule, or a forged seq could withdraw the real sensor's frame.
+    const forged = this.#keys.macProblem(source, frame);
+    if (forged) return this.#reject('unauthenticated', `${frame.source}: ${forged}`);
     const range = this.#rangeProblem(frame);
     if (range) return this.#reject('out-of-range', `${frame.source}: ${range}`);
     let text: string;

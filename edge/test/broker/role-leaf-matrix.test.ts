@@ -1,12 +1,13 @@
 /**
  * Every role × every leaf, on the embedded broker and on a real Mosquitto running the generated ACL: who
- * may publish where, and who receives what. The expected tables are written out by hand here (the
+ * may publish where, and who receives what, with one source bound to its publisher by the robot profile. The expected tables are written out by hand here (the
  * specification), not derived from the rule code under test.
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import type { MqttClient } from 'mqtt';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
+import { withProfilePublishers } from '../../src/broker/profile-publishers.js';
 import { connectClient, subscribeGranted } from '../runtime/helpers/mqtt-clients.js';
 import { mosquittoMissing, startOwnMosquitto } from './helpers/own-mosquitto.js';
 
@@ -50,9 +51,10 @@ const PUBLISHERS: Record<Username, readonly TopicKey[]> = {
   'lidar-r1': ['r1/proximity-front'],
   'planner-r1': ['r1/intent'],
   'ctl-r1': ['r1/joints'],
-  // A robot account publishes every source no other identity is bound to, never a bound one.
+  // A robot account publishes every source no other identity is bound to, never a bound one. The robot
+  // profile binds imu to robot-r1 (sources[].publisher), so the simulator account may not publish it.
   'robot-r1': ['r1/intent', 'r1/imu'],
-  'sim-r1': ['r1/intent', 'r1/imu'],
+  'sim-r1': ['r1/intent'],
   'ops-r1': ['r1/consent'],
   ops: ['r1/consent', 'r2/consent'],
   'watch-r1': [],
@@ -215,6 +217,19 @@ async function walkSubscribe(t: Tap.Test, target: Target): Promise<void> {
   }
 }
 
+/** The users table both brokers get: USERS with passwords, and the profile's publisher binding applied. */
+function brokerTable(): Array<Record<string, unknown> & { username: string; password: string }> {
+  const table = USERS.map((u) => ({
+    ...u,
+    ...('sources' in u ? { sources: [...u.sources] } : {}),
+    password: password(u.username),
+  }));
+  return withProfilePublishers(table, {
+    robotId: 'r1',
+    sources: [{ name: 'imu', kind: 'pose', maxAgeMs: 1000, publisher: 'robot-r1' }],
+  });
+}
+
 const targets: Array<{
   name: string;
   start: () => Promise<Target & { stop(): Promise<void> }>;
@@ -223,27 +238,14 @@ const targets: Array<{
   {
     name: 'embedded broker',
     async start() {
-      const broker = await startEmbeddedBroker({
-        port: 0,
-        users: USERS.map((u) => ({
-          ...u,
-          sources: 'sources' in u ? [...u.sources] : undefined,
-          password: password(u.username),
-        })).map(({ sources, ...u }) => (sources ? { ...u, sources } : u)) as never,
-      });
+      const broker = await startEmbeddedBroker({ port: 0, users: brokerTable() as never });
       return { url: broker.url, embedded: true, stop: () => broker.close() };
     },
   },
   {
     name: 'Mosquitto with the generated ACL',
     async start() {
-      const mosquitto = await startOwnMosquitto(
-        USERS.map((u) => ({
-          ...u,
-          ...('sources' in u ? { sources: [...u.sources] } : {}),
-          password: password(u.username),
-        })),
-      );
+      const mosquitto = await startOwnMosquitto(brokerTable());
       return { url: mosquitto.url, embedded: false, stop: () => mosquitto.stop() };
     },
   },

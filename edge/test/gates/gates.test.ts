@@ -358,6 +358,7 @@ t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
     'out-of-range': 3,
     'out-of-order': 0,
     duplicate: 1,
+    unauthenticated: 0,
   });
   t.equal(store.lookup('joint_states', T0 + 50).status, 'fresh');
   t.equal(store.lookup('joint_states', T0 + 51).status, 'stale');

@@ -3,12 +3,21 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { dsseVerifyStatement, TrustStore, trustEntryFor, writeEd25519KeyFile } from '@pentagate/crypto';
+import {
+  dsseVerifyStatement,
+  readHmacKeyFile,
+  TrustStore,
+  trustEntryFor,
+  verifyFrameMac,
+  writeEd25519KeyFile,
+  writeHmacKeyFile,
+} from '@pentagate/crypto';
 import {
   CalibrationCertificateSchema,
   FirmwareManifestSchema,
   type KeyRole,
   readJson,
+  type TelemetryFrame,
 } from '@pentagate/protocol';
 import { verifyPassword } from '../../src/broker/password-hash.js';
 import { commands } from '../../src/commands.js';
@@ -227,6 +236,47 @@ t.test('consent grant prints a token that releases the waiting intent, once', as
     'a',
   ]);
   t.match(noFile, { code: 2, err: /--intent: cannot read .*ENOENT/ });
+});
+
+t.test('edge sensor-sign prints a frame the authenticated source accepts', async (t) => {
+  const { dir } = await setup(t);
+  const keyPath = join(dir, 'lidar.key.jwk');
+  const { kid } = await writeHmacKeyFile(keyPath);
+  const { key } = await readHmacKeyFile(keyPath);
+  const fixture = armFixture({ proximityKey: key });
+  const framePath = join(dir, 'proximity.json');
+  await writeFile(framePath, JSON.stringify(fixture.proximityFrame(1, 0, 0.5)));
+  const before = Date.now();
+  const r = await cli([
+    'edge',
+    'sensor-sign',
+    '--key',
+    keyPath,
+    '--frame',
+    framePath,
+    '--seq',
+    '7',
+    '--stamp-now',
+  ]);
+  t.equal(r.code, 0, r.err);
+  const signed = readJson(r.out, { what: 'signed frame' }) as TelemetryFrame;
+  t.equal(signed.seq, 7);
+  t.ok(signed.stampMs >= before, '--stamp-now sets the source stamp');
+  t.equal(signed.mac?.keyId, kid);
+  t.ok(verifyFrameMac(key, signed), 'the MAC is over the edited frame');
+  const gate = fixture.makeGate();
+  t.same(gate.ingestTelemetry(signed), { accepted: true }, 'the edge accepts it');
+  t.notOk(
+    gate.ingestTelemetry({ ...signed, seq: 8, nearestHumanM: null }).accepted,
+    'an edited copy is refused',
+  );
+  const bad = await cli(['edge', 'sensor-sign', '--key', keyPath, '--frame', framePath, '--seq', '1.5']);
+  t.equal(bad.code, 2);
+  t.match(bad.err, /--seq: expected a whole number, got "1.5"/);
+  await writeFile(framePath, JSON.stringify({ ...fixture.proximityFrame(1, 0, 0.5), nearestHumanM: 'far' }));
+  const invalid = await cli(['edge', 'sensor-sign', '--key', keyPath, '--frame', framePath]);
+  t.equal(invalid.code, 2);
+  t.match(invalid.err, /telemetry frame/);
 });
 
 t.test('edge hash-password prints a hash of the file’s password', async (t) => {

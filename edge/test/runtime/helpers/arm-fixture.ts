@@ -10,6 +10,7 @@ import {
   ed25519KeyId,
   generateEd25519,
   hmacKeyId,
+  signTelemetryFrame,
   TrustStore,
 } from '@pentagate/crypto';
 import {
@@ -51,6 +52,7 @@ export interface ArmFixture {
   makeGate(sequence?: SequenceStore, clock?: () => number): EdgeGate;
   /** Telemetry frames that pass every gate at `nowMs`; `seq` must grow per source. */
   passingFrames(seq: number, nowMs: number): TelemetryFrame[];
+  /** The proximity frame, signed by `proximityKey` when the fixture has one. */
   proximityFrame(seq: number, nowMs: number, nearestHumanM: number | null): TelemetryFrame;
   /** A slow move of all six joints (a few hundredths of a radian), well inside every limit. */
   smallMove(intentId: string, points?: number): Intent;
@@ -62,11 +64,17 @@ export interface ArmFixtureOptions {
   fastSourceMaxAgeMs?: number;
   /** How long an intent waits for consent (default 30 s). */
   consentTimeoutMs?: number;
+  /** Mark the proximity source `authenticated` by this sensor key; the fixture's frames are signed with it. */
+  proximityKey?: Uint8Array;
 }
 
 export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
   const robotId = options.robotId ?? 'r1';
   const fastMaxAgeMs = options.fastSourceMaxAgeMs ?? 5_000;
+  const proximityKey = options.proximityKey;
+  const sensorKeys = new Map(proximityKey ? [[hmacKeyId(proximityKey), proximityKey]] : []);
+  const signed = (frame: TelemetryFrame): TelemetryFrame =>
+    proximityKey && frame.kind === 'proximity' ? signTelemetryFrame(proximityKey, frame) : frame;
   const vendor = generateEd25519();
   const operator = generateEd25519();
   const key = new Uint8Array(randomBytes(32));
@@ -120,7 +128,12 @@ export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
     sensors: [],
     sources: [
       { name: 'joints', kind: 'joint-state', maxAgeMs: fastMaxAgeMs },
-      { name: 'proximity', kind: 'proximity', maxAgeMs: fastMaxAgeMs },
+      {
+        name: 'proximity',
+        kind: 'proximity',
+        maxAgeMs: fastMaxAgeMs,
+        ...(proximityKey ? { authenticated: true, macKeyId: hmacKeyId(proximityKey) } : {}),
+      },
       { name: 'battery', kind: 'battery', maxAgeMs: 60_000 },
       { name: 'firmware', kind: 'firmware', maxAgeMs: 600_000 },
     ],
@@ -149,22 +162,15 @@ export function armFixture(options: ArmFixtureOptions = {}): ArmFixture {
     vendorSeed: vendor.privateKey,
     firmwareManifest,
     makeGate(sequence = new MemorySequenceStore(), clock = Date.now) {
-      const gate = new EdgeGate({ profile, trust, hmacKey, sequence, clock });
+      const gate = new EdgeGate({ profile, trust, hmacKey, sensorKeys, sequence, clock });
       const report = gate.loadProvenance({ firmwareManifests: [firmwareManifest] });
       if (report.accepted !== 1)
         throw new Error(`fixture manifest refused: ${JSON.stringify(report.rejected)}`);
       return gate;
     },
-    passingFrames: (seq, nowMs) => passingFrames(robotId, seq, nowMs),
-    proximityFrame: (seq, nowMs, nearestHumanM) => ({
-      v: 1,
-      robotId,
-      seq,
-      stampMs: nowMs,
-      source: 'proximity',
-      kind: 'proximity',
-      nearestHumanM,
-    }),
+    passingFrames: (seq, nowMs) => passingFrames(robotId, seq, nowMs).map(signed),
+    proximityFrame: (seq, nowMs, nearestHumanM) =>
+      signed({ v: 1, robotId, seq, stampMs: nowMs, source: 'proximity', kind: 'proximity', nearestHumanM }),
     smallMove: (intentId, points = 20) => smallMove(robotId, intentId, points),
   };
 }

@@ -8,7 +8,7 @@
  * (the frame of DH joint 1); a mobile base's zones and pose are in the map frame.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { NameSchema, RobotIdSchema } from '../schemas/primitives.js';
+import { KeyIdSchema, NameSchema, RobotIdSchema } from '../schemas/primitives.js';
 import { JointNameSchema, MAX_JOINTS } from '../schemas/setpoints.js';
 import { MoveClassSchema } from './intent.js';
 import { SourceNameSchema } from './telemetry.js';
@@ -206,6 +206,15 @@ export const SourceProfileSchema = Type.Object(
     kind: TelemetryKindSchema,
     /** A frame older than this (by arrival time) counts as missing, ms. */
     maxAgeMs: Type.Integer({ minimum: 1, maximum: 86_400_000 }),
+    /**
+     * Every frame must carry a valid `mac` by the key `macKeyId` (the sensor node's own HMAC key, given to
+     * the edge with `--sensor-key`); unsigned or wrongly signed frames are refused.
+     */
+    authenticated: Type.Optional(Type.Boolean()),
+    /** hmacKeyId of the source's sensor key; required when `authenticated`. */
+    macKeyId: Type.Optional(KeyIdSchema),
+    /** The one broker account allowed to publish this source's telemetry (binds it in both brokers' ACLs). */
+    publisher: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\s#+]+$' })),
   },
   { additionalProperties: false },
 );

@@ -7,7 +7,14 @@
  * refused by the schema; per-robot ranges (joint count, names) are checked by the edge telemetry store.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { NameSchema, RobotIdSchema, Sha256HexSchema, UnixMsSchema } from '../schemas/primitives.js';
+import {
+  base64UrlOfBytesSchema,
+  KeyIdSchema,
+  NameSchema,
+  RobotIdSchema,
+  Sha256HexSchema,
+  UnixMsSchema,
+} from '../schemas/primitives.js';
 import { JointNameSchema, MAX_JOINTS } from '../schemas/setpoints.js';
 
 /** A telemetry source name, one MQTT topic level: `proximity-front`, `joint_states`. */
@@ -17,6 +24,18 @@ export const SourceNameSchema = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
 });
 
+/**
+ * A sensor node's MAC over its frame (ARCHITECTURE.md §4, "Authenticated sources"):
+ *   hmacSha256 = base64url(HMAC-SHA256(key, "pentagate-sensor-v1\n" || JCS(frame without mac)))
+ * `keyId` names the source's key (hmacKeyId of the secret: a hash, safe to log). A broker account proves
+ * only who connected; this proves which sensor produced the reading, end to end.
+ */
+export const FrameMacSchema = Type.Object(
+  { keyId: KeyIdSchema, hmacSha256: base64UrlOfBytesSchema(32) },
+  { additionalProperties: false },
+);
+export type FrameMac = Static<typeof FrameMacSchema>;
+
 const common = {
   v: Type.Literal(1),
   robotId: RobotIdSchema,
@@ -25,6 +44,8 @@ const common = {
   seq: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   /** Source clock, Unix ms. */
   stampMs: UnixMsSchema,
+  /** The sensor node's MAC; required when the profile marks the source `authenticated`. */
+  mac: Type.Optional(FrameMacSchema),
 };
 
 function perJoint(limit: number) {
