@@ -28,6 +28,8 @@ export * from './gate/sequence-store.js';
 export * from './gate/trap-result.js';
 export * from './gate/verdicts.js';
 export * from './gate/edge-gate.js';
+export * from './crypto/node-hmac.js';
+export * from './kinematics/peak-cartesian-speed.js';
 
 // The runtime (embedded broker, MQTT transport, EdgeNode, audit outbox, observability).
 export * from './runtime.js';

@@ -20,6 +20,7 @@ import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { type DecisionSink, teeSinks } from '../mcap/decision-sink.js';
 import { FoxgloveLive } from '../foxglove/foxglove-live.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
+import { ssmWarnings } from '../profile/ssm-cross-check.js';
 import { readSensorKeys } from '../telemetry/sensor-key-files.js';
 import type { TransportName } from '../transport/combined-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
@@ -77,6 +78,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     profile.trust.document ?? { keys: [] },
     `trust of ${options.profilePath}`,
   );
+  for (const w of ssmWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
   await mkdir(options.stateDir, { recursive: true, mode: 0o700 });

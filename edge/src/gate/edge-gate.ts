@@ -14,7 +14,6 @@ import {
   dsseVerifyStatement,
   jcsDigestHex,
   sha256Hex,
-  signMotorCommand,
 } from '@pentagate/crypto';
 import {
   type ConsentStatement,
@@ -42,6 +41,7 @@ import {
   type ProvenanceLoadReport,
   ProvenanceRegistry,
 } from '../gates/provenance-registry.js';
+import { edgeCommandMacs } from '../crypto/node-hmac.js';
 import { riskGate } from '../gates/risk.js';
 import { runGate } from '../gates/run-gate.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
@@ -78,6 +78,8 @@ export interface ActiveMotion {
   startedAtMs: number;
   endsAtMs: number;
   speedScale: number;
+  /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
+  planPeakSpeedMps?: number;
 }
 
 const GATE_ORDER = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
@@ -238,7 +240,7 @@ export class EdgeGate {
   }
 
   #sign(unsigned: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
-    return signMotorCommand(this.#hmac.key, {
+    return edgeCommandMacs.sign(this.#hmac.key, {
       v: 1,
       kid: this.#hmac.kid,
       robotId: this.#cp.profile.robotId,
@@ -279,6 +281,7 @@ export class EdgeGate {
         startedAtMs: nowMs,
         endsAtMs: nowMs + plan.durationMs / speedScale,
         speedScale,
+        ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
       };
       return {
         kind: 'signed',
@@ -493,7 +496,15 @@ export class EdgeGate {
       const ctx = this.#context(m.plan, nowMs, true, elapsedMs, true);
       const gates = [
         runGate('INVARIANT', invariantGate, ctx),
-        runGate('RISK', (c) => riskGate(c, { runningSpeedScale: m.speedScale }), ctx),
+        runGate(
+          'RISK',
+          (c) =>
+            riskGate(c, {
+              runningSpeedScale: m.speedScale,
+              ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
+            }),
+          ctx,
+        ),
       ];
       if (gates.every((g) => g.passed)) return undefined;
       const evidenceDigest = EdgeGate.#evidenceDigest(ctx);

@@ -19,6 +19,11 @@ export interface GateContext {
   evidence: Map<string, StoredFrame>;
   /** RISK's speed cap (1 = as planned); ECONOMY uses it for the stretched duration. */
   speedScale: number;
+  /**
+   * RISK's peak Cartesian speed of the plan at full speed (SSM on), m/s, computed when the motion is decided;
+   * the running motion keeps it, so monitoring judges the plan's speed, not a lagging robot's catch-up.
+   */
+  planPeakSpeedMps?: number;
   /** Set when a verified, unused consent statement is bound to this intent. */
   consentGranted: boolean;
   /** Monitoring: how far into the motion we are in plan time, ms (0 when deciding whether to sign). */

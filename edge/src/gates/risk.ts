@@ -3,13 +3,16 @@
  * (a running motion is stopped). When the profile enables speed and separation monitoring, a human outside
  * the radius but nearer than the protective separation distance S_p of ISO/TS 15066 (separation-distance.ts)
  * gets a speed cap where a slower speed satisfies S_p (`speedScale` in the evidence and on the command), and a
- * veto where none does. Stale or missing proximity data counts as a human present.
+ * veto where none does. S_p is computed for the motion's own peak Cartesian speed from forward kinematics
+ * (plan-speed.ts), not for one constant: a fast move needs more room than a slow one. Stale or missing
+ * proximity data counts as a human present.
  *
  * Codes: RISK.HUMAN_IN_RADIUS, RISK.SEPARATION, RISK.STALE_DATA, RISK.MISSING_DATA.
  */
 import type { GateResult, ProximityFrame } from '@pentagate/protocol';
 import type { FreshFrame } from '../telemetry/telemetry-store.js';
 import { type GateContext, describeFrame, fmt, freshFrame, result } from './gate-context.js';
+import { planPeakSpeedMps } from './plan-speed.js';
 import { maxSpeedScaleFor, protectiveSeparationDistanceM } from './separation-distance.js';
 
 const V = 'RISK' as const;
@@ -17,6 +20,8 @@ const V = 'RISK' as const;
 export interface RiskOptions {
   /** During a motion: the speed cap the running command was signed with; S_p is checked at that speed. */
   runningSpeedScale?: number;
+  /** During a motion: the plan's peak speed as computed when it was signed (GateContext.planPeakSpeedMps). */
+  runningPeakSpeedMps?: number;
 }
 
 export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResult {
@@ -58,10 +63,15 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
     return result(V, violations, evidence);
   }
   const terms = { humanSpeedMps: ctx.cp.humanSpeedMps, ssm: profile.risk.ssm };
-  const fullSpM = protectiveSeparationDistanceM(terms, 1);
+  // ISO/TS 15066 §5.5.4: v_r is the robot's speed toward the person — this motion's peak, from FK.
+  const peakMps = options.runningPeakSpeedMps ?? planPeakSpeedMps(ctx);
+  ctx.planPeakSpeedMps = peakMps;
+  const planFraction = peakMps / profile.risk.ssm.robotSpeedMps;
+  const fullSpM = protectiveSeparationDistanceM(terms, planFraction);
+  evidence.planPeakSpeedMps = peakMps;
   evidence.protectiveSeparationM = fullSpM;
   if (options.runningSpeedScale !== undefined) {
-    const spM = protectiveSeparationDistanceM(terms, options.runningSpeedScale);
+    const spM = protectiveSeparationDistanceM(terms, planFraction * options.runningSpeedScale);
     evidence.speedScale = options.runningSpeedScale;
     if (nearest && distanceM < spM) {
       violations.push(
@@ -70,11 +80,11 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
     }
     return result(V, violations, evidence);
   }
-  const k = nearest ? maxSpeedScaleFor(terms, distanceM) : 1;
+  const k = nearest ? maxSpeedScaleFor(terms, distanceM, planFraction) : 1;
   if (k === undefined || k < ctx.cp.minSpeedScale) {
-    const spMin = protectiveSeparationDistanceM(terms, ctx.cp.minSpeedScale);
+    const spMin = protectiveSeparationDistanceM(terms, planFraction * ctx.cp.minSpeedScale);
     violations.push(
-      `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
+      `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (plan peak ${fmt(peakMps)} m/s, S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
     );
     evidence.speedScale = 0;
     return result(V, violations, evidence);

@@ -13,8 +13,12 @@
  *
  *   S_p(k) = S_s·k² + (v_h·T_s + v_r·T_r)·k + (v_h·T_r + C + Z_d + Z_r).
  *
- * The largest k with S_p(k) ≤ d is the positive root of that quadratic (clamped to 1). RISK offers it,
- * rounded down to 0.01, as a signed speed cap when it is at least the profile's minimum.
+ * The profile gives v_r, T_s and S_s at the robot's rated full speed (`robotSpeedMps`). A motion whose own
+ * peak Cartesian speed is v_p (peak-cartesian-speed.ts, from forward kinematics) runs at the fraction
+ * f = v_p / v_r of it — f may exceed 1 when the joint limits allow more than the rated speed, and then T_s and
+ * S_s grow by the same constant-deceleration law. A speed cap s on that motion is the fraction k = f·s.
+ * The largest s with S_p(f·s) ≤ d comes from the positive root of the quadratic; RISK offers it, rounded down
+ * to 0.01, as a signed speed cap when it is at least the profile's minimum.
  */
 import type { SsmParameters } from '@pentagate/protocol';
 
@@ -36,18 +40,28 @@ export function protectiveSeparationDistanceM(t: SsmTerms, k = 1): number {
   );
 }
 
-/** The largest speed fraction k ∈ [0, 1], in steps of 0.01, with S_p(k) ≤ distanceM; undefined if none > 0. */
-export function maxSpeedScaleFor(t: SsmTerms, distanceM: number): number | undefined {
-  if (protectiveSeparationDistanceM(t, 1) <= distanceM) return 1;
+/**
+ * The largest speed cap s ∈ [0, 1], in steps of 0.01, with S_p(planFraction · s) ≤ distanceM; undefined if
+ * none > 0. `planFraction` = the motion's peak speed / the rated `robotSpeedMps` (1: the rated speed).
+ */
+export function maxSpeedScaleFor(t: SsmTerms, distanceM: number, planFraction = 1): number | undefined {
+  if (protectiveSeparationDistanceM(t, planFraction) <= distanceM) return 1;
   const { ssm } = t;
   const a = ssm.stoppingDistanceM;
   const b = t.humanSpeedMps * ssm.stoppingTimeS + ssm.robotSpeedMps * ssm.reactionTimeS;
   const c = protectiveSeparationDistanceM(t, 0);
   if (c > distanceM) return undefined;
+  // Largest rated fraction k with S_p(k) ≤ d; the cap on this motion is k / planFraction.
   const root =
-    a > 0 ? (-b + Math.sqrt(b * b + 4 * a * (distanceM - c))) / (2 * a) : b > 0 ? (distanceM - c) / b : 1;
-  let k = Math.floor(Math.min(1, root) * 100) / 100;
-  // Rounding can only lower k, but guard the float edge so the cap we sign always satisfies S_p(k) ≤ d.
-  while (k > 0 && protectiveSeparationDistanceM(t, k) > distanceM) k = Math.round((k - 0.01) * 100) / 100;
-  return k > 0 ? k : undefined;
+    a > 0
+      ? (-b + Math.sqrt(b * b + 4 * a * (distanceM - c))) / (2 * a)
+      : b > 0
+        ? (distanceM - c) / b
+        : Number.POSITIVE_INFINITY;
+  let s = Math.floor(Math.min(1, root / planFraction) * 100) / 100;
+  // Rounding can only lower s, but guard the float edge so the cap we sign always satisfies S_p ≤ d.
+  while (s > 0 && protectiveSeparationDistanceM(t, planFraction * s) > distanceM) {
+    s = Math.round((s - 0.01) * 100) / 100;
+  }
+  return s > 0 ? s : undefined;
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, ExitCode, formatProblem, requireOption } from '@pentagate/protocol';
 import { compileProfile } from './compiled-profile.js';
 import { MAX_PROFILE_BYTES, checkRobotProfileText } from './load-profile.js';
+import { ssmWarnings } from './ssm-cross-check.js';
 
 export const edgeCheckCommand: Command = {
   path: ['edge', 'check'],
@@ -18,7 +19,8 @@ export const edgeCheckCommand: Command = {
     '(ordered limits, unique names, sources that exist, zones no thinner than keepOut.minZoneThicknessM,',
     'the trust keys each check needs), and prints every problem as `path: what was expected, what came`.',
     'A valid profile prints its robot id, joint and zone counts and its digest (the cfgDigest signed into',
-    'every motor command).',
+    'every motor command), then warnings that do not invalidate it: e.g. with speed and separation monitoring',
+    'on, how fast the joint limits let the flange move and the separation distance (ISO/TS 15066) that needs.',
     '',
     'Exit codes: 0 valid; 1 the profile has problems; 2 the file cannot be read or bad usage.',
     '',
@@ -43,11 +45,13 @@ export const edgeCheckCommand: Command = {
     }
     const check = checkRobotProfileText(text, dirname(resolve(path)));
     const profile = check.profile;
+    const warnings = profile ? ssmWarnings(profile) : [];
     if (args.options.json) {
       io.out(
         JSON.stringify({
           valid: profile !== undefined,
           problems: check.problems,
+          warnings,
           ...(profile ? { robotId: profile.robotId, cfgDigest: compileProfile(profile).cfgDigest } : {}),
         }),
       );
@@ -56,6 +60,7 @@ export const edgeCheckCommand: Command = {
         `${path}: valid ${profile.kind} profile for ${profile.robotId}: ${profile.joints.length} joints, ` +
           `${profile.keepOut.zones.length} keep-out zones, ${profile.sources.length} sources; cfgDigest ${compileProfile(profile).cfgDigest}`,
       );
+      for (const w of warnings) io.out(`  warning: ${formatProblem(w)}`);
     } else {
       io.out(`${path}: ${check.problems.length} problem(s)`);
       for (const p of check.problems) io.out(`  ${formatProblem(p)}`);

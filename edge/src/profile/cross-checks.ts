@@ -185,16 +185,59 @@ function checkTrust(p: RobotProfile, out: ProfileProblem[]): void {
   if (p.sensors.some((s) => s.calibrationRequired)) want('calibration', 'calibration certificates');
 }
 
+function checkSpeedScale(p: RobotProfile, out: ProfileProblem[]): void {
+  if (p.risk.ssm.minSpeedScale !== undefined && p.risk.ssm.minSpeedScale > 1) {
+    out.push({ path: 'risk.ssm.minSpeedScale', message: 'expected <= 1' });
+  }
+}
+
+/** Each rule with the top-level sections it reads: it can run only when those sections are schema-valid. */
+const RULES: ReadonlyArray<{
+  name: string;
+  reads: readonly string[];
+  check: (p: RobotProfile, out: ProfileProblem[]) => void;
+}> = [
+  { name: 'joints', reads: ['kind', 'joints', 'base'], check: checkJoints },
+  { name: 'keep-out zones', reads: ['keepOut'], check: checkZones },
+  { name: 'sources', reads: ['kind', 'sources', 'risk', 'sensors'], check: checkSources },
+  { name: 'battery', reads: ['battery'], check: checkBattery },
+  { name: 'trust', reads: ['trust', 'sensors'], check: checkTrust },
+  { name: 'speed scale', reads: ['risk'], check: checkSpeedScale },
+];
+
 /** Every cross-field problem of a schema-valid profile. */
 export function crossFieldProblems(p: RobotProfile): ProfileProblem[] {
   const out: ProfileProblem[] = [];
-  checkJoints(p, out);
-  checkZones(p, out);
-  checkSources(p, out);
-  checkBattery(p, out);
-  checkTrust(p, out);
-  if (p.risk.ssm.minSpeedScale !== undefined && p.risk.ssm.minSpeedScale > 1) {
-    out.push({ path: 'risk.ssm.minSpeedScale', message: 'expected <= 1' });
+  for (const rule of RULES) rule.check(p, out);
+  return out;
+}
+
+/**
+ * Cross-field problems reported beside schema problems, so one `edge check` run lists both: every rule whose
+ * sections are schema-valid runs; a rule that reads a section with a schema problem is not run, and says so
+ * (it would read values of the wrong shape), rather than staying silent.
+ */
+export function crossFieldProblemsBeside(value: unknown, schemaProblems: readonly ProfileProblem[]): ProfileProblem[] {
+  const broken = new Set(schemaProblems.map((p) => p.path.split(/[.[]/)[0] ?? ''));
+  const wholeDocument = broken.has('') || typeof value !== 'object' || value === null || Array.isArray(value);
+  const out: ProfileProblem[] = [];
+  for (const rule of RULES) {
+    const blockers = rule.reads.filter((section) => broken.has(section));
+    if (wholeDocument || blockers.length > 0) {
+      out.push({
+        path: blockers[0] ?? '',
+        message: `cross-field checks of ${rule.name} not run until the schema problems in ${
+          wholeDocument ? 'the document' : blockers.join(', ')
+        } are fixed`,
+      });
+      continue;
+    }
+    try {
+      rule.check(value as RobotProfile, out);
+    } catch {
+      // A section the schema passed is never of the wrong shape; fail loudly in the report, not with a stack.
+      out.push({ path: rule.reads[0] ?? '', message: `cross-field checks of ${rule.name} could not run` });
+    }
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Loads a robot profile from YAML (or JSON, which is YAML), reporting every problem with its path:
- * YAML syntax (with line and column), schema (`joints[2].torqueLimitNm: expected a positive number, got -3`),
- * then the cross-field rules. A trust file named by `trust.path` is read and inlined, so the profile digest
+ * YAML syntax (with line and column), schema (`joints[2].torqueLimitNm: expected a positive number, got -3`)
+ * and, beside them, the cross-field rules of every section the schema passed. A trust file named by `trust.path` is read and inlined, so the profile digest
  * (`cfgDigest` in every signed command) covers the keys the gates trusted.
  */
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import {
   schemaProblems,
 } from '@pentagate/protocol';
 import { parseDocument } from 'yaml';
-import { crossFieldProblems } from './cross-checks.js';
+import { crossFieldProblems, crossFieldProblemsBeside } from './cross-checks.js';
 
 /** Largest profile or trust file read, bytes. */
 export const MAX_PROFILE_BYTES = 1024 * 1024;
@@ -48,13 +48,16 @@ function zoneProblems(value: unknown): ProfileProblem[] {
   return out;
 }
 
-/** Checks an already-parsed profile value: schema first, then (if the shape is right) the cross-field rules. */
+/**
+ * Checks an already-parsed profile value: schema problems, and beside them the cross-field rules of every
+ * section the schema passed (crossFieldProblemsBeside), so one run reports both kinds.
+ */
 export function checkRobotProfileValue(value: unknown): ProfileCheck {
   const schema = schemaProblems(RobotProfileSchema, value).filter(
     (p) => !/^keepOut\.zones\[\d+\]$/.test(p.path),
   );
   const problems = [...schema, ...zoneProblems(value)];
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) return { problems: [...problems, ...crossFieldProblemsBeside(value, problems)] };
   const profile = value as RobotProfile;
   const cross = crossFieldProblems(profile);
   return cross.length > 0 ? { problems: cross } : { profile, problems: [] };

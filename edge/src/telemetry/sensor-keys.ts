@@ -8,7 +8,7 @@
  * - a `mac` that does not match the frame: refused;
  * - otherwise accepted. Keys are compared by id, tags in constant time (verifyFrameMac).
  */
-import { verifyFrameMac } from '@pentagate/crypto';
+import { edgeFrameMacs } from '../crypto/node-hmac.js';
 import type { RobotProfile, SourceProfile, TelemetryFrame } from '@pentagate/protocol';
 
 export class SensorKeys {
@@ -43,7 +43,7 @@ export class SensorKeys {
     if (key === undefined) {
       return `signed by key ${mac.keyId}, which this edge does not hold (give it with --sensor-key)`;
     }
-    return verifyFrameMac(key, frame) ? undefined : `MAC does not match the frame (key ${mac.keyId})`;
+    return edgeFrameMacs.verify(key, frame) ? undefined : `MAC does not match the frame (key ${mac.keyId})`;
   }
 }
 

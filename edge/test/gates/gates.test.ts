@@ -178,20 +178,38 @@ t.test('RISK caps the speed for a human outside the radius but inside S_p', asyn
   );
   feedHealthy(gate, profile, T0, 3);
   gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.8), T0);
-  const capped = gate.trapAndSign(armIntent(), T0);
+  // 0.4 rad of the base joint in 0.5 s: 0.8 rad/s, fast enough at this reach to need a cap at 0.8 m.
+  const fast = armIntent({
+    points: [
+      {
+        positionsRad: HOME.map((q, i) => (i === 0 ? q + 0.4 : q)),
+        effortsNm: [20, 60, 30, 5, 2, 1],
+        timeFromStartMs: 500,
+      },
+    ],
+  });
+  // The default move peaks at half that speed: S_p for it fits in 0.8 m, so it runs uncapped. (With one
+  // constant robot speed of 1 m/s for every motion, both would have been capped alike.)
+  const slow = gate.trapAndSign(armIntent(), T0);
+  t.equal(slow.kind, 'signed');
+  t.equal(gateOf(slow.verdict, 'RISK').evidence.speedScale, 1, 'a slow plan is not capped');
+  const capped = gate.trapAndSign(fast, T0);
   t.equal(capped.kind, 'signed');
+  const risk = gateOf(capped.verdict, 'RISK');
+  const peakMps = risk.evidence.planPeakSpeedMps as number;
+  const f = peakMps / profile.risk.ssm.robotSpeedMps;
   if (capped.kind === 'signed' && capped.command.setpoints.kind === 'joint') {
     const k = capped.command.setpoints.speedScale!;
-    t.ok(k > 0.1 && k < 1, `speed cap ${k}`);
+    t.ok(k > 0.1 && k < 1, `speed cap ${k} for a plan peaking at ${peakMps.toFixed(2)} m/s`);
     const terms = { humanSpeedMps: 1.6, ssm: profile.risk.ssm };
-    t.ok(protectiveSeparationDistanceM(terms, k) <= 0.8);
-    t.ok(protectiveSeparationDistanceM(terms, k + 0.01) > 0.8, 'the cap is the largest that fits');
+    t.ok(protectiveSeparationDistanceM(terms, f * k) <= 0.8);
+    t.ok(protectiveSeparationDistanceM(terms, f * (k + 0.01)) > 0.8, 'the cap is the largest that fits');
     t.equal(capped.verdict.speedScale, k);
   }
   gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.47), T0);
   t.match(
-    gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations[0],
-    /^RISK\.SEPARATION: human at 0\.47 m < S_p/,
+    gateOf(gate.trapAndSign(fast, T0).verdict, 'RISK').violations[0],
+    /^RISK\.SEPARATION: human at 0\.47 m < S_p .* \(plan peak \d+\.\d+ m\/s/,
   );
 });
 

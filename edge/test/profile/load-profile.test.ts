@@ -72,6 +72,29 @@ t.test('reports cross-field problems: order, uniqueness, references, thickness, 
   t.match(missingTrust[0], /trust\.path: cannot read nope\.json/);
 });
 
+t.test('cross-field problems are reported beside schema problems, in one run', async (t) => {
+  const got = lines(
+    armWith((d) => {
+      d.battery.capacityWh = -1; // schema
+      d.joints[5].name = 'wrist_2_joint'; // cross-field (joints)
+      d.keepOut.zones[6].radiusM = 0.005; // cross-field (zones)
+    }),
+  );
+  t.ok(got.includes('battery.capacityWh: expected a positive number, got -1'), got.join('\n'));
+  t.ok(got.some((l) => l.startsWith('joints[5].name: duplicate joint name')), 'joints checked anyway');
+  t.ok(got.some((l) => l.startsWith('keepOut.zones[6]: diameter is 0.010 m')), 'zones checked anyway');
+  t.ok(
+    got.includes('battery: cross-field checks of battery not run until the schema problems in battery are fixed'),
+    'the rule that cannot run says so',
+  );
+  t.notOk(
+    got.some((l) => l.startsWith('battery.reserveWh')),
+    'no cross-field verdict on a section of the wrong shape',
+  );
+  const notAnObject = lines('[1, 2]');
+  t.ok(notAnObject.some((l) => /not run until the schema problems in the document are fixed/.test(l)));
+});
+
 t.test('YAML syntax errors carry a line and column; an unknown zone shape is named', async (t) => {
   t.match(
     checkRobotProfileText('robotId: [unclosed\n').problems[0]?.message,

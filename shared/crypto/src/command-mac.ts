@@ -5,24 +5,37 @@
  */
 import type { MotorCommand, UnsignedMotorCommand } from '@pentagate/protocol';
 import { fromBase64Url, toBase64Url } from '@pentagate/protocol';
-import { contextMac, HMAC_SHA256_BYTES, withoutMac } from './context-mac.js';
+import { contextMac, HMAC_SHA256_BYTES, type HmacSha256, withoutMac } from './context-mac.js';
 import { timingSafeEqual } from './timing-safe-equal.js';
 
 export const COMMAND_MAC_CONTEXT = 'pentagate-cmd-v1\n';
 /** HMAC-SHA256 output length. */
 export const COMMAND_MAC_BYTES = HMAC_SHA256_BYTES;
 
-const macBytes = contextMac(COMMAND_MAC_CONTEXT, 'command MAC key');
+/** The command-MAC functions over one HMAC implementation (the edge passes node:crypto's). */
+export function commandMacs(hmacSha256?: HmacSha256) {
+  const macBytes = contextMac(COMMAND_MAC_CONTEXT, 'command MAC key', hmacSha256);
+  const compute = (key: Uint8Array, unsigned: UnsignedMotorCommand): string => toBase64Url(macBytes(key, unsigned));
+  return {
+    /** base64url (43 chars) of the command's MAC; a `mac` member in the input is ignored. */
+    compute,
+    /** The command with its `mac` member set (replacing any previous one). */
+    sign: (key: Uint8Array, unsigned: UnsignedMotorCommand): MotorCommand => ({
+      ...(withoutMac(unsigned) as UnsignedMotorCommand),
+      mac: compute(key, unsigned),
+    }),
+    macBytes,
+  };
+}
+
+const portable = commandMacs();
+const macBytes = portable.macBytes;
 
 /** base64url (43 chars) of the command's MAC; a `mac` member in the input is ignored. */
-export function computeCommandMac(key: Uint8Array, unsigned: UnsignedMotorCommand): string {
-  return toBase64Url(macBytes(key, unsigned));
-}
+export const computeCommandMac = portable.compute;
 
 /** The command with its `mac` member set (replacing any previous one). */
-export function signMotorCommand(key: Uint8Array, unsigned: UnsignedMotorCommand): MotorCommand {
-  return { ...(withoutMac(unsigned) as UnsignedMotorCommand), mac: computeCommandMac(key, unsigned) };
-}
+export const signMotorCommand = portable.sign;
 
 /**
  * True when `command.mac` is the MAC of every other member under `key`. The comparison is constant

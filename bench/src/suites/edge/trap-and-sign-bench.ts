@@ -1,12 +1,14 @@
 /**
  * Speed (a): trapAndSign on one core for a 6-joint, 20-point trajectory in the UR5e cell with
  * ten keep-out zones, beside a bare HMAC-SHA256 over the same command bytes (the floor: what signing
- * alone costs). The gate sees a fixed `nowMs`, so frames stay fresh and every call runs all five gates
+ * alone costs) with node:crypto, the implementation the edge signs with; the portable @noble/hashes HMAC
+ * the edge used before is measured too, for comparison. The gate sees a fixed `nowMs`, so frames stay fresh and every call runs all five gates
  * and signs; a call that does not sign aborts the benchmark rather than timing a veto.
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { COMMAND_MAC_CONTEXT } from '@pentagate/crypto';
+import { nodeHmacSha256 } from '@pentagate/edge';
 import { canonicalBytes, type MotorCommand, utf8Bytes } from '@pentagate/protocol';
 import { type SectionResult, type SuiteContext, sectionOf, target } from '../../harness/index.js';
 import { ur5eCell } from './ur5e-cell.js';
@@ -37,9 +39,12 @@ export function benchTrapAndSign(ctx: SuiteContext): SectionResult {
     },
     { iterations },
   );
-  const bare = ctx.measureSync('hmac', () => hmac(sha256, cell.hmacKey.key, message), { iterations });
+  const bare = ctx.measureSync('hmac', () => nodeHmacSha256(cell.hmacKey.key, message), { iterations });
+  const noble = ctx.measureSync('hmac (noble)', () => hmac(sha256, cell.hmacKey.key, message), {
+    iterations,
+  });
   const ratio = trap.p99Us / bare.p99Us;
-  return sectionOf([trap, bare], {
+  return sectionOf([trap, bare, noble], {
     figures: {
       'trapAndSign.p99OverHmacP99': ratio,
       // On a shared machine the p99s are mostly scheduler waits; the p50 and min ratios show the work itself.
@@ -53,7 +58,8 @@ export function benchTrapAndSign(ctx: SuiteContext): SectionResult {
     ],
     notes: [
       `trapAndSign: ${cell.profile.joints.length} joints × 20 points, ${cell.profile.keepOut.zones.length} keep-out zones ` +
-        `(${cell.profile.robotId}), all five gates + JCS + HMAC; hmac: HMAC-SHA256 over the same ${message.length} command bytes`,
+        `(${cell.profile.robotId}), all five gates + JCS + HMAC; hmac: node:crypto HMAC-SHA256 over the same ` +
+        `${message.length} command bytes; hmac (noble): the portable implementation, same bytes`,
     ],
   });
 }

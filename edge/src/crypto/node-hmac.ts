@@ -1,0 +1,19 @@
+/**
+ * The edge runs only on Node, so its MACs use node:crypto's HMAC-SHA256 (OpenSSL) rather than the portable
+ * @noble/hashes one the shared crypto package defaults to for browsers: same bytes, several times faster,
+ * which is most of the signing cost on trapAndSign's hot path. test/crypto/node-hmac.test.ts checks both
+ * implementations agree on random keys and messages.
+ */
+import { createHmac } from 'node:crypto';
+import { commandMacs, frameMacs, type HmacSha256 } from '@pentagate/crypto';
+
+export const nodeHmacSha256: HmacSha256 = (key, message) => {
+  const digest = createHmac('sha256', key).update(message).digest();
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+};
+
+/** Motor-command signing on the edge. */
+export const edgeCommandMacs = commandMacs(nodeHmacSha256);
+
+/** Sensor-frame MAC checks on the edge. */
+export const edgeFrameMacs = frameMacs(nodeHmacSha256);
