@@ -1,10 +1,10 @@
 /**
  * The edge runs only on Node, so its MACs use node:crypto's HMAC-SHA256 (OpenSSL) rather than the portable
  * @noble/hashes one the shared crypto package defaults to for browsers: same bytes, several times faster,
- * which is most of the signing cost on trapAndSign's hot path. test/crypto/node-hmac.test.ts checks both
+ * which is most of the signing cost on trapAndSign's hot path. The evidence digest's SHA-256 likewise. test/crypto/node-hmac.test.ts checks both
  * implementations agree on random keys and messages.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { commandMacs, frameMacs, type HmacSha256 } from '@pentagate/crypto';
 
 export const nodeHmacSha256: HmacSha256 = (key, message) => {
@@ -17,3 +17,8 @@ export const edgeCommandMacs = commandMacs(nodeHmacSha256);
 
 /** Sensor-frame MAC checks on the edge. */
 export const edgeFrameMacs = frameMacs(nodeHmacSha256);
+
+/** Lower-case hex SHA-256 (the evidence digest on the edge). */
+export function nodeSha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

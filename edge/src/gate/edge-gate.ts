@@ -9,12 +9,7 @@
  * configuration change: commands signed by the previous process are dead to the controller once a newer one
  * lands).
  */
-import {
-  type TrustStore,
-  dsseVerifyStatement,
-  jcsDigestHex,
-  sha256Hex,
-} from '@pentagate/crypto';
+import { type TrustStore, dsseVerifyStatement, jcsDigestHex } from '@pentagate/crypto';
 import {
   type ConsentStatement,
   ConsentStatementSchema,
@@ -41,7 +36,7 @@ import {
   type ProvenanceLoadReport,
   ProvenanceRegistry,
 } from '../gates/provenance-registry.js';
-import { edgeCommandMacs } from '../crypto/node-hmac.js';
+import { edgeCommandMacs, nodeSha256Hex } from '../crypto/node-hmac.js';
 import { riskGate } from '../gates/risk.js';
 import { runGate } from '../gates/run-gate.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
@@ -201,7 +196,7 @@ export class EdgeGate {
       at += c.length;
     }
     bytes[at] = 0x5d; // ]
-    return sha256Hex(bytes);
+    return nodeSha256Hex(bytes);
   }
 
   /** All five gates, RISK first (its speed cap feeds ECONOMY), reported in pentagon order. */

@@ -16,28 +16,41 @@
 import type { DhTable } from './forward-kinematics.js';
 import { frameOrigins } from './forward-kinematics.js';
 
-/** Σ-bound speed of the fastest frame origin at configuration `qRad` under joint rates `ratesRadS`, m/s. */
-function fastestFrameMps(
+/**
+ * Lever lengths at one configuration: for each frame i and joint j ≤ i, |p_i − p_{j−1}| (joint j turns about
+ * the z axis of frame j−1, through its origin; p_{−1} is the base origin), packed row by row (i(i+1)/2 + j).
+ * Computed once per configuration and reused for every set of joint rates judged there.
+ */
+function leverLengths(
   table: DhTable,
   qRad: ArrayLike<number>,
-  ratesRadS: ArrayLike<number>,
   origins: Float64Array,
-): number {
+  out: Float64Array,
+): Float64Array {
   const n = table.length / 5;
   frameOrigins(table, qRad, origins);
-  let fastest = 0;
+  let at = 0;
   for (let i = 0; i < n; i++) {
     const px = origins[3 * i]!;
     const py = origins[3 * i + 1]!;
     const pz = origins[3 * i + 2]!;
-    let v = 0;
     for (let j = 0; j <= i; j++) {
-      // Joint j's axis passes through the origin of frame j−1 (the base origin for j = 0).
-      const ax = j === 0 ? 0 : origins[3 * (j - 1)]!;
-      const ay = j === 0 ? 0 : origins[3 * (j - 1) + 1]!;
-      const az = j === 0 ? 0 : origins[3 * (j - 1) + 2]!;
-      v += Math.abs(ratesRadS[j]!) * Math.hypot(px - ax, py - ay, pz - az);
+      const dx = j === 0 ? px : px - origins[3 * (j - 1)]!;
+      const dy = j === 0 ? py : py - origins[3 * (j - 1) + 1]!;
+      const dz = j === 0 ? pz : pz - origins[3 * (j - 1) + 2]!;
+      out[at++] = Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
+  }
+  return out;
+}
+
+/** max over frames i of Σ_{j≤i} |ω_j| · lever[i][j], m/s. */
+function fastestFrameMps(levers: Float64Array, ratesRadS: ArrayLike<number>, n: number): number {
+  let fastest = 0;
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (let j = 0; j <= i; j++) v += Math.abs(ratesRadS[j]!) * levers[at++]!;
     if (v > fastest) fastest = v;
   }
   return fastest;
@@ -55,27 +68,36 @@ export function peakArmSpeedMps(
 ): number {
   const n = table.length / 5;
   const origins = new Float64Array(3 * n);
+  const pairs = (n * (n + 1)) / 2;
+  let previous = new Float64Array(pairs);
+  let current = new Float64Array(pairs);
+  const middle = new Float64Array(pairs);
   const rates = new Float64Array(n);
   const mid = new Float64Array(n);
   let peak = 0;
   for (let k = 0; k < waypointsRad.length; k++) {
     const q = waypointsRad[k]!;
+    leverLengths(table, q, origins, current);
     const v = velocitiesRadS[k];
-    if (v) peak = Math.max(peak, fastestFrameMps(table, q, v, origins));
-    if (k === 0) continue;
-    const prev = waypointsRad[k - 1]!;
-    const dtS = (timesMs[k]! - timesMs[k - 1]!) / 1000;
-    if (!(dtS > 0)) continue;
-    for (let j = 0; j < n; j++) {
-      rates[j] = (q[j]! - prev[j]!) / dtS;
-      mid[j] = (q[j]! + prev[j]!) / 2;
+    if (v) peak = Math.max(peak, fastestFrameMps(current, v, n));
+    if (k > 0) {
+      const prev = waypointsRad[k - 1]!;
+      const dtS = (timesMs[k]! - timesMs[k - 1]!) / 1000;
+      if (dtS > 0) {
+        for (let j = 0; j < n; j++) {
+          rates[j] = (q[j]! - prev[j]!) / dtS;
+          mid[j] = (q[j]! + prev[j]!) / 2;
+        }
+        leverLengths(table, mid, origins, middle);
+        peak = Math.max(
+          peak,
+          fastestFrameMps(previous, rates, n),
+          fastestFrameMps(middle, rates, n),
+          fastestFrameMps(current, rates, n),
+        );
+      }
     }
-    peak = Math.max(
-      peak,
-      fastestFrameMps(table, prev, rates, origins),
-      fastestFrameMps(table, mid, rates, origins),
-      fastestFrameMps(table, q, rates, origins),
-    );
+    [previous, current] = [current, previous];
   }
   return peak;
 }

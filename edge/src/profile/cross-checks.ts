@@ -217,7 +217,10 @@ export function crossFieldProblems(p: RobotProfile): ProfileProblem[] {
  * sections are schema-valid runs; a rule that reads a section with a schema problem is not run, and says so
  * (it would read values of the wrong shape), rather than staying silent.
  */
-export function crossFieldProblemsBeside(value: unknown, schemaProblems: readonly ProfileProblem[]): ProfileProblem[] {
+export function crossFieldProblemsBeside(
+  value: unknown,
+  schemaProblems: readonly ProfileProblem[],
+): ProfileProblem[] {
   const broken = new Set(schemaProblems.map((p) => p.path.split(/[.[]/)[0] ?? ''));
   const wholeDocument = broken.has('') || typeof value !== 'object' || value === null || Array.isArray(value);
   const out: ProfileProblem[] = [];

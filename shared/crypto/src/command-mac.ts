@@ -15,7 +15,8 @@ export const COMMAND_MAC_BYTES = HMAC_SHA256_BYTES;
 /** The command-MAC functions over one HMAC implementation (the edge passes node:crypto's). */
 export function commandMacs(hmacSha256?: HmacSha256) {
   const macBytes = contextMac(COMMAND_MAC_CONTEXT, 'command MAC key', hmacSha256);
-  const compute = (key: Uint8Array, unsigned: UnsignedMotorCommand): string => toBase64Url(macBytes(key, unsigned));
+  const compute = (key: Uint8Array, unsigned: UnsignedMotorCommand): string =>
+    toBase64Url(macBytes(key, unsigned));
   return {
     /** base64url (43 chars) of the command's MAC; a `mac` member in the input is ignored. */
     compute,

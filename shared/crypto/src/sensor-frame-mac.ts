@@ -26,7 +26,10 @@ export function frameMacs(hmacSha256?: HmacSha256) {
   return {
     compute,
     /** The frame with its `mac` member set (replacing any previous one), as a sensor node publishes it. */
-    sign: <F extends TelemetryFrame>(key: Uint8Array, frame: F): F => ({ ...frame, mac: compute(key, frame) }),
+    sign: <F extends TelemetryFrame>(key: Uint8Array, frame: F): F => ({
+      ...frame,
+      mac: compute(key, frame),
+    }),
     /**
      * True when `frame.mac.hmacSha256` is the MAC of every other member under `key`. Constant-time
      * comparison; a missing mac or a tag that is not canonical base64url of 32 bytes is simply not a match.
