@@ -5,13 +5,14 @@
  * machine's Mosquitto; required when CI=true), then exits cleanly on SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commands as edgeCommands } from '@pentagate/edge/commands';
 import { resolveCommandLine, runCli } from '@pentagate/protocol';
 import t from 'tap';
+import { edgeOptionsForCell } from '../src/cli/cell-command.js';
 import { DEMO_SCENARIO } from '../src/cli/scenario-paths.js';
 import { commands } from '../src/commands.js';
 import { edgeRunArgs, PENTAGATE_BIN } from '../src/edge/edge-process.js';
@@ -50,14 +51,22 @@ t.test('sim cell writes a cell whose edge run options parse against the real edg
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-cell-test-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const out = join(dir, 'cell');
-  const first = await cli(['sim', 'cell', '--out', out]);
+  const first = await cli(['sim', 'cell', '--out', out, '--mqtt-port', '18830']);
   t.equal(first.code, 0, first.err);
-  const argv = first.out.trim().split(' ').slice(1);
+  t.match(first.out, /^npx pentagate edge run /, 'the whole command line, ready to paste');
+  const argv = first.out.trim().split(' ').slice(2);
   t.match(first.out, /--firmware \S+firmware-1\.4\.2\.dsse\.json/);
   t.match(first.out, /--calibration \S+calibration-lidar-front\.dsse\.json/);
-  const resolved = resolveCommandLine([...argv, '--mqtt', 'mqtt://127.0.0.1:1883'], edgeCommands);
+  t.match(first.out, / --mqtt embedded:18830 --broker-users \S+\/broker\/users\.json --state-dir \S+\/edge-state$/m);
+  const resolved = resolveCommandLine(argv, edgeCommands);
   t.same(resolved.command.path, ['edge', 'run']);
-  const again = await cli(['sim', 'cell', '--out', out]);
+  const users = JSON.parse(await readFile(join(out, 'broker', 'users.json'), 'utf8')) as { passwordHash?: string }[];
+  t.ok(users.length === 2 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
+  t.equal((await stat(join(out, 'broker', 'sim-ur5e-01.password'))).mode & 0o777, 0o600);
+  const badPort = await cli(['sim', 'cell', '--out', join(dir, 'p'), '--mqtt-port', '70000']);
+  t.equal(badPort.code, 2);
+  t.match(badPort.err, /--mqtt-port: expected a port 1\.\.65535, got "70000"/);
+  const again = await cli(['sim', 'cell', '--out', out, '--mqtt-port', '18830']);
   t.equal(again.code, 0);
   t.match(again.err, /already holds a cell; keeping it/);
   t.equal(again.out, first.out, 'the kept cell prints the same options');
@@ -95,7 +104,9 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
     process.execPath,
     [
       PENTAGATE_BIN,
-      ...made.out.trim().split(' ').slice(1),
+      'edge',
+      'run',
+      ...edgeOptionsForCell(await loadRobotCredentials(cell)),
       '--mqtt',
       'mqtt://127.0.0.1:1883',
       '--state-dir',

@@ -301,6 +301,12 @@ export const edgeRunCommand: Command = {
   async run(args, io) {
     const options = await edgeRunOptions(args);
     const started = await startEdgeRun(options);
+    if (started.provenanceProblems.length > 0) {
+      // Said on stderr, not only logged: with PROVENANCE unable to pass, every intent will be vetoed.
+      io.err(
+        `pentagate edge run: WARNING: PROVENANCE cannot pass, so every intent will be vetoed: ${started.provenanceProblems.join('; ')}`,
+      );
+    }
     io.err(
       `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}${started.foxgloveUrl ? `; Foxglove on ${started.foxgloveUrl}` : ''}; Ctrl-C stops it`,
     );

@@ -68,6 +68,8 @@ export interface StartedEdge {
   /** The Foxglove WebSocket URL when `foxglovePort` was given. */
   foxgloveUrl: string | undefined;
   uplink: RunningUplink | undefined;
+  /** Why PROVENANCE cannot pass whatever telemetry arrives (empty when it can); `edge run` says so on stderr. */
+  provenanceProblems: string[];
   stop(reason?: string): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     calibrationCertificates: options.calibrationCertificates,
   });
   for (const r of provenance.rejected) log.warn({ ...r }, 'provenance document refused');
+  const provenanceProblems = gate.provenanceProblems(provenance);
 
   const transports = options.transports ?? ['mqtt'];
   const useMqtt = transports.includes('mqtt');
@@ -198,6 +201,7 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     broker,
     foxgloveUrl: foxglove?.url,
     uplink,
+    provenanceProblems,
     async stop(reason) {
       // the uplink reads the outbox the node closes; what it has not shipped ships after the next start
       await uplink?.stop();

@@ -35,6 +35,7 @@ import {
   type ProvenanceDocuments,
   type ProvenanceLoadReport,
   ProvenanceRegistry,
+  provenanceStartProblems,
 } from '../gates/provenance-registry.js';
 import { edgeCommandMacs, nodeSha256Hex } from '../crypto/node-hmac.js';
 import { riskGate } from '../gates/risk.js';
@@ -155,6 +156,11 @@ export class EdgeGate {
   /** Verifies and adds firmware manifests and calibration certificates (DSSE envelopes). */
   loadProvenance(docs: ProvenanceDocuments, nowMs = this.#clock()): ProvenanceLoadReport {
     return this.#provenance.load(this.#trust, docs, this.#cp.profile.robotId, nowMs);
+  }
+
+  /** Why PROVENANCE cannot pass now whatever arrives (provenanceStartProblems), for a loud line at start. */
+  provenanceProblems(report: ProvenanceLoadReport, nowMs = this.#clock()): string[] {
+    return provenanceStartProblems(this.#cp.profile, this.#provenance, report, nowMs);
   }
 
   #context(

@@ -11,6 +11,7 @@ import {
   type FirmwareManifest,
   FirmwareManifestSchema,
   PAYLOAD_TYPES,
+  type RobotProfile,
 } from '@pentagate/protocol';
 
 export interface VerifiedManifest {
@@ -94,4 +95,37 @@ export class ProvenanceRegistry {
   certificatesFor(sensorId: string): readonly VerifiedCertificate[] {
     return this.#certificates.get(sensorId) ?? [];
   }
+
+  /** How many verified firmware manifests are held. */
+  get manifestCount(): number {
+    return this.#manifests.length;
+  }
+}
+
+/**
+ * Why PROVENANCE cannot pass at `nowMs` whatever the telemetry says, judged at start so `edge run` can say it
+ * loudly (a refused document is otherwise one log line, then every intent is vetoed): refused documents, no
+ * vendor-signed firmware manifest at all while the profile has a firmware source, and each sensor that needs
+ * calibration without a certificate valid now.
+ */
+export function provenanceStartProblems(
+  profile: Pick<RobotProfile, 'sensors' | 'sources'>,
+  registry: ProvenanceRegistry,
+  report: ProvenanceLoadReport,
+  nowMs: number,
+): string[] {
+  const out = report.rejected.map(
+    (r) => `${r.kind === 'firmware' ? 'firmware manifest' : 'calibration certificate'} #${r.index + 1} refused: ${r.reason}`,
+  );
+  if (registry.manifestCount === 0 && profile.sources.some((s) => s.kind === 'firmware')) {
+    out.push('no vendor-signed firmware manifest is loaded (give one with --firmware)');
+  }
+  for (const sensor of profile.sensors) {
+    if (!sensor.calibrationRequired) continue;
+    const valid = registry
+      .certificatesFor(sensor.id)
+      .some((c) => c.certificate.issuedAt <= nowMs && nowMs < c.certificate.expiresAt);
+    if (!valid) out.push(`sensor ${sensor.id} has no calibration certificate valid now (give one with --calibration)`);
+  }
+  return out;
 }

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { writeHmacKeyFile } from '@pentagate/crypto';
+import { generateEd25519, trustEntryFor, writeHmacKeyFile } from '@pentagate/crypto';
 import { robotTopics } from '@pentagate/protocol';
 import { hashPassword } from '../../src/broker/password-hash.js';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { cli } from './helpers/run-edge-cli.js';
+import { startEdgeCli } from './helpers/edge-cli-process.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
 import { armFixture } from './helpers/arm-fixture.js';
 import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
@@ -69,6 +70,7 @@ t.test('edge run serves a robot on the embedded broker and stops it on shutdown'
   let stopped = false;
   t.teardown(() => (stopped ? undefined : started.stop()));
   t.ok(started.broker, 'the embedded broker runs');
+  t.same(started.provenanceProblems, [], 'with its firmware manifest, PROVENANCE can pass');
   const robot = await connectClient(started.broker?.url ?? '', {
     username: 'robot-r1',
     password: 'robot-pw',
@@ -96,6 +98,52 @@ t.test('edge run serves a robot on the embedded broker and stops it on shutdown'
   const log = logLines.join('');
   t.match(log, /"msg":"edge running"/);
   t.notMatch(log, /robot-pw/);
+});
+
+t.test('edge run says loudly on stderr when PROVENANCE cannot pass', async (t) => {
+  const f = await files(t);
+  const withSensor = join(f.dir, 'calibrated.json');
+  const lab = trustEntryFor(generateEd25519().publicKey, 'calibration');
+  const trust = f.fixture.profile.trust.document as { keys: unknown[] };
+  await writeFile(
+    withSensor,
+    JSON.stringify({
+      ...f.fixture.profile,
+      trust: { document: { keys: [...trust.keys, lab] } },
+      sensors: [{ id: 'lidar-front', calibrationRequired: true }],
+    }),
+  );
+  const garbled = join(f.dir, 'garbled-fw.json');
+  await writeFile(garbled, JSON.stringify({ payloadType: 'x', payload: 'e30', signatures: [] }));
+  const options = await edgeRunOptions({
+    options: {
+      profile: withSensor,
+      'hmac-key': f.hmacKey,
+      mqtt: 'embedded:0',
+      'state-dir': join(f.dir, 'state-prov'),
+      firmware: [garbled],
+      'log-level': 'silent',
+    },
+    positionals: [],
+  });
+  const started = await startEdgeRun(options);
+  t.teardown(() => started.stop());
+  t.match(started.provenanceProblems, [
+    /^firmware manifest #1 refused: /,
+    /^no vendor-signed firmware manifest is loaded \(give one with --firmware\)$/,
+    /^sensor lidar-front has no calibration certificate valid now \(give one with --calibration\)$/,
+  ]);
+  await started.stop();
+  // The CLI prints it on stderr, one line, before it says it is serving.
+  const edge = await startEdgeCli(t, [
+    ...['--profile', withSensor, '--hmac-key', f.hmacKey, '--mqtt', 'embedded:0'],
+    ...['--state-dir', join(f.dir, 'state-cli'), '--log-level', 'silent'],
+  ]);
+  t.match(
+    edge.stderr(),
+    /^pentagate edge run: WARNING: PROVENANCE cannot pass, so every intent will be vetoed: no vendor-signed firmware manifest is loaded .*; sensor lidar-front has no calibration certificate valid now/m,
+  );
+  t.equal(await edge.stop(), 0);
 });
 
 t.test('edge run refuses what it cannot use, before it starts', async (t) => {

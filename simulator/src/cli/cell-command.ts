@@ -17,7 +17,11 @@ import {
   loadRobotCredentials,
   type RobotCredentials,
 } from '../setup/robot-credentials.js';
+import { writeShellKit } from '../setup/shell-kit.js';
 import { DEMO_SCENARIO } from './scenario-paths.js';
+
+/** The embedded broker port the printed line uses unless --mqtt-port says otherwise (1883 is often taken). */
+export const DEFAULT_CELL_MQTT_PORT = 1884;
 
 /** The `edge run` options that load this cell's profile, key and provenance documents. */
 export function edgeOptionsForCell(c: RobotCredentials): string[] {
@@ -35,13 +39,18 @@ export const simCellCommand: Command = {
   path: ['sim', 'cell'],
   summary:
     'Write a simulated robot cell (keys, trust, profile, signed provenance) for an edge started elsewhere',
-  usage: '--out DIR [--scenario FILE] [--hmac-key FILE] [--timing-floor MS]',
+  usage: '--out DIR [--scenario FILE] [--hmac-key FILE] [--timing-floor MS] [--mqtt-port N]',
   description: [
     "Writes into DIR what the edge and the simulator share: the scenario's robot profile (default: the demo",
     "scenario's) with trust.path pointing at a generated trust file (vendor, calibration lab and operator keys),",
     'the HMAC command key (generated, or copied from --hmac-key), a vendor-signed manifest for the simulated',
-    'firmware and lab-signed calibration certificates. Prints the matching `pentagate edge run` options.',
-    'Start the edge with them, then `pentagate demo --connect mqtt://HOST:PORT --cell DIR …`.',
+    'firmware and lab-signed calibration certificates; and for driving the edge from a shell, broker accounts',
+    '(DIR/broker/users.json, each clear password in DIR/broker/<user>.password, mode 0600) and example messages',
+    '(DIR/examples: one telemetry frame per source with "stampMs":0 to replace by the time, and an intent).',
+    'Prints the whole `npx pentagate edge run` line: the embedded broker on --mqtt-port (default',
+    `${DEFAULT_CELL_MQTT_PORT}, so a local broker on 1883 is left alone) with those accounts, state in DIR/edge-state.`,
+    'For an edge elsewhere (docker-compose), take the --profile … --calibration options and add your broker;',
+    'then `pentagate demo --connect mqtt://HOST:PORT --cell DIR …`.',
     'If DIR already holds a cell it is kept as it is (so a restarted deployment keeps its keys).',
     '',
     "Every source's maxAgeMs and command.validForMs are raised to at least --timing-floor MS (default",
@@ -55,6 +64,11 @@ export const simCellCommand: Command = {
     out: { type: 'string', valueName: 'DIR', description: 'where to write the cell' },
     scenario: { type: 'string', valueName: 'FILE', description: 'take the robot profile from this scenario' },
     'hmac-key': { type: 'string', valueName: 'FILE', description: 'use this HMAC command key (JWK)' },
+    'mqtt-port': {
+      type: 'string',
+      valueName: 'N',
+      description: `the embedded broker port in the printed edge run line (default ${DEFAULT_CELL_MQTT_PORT})`,
+    },
     'timing-floor': {
       type: 'string',
       valueName: 'MS',
@@ -63,6 +77,10 @@ export const simCellCommand: Command = {
   },
   async run(args, io) {
     const out = requireOption(args, 'out');
+    const portText = (args.options['mqtt-port'] as string | undefined) ?? String(DEFAULT_CELL_MQTT_PORT);
+    if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65_535) {
+      throw new UsageError(`--mqtt-port: expected a port 1..65535, got ${JSON.stringify(portText)}`);
+    }
     const floorText = (args.options['timing-floor'] as string | undefined) ?? String(DEFAULT_TIMING_FLOOR_MS);
     if (!/^[0-9]{1,5}$/.test(floorText)) {
       throw new UsageError(
@@ -88,16 +106,30 @@ export const simCellCommand: Command = {
         );
       }
       const hmacKeyFrom = args.options['hmac-key'] as string | undefined;
+      const profile = withTimingFloor(loaded.profile, Number(floorText));
+      const firmware = simulatedFirmware(loaded.scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION);
       credentials = await createRobotCredentials({
         stateDir: out,
-        profile: withTimingFloor(loaded.profile, Number(floorText)),
-        signedFirmware: simulatedFirmware(loaded.scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
+        profile,
+        signedFirmware: firmware,
         calibration: loaded.scenario.calibration ?? 'valid',
         ...(hmacKeyFrom !== undefined ? { hmacKeyFrom } : {}),
       });
-      io.err(`pentagate sim cell: wrote a cell for robot ${loaded.profile.robotId} to ${out}`);
+      const kit = await writeShellKit(out, profile, firmware, loaded.scenario.initial?.jointsRad ?? []);
+      io.err(
+        `pentagate sim cell: wrote a cell for robot ${profile.robotId} to ${out}; ` +
+          `broker account ${kit.username} (password in ${kit.passwordPath}), example messages in ${kit.examplesDir}`,
+      );
     }
-    io.out(['pentagate', 'edge', 'run', ...edgeOptionsForCell(credentials)].join(' '));
+    const users = join(out, 'broker', 'users.json');
+    const broker = [
+      '--mqtt',
+      `embedded:${portText}`,
+      ...(existsSync(users) ? ['--broker-users', users] : []),
+      '--state-dir',
+      join(out, 'edge-state'),
+    ];
+    io.out(['npx', 'pentagate', 'edge', 'run', ...edgeOptionsForCell(credentials), ...broker].join(' '));
     return ExitCode.ok;
   },
 };
