@@ -57,10 +57,15 @@ t.test('sim cell writes a cell whose edge run options parse against the real edg
   const argv = first.out.trim().split(' ').slice(2);
   t.match(first.out, /--firmware \S+firmware-1\.4\.2\.dsse\.json/);
   t.match(first.out, /--calibration \S+calibration-lidar-front\.dsse\.json/);
-  t.match(first.out, / --mqtt embedded:18830 --broker-users \S+\/broker\/users\.json --state-dir \S+\/edge-state$/m);
+  t.match(
+    first.out,
+    / --mqtt embedded:18830 --broker-users \S+\/broker\/users\.json --state-dir \S+\/edge-state$/m,
+  );
   const resolved = resolveCommandLine(argv, edgeCommands);
   t.same(resolved.command.path, ['edge', 'run']);
-  const users = JSON.parse(await readFile(join(out, 'broker', 'users.json'), 'utf8')) as { passwordHash?: string }[];
+  const users = JSON.parse(await readFile(join(out, 'broker', 'users.json'), 'utf8')) as {
+    passwordHash?: string;
+  }[];
   t.ok(users.length === 2 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
   t.equal((await stat(join(out, 'broker', 'sim-ur5e-01.password'))).mode & 0o777, 0o600);
   const badPort = await cli(['sim', 'cell', '--out', join(dir, 'p'), '--mqtt-port', '70000']);

@@ -115,7 +115,8 @@ export function provenanceStartProblems(
   nowMs: number,
 ): string[] {
   const out = report.rejected.map(
-    (r) => `${r.kind === 'firmware' ? 'firmware manifest' : 'calibration certificate'} #${r.index + 1} refused: ${r.reason}`,
+    (r) =>
+      `${r.kind === 'firmware' ? 'firmware manifest' : 'calibration certificate'} #${r.index + 1} refused: ${r.reason}`,
   );
   if (registry.manifestCount === 0 && profile.sources.some((s) => s.kind === 'firmware')) {
     out.push('no vendor-signed firmware manifest is loaded (give one with --firmware)');
@@ -125,7 +126,8 @@ export function provenanceStartProblems(
     const valid = registry
       .certificatesFor(sensor.id)
       .some((c) => c.certificate.issuedAt <= nowMs && nowMs < c.certificate.expiresAt);
-    if (!valid) out.push(`sensor ${sensor.id} has no calibration certificate valid now (give one with --calibration)`);
+    if (!valid)
+      out.push(`sensor ${sensor.id} has no calibration certificate valid now (give one with --calibration)`);
   }
   return out;
 }

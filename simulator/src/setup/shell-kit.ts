@@ -22,7 +22,11 @@ export interface ShellKit {
 }
 
 /** One frame per source: nobody near, a charged battery, the signed firmware, the robot at rest. */
-function exampleFrames(profile: RobotProfile, firmware: FirmwareIdentity, jointsRad: readonly number[]): TelemetryFrame[] {
+function exampleFrames(
+  profile: RobotProfile,
+  firmware: FirmwareIdentity,
+  jointsRad: readonly number[],
+): TelemetryFrame[] {
   const common = { v: 1 as const, robotId: profile.robotId, seq: 1, stampMs: 0 };
   return profile.sources.map((s): TelemetryFrame => {
     const at = { ...common, source: s.name };
@@ -37,7 +41,12 @@ function exampleFrames(profile: RobotProfile, firmware: FirmwareIdentity, joints
           effortsNm: profile.joints.map(() => 1),
         };
       case 'pose':
-        return { ...at, kind: 'pose', positionM: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } };
+        return {
+          ...at,
+          kind: 'pose',
+          positionM: { x: 0, y: 0, z: 0 },
+          orientation: { x: 0, y: 0, z: 0, w: 1 },
+        };
       case 'proximity':
         return { ...at, kind: 'proximity', nearestHumanM: null };
       case 'battery':
@@ -48,7 +57,7 @@ function exampleFrames(profile: RobotProfile, firmware: FirmwareIdentity, joints
           currentA: 1,
           stateOfCharge: 0.9,
         };
-      case 'firmware':
+      default:
         return { ...at, kind: 'firmware', imageSha256: firmware.imageSha256, version: firmware.version };
     }
   });
@@ -94,7 +103,9 @@ export async function writeShellKit(
   const usersPath = join(brokerDir, 'users.json');
   await writeFile(usersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });
   for (const account of [accounts.simulator, accounts.operator]) {
-    await writeFile(join(brokerDir, `${account.username}.password`), `${account.password}\n`, { mode: 0o600 });
+    await writeFile(join(brokerDir, `${account.username}.password`), `${account.password}\n`, {
+      mode: 0o600,
+    });
   }
   for (const frame of exampleFrames(profile, firmware, jointsRad)) {
     await writeFile(join(examplesDir, `telemetry-${frame.source}.json`), `${JSON.stringify(frame)}\n`);
