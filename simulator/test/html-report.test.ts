@@ -158,7 +158,11 @@ t.test(
     t.equal(held('noUnsignedMotion'), true, 'every motion traces to a MAC-verified, announced command');
     t.equal(held('notExecuted sweep-2'), true);
     const html = renderHtmlReport([result], new Date('2026-01-02T03:04:05Z'));
-    t.notMatch(html, /<script|https?:\/\/(?!www\.w3\.org)/, 'no scripts and nothing fetched');
+    t.notMatch(
+      html,
+      /<script[^>]*\ssrc=|<link|https?:\/\/(?!www\.w3\.org|github\.com\/leeoniya\/uPlot)/,
+      'scripts inline only, nothing fetched',
+    );
     if (!existsSync(CHROMIUM)) {
       if (process.env.CI) t.fail(`${CHROMIUM} is missing (CI installs the Debian chromium package)`);
       else t.skip(`${CHROMIUM} is missing: apt-get install -y chromium to run the rendering check`);
@@ -194,6 +198,7 @@ t.test(
     t.same(captions, [
       'Joint torques',
       'Human distance against the operating radius',
+      'Robot motion',
       'Battery',
       'Verdicts',
       'Stop / veto latency (first frame showing the person → STOP at the controller, or intent → veto)',
@@ -202,17 +207,59 @@ t.test(
       els.map((e) => e.textContent),
     );
     t.ok(latencyText.includes('30 ms'), `the latency bar reads 30 ms (${latencyText.join(', ')})`);
-    const paths = await page.$$eval('figure:nth-of-type(1) svg path', (els) => els.length);
-    t.equal(paths, 6, 'one torque line per joint');
-    const distanceBox = await page.$eval(
-      'figure:nth-of-type(2) svg',
-      (el) => el.getBoundingClientRect().width,
+    // The charts uPlot drew: one quantity per axis, each axis names its unit.
+    const charts = await page.evaluate(() =>
+      (
+        window as unknown as {
+          pentagateCharts: { id: string; axes: string[]; series: string[]; markers: string[] }[];
+        }
+      ).pentagateCharts.map(({ id, axes, series, markers }) => ({ id, axes, series, markers })),
     );
-    t.ok(distanceBox > 300, 'the distance plot is laid out');
-    const markers = await page.$$eval('figure:nth-of-type(2) svg text.marker', (els) =>
-      els.map((e) => e.textContent),
+    t.same(
+      charts.map((c) => c.axes),
+      [
+        ['time (s)', 'torque (N·m)'],
+        ['time (s)', 'distance (m)'],
+        ['time (s)', 'motion'],
+        ['time (s)', 'terminal voltage (V)', 'state of charge (%)'],
+        ['time (s)', 'verdict'],
+      ],
+      'every axis says what it measures, in which unit; volts and percent on their own axes',
     );
-    t.same(markers, ['stopped'], 'the STOP is marked on the distance plot');
+    t.equal(charts[0]?.series.length, 6, 'one torque line per joint');
+    t.same(charts[1]?.markers, ['stopped'], 'the STOP is marked on the distance chart');
+    t.ok(charts[4]?.series.includes('stopped'), 'verdict outcomes are the categories of the verdict axis');
+    const canvases = await page.$$eval('figure.chart canvas', (els) =>
+      els.map((e) => e.getBoundingClientRect().width),
+    );
+    t.equal(canvases.length, 5, 'every chart is drawn');
+    t.ok(
+      canvases.every((w) => w > 300),
+      `the charts are laid out (${canvases.join(', ')} px wide)`,
+    );
+    // Legend entries never overlap (the hand-drawn legend's labels did).
+    const overlaps = await page.$$eval('figure.chart', (figs) =>
+      figs.flatMap((fig) => {
+        const boxes = [...fig.querySelectorAll('.u-legend .u-series')].map((e) => e.getBoundingClientRect());
+        const hits: string[] = [];
+        boxes.forEach((a, i) =>
+          boxes.slice(i + 1).forEach((b) => {
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+              hits.push(fig.getAttribute('data-chart') ?? '?');
+            }
+          }),
+        );
+        return hits;
+      }),
+    );
+    t.same(overlaps, [], 'no two legend entries overlap');
+    if (process.env.PENTAGATE_UPDATE_SCREENSHOTS === '1') {
+      // The screenshots in simulator/README.md, one per chart type.
+      for (const fig of await page.$$('figure.chart')) {
+        const id = ((await fig.getAttribute('data-chart')) ?? '').replace(/^s\d+-/, '');
+        await fig.screenshot({ path: join(import.meta.dirname, '..', 'docs', `report-${id}.png`) });
+      }
+    }
     const rows = await page.$$eval('table.expect tr', (els) => els.length);
     t.equal(rows, result.expectations.length + 1, 'every expectation has a row');
     const timeline = await page.$$eval('ol.timeline li', (els) => els.map((e) => e.textContent ?? ''));

@@ -1,12 +1,15 @@
 /**
- * The HTML report of a `sim run`: one self-contained page (inline CSS and SVG, no scripts, nothing fetched),
+ * The HTML report of a `sim run`: one self-contained page (inline CSS, SVG and scripts, nothing fetched),
  * readable offline. Per scenario: pass/fail and every expectation, the timeline of events and verdicts, and
- * plots of joint torques, human distance against the operating radius, battery, verdicts and stop latency.
+ * charts (uplot-chart.ts) of joint torques, human distance against the operating radius, motion, battery
+ * (volts and percent on their own axes), verdicts over time, and a bar chart of stop latency.
  */
 import type { ScenarioResult } from '../runner/scenario-runner.js';
-import { barChart, escapeHtml, lineChart, type Marker } from './svg-plot.js';
+import { barChart, escapeHtml, type Marker } from './svg-plot.js';
+import { CHART_SCRIPT_HASHES, CHART_STYLE, chartFigure, chartScripts } from './uplot-chart.js';
 
 const COLORS = ['#1565c0', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#ad1457', '#5d4037', '#455a64'];
+const OUTCOMES = ['signed', 'awaiting-consent', 'vetoed', 'consent-expired', 'stopped', 'rejected-input'];
 const OUTCOME_COLORS: Record<string, string> = {
   signed: '#2e7d32',
   stopped: '#c62828',
@@ -30,73 +33,94 @@ function scenarioSection(r: ScenarioResult, index: number): string {
     label: v.verdict.outcome,
     color: OUTCOME_COLORS[v.verdict.outcome] ?? '#333',
   }));
+  const xs = samples.map((s) => sec(s.tMs));
   const joints = samples[0]?.effortsNm.length ?? 0;
+  const id = (what: string) => `s${index}-${what}`;
   const torque =
     joints > 0
-      ? lineChart(
-          'Joint torques',
-          'time (s)',
-          'N·m',
-          Array.from({ length: joints }, (_, j) => ({
+      ? chartFigure({
+          id: id('torque'),
+          title: 'Joint torques',
+          xSeconds: xs,
+          axes: [{ label: 'torque (N·m)', scale: 'Nm', zero: true }],
+          series: Array.from({ length: joints }, (_, j) => ({
             label: `joint ${j + 1}`,
             color: COLORS[j % COLORS.length]!,
-            points: samples.map((s) => [sec(s.tMs), s.effortsNm[j]!] as [number, number]),
+            scale: 'Nm',
+            values: samples.map((s) => s.effortsNm[j]!),
           })),
-        )
+        })
       : '';
-  const distance = lineChart(
-    'Human distance against the operating radius',
-    'time (s)',
-    'm',
-    [
+  const stops = verdictMarkers.filter((m) => m.label === 'stopped' || m.label === 'vetoed');
+  const distance = chartFigure({
+    id: id('distance'),
+    title: 'Human distance against the operating radius',
+    xSeconds: xs,
+    axes: [{ label: 'distance (m)', scale: 'm', zero: true }],
+    series: [
       {
         label: 'nearest person (truth)',
         color: '#1565c0',
-        points: samples
-          .filter((s) => s.nearestHumanM !== null)
-          .map((s) => [sec(s.tMs), s.nearestHumanM as number]),
+        scale: 'm',
+        values: samples.map((s) => s.nearestHumanM),
       },
       {
         label: `operating radius ${t.radiusM} m`,
         color: '#c62828',
+        scale: 'm',
         dashed: true,
-        points: [
-          [0, t.radiusM],
-          [sec(samples[samples.length - 1]?.tMs ?? 0), t.radiusM],
-        ],
+        values: samples.map(() => t.radiusM),
       },
+    ],
+    markers: stops,
+  });
+  const motion = chartFigure({
+    id: id('motion'),
+    title: 'Robot motion',
+    xSeconds: xs,
+    axes: [{ label: 'motion', scale: 'state', categories: ['still', 'moving'] }],
+    series: [
       {
-        label: 'robot moving (1 = yes)',
+        label: 'robot moving',
         color: '#2e7d32',
-        points: samples.map((s) => [sec(s.tMs), s.moving ? 1 : 0]),
+        scale: 'state',
+        values: samples.map((s) => (s.moving ? 1 : 0)),
       },
     ],
-    verdictMarkers.filter((m) => m.label === 'stopped' || m.label === 'vetoed'),
-  );
-  const battery = lineChart('Battery', 'time (s)', 'V / %', [
-    { label: 'terminal voltage (V)', color: '#ef6c00', points: samples.map((s) => [sec(s.tMs), s.voltageV]) },
-    {
-      label: 'state of charge (%)',
-      color: '#2e7d32',
-      points: samples.map((s) => [sec(s.tMs), s.stateOfCharge * 100]),
-    },
-  ]);
-  const verdicts = lineChart(
-    'Verdicts',
-    'time (s)',
-    '',
-    [
+    markers: stops,
+  });
+  const battery = chartFigure({
+    id: id('battery'),
+    title: 'Battery',
+    xSeconds: xs,
+    axes: [
+      { label: 'terminal voltage (V)', scale: 'V' },
+      { label: 'state of charge (%)', scale: 'pct', zero: true },
+    ],
+    series: [
+      { label: 'terminal voltage (V)', color: '#ef6c00', scale: 'V', values: samples.map((s) => s.voltageV) },
       {
-        label: 'verdicts as received',
-        color: '#999',
-        points: [
-          [0, 0],
-          [sec(t.samples[t.samples.length - 1]?.tMs ?? 0), 0],
-        ],
+        label: 'state of charge (%)',
+        color: '#2e7d32',
+        scale: 'pct',
+        values: samples.map((s) => s.stateOfCharge * 100),
       },
     ],
-    verdictMarkers,
-  );
+  });
+  const received = [...t.verdicts].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
+  const verdicts = chartFigure({
+    id: id('verdicts'),
+    title: 'Verdicts',
+    xSeconds: received.map((v) => sec(v.receivedAtMs - t.startedAtMs)),
+    axes: [{ label: 'verdict', scale: 'outcome', categories: OUTCOMES }],
+    series: OUTCOMES.map((outcome, k) => ({
+      label: outcome,
+      color: OUTCOME_COLORS[outcome] ?? '#333',
+      scale: 'outcome',
+      pointsOnly: true,
+      values: received.map((v) => (v.verdict.outcome === outcome ? k : null)),
+    })),
+  });
   const latencies =
     r.vetoLatencies.length > 0
       ? barChart(
@@ -141,7 +165,7 @@ function scenarioSection(r: ScenarioResult, index: number): string {
   return `<section id="s${index}" class="${r.passed ? 'pass' : 'fail'}">
 <h2>${r.passed ? '✔' : '✘'} ${escapeHtml(r.name)} <small>(${r.transport}, ${(r.wallMs / 1000).toFixed(1)} s)</small></h2>
 <table class="expect"><tr><th>result</th><th>expectation</th><th>detail</th></tr>${expectations}</table>
-<div class="plots">${torque}${distance}${battery}${verdicts}${latencies}</div>
+<div class="plots">${torque}${distance}${motion}${battery}${verdicts}${latencies}</div>
 <details><summary>Timeline (${t.events.length} events, ${t.verdicts.length} verdicts, ${t.controller.length} controller events)</summary><ol class="timeline">${timeline}</ol></details>
 </section>`;
 }
@@ -156,7 +180,7 @@ export function renderHtmlReport(results: readonly ScenarioResult[], generatedAt
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pentagate simulator report</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${CHART_SCRIPT_HASHES}">
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}
 h1{margin-bottom:0}.muted{color:#777}
@@ -169,11 +193,14 @@ svg .axis,svg .legend,svg .marker{font-size:10px;font-family:system-ui,sans-seri
 ol.timeline{font-family:ui-monospace,monospace;font-size:12px}.t{color:#777}
 li.controller-rejected{color:#c62828}li.verdict-stopped{color:#c62828;font-weight:bold}
 ul.index li.fail a{color:#c62828}ul.index li.pass a{color:#2e7d32}
+figure.chart{width:640px}
+${CHART_STYLE}
 </style></head><body>
 <h1>Pentagate simulator report</h1>
 <p id="summary">${passed}/${results.length} scenario(s) passed · generated ${escapeHtml(generatedAt.toISOString())}</p>
 <ul class="index">${index}</ul>
 ${results.map(scenarioSection).join('\n')}
+${chartScripts()}
 </body></html>
 `;
 }
