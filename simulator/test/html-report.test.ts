@@ -242,13 +242,13 @@ t.test(
       figs.flatMap((fig) => {
         const boxes = [...fig.querySelectorAll('.u-legend .u-series')].map((e) => e.getBoundingClientRect());
         const hits: string[] = [];
-        boxes.forEach((a, i) =>
-          boxes.slice(i + 1).forEach((b) => {
+        for (const [i, a] of boxes.entries()) {
+          for (const b of boxes.slice(i + 1)) {
             if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
               hits.push(fig.getAttribute('data-chart') ?? '?');
             }
-          }),
-        );
+          }
+        }
         return hits;
       }),
     );
