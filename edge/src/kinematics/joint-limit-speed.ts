@@ -11,24 +11,12 @@
  * exact worst pose, so it is an estimate from below of the true peak; what RISK signs never depends on it —
  * RISK uses each plan's own speed (peak-cartesian-speed.ts).
  */
-import type { RobotProfile } from '@pentagate/protocol';
+import { type RobotProfile, seededRandom } from '@pentagate/protocol';
 import { dhTable, frameOrigins } from './forward-kinematics.js';
 
 const STEP_RAD = 1e-6;
 /** 2^8 = 256 corners per sample at most. */
 const MAX_CORNER_JOINTS = 8;
-
-/** A small fixed-seed generator (mulberry32): reproducible samples without a dependency. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function jointLimitFlangeSpeedMps(profile: RobotProfile, samples = 2048): number {
   const joints = profile.joints;
@@ -38,7 +26,7 @@ export function jointLimitFlangeSpeedMps(profile: RobotProfile, samples = 2048):
   const out = new Float64Array(3 * n);
   const q = new Float64Array(n);
   const jac = new Float64Array(3 * n);
-  const random = uniform(0x15066);
+  const random = seededRandom(0x15066);
   let peak = 0;
   for (let s = 0; s < samples; s++) {
     joints.forEach((j, i) => {

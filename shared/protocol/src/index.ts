@@ -9,3 +9,4 @@ export * from './schemas/index.js';
 export * from './robot/index.js';
 export * from './agentgate/index.js';
 export * from './fleet/index.js';
+export * from './seeded-random.js';

@@ -80,16 +80,7 @@ export function readBank(dir: string): Bank {
 }
 
 /** A deterministic generator (mulberry32): the corpus is the same on every machine and run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '@pentagate/protocol';
 
 export function stringSeed(text: string): number {
   let h = 0x811c9dc5;
