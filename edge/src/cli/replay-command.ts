@@ -8,6 +8,7 @@ import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
 import { type Command, ExitCode, oneLine, requireOption } from '@pentagate/protocol';
 import { EdgeGate } from '../gate/edge-gate.js';
 import { MemorySequenceStore } from '../gate/sequence-store.js';
+import { readSensorKeys } from '../telemetry/sensor-key-files.js';
 import { replayRecording } from '../mcap/replay.js';
 import { renderReplaySummary } from '../mcap/replay-summary.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
@@ -20,7 +21,7 @@ export const edgeReplayCommand: Command = {
   summary: 'Replay a rosbag2 MCAP recording through the gates and summarize what they decide',
   usage:
     '--profile FILE --bag PATH [--json] [--record OUT.mcap] [--firmware FILE]... [--calibration FILE]... ' +
-    '[--hmac-key FILE] [--bindings FILE] [--ignore-stamps] [--monitor-period 20ms]',
+    '[--hmac-key FILE] [--sensor-key FILE]... [--bindings FILE] [--ignore-stamps] [--monitor-period 20ms]',
   description: [
     'Reads a rosbag2 recording — an MCAP file (uncompressed, zstd or lz4 chunks), a sqlite3 .db3 file (old',
     'two-table bags, schema 3 and 4), or a bag directory (metadata.yaml, or split files without one) — with CDR',
@@ -31,7 +32,8 @@ export const edgeReplayCommand: Command = {
     'joint_states), else to the only source of their kind; JointTrajectory and Twist are intents.',
     '--bindings FILE (YAML) overrides per role: type, source, sector { minAngleRad, maxAngleRad }, moveClass,',
     'safetyCritical, twistDurationMs. PROVENANCE needs the manifests and certificates the robot runs with',
-    '(--firmware, --calibration). Commands are signed with --hmac-key, or with a throwaway key when omitted.',
+    '(--firmware, --calibration). Commands are signed with --hmac-key, or with a throwaway key when omitted;',
+    'sources the profile marks authenticated need their sensor keys (--sensor-key, as for edge run).',
     '',
     "The edge's own recordings (`edge run --record`) replay too: their /pentagate/input channel (every inbound",
     'message as it arrived) is fed to the gates at its recorded time; the recorded verdicts, evidence, commands',
@@ -106,6 +108,12 @@ export const edgeReplayCommand: Command = {
       description: 'Calibration certificate (repeatable)',
       valueName: 'FILE',
     },
+    'sensor-key': {
+      type: 'string',
+      multiple: true,
+      description: 'A sensor node’s HMAC key, for sources the profile marks authenticated (repeatable)',
+      valueName: 'FILE',
+    },
     'hmac-key': {
       type: 'string',
       description: 'HMAC command key (JWK); default a throwaway key',
@@ -129,7 +137,8 @@ export const edgeReplayCommand: Command = {
     const bindingsPath = optionalString(args, 'bindings');
     const overrides = bindingsPath ? await readRoleOverridesFile(bindingsPath, 'bindings') : {};
     const period = optionalString(args, 'monitor-period');
-    const gate = new EdgeGate({ profile, trust, hmacKey, sequence: new MemorySequenceStore() });
+    const sensorKeys = await readSensorKeys(profile, stringList(args, 'sensor-key'));
+    const gate = new EdgeGate({ profile, trust, hmacKey, sensorKeys, sequence: new MemorySequenceStore() });
     const manifests = await Promise.all(stringList(args, 'firmware').map((p) => readJsonFile(p, 'firmware')));
     const certificates = await Promise.all(
       stringList(args, 'calibration').map((p) => readJsonFile(p, 'calibration')),
