@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import type { KernelSettings } from '../kernel/kernel-settings.js';
 import { registerKernel } from '../kernel/register-kernel.js';
+import { waitingRobotConsents } from '../fleet/consent-routes.js';
 import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
@@ -156,8 +157,13 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const cloud: CloudContext = { store, audit, keys, policies, metrics };
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud);
-  await registerKernel(app, cloud, { custodyTrust, settings: options.kernel ?? {}, nowMs });
-  await registerFleet(app, cloud, { nowMs });
+  const fleet = await registerFleet(app, cloud, { nowMs });
+  await registerKernel(app, cloud, {
+    custodyTrust,
+    settings: options.kernel ?? {},
+    nowMs,
+    robotConsents: (tenantId) => waitingRobotConsents(fleet, tenantId),
+  });
 
   app.addHook('onClose', async () => {
     await drain.drained();

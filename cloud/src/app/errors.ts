@@ -50,6 +50,18 @@ export const API_ERRORS = {
   // fleet (cloud/src/fleet): robots, their shipped audit chains, consent relay
   ROBOT_NOT_FOUND: { status: 404, meaning: "no active robot of that id in the caller's tenant" },
   ROBOT_FORBIDDEN: { status: 403, meaning: 'the edge key is bound to another robot' },
+  CONSENT_REQUEST_NOT_FOUND: {
+    status: 404,
+    meaning: 'no robot consent request of that robot and intent digest in the caller\'s tenant',
+  },
+  CONSENT_REQUEST_CLOSED: {
+    status: 409,
+    meaning: 'the consent request was already granted, or its deadline has passed (the edge vetoed the move)',
+  },
+  CONSENT_TOKEN_INVALID: {
+    status: 400,
+    meaning: 'the consent token is not signed by an enrolled operator key, or does not bind this request',
+  },
   EDGE_CHAIN_GAP: {
     status: 409,
     meaning: 'the batch starts after the last stored record; details.acknowledged says where to resume',

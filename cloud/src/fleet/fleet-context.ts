@@ -2,12 +2,15 @@
 import type { Counter } from 'prom-client';
 import type { CloudContext } from '../app/context.js';
 import type { FleetStore } from '../store/fleet-store.js';
+import type { ConsentWakeups } from './consent-relay.js';
 import type { LiveHub } from './live-hub.js';
 
 export interface FleetContext {
   cloud: CloudContext;
   store: FleetStore;
   live: LiveHub;
+  /** Wakes edges' held consent requests when a token is stored. */
+  consentWakeups: ConsentWakeups;
   /** Chain refusals by kind (gap, fork, wrong-robot): an alarm an operator scrapes. */
   alarms: Counter<'kind'>;
   nowMs: () => number;

@@ -27,7 +27,19 @@ export interface ChainAlarm {
   atMs: number;
 }
 
-export type LiveEvent = VerdictSummary | ChainAlarm;
+/** A robot consent request entering the approvals queue, or granted by an operator. */
+export interface ConsentEvent {
+  type: 'consent';
+  robotId: string;
+  intentId: string;
+  intentDigest: string;
+  scope: string;
+  state: 'waiting' | 'granted';
+  operatorId?: string;
+  atMs: number;
+}
+
+export type LiveEvent = VerdictSummary | ChainAlarm | ConsentEvent;
 
 type Listener = (event: LiveEvent) => void;
 

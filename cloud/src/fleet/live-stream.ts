@@ -1,5 +1,5 @@
 /**
- * One Server-Sent Events stream (WHATWG HTML §9.2): `event: verdict|alarm`, `id:` the audit index (for a
+ * One Server-Sent Events stream (WHATWG HTML §9.2): `event: verdict|alarm|consent`, `id:` the audit index (for a
  * verdict), `data:` one JSON line. A comment line every 15 s keeps proxies from closing an idle stream.
  * The handler hijacks the reply, so Fastify neither serialises nor ends it; the stream ends when the client
  * goes away or the server closes.

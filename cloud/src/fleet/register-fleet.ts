@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
 import { openFleetStore } from '../store/open-fleet-store.js';
 import type { FleetContext } from './fleet-context.js';
+import { registerConsentRoutes } from './consent-routes.js';
 import { registerFleetRoutes } from './fleet-routes.js';
+import { ConsentWakeups } from './consent-relay.js';
 import { LiveHub } from './live-hub.js';
 
 export async function registerFleet(
@@ -16,6 +18,7 @@ export async function registerFleet(
     cloud,
     store: await openFleetStore(cloud.store),
     live: new LiveHub(),
+    consentWakeups: new ConsentWakeups(),
     alarms: new Counter({
       name: 'pentagate_fleet_chain_alarms_total',
       help: "Edge uploads refused: a gap, fork or rewritten record, a record of another robot, or another robot's key",
@@ -25,5 +28,6 @@ export async function registerFleet(
     nowMs: options.nowMs ?? Date.now,
   };
   registerFleetRoutes(app, f);
+  registerConsentRoutes(app, f);
   return f;
 }

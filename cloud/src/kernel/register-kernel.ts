@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
 import { registerAgentgatePropose } from '../routes/agentgate-propose.js';
 import { registerAgentgateSchema } from '../routes/agentgate-schema.js';
-import { registerApprovals } from '../routes/approvals/approvals.js';
+import { type RobotConsentSource, registerApprovals } from '../routes/approvals/approvals.js';
 import { registerKernelAuditEvents } from '../routes/kernel/audit-events.js';
 import { registerKernelAuthorize } from '../routes/kernel/authorize.js';
 import { registerKernelExecute } from '../routes/kernel/execute.js';
@@ -23,6 +23,8 @@ export interface KernelOptions {
   settings?: Partial<KernelSettings>;
   /** Clock, for tests of holds and expiry. */
   nowMs?: () => number;
+  /** Robot consent requests waiting in the same queue (the fleet's consent relay), when the fleet runs. */
+  robotConsents?: RobotConsentSource;
 }
 
 /** The kernel's context on a platform context (opens the kernel store, applying its migrations). */
@@ -53,7 +55,7 @@ export async function registerKernel(
   registerKernelExecute(app, k);
   registerKernelReplay(app, k);
   registerKernelAuditEvents(app, k);
-  registerApprovals(app, k);
+  registerApprovals(app, k, options.robotConsents);
   if (k.settings.expirySweepMs > 0) {
     let running: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {

@@ -1,5 +1,7 @@
 /** Row mapping of the fleet tables (both dialects; see row-mappers.ts for why numbers go through `num`). */
 import { sha256Hex } from '@pentagate/crypto';
+import type { ConsentRequest } from '@pentagate/protocol';
+import type { ConsentRequestRecord, ConsentRequestState } from './consent-queue.js';
 import type { EdgeChainState, OperatorKeyRecord, RobotRecord } from './fleet-store.js';
 import { type Row, num } from './row-mappers.js';
 
@@ -51,4 +53,31 @@ export function toOperatorKey(row: Row): OperatorKeyRecord {
 
 export function toChainState(row: Row | undefined): EdgeChainState {
   return row ? { acknowledged: num(row.acknowledged), headDigest: String(row.head_digest) } : EMPTY_CHAIN;
+}
+
+export function consentRequestValues(r: ConsentRequestRecord): unknown[] {
+  return [
+    r.tenantId,
+    r.robotId,
+    r.intentDigest,
+    JSON.stringify(r.request),
+    r.state,
+    r.deadlineMs,
+    r.createdAtMs,
+  ];
+}
+
+export function toConsentRequest(row: Row): ConsentRequestRecord {
+  return {
+    tenantId: String(row.tenant_id),
+    robotId: String(row.robot_id),
+    intentDigest: String(row.intent_digest),
+    request: JSON.parse(String(row.request)) as ConsentRequest,
+    state: String(row.state) as ConsentRequestState,
+    deadlineMs: num(row.deadline_ms),
+    createdAtMs: num(row.created_at_ms),
+    operatorId: row.operator_id === null || row.operator_id === undefined ? null : String(row.operator_id),
+    grantedAtMs: numOrNull(row.granted_at_ms),
+    deliveredAtMs: numOrNull(row.delivered_at_ms),
+  };
 }

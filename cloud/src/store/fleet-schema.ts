@@ -23,8 +23,27 @@ CREATE TABLE IF NOT EXISTS fleet_edge_records (
   audit_index ${bigint} NOT NULL, PRIMARY KEY (tenant_id, robot_id, record_index));
 `;
 
-export const SQLITE_FLEET_MIGRATIONS: readonly FleetMigration[] = [{ version: 1, sql: TABLES('INTEGER') }];
-export const POSTGRES_FLEET_MIGRATIONS: readonly FleetMigration[] = [{ version: 1, sql: TABLES('BIGINT') }];
+/**
+ * Robot consent requests waiting for an operator (the consent relay), one row per (robot, intent digest):
+ * `waiting` until an operator's token is stored (`granted`), `delivered` once the edge has taken it. A
+ * waiting row past its deadline is expired by reading it (the edge has vetoed the intent by then).
+ */
+const CONSENT_REQUESTS = (bigint: string) => `
+CREATE TABLE IF NOT EXISTS fleet_consent_requests (
+  tenant_id TEXT NOT NULL, robot_id TEXT NOT NULL, intent_digest TEXT NOT NULL, request TEXT NOT NULL,
+  state TEXT NOT NULL, deadline_ms ${bigint} NOT NULL, created_at_ms ${bigint} NOT NULL, token TEXT,
+  operator_id TEXT, granted_at_ms ${bigint}, delivered_at_ms ${bigint},
+  PRIMARY KEY (tenant_id, robot_id, intent_digest));
+CREATE INDEX IF NOT EXISTS fleet_consent_requests_by_state ON fleet_consent_requests (tenant_id, state, deadline_ms);
+`;
+
+const migrations = (bigint: string): readonly FleetMigration[] => [
+  { version: 1, sql: TABLES(bigint) },
+  { version: 2, sql: CONSENT_REQUESTS(bigint) },
+];
+
+export const SQLITE_FLEET_MIGRATIONS = migrations('INTEGER');
+export const POSTGRES_FLEET_MIGRATIONS = migrations('BIGINT');
 
 export const FLEET_MIGRATIONS_TABLE =
   'CREATE TABLE IF NOT EXISTS fleet_schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)';
@@ -32,3 +51,7 @@ export const FLEET_MIGRATIONS_TABLE =
 /** Column order of fleet_robots inserts. */
 export const ROBOT_COLUMNS =
   'tenant_id, robot_id, edge_key_id, command_kid, profile_digest, firmware_manifests, created_at_ms, retired_at_ms';
+
+/** Column order of fleet_consent_requests inserts. */
+export const CONSENT_REQUEST_COLUMNS =
+  'tenant_id, robot_id, intent_digest, request, state, deadline_ms, created_at_ms';

@@ -6,6 +6,7 @@
  * disagree, and the chain check of a batch runs under the robot's chain lock — two uploads of one robot,
  * on any replica, never both extend the chain from the same head.
  */
+import type { ConsentQueue } from './consent-queue.js';
 import type { ApiKeyRecord, AuditRecord } from './records.js';
 import type { AuditEntryBuilder } from './store.js';
 
@@ -63,6 +64,8 @@ export type EdgeAppendResult =
 export type AddRobotResult = { added: true; audit: AuditRecord } | { added: false };
 
 export interface FleetStore {
+  /** Robot consent requests and the operator tokens relayed for them. */
+  readonly consents: ConsentQueue;
   /** Inserts the robot, its edge key and the audit entry together; a robot id already in the tenant adds nothing. */
   addRobot(robot: RobotRecord, edgeKey: ApiKeyRecord, audit: AuditEntryBuilder): Promise<AddRobotResult>;
   getRobot(tenantId: string, robotId: string): Promise<RobotRecord | undefined>;

@@ -4,7 +4,9 @@
  * any replica are checked one after another. Lock order: chain row → audit_head, like every other writer
  * (their own row first, the audit head last).
  */
+import type { ConsentQueue } from './consent-queue.js';
 import { planEdgeAppend } from './fleet-chain.js';
+import { PostgresConsentQueue } from './postgres-consent-queue.js';
 import { EMPTY_CHAIN, robotValues, toChainState, toOperatorKey, toRobot } from './fleet-rows.js';
 import { FLEET_MIGRATIONS_TABLE, POSTGRES_FLEET_MIGRATIONS, ROBOT_COLUMNS } from './fleet-schema.js';
 import type {
@@ -24,10 +26,12 @@ import type { AuditEntryBuilder } from './store.js';
 const marks = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 
 export class PostgresFleetStore implements FleetStore {
+  readonly consents: ConsentQueue;
   readonly #store: PostgresStore;
 
   private constructor(store: PostgresStore) {
     this.#store = store;
+    this.consents = new PostgresConsentQueue(store);
   }
 
   static async open(store: PostgresStore): Promise<PostgresFleetStore> {

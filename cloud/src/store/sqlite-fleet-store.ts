@@ -4,7 +4,9 @@
  * (the queue has a single writer, which is also the chain lock).
  */
 import type Database from 'better-sqlite3';
+import type { ConsentQueue } from './consent-queue.js';
 import { planEdgeAppend } from './fleet-chain.js';
+import { SqliteConsentQueue } from './sqlite-consent-queue.js';
 import { robotValues, toChainState, toOperatorKey, toRobot } from './fleet-rows.js';
 import { FLEET_MIGRATIONS_TABLE, ROBOT_COLUMNS, SQLITE_FLEET_MIGRATIONS } from './fleet-schema.js';
 import type {
@@ -22,12 +24,14 @@ import type { SqliteStore } from './sqlite-store.js';
 import type { AuditEntryBuilder } from './store.js';
 
 export class SqliteFleetStore implements FleetStore {
+  readonly consents: ConsentQueue;
   readonly #store: SqliteStore;
   readonly #db: Database.Database;
 
   private constructor(store: SqliteStore) {
     this.#store = store;
     this.#db = store.database;
+    this.consents = new SqliteConsentQueue(store);
   }
 
   static async open(store: SqliteStore): Promise<SqliteFleetStore> {

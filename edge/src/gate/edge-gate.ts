@@ -9,8 +9,9 @@
  * configuration change: commands signed by the previous process are dead to the controller once a newer one
  * lands).
  */
-import { type TrustStore, dsseVerifyStatement, jcsDigestHex } from '@pentagate/crypto';
+import { TrustStore, dsseVerifyStatement, jcsDigestHex } from '@pentagate/crypto';
 import {
+  type ConsentRequest,
   type ConsentStatement,
   ConsentStatementSchema,
   type GateResult,
@@ -20,12 +21,14 @@ import {
   PAYLOAD_TYPES,
   type RobotProfile,
   type Setpoints,
+  type TrustedKey,
   type UnsignedMotorCommand,
   type VerdictEvent,
   isIntent,
   schemaIssues,
 } from '@pentagate/protocol';
 import { consentGate, consentNeed } from '../gates/consent.js';
+import { consentRequest, type ParkedIntent } from '../gates/consent-request.js';
 import { economyGate } from '../gates/economy.js';
 import type { GateContext } from '../gates/gate-context.js';
 import { invariantGate } from '../gates/invariant.js';
@@ -59,12 +62,7 @@ export interface EdgeGateOptions {
   clock?: () => number;
 }
 
-interface WaitingIntent {
-  intent: Intent;
-  plan: MotionPlan;
-  sinceMs: number;
-  deadlineMs: number;
-}
+type WaitingIntent = ParkedIntent;
 
 /** The motion a signed command started, re-checked on every telemetry update until it should have ended. */
 export interface ActiveMotion {
@@ -102,7 +100,9 @@ export class EdgeGate {
   #cp: CompiledProfile;
   #telemetry: TelemetryStore;
   readonly #provenance = new ProvenanceRegistry();
-  readonly #trust: TrustStore;
+  /** The profile's trust, plus the operator keys from the cloud (`trustOperatorKeys`). */
+  #trust: TrustStore;
+  readonly #ownTrust: TrustStore;
   readonly #hmac: { kid: string; key: Uint8Array };
   readonly #sensorKeys: ReadonlyMap<string, Uint8Array>;
   readonly #sequence: SequenceStore;
@@ -117,6 +117,7 @@ export class EdgeGate {
     this.#sensorKeys = options.sensorKeys ?? new Map();
     this.#telemetry = new TelemetryStore(options.profile, this.#sensorKeys);
     this.#trust = options.trust;
+    this.#ownTrust = options.trust;
     this.#hmac = options.hmacKey;
     this.#sequence = options.sequence;
     this.#clock = options.clock ?? Date.now;
@@ -147,6 +148,24 @@ export class EdgeGate {
       intentId: w.intent.intentId,
       deadlineMs: w.deadlineMs,
     }));
+  }
+
+  /** What an operator needs to judge each waiting intent (posted to the cloud's approvals queue). */
+  consentRequests(): ConsentRequest[] {
+    return [...this.#waiting].map(([digest, w]) => consentRequest(this.#cp, digest, w));
+  }
+
+  /**
+   * Also trusts these operator keys for consent (the operators the cloud's registry enrolled for this
+   * robot's tenant), beside the profile's own trust document. Only the `operator` role is taken from them:
+   * a key from the link can never sign firmware, calibration or anything else. Replaces the last set.
+   */
+  trustOperatorKeys(keys: readonly TrustedKey[]): void {
+    const own = this.#ownTrust.keys();
+    const ownKids = new Set(own.map((k) => k.kid));
+    const linked = keys.filter((k) => k.role === 'operator' && !ownKids.has(k.kid));
+    if (own.length + linked.length === 0) return;
+    this.#trust = TrustStore.fromDocument({ keys: [...own, ...linked] }, 'operator keys from the cloud');
   }
 
   telemetryRejections(): Record<TelemetryRejection, number> {

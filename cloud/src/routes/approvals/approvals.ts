@@ -1,7 +1,9 @@
 /**
  * `GET /api/v1/approvals` (the caller's tenant's pending REQUIRE_HUMAN and HELD_FOR_VETO proposals) and
  * `POST /api/v1/approvals/:id/approve|deny|veto` with `{ actionDigest, comment? }`: operator scope; the
- * digest binds the decision to the exact action the operator reviewed.
+ * digest binds the decision to the exact action the operator reviewed. Robot moves waiting for consent
+ * are listed beside them (`robotConsents`); those are granted with a token the operator signs with their
+ * own key (cloud/src/fleet/consent-routes.ts), never by the server.
  */
 import {
   ActionTypeSchema,
@@ -12,10 +14,11 @@ import {
   textSchema,
   ViolationSchema,
 } from '@pentagate/protocol';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../app/auth.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
+import { RobotConsentItemSchema } from '../../fleet/consent-routes.js';
 import { APPROVAL_VERBS, type ApprovalVerb, decideApproval, listApprovals } from '../../kernel/approvals.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { PROPOSAL_STATES } from '../../store/kernel-store.js';
@@ -38,7 +41,13 @@ export const ApprovalItemSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const ListSchema = Type.Object({ items: Type.Array(ApprovalItemSchema) }, { additionalProperties: false });
+const ListSchema = Type.Object(
+  { items: Type.Array(ApprovalItemSchema), robotConsents: Type.Array(RobotConsentItemSchema) },
+  { additionalProperties: false },
+);
+
+/** The tenant's waiting robot consent requests. */
+export type RobotConsentSource = (tenantId: string) => Promise<Static<typeof RobotConsentItemSchema>[]>;
 
 export const ApprovalRequestSchema = Type.Object(
   { actionDigest: Sha256HexSchema, comment: Type.Optional(textSchema(512)) },
@@ -57,17 +66,25 @@ const OutcomeSchema = Type.Object(
 
 const Params = Type.Object({ id: IdentifierSchema }, { additionalProperties: false });
 
-export function registerApprovals(app: FastifyInstance, k: KernelContext): void {
+export function registerApprovals(
+  app: FastifyInstance,
+  k: KernelContext,
+  robotConsents: RobotConsentSource = async () => [],
+): void {
   app.get(
     '/api/v1/approvals',
     {
       config: { scopes: ROUTE_SCOPES.operator },
       schema: {
-        summary: "The tenant's proposals waiting for an operator (REQUIRE_HUMAN) or in a veto hold",
+        summary:
+          "The tenant's proposals waiting for an operator (REQUIRE_HUMAN) or in a veto hold, and robot moves waiting for consent",
         response: { 200: ListSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => ({ items: await listApprovals(k, callerOf(request).tenantId) }),
+    async (request) => {
+      const tenantId = callerOf(request).tenantId;
+      return { items: await listApprovals(k, tenantId), robotConsents: await robotConsents(tenantId) };
+    },
   );
   for (const verb of APPROVAL_VERBS) {
     app.post(

@@ -1,0 +1,262 @@
+/**
+ * The consent relay, the cloud's half (ARCHITECTURE.md §4 CONSENT; issue "consent relay"). An edge posts a
+ * request for each intent it parks for consent; it waits in the approvals queue beside kernel and
+ * agent-route approvals. An operator signs the consent statement with their OWN Ed25519 key (enrolled in
+ * the registry, operator-keys.ts) and hands the token to the cloud, which checks it — an enrolled key of
+ * the operator the statement names, this robot, this intent digest, the scope the move needs, not expired —
+ * stores it once and relays it when the edge next asks (the edge opens every request: robots sit behind NAT).
+ * The cloud never signs consent and cannot forge it: the edge verifies the token itself, nonce and expiry
+ * included, exactly as one published on its consent topic.
+ */
+import { dsseVerifyStatement, jcsDigestHex, TrustStore } from '@pentagate/crypto';
+import {
+  type ConsentRequest,
+  type ConsentStatement,
+  ConsentStatementSchema,
+  PAYLOAD_TYPES,
+  type TrustedKey,
+} from '@pentagate/protocol';
+import type { Caller } from '../app/auth.js';
+import { ApiError } from '../app/errors.js';
+import { AuditLog } from '../audit/audit-log.js';
+import type { ConsentRequestRecord } from '../store/consent-queue.js';
+import type { FleetContext } from './fleet-context.js';
+import { robotOfCaller } from './edge-ingest.js';
+import { operatorTrustedKeys } from './operator-keys.js';
+
+/** Longest an edge's request for tokens is held open, ms (a long poll: tokens reach the edge at once). */
+export const MAX_CONSENT_WAIT_MS = 25_000;
+/** How often a held request re-reads the store, for grants another replica took. */
+const RECHECK_MS = 1_000;
+
+/** Wakes the edges' held requests of one robot when a token for it is stored on this replica. */
+export class ConsentWakeups {
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  wait(key: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.#waiters.get(key);
+      if (!set) {
+        set = new Set();
+        this.#waiters.set(key, set);
+      }
+      const wake = () => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (set.size === 0) this.#waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+
+  wake(key: string): void {
+    for (const wake of [...(this.#waiters.get(key) ?? [])]) wake();
+  }
+}
+
+const wakeKey = (tenantId: string, robotId: string) => `${tenantId}\u0000${robotId}`;
+
+/** Stores an edge's request (idempotent: a repeat after a restart or a lost answer stores nothing new). */
+export async function postConsentRequest(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+  request: ConsentRequest,
+): Promise<{ stored: boolean; auditIndex?: number }> {
+  await robotOfCaller(f, caller, robotId);
+  if (request.robotId !== robotId) {
+    throw new ApiError('INVALID_BODY', `request is for robot ${request.robotId}, posted for ${robotId}`);
+  }
+  // The operator signs the digest; it must be the digest of the intent they are shown.
+  const digest = jcsDigestHex(request.intent);
+  if (digest !== request.intentDigest) {
+    throw new ApiError(
+      'INVALID_BODY',
+      `intentDigest ${request.intentDigest} is not SHA-256(JCS(intent)) = ${digest}`,
+    );
+  }
+  if (request.intent.robotId !== robotId) {
+    throw new ApiError('INVALID_BODY', `the intent is for robot ${request.intent.robotId}, not ${robotId}`);
+  }
+  const nowMs = f.nowMs();
+  const record: ConsentRequestRecord = {
+    tenantId: caller.tenantId,
+    robotId,
+    intentDigest: digest,
+    request,
+    state: 'waiting',
+    deadlineMs: request.deadlineMs,
+    createdAtMs: nowMs,
+    operatorId: null,
+    grantedAtMs: null,
+    deliveredAtMs: null,
+  };
+  const audit = await f.store.consents.put(
+    record,
+    AuditLog.builder(
+      {
+        type: 'consent.request',
+        tenantId: caller.tenantId,
+        actor: `edge:${robotId}`,
+        subjectDigest: digest,
+        data: {
+          robotId,
+          intentId: request.intentId,
+          scope: request.scope,
+          reasons: request.reasons,
+          peakEffortNm: request.peakEffortNm,
+          highTorqueThresholdNm: request.highTorqueThresholdNm,
+          deadline: new Date(request.deadlineMs).toISOString(),
+        },
+      },
+      nowMs,
+    ),
+  );
+  if (audit) {
+    f.live.publish(caller.tenantId, {
+      type: 'consent',
+      robotId,
+      intentId: request.intentId,
+      intentDigest: digest,
+      scope: request.scope,
+      state: 'waiting',
+      atMs: nowMs,
+    });
+  }
+  return audit ? { stored: true, auditIndex: audit.index } : { stored: false };
+}
+
+function tokenProblem(statement: ConsentStatement, waiting: ConsentRequestRecord, nowMs: number): string | undefined {
+  if (statement.robotId !== waiting.robotId) {
+    return `the statement is for robot ${statement.robotId}, the request for ${waiting.robotId}`;
+  }
+  if (statement.intentDigest !== waiting.intentDigest) {
+    return `the statement binds intent digest ${statement.intentDigest}, the request ${waiting.intentDigest}`;
+  }
+  if (statement.expiresAt <= nowMs) {
+    return `the statement expired ${new Date(statement.expiresAt).toISOString()}`;
+  }
+  if (waiting.request.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
+    return `this move needs safety-critical consent, the statement grants ${statement.scope}`;
+  }
+  return undefined;
+}
+
+/** Checks an operator's token against the request and the enrolled keys, stores it once, wakes the edge. */
+export async function grantRobotConsent(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+  intentDigest: string,
+  token: unknown,
+): Promise<{ robotId: string; intentDigest: string; operatorId: string; auditIndex: number }> {
+  const nowMs = f.nowMs();
+  const waiting = await f.store.consents.get(caller.tenantId, robotId, intentDigest);
+  if (!waiting) {
+    throw new ApiError(
+      'CONSENT_REQUEST_NOT_FOUND',
+      `no consent request of robot ${robotId} for intent digest ${intentDigest}`,
+    );
+  }
+  if (waiting.state !== 'waiting' || waiting.deadlineMs <= nowMs) {
+    throw new ApiError(
+      'CONSENT_REQUEST_CLOSED',
+      waiting.state !== 'waiting'
+        ? `the consent request for ${intentDigest} was already granted by ${waiting.operatorId}`
+        : `the consent request for ${intentDigest} closed ${new Date(waiting.deadlineMs).toISOString()} (the edge vetoed the move)`,
+    );
+  }
+  const keys = await operatorTrustedKeys(f.store, caller.tenantId);
+  if (keys.length === 0) {
+    throw new ApiError(
+      'CONSENT_TOKEN_INVALID',
+      'no operator key is enrolled in this tenant (PUT /api/v1/fleet/operator-key or `pentagate cloud operator enroll`)',
+    );
+  }
+  let statement: ConsentStatement;
+  let signer: TrustedKey;
+  try {
+    const verified = dsseVerifyStatement(token, TrustStore.fromDocument({ keys }), ConsentStatementSchema, {
+      role: 'operator',
+      payloadType: PAYLOAD_TYPES.consent,
+      atMs: nowMs,
+    });
+    statement = verified.statement;
+    signer = keys.find((k) => k.kid === verified.keyid) as TrustedKey;
+  } catch (err) {
+    throw new ApiError('CONSENT_TOKEN_INVALID', `consent token refused: ${(err as Error).message}`);
+  }
+  // The key signs for the operator it is enrolled for, never for another.
+  if (signer.name !== statement.operatorId) {
+    throw new ApiError(
+      'CONSENT_TOKEN_INVALID',
+      `the statement names operator ${statement.operatorId}, the key ${signer.kid} is enrolled for ${signer.name}`,
+    );
+  }
+  const problem = tokenProblem(statement, waiting, nowMs);
+  if (problem) throw new ApiError('CONSENT_TOKEN_INVALID', `consent token refused: ${problem}`);
+  const audit = await f.store.consents.grant(
+    caller.tenantId,
+    robotId,
+    intentDigest,
+    { token, operatorId: statement.operatorId, nowMs },
+    AuditLog.builder(
+      {
+        type: 'consent.grant',
+        tenantId: caller.tenantId,
+        actor: statement.operatorId,
+        subjectDigest: intentDigest,
+        data: {
+          robotId,
+          intentId: waiting.request.intentId,
+          scope: statement.scope,
+          kid: signer.kid,
+          relayedBy: caller.keyId,
+          notBefore: new Date(statement.notBefore).toISOString(),
+          expiresAt: new Date(statement.expiresAt).toISOString(),
+        },
+      },
+      nowMs,
+    ),
+  );
+  if (!audit) {
+    throw new ApiError('CONSENT_REQUEST_CLOSED', `the consent request for ${intentDigest} closed meanwhile`);
+  }
+  f.consentWakeups.wake(wakeKey(caller.tenantId, robotId));
+  f.live.publish(caller.tenantId, {
+    type: 'consent',
+    robotId,
+    intentId: waiting.request.intentId,
+    intentDigest,
+    scope: statement.scope,
+    state: 'granted',
+    operatorId: statement.operatorId,
+    atMs: nowMs,
+  });
+  return { robotId, intentDigest, operatorId: statement.operatorId, auditIndex: audit.index };
+}
+
+/**
+ * The tokens granted for an edge's waiting intents, each handed out once. Holds the request up to `waitMs`
+ * while there are none, so a grant reaches the robot as soon as it is stored.
+ */
+export async function takeRobotConsents(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+  waitMs: number,
+  signal: AbortSignal,
+): Promise<unknown[]> {
+  await robotOfCaller(f, caller, robotId);
+  const until = Date.now() + Math.min(Math.max(0, waitMs), MAX_CONSENT_WAIT_MS);
+  for (;;) {
+    // An edge that hung up takes nothing: a token is handed out once, so it must reach a listener.
+    if (signal.aborted) return [];
+    const tokens = await f.store.consents.takeGranted(caller.tenantId, robotId, f.nowMs());
+    const left = until - Date.now();
+    if (tokens.length > 0 || left <= 0) return tokens;
+    await f.consentWakeups.wait(wakeKey(caller.tenantId, robotId), Math.min(left, RECHECK_MS));
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The consent relay's routes (consent-relay.ts, operator-keys.ts).
+ * Edge (scope `edge`, its own robot only):
+ *   `POST /api/v1/fleet/robots/:robotId/consent-requests` parks a request in the approvals queue;
+ *   `GET  /api/v1/fleet/robots/:robotId/consents?waitMs=` takes the granted tokens (long poll);
+ *   `GET  /api/v1/fleet/robots/:robotId/operator-keys` the enrolled operator keys the edge trusts.
+ * Operators and admins:
+ *   `GET  /api/v1/fleet/consent-requests[?robot=]` the waiting robot requests (also in `GET /api/v1/approvals`);
+ *   `POST /api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/grant` `{ token }` relays a token the
+ *   operator signed with their own key;
+ *   `PUT  /api/v1/fleet/operator-key` `{ publicKey[, operatorId] }` enrols the caller's public key (an
+ *   operator key enrols for itself, its key id being the operator id; an admin names the operator).
+ */
+import {
+  ConsentGrantSchema,
+  ConsentRelaySchema,
+  type ConsentRequest,
+  ConsentRequestSchema,
+  IdentifierSchema,
+  IsoTimestampSchema,
+  RobotIdSchema,
+  Sha256HexSchema,
+  TrustedKeySchema,
+  base64UrlOfBytesSchema,
+} from '@pentagate/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../app/auth.js';
+import { ApiError } from '../app/errors.js';
+import { ROUTE_SCOPES } from '../app/scopes.js';
+import { ERROR_RESPONSES } from '../routes/error-responses.js';
+import type { ConsentRequestRecord } from '../store/consent-queue.js';
+import { grantRobotConsent, MAX_CONSENT_WAIT_MS, postConsentRequest, takeRobotConsents } from './consent-relay.js';
+import { robotOfCaller } from './edge-ingest.js';
+import type { FleetContext } from './fleet-context.js';
+import { enrollOperatorKey, operatorTrustedKeys } from './operator-keys.js';
+
+const RobotParams = Type.Object({ robotId: RobotIdSchema }, { additionalProperties: false });
+const GrantParams = Type.Object(
+  { robotId: RobotIdSchema, intentDigest: Sha256HexSchema },
+  { additionalProperties: false },
+);
+
+/** A waiting robot consent request as the approvals queue shows it. */
+export const RobotConsentItemSchema = Type.Object(
+  {
+    robotId: RobotIdSchema,
+    intentDigest: Sha256HexSchema,
+    request: ConsentRequestSchema,
+    createdAt: IsoTimestampSchema,
+    /** The edge's deadline: after it the edge has vetoed the move. */
+    expiresAt: IsoTimestampSchema,
+    /** Where to POST `{ token }`. */
+    grantPath: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export function robotConsentItem(r: ConsentRequestRecord) {
+  return {
+    robotId: r.robotId,
+    intentDigest: r.intentDigest,
+    request: r.request,
+    createdAt: new Date(r.createdAtMs).toISOString(),
+    expiresAt: new Date(r.deadlineMs).toISOString(),
+    grantPath: `/api/v1/fleet/robots/${r.robotId}/consent-requests/${r.intentDigest}/grant`,
+  };
+}
+
+export async function waitingRobotConsents(f: FleetContext, tenantId: string, robotId?: string) {
+  return (await f.store.consents.listWaiting(tenantId, f.nowMs(), robotId)).map(robotConsentItem);
+}
+
+export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): void {
+  app.post(
+    '/api/v1/fleet/robots/:robotId/consent-requests',
+    {
+      config: { scopes: ROUTE_SCOPES.edge },
+      schema: {
+        summary: 'Park a robot move waiting for operator consent in the approvals queue (idempotent)',
+        params: RobotParams,
+        body: ConsentRequestSchema,
+        response: {
+          200: Type.Object(
+            { stored: Type.Boolean(), auditIndex: Type.Optional(Type.Integer({ minimum: 0 })) },
+            { additionalProperties: false },
+          ),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const { robotId } = request.params as { robotId: string };
+      return postConsentRequest(f, callerOf(request), robotId, request.body as ConsentRequest);
+    },
+  );
+  app.get(
+    '/api/v1/fleet/robots/:robotId/consents',
+    {
+      config: { scopes: ROUTE_SCOPES.edge },
+      schema: {
+        summary: "Take the operator tokens granted for the robot's waiting moves (held open up to waitMs)",
+        params: RobotParams,
+        querystring: Type.Object(
+          {
+            waitMs: Type.Optional(
+              Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$', description: `0..${MAX_CONSENT_WAIT_MS} ms` }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ConsentRelaySchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request, reply) => {
+      const { robotId } = request.params as { robotId: string };
+      const { waitMs } = request.query as { waitMs?: string };
+      // The response's 'close' before it is sent means the edge hung up (a request's own 'close' fires as
+      // soon as its body has been read, which for a GET is at once).
+      const gone = new AbortController();
+      reply.raw.on('close', () => gone.abort());
+      const tokens = await takeRobotConsents(f, callerOf(request), robotId, Number(waitMs ?? 0), gone.signal);
+      return { robotId, tokens };
+    },
+  );
+  app.get(
+    '/api/v1/fleet/robots/:robotId/operator-keys',
+    {
+      config: { scopes: [...ROUTE_SCOPES.edge, ...ROUTE_SCOPES.fleet] },
+      schema: {
+        summary: "The tenant's enrolled operator keys, as trust entries (role operator, name = operator id)",
+        params: RobotParams,
+        response: {
+          200: Type.Object({ keys: Type.Array(TrustedKeySchema) }, { additionalProperties: false }),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const { robotId } = request.params as { robotId: string };
+      const caller = callerOf(request);
+      await robotOfCaller(f, caller, robotId);
+      return { keys: await operatorTrustedKeys(f.store, caller.tenantId) };
+    },
+  );
+  app.get(
+    '/api/v1/fleet/consent-requests',
+    {
+      config: { scopes: ROUTE_SCOPES.fleet },
+      schema: {
+        summary: 'Robot moves waiting for operator consent, oldest first',
+        querystring: Type.Object({ robot: Type.Optional(RobotIdSchema) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ items: Type.Array(RobotConsentItemSchema) }, { additionalProperties: false }),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const { robot } = request.query as { robot?: string };
+      return { items: await waitingRobotConsents(f, callerOf(request).tenantId, robot) };
+    },
+  );
+  app.post(
+    '/api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/grant',
+    {
+      config: { scopes: ROUTE_SCOPES.operator },
+      schema: {
+        summary: "Relay an operator's consent token (signed with the operator's own enrolled key) to the robot",
+        params: GrantParams,
+        body: ConsentGrantSchema,
+        response: {
+          200: Type.Object(
+            {
+              robotId: RobotIdSchema,
+              intentDigest: Sha256HexSchema,
+              operatorId: IdentifierSchema,
+              auditIndex: Type.Integer({ minimum: 0 }),
+            },
+            { additionalProperties: false },
+          ),
+          ...ERROR_RESPONSES,
+          409: ERROR_RESPONSES[403],
+        },
+      },
+    },
+    async (request) => {
+      const { robotId, intentDigest } = request.params as { robotId: string; intentDigest: string };
+      const { token } = request.body as { token: unknown };
+      return grantRobotConsent(f, callerOf(request), robotId, intentDigest, token);
+    },
+  );
+  app.put(
+    '/api/v1/fleet/operator-key',
+    {
+      config: { scopes: ROUTE_SCOPES.operator },
+      schema: {
+        summary: "Enrol an operator's Ed25519 consent public key (an operator key enrols for itself)",
+        body: Type.Object(
+          { publicKey: base64UrlOfBytesSchema(32), operatorId: Type.Optional(IdentifierSchema) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object(
+            { operatorId: IdentifierSchema, kid: Type.String(), auditIndex: Type.Integer({ minimum: 0 }) },
+            { additionalProperties: false },
+          ),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const body = request.body as { publicKey: string; operatorId?: string };
+      const operatorId = body.operatorId ?? caller.keyId;
+      if (caller.scope !== 'admin' && operatorId !== caller.keyId) {
+        throw new ApiError(
+          'SCOPE_FORBIDDEN',
+          `an operator key enrols only for itself (${caller.keyId}); an admin key enrols for ${operatorId}`,
+        );
+      }
+      const enrolled = await enrollOperatorKey(
+        f.store,
+        { tenantId: caller.tenantId, operatorId, publicKey: body.publicKey, actor: caller.keyId },
+        f.nowMs(),
+      );
+      return { operatorId, kid: enrolled.key.kid, auditIndex: enrolled.auditIndex };
+    },
+  );
+}

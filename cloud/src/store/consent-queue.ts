@@ -1,0 +1,52 @@
+/**
+ * Storage of the consent relay (cloud/src/fleet/consent-relay.ts): robot consent requests an edge posted,
+ * the operator tokens granted for them, and which tokens the edge has taken. Every change that an auditor
+ * must see (a request, a grant) is one transaction with its audit entry; delivery is bookkeeping.
+ */
+import type { ConsentRequest } from '@pentagate/protocol';
+import type { AuditRecord } from './records.js';
+import type { AuditEntryBuilder } from './store.js';
+
+export type ConsentRequestState = 'waiting' | 'granted' | 'delivered';
+
+export interface ConsentRequestRecord {
+  tenantId: string;
+  robotId: string;
+  intentDigest: string;
+  request: ConsentRequest;
+  state: ConsentRequestState;
+  /** The edge's deadline (its clock); after it the edge has vetoed the intent. */
+  deadlineMs: number;
+  createdAtMs: number;
+  operatorId: string | null;
+  grantedAtMs: number | null;
+  deliveredAtMs: number | null;
+}
+
+export interface ConsentGrantWrite {
+  /** The DSSE envelope as the operator signed it. */
+  token: unknown;
+  operatorId: string;
+  nowMs: number;
+}
+
+export interface ConsentQueue {
+  /** Stores a new request with its audit entry; undefined (nothing written) when it is already stored. */
+  put(record: ConsentRequestRecord, audit: AuditEntryBuilder): Promise<AuditRecord | undefined>;
+  /** Requests still waiting at `nowMs`, oldest first; one robot's when `robotId` is given. */
+  listWaiting(tenantId: string, nowMs: number, robotId?: string): Promise<ConsentRequestRecord[]>;
+  get(tenantId: string, robotId: string, intentDigest: string): Promise<ConsentRequestRecord | undefined>;
+  /**
+   * Stores the token on a request still waiting before its deadline, with its audit entry; undefined when
+   * the request is not waiting any more (granted already, or past its deadline): a token is relayed once.
+   */
+  grant(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
+    grant: ConsentGrantWrite,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined>;
+  /** The granted tokens of a robot not yet taken, marked delivered in the same step (each is taken once). */
+  takeGranted(tenantId: string, robotId: string, nowMs: number): Promise<unknown[]>;
+}

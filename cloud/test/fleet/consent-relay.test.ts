@@ -1,0 +1,232 @@
+/**
+ * The consent relay over a real app and store: an edge parks a request, it appears in the approvals queue
+ * with what an operator judges it by; a token signed with the operator's own enrolled key is checked,
+ * stored once, audited and handed to the edge once (a held request wakes when it lands); tokens of
+ * unenrolled keys, of a key claiming another operator, for another intent, of too weak a scope, expired,
+ * or late are refused and change nothing; another robot's edge key can neither post nor take.
+ */
+import t from 'tap';
+import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
+import { consentRequestFor, consentToken, liftIntent, type TestOperator, testOperator } from '../helpers/consent.js';
+import { testRobot } from '../helpers/fleet.js';
+
+const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-requests`;
+const GRANT = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/grant`;
+const TAKE = (robotId: string, waitMs = 0) => `/api/v1/fleet/robots/${robotId}/consents?waitMs=${waitMs}`;
+
+async function enrol(cloud: TestCloud, operator: TestOperator) {
+  return cloud.app.inject({
+    method: 'PUT',
+    url: '/api/v1/fleet/operator-key',
+    headers: bearer(cloud.a.keys.admin),
+    payload: { publicKey: operator.publicKey, operatorId: operator.operatorId },
+  });
+}
+
+t.test('a parked move reaches the queue, an operator-signed token reaches the edge once', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const alice = testOperator('alice');
+  t.equal((await enrol(cloud, alice)).statusCode, 200, 'the admin enrols alice');
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+
+  const posted = await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: request,
+  });
+  t.equal(posted.statusCode, 200, posted.body);
+  t.equal(posted.json().stored, true);
+  const again = await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: request,
+  });
+  t.same(again.json(), { stored: false }, 'a repeated post (edge restart, lost answer) stores nothing');
+
+  const queue = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/approvals',
+    headers: bearer(cloud.a.keys.operator),
+  });
+  t.equal(queue.statusCode, 200, queue.body);
+  const [item] = queue.json().robotConsents;
+  t.equal(item.robotId, 'arm-1', 'the request is in the approvals queue beside the proposals');
+  t.same(
+    [item.request.peakEffortNm, item.request.highTorqueThresholdNm, item.request.pathM.length, item.request.zones[0].id],
+    [140, 100, 2, 'table'],
+    'with the peak torque against the threshold and the path against the zones',
+  );
+  t.equal(item.grantPath, GRANT('arm-1', request.intentDigest));
+  const otherTenant = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/fleet/consent-requests',
+    headers: bearer(cloud.b.keys.operator),
+  });
+  t.same(otherTenant.json().items, [], "another tenant's operators do not see it");
+
+  // The edge holds a request open; the grant wakes it.
+  const held = cloud.app.inject({ method: 'GET', url: TAKE('arm-1', 10_000), headers: bearer(edgeKey) });
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, 100));
+  const token = consentToken(alice, request, Date.now());
+  const granted = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token },
+  });
+  t.equal(granted.statusCode, 200, granted.body);
+  t.equal(granted.json().operatorId, 'alice');
+  const relayed = await held;
+  t.ok(Date.now() - started < 5000, 'the held request returned on the grant, not at its 10 s limit');
+  t.same(relayed.json(), { robotId: 'arm-1', tokens: [token] }, 'the edge gets the token exactly as signed');
+  const twice = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+  t.same(twice.json().tokens, [], 'and only once');
+
+  const replay = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, request, Date.now()) },
+  });
+  t.equal(replay.json().error.code, 'CONSENT_REQUEST_CLOSED', 'a second grant for the same move is refused');
+  const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type).filter((type) => type.startsWith('consent.') || type === 'operator.key'),
+    ['operator.key', 'consent.request', 'consent.grant'],
+    'enrolment, request and grant are audited once each',
+  );
+  const grantEntry = entries.find((e) => e.entry.type === 'consent.grant')!.entry;
+  t.equal(grantEntry.actor, 'alice');
+  t.equal(grantEntry.subjectDigest, request.intentDigest);
+});
+
+t.test('tokens that do not bind the request to an enrolled operator are refused', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const alice = testOperator('alice');
+  const mallory = testOperator('mallory');
+  const now = Date.now();
+  const request = consentRequestFor(liftIntent('arm-1'), now);
+  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(edgeKey), payload: request });
+  const grant = (token: unknown) =>
+    cloud.app.inject({
+      method: 'POST',
+      url: GRANT('arm-1', request.intentDigest),
+      headers: bearer(cloud.a.keys.operator),
+      payload: { token },
+    });
+
+  const none = await grant(consentToken(alice, request, now));
+  t.match(none.json().error, { code: 'CONSENT_TOKEN_INVALID', message: /no operator key is enrolled/ });
+  await enrol(cloud, alice);
+  const cases: [string, unknown, RegExp][] = [
+    ['an unenrolled key', consentToken(mallory, request, now), /not trusted|unknown|no trusted/i],
+    [
+      "alice's key naming another operator",
+      consentToken(alice, request, now, { operatorId: 'bob' }),
+      /names operator bob.*enrolled for alice/,
+    ],
+    [
+      'another intent',
+      consentToken(alice, request, now, { intentDigest: 'e'.repeat(64) }),
+      /binds intent digest e+/,
+    ],
+    ['an expired statement', consentToken(alice, request, now, { expiresAt: now - 1 }), /expired/],
+  ];
+  for (const [what, token, message] of cases) {
+    const res = await grant(token);
+    t.equal(res.statusCode, 400, `${what}: refused`);
+    t.match(res.json().error.message, message, `${what}: says why`);
+  }
+  const critical = { ...consentRequestFor(liftIntent('arm-1'), now), scope: 'safety-critical' as const };
+  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(edgeKey), payload: critical });
+  const weak = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', critical.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, critical, now, { scope: 'high-torque' }) },
+  });
+  t.match(weak.json().error.message, /needs safety-critical/, 'too weak a scope for a safety-critical move');
+  const forged = consentToken(alice, request, now) as { payload: string };
+  const tampered = await grant({ ...forged, payload: Buffer.from('{"v":1}').toString('base64') });
+  t.equal(tampered.json().error.code, 'CONSENT_TOKEN_INVALID', 'an altered payload is refused');
+  const taken = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+  t.same(taken.json().tokens, [], 'nothing refused reaches the edge');
+  t.equal((await grant(consentToken(alice, request, now))).statusCode, 200, 'a good token still goes through');
+});
+
+t.test('late grants, foreign edges and operators enrolling for others are refused', async (t) => {
+  let clock = Date.now();
+  const cloud = await testCloud(t, { nowMs: () => clock });
+  const key1 = await testRobot(cloud, cloud.a, 'arm-1');
+  const key2 = await testRobot(cloud, cloud.a, 'arm-2');
+  const alice = testOperator('alice');
+  await enrol(cloud, alice);
+  const request = consentRequestFor(liftIntent('arm-1'), clock, 1000);
+
+  const foreign = await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(key2),
+    payload: request,
+  });
+  t.equal(foreign.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot post for arm-1");
+  const mismatched = await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(key1),
+    payload: { ...request, intentDigest: 'a'.repeat(64) },
+  });
+  t.match(mismatched.json().error.message, /is not SHA-256\(JCS\(intent\)\)/, 'the digest must be the intent');
+  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(key1), payload: request });
+  const stolen = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(key2) });
+  t.equal(stolen.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot take arm-1's tokens");
+
+  clock += 1001;
+  const late = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, request, clock) },
+  });
+  t.match(late.json().error, { code: 'CONSENT_REQUEST_CLOSED', message: /the edge vetoed the move/ });
+  const queue = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/fleet/consent-requests',
+    headers: bearer(cloud.a.keys.operator),
+  });
+  t.same(queue.json().items, [], 'a request past its deadline leaves the queue');
+
+  const selfOnly = await cloud.app.inject({
+    method: 'PUT',
+    url: '/api/v1/fleet/operator-key',
+    headers: bearer(cloud.a.keys.operator),
+    payload: { publicKey: testOperator('x').publicKey, operatorId: 'alice' },
+  });
+  t.equal(selfOnly.statusCode, 403, 'an operator key cannot enrol a key for another operator');
+  const own = await cloud.app.inject({
+    method: 'PUT',
+    url: '/api/v1/fleet/operator-key',
+    headers: bearer(cloud.a.keys.operator),
+    payload: { publicKey: testOperator('x').publicKey },
+  });
+  t.equal(own.statusCode, 200, own.body);
+  const keys = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/fleet/robots/arm-1/operator-keys',
+    headers: bearer(key1),
+  });
+  t.same(
+    keys.json().keys.map((k: { name: string; role: string }) => k.role),
+    ['operator', 'operator'],
+    'the edge reads the enrolled keys as operator trust entries',
+  );
+  t.ok(
+    keys.json().keys.some((k: { name: string }) => k.name === own.json().operatorId),
+    'an operator enrols under its own key id',
+  );
+});

@@ -1,0 +1,66 @@
+/**
+ * The consent relay's wire contract (ARCHITECTURE.md §4 CONSENT over the fleet link). An edge holding an
+ * intent for an operator's consent posts a ConsentRequest to the cloud: the intent itself (the operator signs
+ * its digest) and what an operator needs to judge it — the move class, the peak planned torque against the
+ * threshold and the joints' limits, and the tool path against the keep-out zones. The operator signs a
+ * consent statement with their own Ed25519 key (in the console or with `pentagate consent grant`); the cloud
+ * only checks and relays that token back over the link the edge opened, and the edge verifies it as it
+ * verifies one published on its consent topic.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { KeepOutZoneSchema } from '../robot/profile.js';
+import { IntentSchema } from '../robot/intent.js';
+import { ConsentScopeSchema } from '../schemas/consent.js';
+import { DsseEnvelopeSchema } from '../schemas/dsse.js';
+import { IdentifierSchema, RobotIdSchema, Sha256HexSchema, UnixMsSchema } from '../schemas/primitives.js';
+
+const Metres = Type.Number({ minimum: -1e4, maximum: 1e4 });
+
+export const PathPointSchema = Type.Object(
+  { xM: Metres, yM: Metres, zM: Metres, tMs: Type.Number({ minimum: 0, maximum: 1e9 }) },
+  { additionalProperties: false },
+);
+export type PathPoint = Static<typeof PathPointSchema>;
+
+export const ConsentRequestSchema = Type.Object(
+  {
+    v: Type.Literal(1),
+    robotId: RobotIdSchema,
+    intentId: IdentifierSchema,
+    /** SHA-256 of the JCS intent: what the consent statement must name. */
+    intentDigest: Sha256HexSchema,
+    intent: IntentSchema,
+    scope: ConsentScopeSchema,
+    /** Why consent is needed, one line each (the CONSENT gate's reasons). */
+    reasons: Type.Array(Type.String({ maxLength: 512 }), { maxItems: 16 }),
+    moveClass: Type.Optional(Type.String({ maxLength: 128 })),
+    /** Peak planned joint effort of the move (joint limits assumed where the plan gives none), N·m. */
+    peakEffortNm: Type.Number({ minimum: 0, maximum: 1e6 }),
+    highTorqueThresholdNm: Type.Number({ minimum: 0, maximum: 1e6 }),
+    /** The profile's torque limit per joint, in the profile's joint order, N·m. */
+    torqueLimitsNm: Type.Array(Type.Number({ minimum: 0, maximum: 1e6 }), { maxItems: 64 }),
+    /** The tool (last frame) at each planned point, base frame; empty for moves without a joint path. */
+    pathM: Type.Array(PathPointSchema, { maxItems: 1024 }),
+    /** The profile's keep-out zones, to draw the path against. */
+    zones: Type.Array(KeepOutZoneSchema, { maxItems: 256 }),
+    /** When the edge parked the intent, and when it stops waiting (Unix ms, the edge's clock). */
+    requestedAtMs: UnixMsSchema,
+    deadlineMs: UnixMsSchema,
+  },
+  { additionalProperties: false },
+);
+export type ConsentRequest = Static<typeof ConsentRequestSchema>;
+
+/** An operator's consent token (a DSSE envelope of a ConsentStatement), relayed as it was signed. */
+export const ConsentGrantSchema = Type.Object(
+  { token: DsseEnvelopeSchema },
+  { additionalProperties: false },
+);
+export type ConsentGrant = Static<typeof ConsentGrantSchema>;
+
+/** What the cloud relays to an edge: the tokens granted for its waiting intents since it last asked. */
+export const ConsentRelaySchema = Type.Object(
+  { robotId: RobotIdSchema, tokens: Type.Array(DsseEnvelopeSchema, { maxItems: 64 }) },
+  { additionalProperties: false },
+);
+export type ConsentRelay = Static<typeof ConsentRelaySchema>;
