@@ -6,11 +6,13 @@
  */
 import t from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
+import type { ConsentRequestRecord } from '../../src/store/consent-queue.js';
 import type { EdgeRecordWrite, FleetStore, RobotRecord } from '../../src/store/fleet-store.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { newApiKey } from '../../src/tenants/api-key.js';
+import { consentRequestFor, liftIntent } from '../helpers/consent.js';
 import { digestOf, edgeChain, GENESIS } from '../helpers/edge-records.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
@@ -177,15 +179,70 @@ async function contract(t: Tap, store: Store): Promise<void> {
   );
 }
 
+/** The consent queue: a request stored once, granted once while waiting and before its deadline, taken once. */
+async function consentContract(t: Tap, store: Store): Promise<void> {
+  const fleet = await openFleetStore(store);
+  const request = consentRequestFor(liftIntent('arm-1', 'lift-1'), T0, 1000);
+  const record: ConsentRequestRecord = {
+    tenantId: 'ten-a',
+    robotId: 'arm-1',
+    intentDigest: request.intentDigest,
+    request,
+    state: 'waiting',
+    deadlineMs: T0 + 1000,
+    createdAtMs: T0,
+    operatorId: null,
+    grantedAtMs: null,
+    deliveredAtMs: null,
+  };
+  t.ok(await fleet.consents.put(record, entry('consent.request', {})), 'a new request is stored and audited');
+  t.equal(await fleet.consents.put(record, entry('consent.request', {})), undefined, 'a repeat stores nothing');
+  t.same(
+    (await fleet.consents.listWaiting('ten-a', T0 + 10)).map((r) => r.request),
+    [request],
+    'it waits, its request intact',
+  );
+  t.same(await fleet.consents.listWaiting('ten-a', T0 + 1000), [], 'not past its deadline');
+  t.same(await fleet.consents.listWaiting('ten-b', T0 + 10), [], 'and only in its tenant');
+  const token = { payloadType: 'x', payload: 'eA', signatures: [] };
+  const late = await fleet.consents.grant(
+    'ten-a',
+    'arm-1',
+    request.intentDigest,
+    { token, operatorId: 'alice', nowMs: T0 + 1000 },
+    entry('consent.grant', {}),
+  );
+  t.equal(late, undefined, 'a grant at the deadline stores nothing');
+  const grants = await Promise.all(
+    ['alice', 'bob'].map((operatorId) =>
+      fleet.consents.grant(
+        'ten-a',
+        'arm-1',
+        request.intentDigest,
+        { token: { ...token, payload: operatorId }, operatorId, nowMs: T0 + 10 },
+        entry('consent.grant', { operatorId }),
+      ),
+    ),
+  );
+  t.equal(grants.filter(Boolean).length, 1, 'of two concurrent grants exactly one is stored');
+  t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.state, 'granted');
+  const taken = await Promise.all([1, 2].map(() => fleet.consents.takeGranted('ten-a', 'arm-1', T0 + 20)));
+  t.equal(taken.flat().length, 1, 'the token is taken once, even by two takers at once');
+  t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.deliveredAtMs, T0 + 20);
+}
+
 t.test('SQLite fleet store', async (t) => {
   const store = new SqliteStore({ path: ':memory:' });
   t.teardown(() => store.close());
   await contract(t, store);
+  await consentContract(t, store);
 });
 
 t.test('PostgreSQL fleet store', async (t) => {
   if (!(await requirePostgres(t))) return;
-  await contract(t, await openTestPostgres(t));
+  const store = await openTestPostgres(t);
+  await contract(t, store);
+  await consentContract(t, store);
 });
 
 t.test(
