@@ -20,7 +20,8 @@ import {
   IsoTimestampSchema,
   RobotIdSchema,
   Sha256HexSchema,
-  TrustedKeySchema,
+  OperatorKeysSchema,
+  ConsentRequestPostedSchema,
   base64UrlOfBytesSchema,
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
@@ -80,13 +81,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
         summary: 'Park a robot move waiting for operator consent in the approvals queue (idempotent)',
         params: RobotParams,
         body: ConsentRequestSchema,
-        response: {
-          200: Type.Object(
-            { stored: Type.Boolean(), auditIndex: Type.Optional(Type.Integer({ minimum: 0 })) },
-            { additionalProperties: false },
-          ),
-          ...ERROR_RESPONSES,
-        },
+        response: { 200: ConsentRequestPostedSchema, ...ERROR_RESPONSES },
       },
     },
     async (request) => {
@@ -130,10 +125,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       schema: {
         summary: "The tenant's enrolled operator keys, as trust entries (role operator, name = operator id)",
         params: RobotParams,
-        response: {
-          200: Type.Object({ keys: Type.Array(TrustedKeySchema) }, { additionalProperties: false }),
-          ...ERROR_RESPONSES,
-        },
+        response: { 200: OperatorKeysSchema, ...ERROR_RESPONSES },
       },
     },
     async (request) => {

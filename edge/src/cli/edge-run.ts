@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../broker/embedded-broker.js';
@@ -194,6 +195,15 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
         outbox: edge.outbox,
         metrics: edge.metrics,
         logger: log,
+        consent: {
+          gate,
+          // the same path as a token published on the consent topic: same checks, verdicts and audit
+          deliver: (token) =>
+            edge.node.handleMessage(
+              robotTopics(profile.robotId).consent,
+              new TextEncoder().encode(JSON.stringify(token)),
+            ),
+        },
       })
     : undefined;
   return {

@@ -4,13 +4,25 @@
  * timeout, so a cloud that hangs looks like a cloud that is down.
  */
 import {
+  type ConsentRelay,
+  ConsentRelaySchema,
+  type ConsentRequest,
   type EdgeAuditRecord,
   type EdgeChainAck,
   EdgeChainAckSchema,
   PentagateError,
   readJson,
+  type TrustedKey,
+  OperatorKeysSchema,
+  ConsentRequestPostedSchema,
   validate,
 } from '@pentagate/protocol';
+
+/** How each answer is read: parsed JSON checked against its schema, or refused. */
+const ACK = (v: unknown) => validate(EdgeChainAckSchema, v, 'cloud acknowledgement');
+const RELAY = (v: unknown) => validate(ConsentRelaySchema, v, 'consent relay');
+const KEYS = (v: unknown) => validate(OperatorKeysSchema, v, 'operator keys');
+const POSTED = (v: unknown) => validate(ConsentRequestPostedSchema, v, 'consent request answer');
 
 export type UplinkErrorCode = 'CLOUD_UNREACHABLE' | 'CLOUD_REFUSED' | 'CLOUD_DIVERGED';
 
@@ -67,16 +79,60 @@ export class CloudLink {
 
   /** Where the cloud's copy of this robot's chain ends. */
   async ack(signal?: AbortSignal): Promise<EdgeChainAck> {
-    return this.#request('GET', `/api/v1/fleet/robots/${this.robotId}/ack`, undefined, signal);
+    return this.#acknowledged(await this.#request('GET', this.#robot('ack'), undefined, ACK, signal));
   }
 
   /** Ships one batch; resolves with the cloud's acknowledgement. */
   async ship(records: readonly EdgeAuditRecord[], signal?: AbortSignal): Promise<EdgeChainAck> {
-    return this.#request('POST', `/api/v1/fleet/robots/${this.robotId}/records`, { records }, signal);
+    return this.#acknowledged(await this.#request('POST', this.#robot('records'), { records }, ACK, signal));
   }
 
-  async #request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<EdgeChainAck> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
+  /** Parks a move waiting for consent in the cloud's approvals queue (idempotent). */
+  async postConsentRequest(request: ConsentRequest, signal?: AbortSignal): Promise<void> {
+    await this.#request('POST', this.#robot('consent-requests'), request, POSTED, signal);
+  }
+
+  /** The operator tokens granted since the last call; the cloud holds the request up to `waitMs`. */
+  async takeConsents(waitMs: number, signal?: AbortSignal): Promise<unknown[]> {
+    const relay: ConsentRelay = await this.#request(
+      'GET',
+      this.#robot(`consents?waitMs=${Math.round(waitMs)}`),
+      undefined,
+      RELAY,
+      signal,
+      waitMs,
+    );
+    return relay.tokens;
+  }
+
+  /** The operator keys enrolled in the robot's tenant (trust entries, role operator). */
+  async operatorKeys(signal?: AbortSignal): Promise<TrustedKey[]> {
+    return (await this.#request('GET', this.#robot('operator-keys'), undefined, KEYS, signal)).keys;
+  }
+
+  #robot(path: string): string {
+    return `/api/v1/fleet/robots/${this.robotId}/${path}`;
+  }
+
+  #acknowledged(ack: EdgeChainAck): EdgeChainAck {
+    if (ack.robotId !== this.robotId) {
+      throw new UplinkError(
+        'CLOUD_REFUSED',
+        `cloud acknowledged robot ${ack.robotId}, expected ${this.robotId}`,
+      );
+    }
+    return ack;
+  }
+
+  async #request<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    answer: (value: unknown) => T,
+    signal?: AbortSignal,
+    heldMs = 0,
+  ): Promise<T> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs + heldMs);
     let res: Response;
     try {
       res = await fetch(`${this.#base}${path}`, {
@@ -114,17 +170,6 @@ export class CloudLink {
         refusal,
       );
     }
-    const ack = validate(
-      EdgeChainAckSchema,
-      readJson(text, { what: 'cloud acknowledgement' }),
-      'cloud acknowledgement',
-    );
-    if (ack.robotId !== this.robotId) {
-      throw new UplinkError(
-        'CLOUD_REFUSED',
-        `cloud acknowledged robot ${ack.robotId}, expected ${this.robotId}`,
-      );
-    }
-    return ack;
+    return answer(readJson(text, { what: `answer to ${method} ${path}` }));
   }
 }

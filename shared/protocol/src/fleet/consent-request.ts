@@ -13,6 +13,7 @@ import { IntentSchema } from '../robot/intent.js';
 import { ConsentScopeSchema } from '../schemas/consent.js';
 import { DsseEnvelopeSchema } from '../schemas/dsse.js';
 import { IdentifierSchema, RobotIdSchema, Sha256HexSchema, UnixMsSchema } from '../schemas/primitives.js';
+import { TrustedKeySchema } from '../schemas/trust.js';
 
 const Metres = Type.Number({ minimum: -1e4, maximum: 1e4 });
 
@@ -64,3 +65,15 @@ export const ConsentRelaySchema = Type.Object(
   { additionalProperties: false },
 );
 export type ConsentRelay = Static<typeof ConsentRelaySchema>;
+
+/** The cloud's answer to a posted request: stored now, or already known (a repeat). */
+export const ConsentRequestPostedSchema = Type.Object(
+  { stored: Type.Boolean(), auditIndex: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+
+/** The operator keys an edge trusts through the registry: trust entries of role `operator`. */
+export const OperatorKeysSchema = Type.Object(
+  { keys: Type.Array(TrustedKeySchema, { maxItems: 1024 }) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,134 @@
+/**
+ * The consent relay, the edge's half. Every move the gate parks for consent is posted to the cloud's
+ * approvals queue (with what the operator judges it by, consent-request.ts); while any move waits, the edge
+ * holds a request open for tokens (a long poll: robots sit behind NAT, so the edge always dials) and hands
+ * each token to the node exactly as if it had arrived on the consent topic — the gate verifies signature,
+ * intent digest, robot, validity window and single-use nonce itself, so the cloud can relay but never forge.
+ * The operator keys the cloud enrolled are fetched before tokens are delivered and trusted for consent only.
+ *
+ * The gate never waits on any of this: a cloud that is down means the move waits as it would without a link,
+ * then expires into a veto; `pentagate consent grant` on the consent topic keeps working beside the relay.
+ */
+import type { ConsentRequest, TrustedKey } from '@pentagate/protocol';
+import type { Logger } from 'pino';
+import type { CloudLink } from './cloud-link.js';
+
+export interface ConsentRelayGate {
+  consentRequests(): ConsentRequest[];
+  trustOperatorKeys(keys: readonly TrustedKey[]): void;
+}
+
+export interface ConsentRelayOptions {
+  link: CloudLink;
+  gate: ConsentRelayGate;
+  /** Hands a token to the node's consent path (as if published on the consent topic). */
+  deliver: (token: unknown) => void;
+  logger: Logger;
+  /** How often the gate's waiting moves are checked for new ones, ms (default 100). */
+  pollMs?: number;
+  /** How long the cloud may hold a request for tokens, ms (default 20,000). */
+  holdMs?: number;
+  /** Pause after a failed exchange, ms (default 1,000). */
+  retryMs?: number;
+}
+
+export class ConsentRelay {
+  readonly #o: Required<Omit<ConsentRelayOptions, 'link' | 'gate' | 'deliver' | 'logger'>> &
+    ConsentRelayOptions;
+  readonly #stop = new AbortController();
+  /** Intent digests the cloud has stored a request for. */
+  readonly #posted = new Set<string>();
+  #loops: Promise<void>[] = [];
+  #down = false;
+
+  constructor(options: ConsentRelayOptions) {
+    this.#o = { pollMs: 100, holdMs: 20_000, retryMs: 1_000, ...options };
+  }
+
+  start(): void {
+    if (this.#loops.length === 0) this.#loops = [this.#postLoop(), this.#takeLoop()];
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await Promise.all(this.#loops);
+  }
+
+  /** Posts the requests the cloud does not have yet; forgets those no longer waiting. */
+  async #postLoop(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      const waiting = this.#o.gate.consentRequests();
+      const digests = new Set(waiting.map((r) => r.intentDigest));
+      for (const d of this.#posted) if (!digests.has(d)) this.#posted.delete(d);
+      try {
+        for (const request of waiting) {
+          if (this.#posted.has(request.intentDigest)) continue;
+          await this.#o.link.postConsentRequest(request, this.#stop.signal);
+          this.#posted.add(request.intentDigest);
+          this.#o.logger.info(
+            { intentId: request.intentId, intentDigest: request.intentDigest, scope: request.scope },
+            'consent relay: move waiting for an operator posted to the cloud',
+          );
+        }
+        this.#up();
+        await this.#sleep(this.#o.pollMs);
+      } catch (err) {
+        if (this.#stop.signal.aborted) break;
+        this.#failed(err);
+        await this.#sleep(this.#o.retryMs);
+      }
+    }
+  }
+
+  /** While any posted move waits, holds a request open for tokens and delivers what comes back. */
+  async #takeLoop(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      if (this.#posted.size === 0) {
+        await this.#sleep(this.#o.pollMs);
+        continue;
+      }
+      try {
+        const tokens = await this.#o.link.takeConsents(this.#o.holdMs, this.#stop.signal);
+        if (tokens.length > 0) {
+          // A token may be signed by a key enrolled a moment ago: read the registry's keys first.
+          this.#o.gate.trustOperatorKeys(await this.#o.link.operatorKeys(this.#stop.signal));
+          for (const token of tokens) this.#o.deliver(token);
+          this.#o.logger.info({ tokens: tokens.length }, 'consent relay: operator consent received from the cloud');
+        }
+        this.#up();
+      } catch (err) {
+        if (this.#stop.signal.aborted) break;
+        this.#failed(err);
+        await this.#sleep(this.#o.retryMs);
+      }
+    }
+  }
+
+  #up(): void {
+    if (this.#down) this.#o.logger.info('consent relay: cloud reachable again');
+    this.#down = false;
+  }
+
+  #failed(err: unknown): void {
+    if (!this.#down) {
+      this.#o.logger.warn(
+        { err: (err as Error).message },
+        'consent relay: cloud unreachable; waiting moves can still be granted on the consent topic',
+      );
+    }
+    this.#down = true;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#stop.signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.#stop.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#stop.signal.addEventListener('abort', done);
+    });
+  }
+}
