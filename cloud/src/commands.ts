@@ -1,6 +1,7 @@
 import type { Command } from '@pentagate/protocol';
 import { apikeyIssueCommand, apikeyListCommand, apikeyRevokeCommand } from './cli/apikey-commands.js';
 import { auditExportCommand } from './cli/audit-commands.js';
+import { operatorEnrollCommand, operatorListCommand } from './cli/operator-commands.js';
 import { robotAddCommand, robotListCommand, robotRetireCommand } from './cli/robot-commands.js';
 import { serveCommand } from './cli/serve-command.js';
 import { tenantCreateCommand } from './cli/tenant-commands.js';
@@ -16,4 +17,6 @@ export const commands: Command[] = [
   robotAddCommand,
   robotListCommand,
   robotRetireCommand,
+  operatorEnrollCommand,
+  operatorListCommand,
 ];

@@ -2,6 +2,7 @@ import type { Command } from '@pentagate/protocol';
 import { brokerAclCommand } from './cli/broker-acl-command.js';
 import { calibSignCommand } from './cli/calib-sign-command.js';
 import { consentGrantCommand } from './cli/consent-grant-command.js';
+import { consentPendingCommand } from './cli/consent-pending-command.js';
 import { edgeRunCommand } from './cli/edge-run-command.js';
 import { firmwareSignCommand } from './cli/firmware-sign-command.js';
 import { hashPasswordCommand } from './cli/hash-password-command.js';
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   firmwareSignCommand,
   calibSignCommand,
   consentGrantCommand,
+  consentPendingCommand,
   edgeShipCommand,
   sensorSignCommand,
 ];

@@ -141,6 +141,7 @@ const workingLines: Record<string, () => string[]> = {
     ...['--expires', '2099-01-01T00:00:00Z', '--out', join(dir, 'cal.json')],
   ],
   'consent grant': () => ['--key', edKey, '--intent', intent, '--operator', 'op1'],
+  'consent pending': () => ['--cloud', 'http://127.0.0.1:9', '--cloud-key-file', edKey],
   'cloud serve': () => ['--port', '0', '--state-dir', join(dir, 'cloud'), '--signing-key', edKey],
   'cloud tenant create': () => ['acme', '--state-dir', join(dir, 'cloud')],
   'cloud apikey issue': () => ['--tenant', 'ten_x', '--scope', 'agent', '--state-dir', join(dir, 'cloud')],
@@ -161,6 +162,10 @@ const workingLines: Record<string, () => string[]> = {
   ],
   'cloud robot list': () => ['--tenant', 'ten_x', '--state-dir', join(dir, 'cloud')],
   'cloud robot retire': () => ['ur5e-01', '--tenant', 'ten_x', '--state-dir', join(dir, 'cloud')],
+  'cloud operator enroll': () => [
+    ...['--tenant', 'ten_x', '--operator', 'op1', '--key', edKey, '--state-dir', join(dir, 'cloud')],
+  ],
+  'cloud operator list': () => ['--tenant', 'ten_x', '--state-dir', join(dir, 'cloud')],
   'cloud audit export': () => [
     '--out',
     join(dir, 'kit'),

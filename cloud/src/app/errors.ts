@@ -52,7 +52,7 @@ export const API_ERRORS = {
   ROBOT_FORBIDDEN: { status: 403, meaning: 'the edge key is bound to another robot' },
   CONSENT_REQUEST_NOT_FOUND: {
     status: 404,
-    meaning: 'no robot consent request of that robot and intent digest in the caller\'s tenant',
+    meaning: "no robot consent request of that robot and intent digest in the caller's tenant",
   },
   CONSENT_REQUEST_CLOSED: {
     status: 409,

@@ -10,7 +10,7 @@ import type { FleetStore } from '../store/fleet-store.js';
 import type { Store } from '../store/store.js';
 import { JSON_OPTION, STATE_OPTIONS, withStore } from './state.js';
 
-const TENANT_OPTION = {
+export const TENANT_OPTION = {
   tenant: {
     type: 'string',
     valueName: 'ID',
@@ -18,7 +18,7 @@ const TENANT_OPTION = {
   },
 } as const;
 
-function withFleet<T>(
+export function withFleet<T>(
   args: Parameters<Command['run']>[0],
   fn: (store: Store, fleet: FleetStore) => Promise<T>,
 ) {

@@ -128,7 +128,11 @@ export async function postConsentRequest(
   return audit ? { stored: true, auditIndex: audit.index } : { stored: false };
 }
 
-function tokenProblem(statement: ConsentStatement, waiting: ConsentRequestRecord, nowMs: number): string | undefined {
+function tokenProblem(
+  statement: ConsentStatement,
+  waiting: ConsentRequestRecord,
+  nowMs: number,
+): string | undefined {
   if (statement.robotId !== waiting.robotId) {
     return `the statement is for robot ${statement.robotId}, the request for ${waiting.robotId}`;
   }

@@ -31,7 +31,12 @@ import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { ERROR_RESPONSES } from '../routes/error-responses.js';
 import type { ConsentRequestRecord } from '../store/consent-queue.js';
-import { grantRobotConsent, MAX_CONSENT_WAIT_MS, postConsentRequest, takeRobotConsents } from './consent-relay.js';
+import {
+  grantRobotConsent,
+  MAX_CONSENT_WAIT_MS,
+  postConsentRequest,
+  takeRobotConsents,
+} from './consent-relay.js';
 import { robotOfCaller } from './edge-ingest.js';
 import type { FleetContext } from './fleet-context.js';
 import { enrollOperatorKey, operatorTrustedKeys } from './operator-keys.js';
@@ -158,7 +163,8 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
     {
       config: { scopes: ROUTE_SCOPES.operator },
       schema: {
-        summary: "Relay an operator's consent token (signed with the operator's own enrolled key) to the robot",
+        summary:
+          "Relay an operator's consent token (signed with the operator's own enrolled key) to the robot",
         params: GrantParams,
         body: ConsentGrantSchema,
         response: {

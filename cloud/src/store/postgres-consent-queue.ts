@@ -38,7 +38,11 @@ export class PostgresConsentQueue implements ConsentQueue {
     return rows.map(toConsentRequest);
   }
 
-  async get(tenantId: string, robotId: string, intentDigest: string): Promise<ConsentRequestRecord | undefined> {
+  async get(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
+  ): Promise<ConsentRequestRecord | undefined> {
     const [row] = await this.#store.queryRows(
       'SELECT * FROM fleet_consent_requests WHERE tenant_id = $1 AND robot_id = $2 AND intent_digest = $3',
       [tenantId, robotId, intentDigest],

@@ -40,9 +40,15 @@ export class SqliteConsentQueue implements ConsentQueue {
     return rows.map(toConsentRequest);
   }
 
-  async get(tenantId: string, robotId: string, intentDigest: string): Promise<ConsentRequestRecord | undefined> {
+  async get(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
+  ): Promise<ConsentRequestRecord | undefined> {
     const row = this.#db
-      .prepare('SELECT * FROM fleet_consent_requests WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ?')
+      .prepare(
+        'SELECT * FROM fleet_consent_requests WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ?',
+      )
       .get(tenantId, robotId, intentDigest) as Row | undefined;
     return row && toConsentRequest(row);
   }

@@ -7,7 +7,13 @@
  */
 import t from 'tap';
 import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
-import { consentRequestFor, consentToken, liftIntent, type TestOperator, testOperator } from '../helpers/consent.js';
+import {
+  consentRequestFor,
+  consentToken,
+  liftIntent,
+  type TestOperator,
+  testOperator,
+} from '../helpers/consent.js';
 import { testRobot } from '../helpers/fleet.js';
 
 const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-requests`;
@@ -55,7 +61,12 @@ t.test('a parked move reaches the queue, an operator-signed token reaches the ed
   const [item] = queue.json().robotConsents;
   t.equal(item.robotId, 'arm-1', 'the request is in the approvals queue beside the proposals');
   t.same(
-    [item.request.peakEffortNm, item.request.highTorqueThresholdNm, item.request.pathM.length, item.request.zones[0].id],
+    [
+      item.request.peakEffortNm,
+      item.request.highTorqueThresholdNm,
+      item.request.pathM.length,
+      item.request.zones[0].id,
+    ],
     [140, 100, 2, 'table'],
     'with the peak torque against the threshold and the path against the zones',
   );
@@ -111,7 +122,12 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   const mallory = testOperator('mallory');
   const now = Date.now();
   const request = consentRequestFor(liftIntent('arm-1'), now);
-  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(edgeKey), payload: request });
+  await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: request,
+  });
   const grant = (token: unknown) =>
     cloud.app.inject({
       method: 'POST',
@@ -143,7 +159,12 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
     t.match(res.json().error.message, message, `${what}: says why`);
   }
   const critical = { ...consentRequestFor(liftIntent('arm-1'), now), scope: 'safety-critical' as const };
-  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(edgeKey), payload: critical });
+  await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: critical,
+  });
   const weak = await cloud.app.inject({
     method: 'POST',
     url: GRANT('arm-1', critical.intentDigest),
@@ -156,7 +177,11 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   t.equal(tampered.json().error.code, 'CONSENT_TOKEN_INVALID', 'an altered payload is refused');
   const taken = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
   t.same(taken.json().tokens, [], 'nothing refused reaches the edge');
-  t.equal((await grant(consentToken(alice, request, now))).statusCode, 200, 'a good token still goes through');
+  t.equal(
+    (await grant(consentToken(alice, request, now))).statusCode,
+    200,
+    'a good token still goes through',
+  );
 });
 
 t.test('late grants, foreign edges and operators enrolling for others are refused', async (t) => {
@@ -181,7 +206,11 @@ t.test('late grants, foreign edges and operators enrolling for others are refuse
     headers: bearer(key1),
     payload: { ...request, intentDigest: 'a'.repeat(64) },
   });
-  t.match(mismatched.json().error.message, /is not SHA-256\(JCS\(intent\)\)/, 'the digest must be the intent');
+  t.match(
+    mismatched.json().error.message,
+    /is not SHA-256\(JCS\(intent\)\)/,
+    'the digest must be the intent',
+  );
   await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(key1), payload: request });
   const stolen = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(key2) });
   t.equal(stolen.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot take arm-1's tokens");

@@ -196,7 +196,11 @@ async function consentContract(t: Tap, store: Store): Promise<void> {
     deliveredAtMs: null,
   };
   t.ok(await fleet.consents.put(record, entry('consent.request', {})), 'a new request is stored and audited');
-  t.equal(await fleet.consents.put(record, entry('consent.request', {})), undefined, 'a repeat stores nothing');
+  t.equal(
+    await fleet.consents.put(record, entry('consent.request', {})),
+    undefined,
+    'a repeat stores nothing',
+  );
   t.same(
     (await fleet.consents.listWaiting('ten-a', T0 + 10)).map((r) => r.request),
     [request],

@@ -1,6 +1,12 @@
 /** Robot consent requests and operator tokens for the consent relay's tests. */
 import { randomBytes } from 'node:crypto';
-import { createEd25519Signer, dsseSignStatement, ed25519PublicKey, generateEd25519, jcsDigestHex } from '@pentagate/crypto';
+import {
+  createEd25519Signer,
+  dsseSignStatement,
+  ed25519PublicKey,
+  generateEd25519,
+  jcsDigestHex,
+} from '@pentagate/crypto';
 import {
   type ConsentRequest,
   type ConsentStatement,

@@ -1,6 +1,8 @@
 /**
  * `pentagate consent grant`: an operator's signed acknowledgement of ONE intent (DSSE consent statement),
- * printed as JSON — the token to publish on `pentagate/v1/<robotId>/consent`.
+ * printed as JSON — the token to publish on `pentagate/v1/<robotId>/consent` (offline), or, with --cloud,
+ * signed for a move waiting in the cloud's approvals queue and handed to the cloud, which relays it to the
+ * robot (consent-cloud.ts). Either way the key signs here; the cloud never sees it.
  */
 import { randomBytes } from 'node:crypto';
 import { createEd25519Signer, dsseSignStatement, jcsDigestHex, readEd25519KeyFile } from '@pentagate/crypto';
@@ -16,7 +18,21 @@ import {
   UsageError,
   validate,
 } from '@pentagate/protocol';
-import { optionalString, parseDurationMs, parseIsoMs, readJsonFile, writeNewFile } from './cli-values.js';
+import {
+  optionalString,
+  parseDurationMs,
+  parseIsoMs,
+  readJsonFile,
+  readSecretFile,
+  writeNewFile,
+} from './cli-values.js';
+import {
+  ConsentCloudError,
+  type OperatorCloud,
+  relayConsent,
+  type WaitingConsent,
+  waitingConsents,
+} from '../uplink/operator-consent.js';
 
 const SCOPES = ['high-torque', 'safety-critical'] as const;
 
@@ -24,14 +40,20 @@ export const consentGrantCommand: Command = {
   path: ['consent', 'grant'],
   summary: 'Sign an operator consent for one intent and print the token (DSSE JSON)',
   usage:
-    '--key OPERATOR_KEY --intent FILE --operator ID [--ttl 60s] [--scope high-torque|safety-critical] [--out FILE]',
+    '--key OPERATOR_KEY --operator ID (--intent FILE | --cloud URL --cloud-key-file FILE --robot ID [--intent-digest HEX]) [--ttl 60s] [--scope high-torque|safety-critical] [--out FILE]',
   description: [
     'Reads the intent the edge is holding (the JSON published on …/intent), binds a consent statement to it',
     '{ intentDigest = SHA-256(JCS(intent)), robotId, operatorId, scope, notBefore, expiresAt, nonce } and signs it',
     'with the operator Ed25519 key. The token is single use (random nonce) and expires after --ttl.',
     'Publish it on pentagate/v1/<robotId>/consent; the edge resumes the intent if the key has role "operator".',
     '',
-    'Exit codes: 0 printed; 2 bad usage, unreadable key or intent, or an invalid intent.',
+    'With --cloud (an operator API key in --cloud-key-file): takes the intent from the move waiting for robot',
+    "--robot in the cloud's approvals queue (--intent-digest picks one when several wait; the scope defaults to",
+    "the one the move needs), signs here, and hands the token to the cloud, which relays it to the robot's edge.",
+    'The key must be enrolled for --operator (`pentagate cloud operator enroll`).',
+    '',
+    'Exit codes: 0 printed (and relayed); 1 the cloud is unreachable or refused the token; 2 bad usage,',
+    'unreadable key or intent, an invalid intent, or no such waiting move.',
     '',
     'Example: pentagate consent grant --key operator.pem --intent lift.json --operator alice --ttl 60s \\',
     '           | mosquitto_pub -t pentagate/v1/ur5e-01/consent -s',
@@ -39,6 +61,22 @@ export const consentGrantCommand: Command = {
   options: {
     key: { type: 'string', description: 'Operator Ed25519 key file (PEM or JWK)', valueName: 'FILE' },
     intent: { type: 'string', description: 'The intent JSON file', valueName: 'FILE' },
+    cloud: {
+      type: 'string',
+      description: 'Sign a move waiting in this cloud and relay it',
+      valueName: 'URL',
+    },
+    'cloud-key-file': {
+      type: 'string',
+      description: "File holding an operator API key of the robot's tenant",
+      valueName: 'FILE',
+    },
+    robot: { type: 'string', description: 'With --cloud: the robot whose move to grant', valueName: 'ID' },
+    'intent-digest': {
+      type: 'string',
+      description: 'With --cloud: which waiting move (when several wait)',
+      valueName: 'HEX',
+    },
     operator: { type: 'string', description: 'Operator id recorded in the statement', valueName: 'ID' },
     ttl: {
       type: 'string',
@@ -48,9 +86,8 @@ export const consentGrantCommand: Command = {
     },
     scope: {
       type: 'string',
-      description: 'high-torque or safety-critical',
+      description: 'high-torque or safety-critical (default high-torque, or what the waiting move needs)',
       valueName: 'SCOPE',
-      default: 'high-torque',
     },
     'not-before': { type: 'string', description: 'Valid from (default: now)', valueName: 'ISO' },
     out: {
@@ -61,9 +98,22 @@ export const consentGrantCommand: Command = {
     },
   },
   async run(args, io) {
-    const intentPath = requireOption(args, 'intent');
-    const intent = validate(IntentSchema, await readJsonFile(intentPath, 'intent'), `intent ${intentPath}`);
-    const scope = requireOption(args, 'scope');
+    const cloudUrl = optionalString(args, 'cloud');
+    let waiting: Awaited<ReturnType<typeof waitingMove>> | undefined;
+    try {
+      waiting = cloudUrl === undefined ? undefined : await waitingMove(args, cloudUrl);
+    } catch (err) {
+      if (!(err instanceof ConsentCloudError)) throw err;
+      io.err(`pentagate consent grant: ${err.message}`);
+      return 1;
+    }
+    if (waiting === undefined && optionalString(args, 'intent') === undefined) {
+      throw new UsageError('give --intent FILE, or --cloud URL --cloud-key-file FILE --robot ID');
+    }
+    const intent = waiting
+      ? waiting.move.request.intent
+      : validate(IntentSchema, await readJsonFile(requireOption(args, 'intent'), 'intent'), 'intent');
+    const scope = optionalString(args, 'scope') ?? waiting?.move.request.scope ?? 'high-torque';
     if (!(SCOPES as readonly string[]).includes(scope)) {
       throw new UsageError(`--scope: expected one of ${SCOPES.join(', ')}, got ${JSON.stringify(scope)}`);
     }
@@ -86,9 +136,8 @@ export const consentGrantCommand: Command = {
       },
       'consent statement',
     );
-    const token = JSON.stringify(
-      dsseSignStatement(PAYLOAD_TYPES.consent, statement, createEd25519Signer(key.seed)),
-    );
+    const envelope = dsseSignStatement(PAYLOAD_TYPES.consent, statement, createEd25519Signer(key.seed));
+    const token = JSON.stringify(envelope);
     const out = optionalString(args, 'out');
     if (out !== undefined) await writeNewFile(out, `${token}\n`);
     io.out(token);
@@ -96,6 +145,39 @@ export const consentGrantCommand: Command = {
       `consent for intent ${intent.intentId} on ${intent.robotId} by ${statement.operatorId} (${scope}), ` +
         `valid until ${new Date(statement.expiresAt).toISOString()}, signed by ${key.kid}`,
     );
+    if (waiting) {
+      try {
+        const auditIndex = await relayConsent(waiting.cloud, waiting.move, envelope);
+        io.err(`relayed by ${waiting.cloud.url} to robot ${intent.robotId} (audit entry ${auditIndex})`);
+      } catch (err) {
+        if (!(err instanceof ConsentCloudError)) throw err;
+        io.err(`pentagate consent grant: ${err.message}`);
+        return 1;
+      }
+    }
     return ExitCode.ok;
   },
 };
+
+async function waitingMove(
+  args: Parameters<Command['run']>[0],
+  url: string,
+): Promise<{ cloud: OperatorCloud; move: WaitingConsent }> {
+  if (optionalString(args, 'intent') !== undefined) {
+    throw new UsageError('--intent and --cloud: give one (with --cloud the intent comes from the cloud)');
+  }
+  const cloud = { url, key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file') };
+  const robotId = requireOption(args, 'robot');
+  const digest = optionalString(args, 'intent-digest');
+  const moves = (await waitingConsents(cloud, robotId)).filter(
+    (m) => digest === undefined || m.intentDigest === digest,
+  );
+  if (moves.length !== 1) {
+    throw new UsageError(
+      moves.length === 0
+        ? `no move of robot ${robotId}${digest ? ` with intent digest ${digest}` : ''} is waiting for consent in ${url}`
+        : `${moves.length} moves of robot ${robotId} wait for consent: pick one with --intent-digest (${moves.map((m) => m.intentDigest.slice(0, 12)).join(', ')}…)`,
+    );
+  }
+  return { cloud, move: moves[0]! };
+}

@@ -35,7 +35,11 @@ function toolPath(cp: CompiledProfile, plan: MotionPlan): PathPoint[] {
   });
 }
 
-export function consentRequest(cp: CompiledProfile, intentDigest: string, parked: ParkedIntent): ConsentRequest {
+export function consentRequest(
+  cp: CompiledProfile,
+  intentDigest: string,
+  parked: ParkedIntent,
+): ConsentRequest {
   const need = consentNeed(cp, parked.plan);
   const moveClass = parked.intent.moveClass;
   return {

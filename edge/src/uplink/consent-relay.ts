@@ -4,7 +4,9 @@
  * holds a request open for tokens (a long poll: robots sit behind NAT, so the edge always dials) and hands
  * each token to the node exactly as if it had arrived on the consent topic — the gate verifies signature,
  * intent digest, robot, validity window and single-use nonce itself, so the cloud can relay but never forge.
- * The operator keys the cloud enrolled are fetched before tokens are delivered and trusted for consent only.
+ * The operator keys the cloud enrolled are trusted for consent only; they are read when a move is posted —
+ * before an operator can have seen it, so reading them costs the grant no round trip — and every
+ * `keysRefreshMs` while moves wait.
  *
  * The gate never waits on any of this: a cloud that is down means the move waits as it would without a link,
  * then expires into a veto; `pentagate consent grant` on the consent topic keeps working beside the relay.
@@ -24,8 +26,10 @@ export interface ConsentRelayOptions {
   /** Hands a token to the node's consent path (as if published on the consent topic). */
   deliver: (token: unknown) => void;
   logger: Logger;
-  /** How often the gate's waiting moves are checked for new ones, ms (default 100). */
+  /** How often the gate's waiting moves are checked for new ones, ms (default 25; cheap when none wait). */
   pollMs?: number;
+  /** How often the enrolled operator keys are read again while moves wait, ms (default 10,000). */
+  keysRefreshMs?: number;
   /** How long the cloud may hold a request for tokens, ms (default 20,000). */
   holdMs?: number;
   /** Pause after a failed exchange, ms (default 1,000). */
@@ -40,9 +44,10 @@ export class ConsentRelay {
   readonly #posted = new Set<string>();
   #loops: Promise<void>[] = [];
   #down = false;
+  #keysReadAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: ConsentRelayOptions) {
-    this.#o = { pollMs: 100, holdMs: 20_000, retryMs: 1_000, ...options };
+    this.#o = { pollMs: 25, holdMs: 20_000, retryMs: 1_000, keysRefreshMs: 10_000, ...options };
   }
 
   start(): void {
@@ -61,8 +66,16 @@ export class ConsentRelay {
       const digests = new Set(waiting.map((r) => r.intentDigest));
       for (const d of this.#posted) if (!digests.has(d)) this.#posted.delete(d);
       try {
-        for (const request of waiting) {
-          if (this.#posted.has(request.intentDigest)) continue;
+        const fresh = waiting.filter((r) => !this.#posted.has(r.intentDigest));
+        if (
+          fresh.length > 0 ||
+          (waiting.length > 0 && Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs)
+        ) {
+          // A token may be signed by a key enrolled a moment ago: read the registry's keys first.
+          this.#o.gate.trustOperatorKeys(await this.#o.link.operatorKeys(this.#stop.signal));
+          this.#keysReadAtMs = Date.now();
+        }
+        for (const request of fresh) {
           await this.#o.link.postConsentRequest(request, this.#stop.signal);
           this.#posted.add(request.intentDigest);
           this.#o.logger.info(
@@ -90,10 +103,11 @@ export class ConsentRelay {
       try {
         const tokens = await this.#o.link.takeConsents(this.#o.holdMs, this.#stop.signal);
         if (tokens.length > 0) {
-          // A token may be signed by a key enrolled a moment ago: read the registry's keys first.
-          this.#o.gate.trustOperatorKeys(await this.#o.link.operatorKeys(this.#stop.signal));
           for (const token of tokens) this.#o.deliver(token);
-          this.#o.logger.info({ tokens: tokens.length }, 'consent relay: operator consent received from the cloud');
+          this.#o.logger.info(
+            { tokens: tokens.length },
+            'consent relay: operator consent received from the cloud',
+          );
         }
         this.#up();
       } catch (err) {

@@ -13,7 +13,8 @@ import { parse } from 'yaml';
 import { EdgeProcess, requireBrokerPortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
-import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../runner/scenario-runner.js';
+import { DEFAULT_FIRMWARE_VERSION, type RunOptions, runScenario } from '../runner/scenario-runner.js';
+import { cloudConsentRelay } from '../fleet/cloud-consent.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
 import type { RobotCell } from '../runner/robot-cell.js';
 import {
@@ -62,6 +63,7 @@ async function loopScenario(
   io: CliIo,
   signal: AbortSignal,
   firstSeq: number,
+  relayConsent?: RunOptions['relayConsent'],
 ): Promise<void> {
   const { scenario } = loaded;
   let round = 0;
@@ -71,6 +73,7 @@ async function loopScenario(
     io.out(`— round ${round}: ${scenario.description}`);
     const result = await runScenario(loaded, {
       prepared: { credentials, cell },
+      ...(relayConsent ? { relayConsent } : {}),
       firstTelemetrySeq,
       signal,
       onVerdict: (v) => io.out(verdictLine(v)),
@@ -171,7 +174,10 @@ export const demoCommand: Command = {
     '',
     'The cloud runs too (`pentagate cloud serve` on SQLite, a child process): the robot is registered in its',
     'fleet, the edge ships its audit outbox there, and the demo prints the cloud URL and a `curl -N` line for',
-    'the live view. --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
+    "the live view. The heavy lift waits in the cloud's approvals queue (`pentagate consent pending` lists it):",
+    'the demo prints it with the `consent grant` line a person would run, then the simulated operator signs',
+    'the consent with its own enrolled key and the cloud relays it to the edge over the link the edge opened',
+    '(while the cloud is down, the token goes on the consent topic instead). --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
     '(default 5) and restarts it SECONDS later; the edge keeps working and catches up. At the end the demo',
     "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports",
     'the audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
@@ -335,7 +341,15 @@ export const demoCommand: Command = {
         alive: () => true,
         close: async () => {},
       };
-      await loopScenario(loaded, credentials, cell, io, stop.signal, 1);
+      await loopScenario(
+        loaded,
+        credentials,
+        cell,
+        io,
+        stop.signal,
+        1,
+        cloudConsentRelay(cloud.operator, io),
+      );
       io.out('Pentagate demo: stopping (the edge sends a final signed STOP).');
       await edge.stop();
       edge = undefined;

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { CliIo } from '@pentagate/protocol';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
+import type { CloudOperator } from './cloud-consent.js';
 import { CloudProcess } from './cloud-process.js';
 import { type FleetRegistration, registerDemoRobot } from './fleet-setup.js';
 import { runPentagateJson } from './pentagate-cli.js';
@@ -49,15 +50,22 @@ export class DemoCloud {
   readonly process: CloudProcess;
   readonly registration: FleetRegistration;
   readonly #io: CliIo;
+  readonly #operatorKeyPath: string;
   #outageStart: NodeJS.Timeout | undefined;
   #outage: Promise<void> = Promise.resolve();
   #closed = false;
   #endOutageEarly: (() => void) | undefined;
 
-  private constructor(process: CloudProcess, registration: FleetRegistration, io: CliIo) {
+  private constructor(
+    process: CloudProcess,
+    registration: FleetRegistration,
+    io: CliIo,
+    operatorKeyPath: string,
+  ) {
     this.process = process;
     this.registration = registration;
     this.#io = io;
+    this.#operatorKeyPath = operatorKeyPath;
   }
 
   /**
@@ -70,7 +78,12 @@ export class DemoCloud {
       registerDemoRobot(cloudDir, options.robotId, options.credentials),
       options.port === 0 ? freeLoopbackPort() : options.port,
     ]);
-    return new DemoCloud(new CloudProcess({ stateDir: cloudDir, port }), registration, io);
+    return new DemoCloud(
+      new CloudProcess({ stateDir: cloudDir, port }),
+      registration,
+      io,
+      options.credentials.operatorKeyPath,
+    );
   }
 
   async serve(): Promise<void> {
@@ -79,6 +92,18 @@ export class DemoCloud {
 
   get url(): string {
     return this.process.url;
+  }
+
+  /** The simulated operator working through this cloud's approvals queue. */
+  get operator(): CloudOperator {
+    const r = this.registration;
+    return {
+      url: this.process.url,
+      apiKey: r.operatorKey,
+      apiKeyPath: r.operatorKeyPath,
+      operatorId: r.operatorId,
+      operatorKeyPath: this.#operatorKeyPath,
+    };
   }
 
   /** What `edge run` needs to ship its outbox here. */
@@ -93,6 +118,7 @@ export class DemoCloud {
         `Pentagate cloud on ${this.url} (tenant ${r.tenantId}); robot ${r.robotId} ships its audit records there.`,
         `  live view:  curl -N -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/live?robot=${r.robotId}`,
         `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
+        `  approvals:  npx pentagate consent pending --cloud ${this.url} --cloud-key-file ${r.operatorKeyPath}`,
       ].join('\n'),
     );
   }

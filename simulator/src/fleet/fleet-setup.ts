@@ -1,8 +1,9 @@
 /**
  * Registers a simulated robot with a cloud through the cloud's own command line (before the cloud serves):
  * a tenant, the robot with its command key id, profile digest and firmware manifests, its edge key (kept
- * in a 0600 file for `edge run --cloud-key-file`), and an operator key for the approvals queue and the
- * live view.
+ * in a 0600 file for `edge run --cloud-key-file`), an operator API key for the approvals queue and the
+ * live view (also in a 0600 file, for `consent grant --cloud-key-file`), and the simulated operator's
+ * own consent public key, enrolled so the cloud accepts and relays the tokens it signs.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +15,13 @@ export interface FleetRegistration {
   robotId: string;
   edgeKeyPath: string;
   operatorKey: string;
+  operatorKeyPath: string;
+  /** The operator id the simulated operator's consent key is enrolled for. */
+  operatorId: string;
 }
+
+/** The simulated operator's id (runner/operator.ts signs consent statements with it). */
+export const DEMO_OPERATOR_ID = 'operator-sim';
 
 export async function registerDemoRobot(
   cloudStateDir: string,
@@ -53,8 +60,31 @@ export async function registerDemoRobot(
       'operator',
       ...state,
     ]),
+    runPentagateJson<{ kid: string }>([
+      'cloud',
+      'operator',
+      'enroll',
+      '--tenant',
+      tenant.id,
+      '--operator',
+      DEMO_OPERATOR_ID,
+      '--key',
+      credentials.operatorKeyPath,
+      ...state,
+    ]),
   ]);
   const edgeKeyPath = join(cloudStateDir, `${robotId}.edge-key`);
-  await writeFile(edgeKeyPath, `${robot.edgeKey}\n`, { mode: 0o600 });
-  return { tenantId: tenant.id, robotId, edgeKeyPath, operatorKey: operator.key };
+  const operatorKeyPath = join(cloudStateDir, 'operator.api-key');
+  await Promise.all([
+    writeFile(edgeKeyPath, `${robot.edgeKey}\n`, { mode: 0o600 }),
+    writeFile(operatorKeyPath, `${operator.key}\n`, { mode: 0o600 }),
+  ]);
+  return {
+    tenantId: tenant.id,
+    robotId,
+    edgeKeyPath,
+    operatorKey: operator.key,
+    operatorKeyPath,
+    operatorId: DEMO_OPERATOR_ID,
+  };
 }

@@ -34,13 +34,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The real edge: `pentagate edge run … --mqtt embedded:PORT` as a child process. */
-export function spawnedEdgeCell(port?: number): RobotCellFactory {
+/**
+ * The real edge: `pentagate edge run … --mqtt embedded:PORT` as a child process; linked to a cloud
+ * (`--cloud URL --cloud-key-file F`) when `cloud` is given.
+ */
+export function spawnedEdgeCell(port?: number, cloud?: { url: string; keyPath: string }): RobotCellFactory {
   return async (credentials, profile) => {
     const edge = await EdgeProcess.start({
       credentials,
       robotId: profile.robotId,
       mqttPort: port ?? (await freePort()),
+      ...(cloud ? { cloud } : {}),
     });
     return {
       robot: edge.accounts.robot,

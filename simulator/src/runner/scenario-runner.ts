@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEd25519KeyFile } from '@pentagate/crypto';
-import { type Intent, type VerdictEvent, robotTopics } from '@pentagate/protocol';
+import { type DsseEnvelope, type Intent, type VerdictEvent, robotTopics } from '@pentagate/protocol';
 import { type ControllerEvent, MotorController } from '../controller/motor-controller.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { PersonPath } from '../models/person-path.js';
@@ -29,6 +29,7 @@ import {
   checkExpectations,
   vetoLatencies,
 } from './expectations.js';
+import { DEMO_OPERATOR_ID } from '../fleet/fleet-setup.js';
 import { SimulatedOperator } from './operator.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from './timing-floor.js';
 import { LEAD_IN_MAX_MS, LEAD_IN_TELEMETRY_MS, LeadIn } from './lead-in.js';
@@ -64,6 +65,12 @@ export interface RunOptions {
   timingFloorMs?: number;
   /** A cell already running with these credentials (the demo loops one scenario against one edge). */
   prepared?: { credentials: RobotCredentials; cell: RobotCell };
+  /**
+   * Hands the operator's tokens to the cloud's consent relay instead of publishing them on the consent
+   * topic (the demo with a cloud). When the cloud is unreachable the token goes on the topic instead; a
+   * refusal (rejection) is recorded and nothing is sent.
+   */
+  relayConsent?: (token: DsseEnvelope, intent: Intent) => Promise<'relayed' | 'cloud-unreachable'>;
 }
 
 export interface ScenarioResult {
@@ -192,7 +199,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     await robotConn.subscribe([topics.cmd, topics.verdict]);
 
     const operator = new SimulatedOperator(
-      'operator-sim',
+      DEMO_OPERATOR_ID,
       (await readEd25519KeyFile(credentials.operatorKeyPath)).seed,
     );
     const intents = new Map<string, Intent>();
@@ -233,7 +240,18 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         const intent = intents.get(e.consent.intent);
         const token = intent ? operator.answer(e.consent.decision, intent, Date.now()) : undefined;
         log('consent', `${e.consent.decision} for ${e.consent.intent}${token ? '' : ' (nothing sent)'}`);
-        if (token)
+        if (token && intent && options.relayConsent) {
+          const what = `consent for ${e.consent.intent}`;
+          options.relayConsent(token, intent).then(
+            (outcome) => {
+              if (outcome === 'relayed') return;
+              // The operator on site still has the consent topic (`consent grant` works offline).
+              log('consent', `${what}: the cloud is unreachable; published on the consent topic`);
+              send(operatorConn, topics.consent, JSON.stringify(token), what);
+            },
+            (err: Error) => log('consent', `${what} refused by the cloud: ${err.message}`),
+          );
+        } else if (token)
           send(operatorConn, topics.consent, JSON.stringify(token), `consent for ${e.consent.intent}`);
       } else if (e.firmware) {
         robot.firmware = simulatedFirmware(e.firmware.running);

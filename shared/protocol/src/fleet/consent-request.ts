@@ -53,10 +53,7 @@ export const ConsentRequestSchema = Type.Object(
 export type ConsentRequest = Static<typeof ConsentRequestSchema>;
 
 /** An operator's consent token (a DSSE envelope of a ConsentStatement), relayed as it was signed. */
-export const ConsentGrantSchema = Type.Object(
-  { token: DsseEnvelopeSchema },
-  { additionalProperties: false },
-);
+export const ConsentGrantSchema = Type.Object({ token: DsseEnvelopeSchema }, { additionalProperties: false });
 export type ConsentGrant = Static<typeof ConsentGrantSchema>;
 
 /** What the cloud relays to an edge: the tokens granted for its waiting intents since it last asked. */

@@ -1,0 +1,73 @@
+/**
+ * The operator's side of the consent relay from the command line: read the robot moves waiting in the
+ * cloud's approvals queue, and hand the cloud a token signed here with the operator's own key. The private
+ * key never leaves this machine; the cloud only checks and relays the token.
+ */
+import { type ConsentRequest, PentagateError, readJson } from '@pentagate/protocol';
+
+export interface WaitingConsent {
+  robotId: string;
+  intentDigest: string;
+  request: ConsentRequest;
+  createdAt: string;
+  expiresAt: string;
+  grantPath: string;
+}
+
+export class ConsentCloudError extends PentagateError {}
+
+export interface OperatorCloud {
+  url: string;
+  /** An operator (or admin) API key of the tenant. */
+  key: string;
+}
+
+async function call(cloud: OperatorCloud, method: string, path: string, body?: unknown): Promise<unknown> {
+  const base = cloud.url.replace(/\/+$/, '');
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${cloud.key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (err) {
+    throw new ConsentCloudError('CLOUD_UNREACHABLE', `${method} ${base}${path}: ${(err as Error).message}`);
+  }
+  const text = await res.text();
+  if (res.status !== 200) {
+    let message = text.slice(0, 300);
+    try {
+      const e = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+      if (e) message = `${e.code}: ${e.message}`;
+    } catch {
+      // not our cloud's error body: the status and the start of the text say enough
+    }
+    throw new ConsentCloudError('CLOUD_REFUSED', `${method} ${path}: ${res.status} ${message}`);
+  }
+  return readJson(text, { what: `answer to ${method} ${path}` });
+}
+
+/** The robot moves waiting for consent, oldest first (one robot's when given). */
+export async function waitingConsents(cloud: OperatorCloud, robotId?: string): Promise<WaitingConsent[]> {
+  const query = robotId ? `?robot=${encodeURIComponent(robotId)}` : '';
+  const body = (await call(cloud, 'GET', `/api/v1/fleet/consent-requests${query}`)) as { items?: unknown };
+  if (!Array.isArray(body.items)) {
+    throw new ConsentCloudError('CLOUD_REFUSED', 'the consent-requests answer has no items list');
+  }
+  return body.items as WaitingConsent[];
+}
+
+/** Hands the cloud a signed token for one waiting move; resolves with the audit index of the grant. */
+export async function relayConsent(
+  cloud: OperatorCloud,
+  waiting: WaitingConsent,
+  token: unknown,
+): Promise<number> {
+  const answer = (await call(cloud, 'POST', waiting.grantPath, { token })) as { auditIndex?: number };
+  return answer.auditIndex ?? -1;
+}

@@ -1,0 +1,54 @@
+/**
+ * The demo's operator working through the cloud: waits until the edge's consent request is in the cloud's
+ * approvals queue, says what waits and how a person would grant it, then hands the cloud the token the
+ * simulated operator signed with its own key (the cloud relays it to the edge over the edge's link).
+ */
+import { jcsDigestHex } from '@pentagate/crypto';
+import { ConsentCloudError, relayConsent, waitingConsents } from '@pentagate/edge/commands';
+import type { CliIo, DsseEnvelope, Intent } from '@pentagate/protocol';
+
+const APPEAR_TIMEOUT_MS = 3000;
+
+export interface CloudOperator {
+  url: string;
+  /** An operator API key of the robot's tenant. */
+  apiKey: string;
+  /** Where that key is kept, for the printed command line. */
+  apiKeyPath: string;
+  operatorId: string;
+  operatorKeyPath: string;
+}
+
+export function cloudConsentRelay(
+  operator: CloudOperator,
+  io: CliIo,
+): (token: DsseEnvelope, intent: Intent) => Promise<'relayed' | 'cloud-unreachable'> {
+  const cloud = { url: operator.url, key: operator.apiKey };
+  const relay = async (token: DsseEnvelope, intent: Intent): Promise<'relayed'> => {
+    const digest = jcsDigestHex(intent);
+    const deadline = Date.now() + APPEAR_TIMEOUT_MS;
+    let move = (await waitingConsents(cloud, intent.robotId)).find((m) => m.intentDigest === digest);
+    while (!move && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      move = (await waitingConsents(cloud, intent.robotId)).find((m) => m.intentDigest === digest);
+    }
+    if (!move) throw new Error(`intent ${intent.intentId} did not appear in the cloud's approvals queue`);
+    const r = move.request;
+    io.out(
+      `— consent: ${intent.robotId} waits for an operator: intent ${intent.intentId} (${r.moveClass ?? 'default'}), ` +
+        `peak ${r.peakEffortNm} N·m against a ${r.highTorqueThresholdNm} N·m threshold (${r.scope}). A person grants it with:\n` +
+        `    npx pentagate consent grant --cloud ${operator.url} --cloud-key-file ${operator.apiKeyPath} ` +
+        `--robot ${intent.robotId} --intent-digest ${digest} --key ${operator.operatorKeyPath} --operator ${operator.operatorId}`,
+    );
+    const auditIndex = await relayConsent(cloud, move, token);
+    io.out(
+      `— consent: ${operator.operatorId} signed it with their own key; the cloud relayed it (audit entry ${auditIndex})`,
+    );
+    return 'relayed';
+  };
+  return (token, intent) =>
+    relay(token, intent).catch((err: unknown) => {
+      if (err instanceof ConsentCloudError && err.code === 'CLOUD_UNREACHABLE') return 'cloud-unreachable';
+      throw err;
+    });
+}

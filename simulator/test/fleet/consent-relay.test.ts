@@ -1,0 +1,95 @@
+/**
+ * The consent relay end to end over real processes and sockets: the cloud (`pentagate cloud serve`, a child
+ * process, with the robot registered and the operator's own key enrolled through the CLI), the edge
+ * (`pentagate edge run --cloud …`, a child process with its embedded broker) and the simulated robot. A
+ * heavy lift the edge parks appears in the cloud's approvals queue; the operator's token, signed with the
+ * operator's key and handed to the cloud, reaches the edge over the long poll the edge opened, and the
+ * simulated robot performs the lift. A grant after the edge's wait ended is refused by the cloud and the lift
+ * never runs; the same token twice is refused; and the cloud's audit log holds the request and the grant.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliIo } from '@pentagate/protocol';
+import t from 'tap';
+import { SCENARIO_DIR } from '../../src/cli/scenario-paths.js';
+import { cloudConsentRelay } from '../../src/fleet/cloud-consent.js';
+import { DemoCloud } from '../../src/fleet/demo-cloud.js';
+import { simulatedFirmware } from '../../src/models/firmware-report.js';
+import { spawnedEdgeCell } from '../../src/runner/robot-cell.js';
+import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../../src/runner/scenario-runner.js';
+import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../../src/runner/timing-floor.js';
+import { loadScenario } from '../../src/scenarios/load-scenario.js';
+import { createRobotCredentials } from '../../src/setup/robot-credentials.js';
+
+// Three `pentagate` processes for set-up, the cloud and the edge: cold starts on a loaded 2-core machine.
+t.setTimeout(400_000);
+
+t.test('an operator-signed consent travels cloud → edge over the edge-opened link', async (t) => {
+  const granted = loadScenario(join(SCENARIO_DIR, 'consent-granted.yaml'));
+  const late = loadScenario(join(SCENARIO_DIR, 'consent-late.yaml'));
+  const profile = withTimingFloor(granted.profile, DEFAULT_TIMING_FLOOR_MS);
+  const dir = await mkdtemp(join(tmpdir(), 'pentagate-consent-relay-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const credentials = await createRobotCredentials({
+    stateDir: dir,
+    profile,
+    signedFirmware: simulatedFirmware(DEFAULT_FIRMWARE_VERSION),
+  });
+  const printed: string[] = [];
+  const io: CliIo = { out: (s) => printed.push(s), err: (s) => printed.push(s) };
+  const cloud = await DemoCloud.prepare(
+    { stateDir: dir, port: 0, robotId: profile.robotId, credentials },
+    io,
+  );
+  t.teardown(() => cloud.close());
+  await cloud.serve();
+  const cell = await spawnedEdgeCell(undefined, cloud.edgeLink)(credentials, profile);
+  t.teardown(() => cell.close());
+  const relayConsent = cloudConsentRelay(cloud.operator, io);
+
+  const ok = await runScenario(granted, { prepared: { credentials, cell }, relayConsent });
+  if (!ok.passed) t.comment(JSON.stringify(ok.trace.events), cell.log().slice(-4000));
+  t.ok(
+    ok.passed,
+    ok.expectations
+      .filter((e) => !e.ok)
+      .map((e) => `${e.name}: ${e.detail}`)
+      .join('\n'),
+  );
+  t.match(printed.join('\n'), /ur5e-01 waits for an operator: intent lift \(heavy-lift\)/);
+  t.match(printed.join('\n'), /signed it with their own key; the cloud relayed it/);
+  t.notOk(
+    ok.trace.events.some((e) => /consent topic|refused by the cloud/.test(e.detail)),
+    'the token went through the cloud, not the consent topic',
+  );
+
+  const tooLate = await runScenario(late, {
+    prepared: { credentials, cell },
+    relayConsent,
+    // the same edge: the robot's telemetry seqs go on rising
+    firstTelemetrySeq: ok.lastTelemetrySeq + 1,
+  });
+  const outcomes = tooLate.trace.verdicts.map((v) => v.verdict.outcome);
+  t.equal(outcomes.filter((o) => o === 'signed').length, 0, 'a grant after the wait never signs the lift');
+  t.equal(outcomes.filter((o) => o === 'consent-expired').length, 1, 'the edge timed the wait out');
+  t.ok(
+    tooLate.trace.events.some((e) => /refused by the cloud: .*CONSENT_REQUEST_CLOSED/.test(e.detail)),
+    'the cloud refused the late grant (its request closed at the edge deadline)',
+  );
+
+  // The cloud's audit log: request and grant, by the operator, bound to the intent digest.
+  const headers = { authorization: `Bearer ${cloud.registration.operatorKey}` };
+  const events = async (type: string) =>
+    (
+      (await (await fetch(`${cloud.url}/api/v1/kernel/audit/events?type=${type}`, { headers })).json()) as {
+        events: { actor: string; subjectDigest: string }[];
+      }
+    ).events;
+  const requests = await events('consent.request');
+  const grants = await events('consent.grant');
+  t.equal(requests.length, 2, 'both parked lifts were posted once each');
+  t.equal(grants.length, 1, 'one grant was relayed');
+  t.equal(grants[0]?.actor, 'operator-sim', 'by the operator whose key signed it');
+  t.equal(grants[0]?.subjectDigest, requests[0]?.subjectDigest, 'for the first lift');
+});
