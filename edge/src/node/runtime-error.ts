@@ -10,6 +10,7 @@ export type EdgeRuntimeErrorCode =
   | 'MQTT_CONNECT_FAILED'
   | 'OUTBOX_CORRUPT'
   | 'OUTBOX_CLOSED'
+  | 'OUTBOX_COMPACTED'
   | 'NODE_STATE';
 
 export class EdgeRuntimeError extends PentagateError {

@@ -11,8 +11,12 @@
  *
  * A failed write or sync poisons the outbox (every later append rejects): after a failed fsync the page
  * cache and the disk may disagree, and retrying would claim durability that does not exist.
+ *
+ * Compaction (`compact`): records the cloud has acknowledged are dropped by writing the rest to a new file
+ * and renaming it over the old one (atomic: a crash leaves one or the other). The last acknowledged record
+ * stays as the anchor the remaining chain hangs from, so indexes and the hash chain carry on unchanged.
  */
-import { type FileHandle, mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { VerdictEvent } from '@pentagate/protocol';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
@@ -47,9 +51,12 @@ export class AuditOutbox {
   readonly path: string;
   /** Set when `open` cut a torn last line left by power loss. */
   readonly repair: OutboxRepair | undefined;
-  readonly #file: FileHandle;
+  #file: FileHandle;
   readonly #clock: () => number;
-  readonly #offsets: number[];
+  /** Index of the first record in the file (the anchor after compaction; 0 before). */
+  #firstIndex: number;
+  /** Byte offset of each record in the file: record #firstIndex + i at #offsets[i]. */
+  #offsets: number[];
   #sizeBytes: number;
   #acknowledged: number;
   /** Head of the chain including records not yet on disk. */
@@ -59,19 +66,24 @@ export class AuditOutbox {
   #failure: Error | undefined;
   #closed = false;
   #nextIndex: number;
+  /** A compaction asked for, run by the flush loop between batches (it owns the file meanwhile). */
+  #compaction: { resolve(dropped: number): void; reject(err: Error): void }[] = [];
+  #compacting: Promise<number> | undefined;
+  readonly #reads = new Set<Promise<unknown>>();
 
   private constructor(
     path: string,
     file: FileHandle,
-    scan: { offsets: number[]; validBytes: number; headDigest: string },
+    scan: { firstIndex: number; offsets: number[]; validBytes: number; headDigest: string },
     acknowledged: number,
     repair: OutboxRepair | undefined,
     clock: () => number,
   ) {
     this.path = path;
     this.#file = file;
+    this.#firstIndex = scan.firstIndex;
     this.#offsets = scan.offsets;
-    this.#nextIndex = scan.offsets.length;
+    this.#nextIndex = scan.firstIndex + scan.offsets.length;
     this.#sizeBytes = scan.validBytes;
     this.#headDigest = scan.headDigest;
     this.#acknowledged = acknowledged;
@@ -103,12 +115,22 @@ export class AuditOutbox {
         repair = { tornBytes: scan.tornBytes, reason: scan.tornReason ?? 'damaged', savedTo };
       }
       if (created || repair) await syncDirectory(dirname(path));
+      // a compaction that crashed before its rename left this behind; the outbox itself is intact
+      await rm(`${path}.compact`, { force: true });
       const acknowledged = await readAckCursor(`${path}.cursor`);
-      if (acknowledged > scan.offsets.length) {
+      const total = scan.firstIndex + scan.offsets.length;
+      if (acknowledged > total) {
         throw new EdgeRuntimeError(
           'OUTBOX_CORRUPT',
           `audit outbox ${path}: the cursor says ${acknowledged} records were forwarded, but the file holds ` +
-            `${scan.offsets.length}; the file was replaced or cut, so nothing is forwarded until an operator checks it`,
+            `${total}; the file was replaced or cut, so nothing is forwarded until an operator checks it`,
+        );
+      }
+      if (scan.firstIndex > 0 && scan.firstIndex >= acknowledged) {
+        throw new EdgeRuntimeError(
+          'OUTBOX_CORRUPT',
+          `audit outbox ${path}: the file starts at record ${scan.firstIndex}, but the cloud acknowledged only ` +
+            `${acknowledged}; records that were never shipped are missing, so nothing is forwarded until an operator checks it`,
         );
       }
       return new AuditOutbox(path, file, scan, acknowledged, repair, options.clock ?? Date.now);
@@ -118,9 +140,19 @@ export class AuditOutbox {
     }
   }
 
-  /** Records durably on disk. */
+  /** Records durably written since the outbox began (compacted ones included): the next record's index. */
   get count(): number {
-    return this.#offsets.length;
+    return this.#firstIndex + this.#offsets.length;
+  }
+
+  /** Index of the oldest record still in the file (those before it were acknowledged and compacted). */
+  get firstIndex(): number {
+    return this.#firstIndex;
+  }
+
+  /** Bytes of the outbox file. */
+  get sizeBytes(): number {
+    return this.#sizeBytes;
   }
 
   /** Records the forwarding sink has acknowledged. */
@@ -157,14 +189,83 @@ export class AuditOutbox {
 
   async #flushLoop(): Promise<void> {
     try {
-      while (this.#pending.length > 0) {
-        const batch = this.#pending;
-        this.#pending = [];
-        await this.#writeBatch(batch);
+      while (this.#pending.length > 0 || this.#compaction.length > 0) {
+        if (this.#pending.length > 0) {
+          const batch = this.#pending;
+          this.#pending = [];
+          await this.#writeBatch(batch);
+        } else {
+          const waiting = this.#compaction;
+          this.#compaction = [];
+          this.#compacting = this.#compactNow();
+          await this.#compacting.then(
+            (dropped) => {
+              for (const w of waiting) w.resolve(dropped);
+            },
+            (err: Error) => {
+              for (const w of waiting) w.reject(err);
+            },
+          );
+          this.#compacting = undefined;
+        }
       }
     } finally {
       this.#flushing = undefined;
     }
+  }
+
+  /**
+   * Drops the records the cloud acknowledged from the file, keeping the last of them as the chain's anchor.
+   * Runs between append batches (appends wait for it, as they wait for an fsync); resolves with how many
+   * records were dropped.
+   */
+  compact(): Promise<number> {
+    if (this.#closed)
+      return Promise.reject(new EdgeRuntimeError('OUTBOX_CLOSED', `audit outbox ${this.path} is closed`));
+    if (this.#failure) return Promise.reject(this.#failure);
+    return new Promise((resolve, reject) => {
+      this.#compaction.push({ resolve, reject });
+      if (!this.#flushing) this.#flushing = Promise.resolve().then(() => this.#flushLoop());
+    });
+  }
+
+  async #compactNow(): Promise<number> {
+    if (this.#failure) throw this.#failure;
+    const anchor = this.#acknowledged - 1;
+    const dropped = anchor - this.#firstIndex;
+    if (dropped <= 0) return 0;
+    await Promise.allSettled([...this.#reads]);
+    const startByte = this.#offsets[dropped] as number;
+    const kept = Buffer.alloc(this.#sizeBytes - startByte);
+    await this.#file.read(kept, 0, kept.length, startByte);
+    const next = `${this.path}.compact`;
+    const file = await open(next, 'w', 0o600);
+    try {
+      await file.writeFile(kept);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(next, this.path);
+    // From here the old file is gone: failing to reopen the new one poisons the outbox (nothing is lost,
+    // the records are on disk, but this process can no longer append to them).
+    try {
+      await syncDirectory(dirname(this.path));
+      const reopened = await open(this.path, 'a+', 0o600);
+      await this.#file.close().catch(() => {});
+      this.#file = reopened;
+    } catch (err) {
+      this.#failure ??= new EdgeRuntimeError(
+        'OUTBOX_CORRUPT',
+        `audit outbox ${this.path}: compacted, but could not reopen it (${(err as Error).message}); ` +
+          'no further verdict is accepted until the edge restarts',
+      );
+      throw this.#failure;
+    }
+    this.#offsets = this.#offsets.slice(dropped).map((o) => o - startByte);
+    this.#sizeBytes -= startByte;
+    this.#firstIndex = anchor;
+    return dropped;
   }
 
   async #writeBatch(batch: PendingAppend[]): Promise<void> {
@@ -201,15 +302,38 @@ export class AuditOutbox {
     if (!Number.isSafeInteger(fromIndex) || fromIndex < 0) {
       throw new EdgeRuntimeError('NODE_STATE', `outbox read: expected an index >= 0, got ${fromIndex}`);
     }
-    const end = Math.min(this.#offsets.length, fromIndex + Math.max(0, limit));
-    if (fromIndex >= end) return [];
-    const startByte = this.#offsets[fromIndex] as number;
-    const endByte = end < this.#offsets.length ? (this.#offsets[end] as number) : this.#sizeBytes;
+    // A compaction swaps the file and its offsets: a read waits for one under way, and a compaction waits
+    // for the reads in flight (#compactNow), so a read never mixes the old file with the new offsets.
+    while (this.#compacting) await this.#compacting.catch(() => 0);
+    if (fromIndex < this.#firstIndex) {
+      throw new EdgeRuntimeError(
+        'OUTBOX_COMPACTED',
+        `outbox read: records before ${this.#firstIndex} were acknowledged by the cloud and compacted; asked for ${fromIndex}`,
+      );
+    }
+    const read = this.#readRange(fromIndex, limit);
+    this.#reads.add(read);
+    try {
+      return await read;
+    } finally {
+      this.#reads.delete(read);
+    }
+  }
+
+  async #readRange(fromIndex: number, limit: number): Promise<OutboxRecord[]> {
+    const offsets = this.#offsets;
+    const from = fromIndex - this.#firstIndex;
+    const end = Math.min(offsets.length, from + Math.max(0, limit));
+    if (from >= end) return [];
+    const startByte = offsets[from] as number;
+    const endByte = end < offsets.length ? (offsets[end] as number) : this.#sizeBytes;
     const buffer = Buffer.alloc(endByte - startByte);
     await this.#file.read(buffer, 0, buffer.length, startByte);
     const lines = buffer.toString('utf8').split('\n');
     const records: OutboxRecord[] = [];
-    for (let i = fromIndex; i < end; i++) records.push(decodeRecord(lines[i - fromIndex] as string, i + 1));
+    for (let i = from; i < end; i++) {
+      records.push(decodeRecord(lines[i - from] as string, fromIndex + (i - from) + 1));
+    }
     return records;
   }
 
@@ -221,7 +345,7 @@ export class AuditOutbox {
   async forward(sink: OutboxSink, options: { batchSize?: number } = {}): Promise<number> {
     const batchSize = options.batchSize ?? 100;
     let forwarded = 0;
-    while (this.#acknowledged < this.#offsets.length) {
+    while (this.#acknowledged < this.count) {
       const batch = await this.read(this.#acknowledged, batchSize);
       await sink(batch);
       const next = this.#acknowledged + batch.length;

@@ -11,7 +11,12 @@ import { EdgeRuntimeError } from '../node/runtime-error.js';
 import { decodeRecord, GENESIS_DIGEST, lineDigest } from './outbox-record.js';
 
 export interface OutboxScan {
-  /** Byte offset where each intact line starts. */
+  /**
+   * Index of the first record in the file: 0, or after compaction (audit-outbox.ts `compact`) the last record
+   * the cloud acknowledged, kept as the anchor the rest chains from.
+   */
+  firstIndex: number;
+  /** Byte offset where each intact line starts (record firstIndex + i at offsets[i]). */
   offsets: number[];
   /** Bytes of intact lines; the file is cut here when a torn tail exists. */
   validBytes: number;
@@ -28,6 +33,7 @@ const NEWLINE = 0x0a;
 export function scanOutbox(bytes: Buffer, path: string): OutboxScan {
   const offsets: number[] = [];
   let headDigest = GENESIS_DIGEST;
+  let firstIndex = 0;
   let start = 0;
   while (start < bytes.length) {
     const end = bytes.indexOf(NEWLINE, start);
@@ -44,8 +50,14 @@ export function scanOutbox(bytes: Buffer, path: string): OutboxScan {
       try {
         const record = decodeRecord(line, lineNumber);
         tearable = false;
-        if (record.index !== offsets.length) {
-          problem = `index ${record.index} where ${offsets.length} was expected`;
+        if (offsets.length === 0 && record.index > 0) {
+          // A compacted file starts at its anchor: the chain is checked from there on, and `open` checks
+          // that everything before it was acknowledged by the cloud (nothing unshipped was cut).
+          firstIndex = record.index;
+          headDigest = record.prevDigest;
+        }
+        if (record.index !== firstIndex + offsets.length) {
+          problem = `index ${record.index} where ${firstIndex + offsets.length} was expected`;
         } else if (record.prevDigest !== headDigest) {
           problem = 'prevDigest does not match the previous line (hash chain broken)';
         } else {
@@ -65,7 +77,14 @@ export function scanOutbox(bytes: Buffer, path: string): OutboxScan {
           'leaves, so the file is left untouched: move it aside and investigate',
       );
     }
-    return { offsets, validBytes: start, tornBytes: bytes.length - start, headDigest, tornReason: problem };
+    return {
+      firstIndex,
+      offsets,
+      validBytes: start,
+      tornBytes: bytes.length - start,
+      headDigest,
+      tornReason: problem,
+    };
   }
-  return { offsets, validBytes: start, tornBytes: 0, headDigest };
+  return { firstIndex, offsets, validBytes: start, tornBytes: 0, headDigest };
 }

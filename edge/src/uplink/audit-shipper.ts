@@ -24,6 +24,10 @@ import type { LinkState, UplinkMetrics } from './uplink-metrics.js';
 export interface ShippableOutbox {
   readonly count: number;
   readonly acknowledged: number;
+  /** The oldest record still held (those before were acknowledged and compacted). */
+  readonly firstIndex: number;
+  /** Drops acknowledged records, keeping the chain's anchor; resolves with how many were dropped. */
+  compact(): Promise<number>;
   read(fromIndex: number, limit?: number): Promise<EdgeAuditRecord[]>;
   forward(
     sink: (records: readonly EdgeAuditRecord[]) => Promise<void>,
@@ -42,6 +46,11 @@ export interface AuditShipperOptions {
   pollMs?: number;
   /** Longest wait between retries while the cloud is unreachable (default 5 s). */
   retryMaxMs?: number;
+  /**
+   * Compact the outbox once this many acknowledged records have piled up in it (default 10,000; 0 never):
+   * the cloud holds them in its verified log, the robot's disk need not.
+   */
+  compactAfterRecords?: number;
 }
 
 const RETRY_MIN_MS = 250;
@@ -54,6 +63,7 @@ export class AuditShipper {
   readonly #batchSize: number;
   readonly #pollMs: number;
   readonly #retryMaxMs: number;
+  readonly #compactAfterRecords: number;
   readonly #stop = new AbortController();
   #state: LinkState = 'connecting';
   /** The cloud's last acknowledgement; undefined until the link has come up. */
@@ -69,6 +79,7 @@ export class AuditShipper {
     this.#batchSize = Math.min(500, Math.max(1, options.batchSize ?? 100));
     this.#pollMs = options.pollMs ?? 250;
     this.#retryMaxMs = options.retryMaxMs ?? 5000;
+    this.#compactAfterRecords = options.compactAfterRecords ?? 10_000;
   }
 
   get state(): LinkState {
@@ -140,6 +151,14 @@ export class AuditShipper {
     }
     await this.#outbox.forward((batch) => this.#sendUnacknowledged(batch), { batchSize: this.#batchSize });
     this.#metrics.setChain(this.#outbox.count, this.#cloudAcknowledged as number);
+    const compactable = this.#outbox.acknowledged - 1 - this.#outbox.firstIndex;
+    if (this.#compactAfterRecords > 0 && compactable >= this.#compactAfterRecords) {
+      const dropped = await this.#outbox.compact();
+      this.#log.info(
+        { dropped, firstIndex: this.#outbox.firstIndex, acknowledged: this.#outbox.acknowledged },
+        'uplink: compacted the outbox (records the cloud acknowledged)',
+      );
+    }
   }
 
   /** The forward sink: sends the part of the batch the cloud lacks; resolves once the cloud holds all of it. */
@@ -187,7 +206,11 @@ export class AuditShipper {
       );
       return;
     }
-    const refused = err instanceof UplinkError && err.code === 'CLOUD_REFUSED';
+    // The cloud asking again for records this edge already compacted (a cloud restored from an old backup)
+    // cannot be fixed by retrying either: an operator restores them from the cloud's backup or exports.
+    const refused =
+      (err instanceof UplinkError && err.code === 'CLOUD_REFUSED') ||
+      (err as { code?: string } | undefined)?.code === 'OUTBOX_COMPACTED';
     // re-ask the cloud where its chain ends once the link is back
     if (!refused) this.#cloudAcknowledged = undefined;
     const next: LinkState = refused ? 'refused' : 'down';

@@ -18,6 +18,8 @@ export interface UplinkOptions {
   pollMs?: number;
   retryMaxMs?: number;
   requestTimeoutMs?: number;
+  /** Compact the outbox once this many acknowledged records pile up (default 10,000; 0 never). */
+  compactAfterRecords?: number;
   /** Longest the cloud may hold a request for consent tokens, ms (default 20,000). */
   consentHoldMs?: number;
 }
@@ -55,6 +57,9 @@ export function startUplink(
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.retryMaxMs !== undefined ? { retryMaxMs: options.retryMaxMs } : {}),
+    ...(options.compactAfterRecords !== undefined
+      ? { compactAfterRecords: options.compactAfterRecords }
+      : {}),
   });
   shipper.start();
   const consent = edge.consent
