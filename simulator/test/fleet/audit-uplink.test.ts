@@ -2,7 +2,8 @@
  * Store-and-forward between a real audit outbox on disk and a real cloud on a real port: records reach
  * the cloud in order; while the cloud is down the edge keeps appending and /metrics shows the backlog and
  * the link state; after the cloud restarts (same database, same port) the backlog catches up in order with
- * no duplicates, and the exported audit kit verifies with the robot's history unbroken.
+ * no duplicates, the edge compacts what the cloud acknowledged, and the exported audit kit verifies with
+ * the robot's history unbroken.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ t.test('the outbox reaches the cloud in order across a cloud outage, once each',
   const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
   const metrics = new EdgeMetrics();
   const uplink = startUplink(
-    { url: cloud.url, key: cloud.edgeKey, pollMs: 20, retryMaxMs: 200, batchSize: 16 },
+    { url: cloud.url, key: cloud.edgeKey, pollMs: 20, retryMaxMs: 200, batchSize: 16, compactAfterRecords: 20 },
     { robotId: ROBOT, outbox, metrics, logger: pino({ level: 'silent' }) },
   );
   t.teardown(async () => {
@@ -48,6 +49,8 @@ t.test('the outbox reaches the cloud in order across a cloud outage, once each',
   await until('the backlog to catch up', () => uplink.shipper.cloudAcknowledged === 80);
   t.match(await metrics.registry.metrics(), /pentagate_edge_uplink_backlog_records 0/);
   t.match(await metrics.registry.metrics(), /pentagate_edge_uplink_link_state\{state="up"\} 1/);
+  await until('the outbox to compact what the cloud holds', () => outbox.firstIndex >= 60);
+  t.equal(outbox.count, 80, 'compaction keeps the numbering');
 
   const store = cloud.store!;
   const entries = await store.auditEntries(0, await store.auditSize());
