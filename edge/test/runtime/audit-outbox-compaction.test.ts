@@ -57,18 +57,39 @@ t.test('acknowledged records leave the file; the chain and the numbering carry o
     more.map((r) => r.index),
     Array.from({ length: 10 }, (_, i) => 50 + i),
   );
-  t.equal(more[0]?.prevDigest, lineDigest((await readFile(path, 'utf8')).split('\n')[0]!), 'chained to the anchor');
-  await t.rejects(outbox.read(10), { code: 'OUTBOX_COMPACTED' }, 'compacted records are gone, and it says so');
-  t.same((await outbox.read(49, 2)).map((r) => r.index), [49, 50]);
+  t.equal(
+    more[0]?.prevDigest,
+    lineDigest((await readFile(path, 'utf8')).split('\n')[0]!),
+    'chained to the anchor',
+  );
+  await t.rejects(
+    outbox.read(10),
+    { code: 'OUTBOX_COMPACTED' },
+    'compacted records are gone, and it says so',
+  );
+  t.same(
+    (await outbox.read(49, 2)).map((r) => r.index),
+    [49, 50],
+  );
   await outbox.close();
-  t.same(await chainedIndexes(path), Array.from({ length: 11 }, (_, i) => 49 + i));
+  t.same(
+    await chainedIndexes(path),
+    Array.from({ length: 11 }, (_, i) => 49 + i),
+  );
   t.not(written[49]?.prevDigest, GENESIS_DIGEST);
 
   const reopened = await AuditOutbox.open(path);
-  t.same([reopened.firstIndex, reopened.count, reopened.acknowledged], [49, 60, 50], 'a restart sees the same');
+  t.same(
+    [reopened.firstIndex, reopened.count, reopened.acknowledged],
+    [49, 60, 50],
+    'a restart sees the same',
+  );
   const next = await reopened.append(sampleVerdict(60));
   t.equal(next.index, 60, 'and numbers on');
-  t.same((await reopened.read(50, 100)).map((r) => r.index), Array.from({ length: 11 }, (_, i) => 50 + i));
+  t.same(
+    (await reopened.read(50, 100)).map((r) => r.index),
+    Array.from({ length: 11 }, (_, i) => 50 + i),
+  );
   await reopened.close();
 });
 
@@ -96,7 +117,11 @@ t.test('appends and reads during a compaction see one consistent outbox', async 
   await outbox.close();
   const indexes = await chainedIndexes(path);
   t.equal(indexes.at(-1), 319, 'no record lost');
-  t.same(indexes, Array.from({ length: indexes.length }, (_, i) => indexes[0]! + i), 'contiguous');
+  t.same(
+    indexes,
+    Array.from({ length: indexes.length }, (_, i) => indexes[0]! + i),
+    'contiguous',
+  );
   const reopened = await AuditOutbox.open(path);
   t.equal(reopened.count, 320);
   await reopened.close();

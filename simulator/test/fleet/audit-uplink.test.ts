@@ -24,7 +24,14 @@ t.test('the outbox reaches the cloud in order across a cloud outage, once each',
   const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
   const metrics = new EdgeMetrics();
   const uplink = startUplink(
-    { url: cloud.url, key: cloud.edgeKey, pollMs: 20, retryMaxMs: 200, batchSize: 16, compactAfterRecords: 20 },
+    {
+      url: cloud.url,
+      key: cloud.edgeKey,
+      pollMs: 20,
+      retryMaxMs: 200,
+      batchSize: 16,
+      compactAfterRecords: 20,
+    },
     { robotId: ROBOT, outbox, metrics, logger: pino({ level: 'silent' }) },
   );
   t.teardown(async () => {
