@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
+import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
 import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
+import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
 
 const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
   readFileSync(fileURLToPath(new URL(`../../corpus/injection/${name}.jsonl`, import.meta.url)), 'utf8')
@@ -47,12 +49,12 @@ t.test('the alternation of a view matches exactly when one of its rules does', a
 });
 
 t.test('printable-ASCII text gets the same views from the shortcut as from full normalisation', async (t) => {
-  const ascii = corpusTexts.filter((s) => /^[\x20-\x7e]*$/.test(s));
+  const ascii = corpusTexts.filter((s) => /^[\t\n\r\x20-\x7e]*$/.test(s));
   t.ok(ascii.length > 100, `${ascii.length} printable-ASCII corpus rows`);
   for (const raw of ascii) t.same(asciiTextViews(raw), fullTextViews(raw), raw);
   fc.assert(
     fc.property(
-      fc.string({ unit: fc.constantFrom(...' \x7e abcXYZ019345@$!?.:/-_`~{}'.split('')), maxLength: 80 }),
+      fc.string({ unit: fc.constantFrom(...' \x7e abcXYZ019345@$!?.:/-_`~{}\n\r\t'.split('')), maxLength: 80 }),
       (raw) => JSON.stringify(asciiTextViews(raw)) === JSON.stringify(fullTextViews(raw)),
     ),
     { numRuns: 3000, seed: 5 },
@@ -73,4 +75,40 @@ t.test('tenant phrases are normalised once per list, yet a list changed in place
     ['tenant.falcon'],
     'an added pattern is used',
   );
+});
+
+/** The regular expression the linear count replaces (quadratic on text without blanks). */
+const MIXED_SCRIPT_WORD =
+  /(?=[^\s]*\p{Script=Latin})(?=[^\s]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{M}]{2,}/gu;
+
+t.test('the one-pass mixed-script word count equals the regular expression it replaces', async (t) => {
+  let mixed = 0;
+  // The hand-written rows and the generated ones (whose disguises include look-alike letters).
+  const generated = generateRows(readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))), {
+    variantsPerTemplate: 4,
+  }).map((r) => r.text);
+  for (const raw of [...corpusTexts, ...generated]) {
+    const plain = fullTextViews(raw).plain;
+    const expected = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;
+    if (countMixedScriptWords(plain) !== expected) t.fail(JSON.stringify(plain));
+    if (expected > 0) mixed++;
+  }
+  t.ok(mixed >= 20, `${mixed} corpus rows have mixed-script words (the check saw both outcomes)`);
+  // Latin, Cyrillic and Greek letters, combining marks, digits, blanks of several kinds, punctuation, an
+  // astral letter and a lone surrogate.
+  const units = 'aAoеоаαοΩ\u0301\u0483 \t\n\u00a0\u3000-.1_中\ud835\udc00\ud800'.match(/\ud835\udc00|[^]/gu)!;
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...units), maxLength: 40 }), (text) => {
+      return countMixedScriptWords(text) === (text.match(MIXED_SCRIPT_WORD)?.length ?? 0);
+    }),
+    { numRuns: 20000, seed: 17 },
+  );
+});
+
+t.test('mixed-script counting stays linear on text without blanks', async (t) => {
+  const text = 'аb'.repeat(20_000);
+  const started = performance.now();
+  t.equal(countMixedScriptWords(text), 1);
+  const ms = performance.now() - started;
+  t.ok(ms < 200, `${ms.toFixed(1)} ms for 40,000 characters without a blank`);
 });

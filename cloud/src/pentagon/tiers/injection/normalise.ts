@@ -5,6 +5,8 @@
  * those disguises are undone. The views are only for matching: nothing here changes what is executed.
  */
 
+import { countMixedScriptWords } from './mixed-script.js';
+
 /** Invisible characters that split words without showing (ZWSP, ZWNJ, word joiner, BOM, Mongolian VS…). */
 const INVISIBLE = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]/g;
 /** ZWJ is legitimate inside emoji sequences; between two letters it only hides a word. */
@@ -86,9 +88,6 @@ export interface TextViews {
   mixedScriptWords: number;
 }
 
-const MIXED_SCRIPT_WORD =
-  /(?=[^\s]*\p{Script=Latin})(?=[^\s]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{M}]{2,}/gu;
-
 function collapseBlanks(text: string): string {
   return text
     .replace(/[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
@@ -96,8 +95,12 @@ function collapseBlanks(text: string): string {
     .trim();
 }
 
-/** Printable ASCII only: no tags, invisible, bidi, non-Latin or full-width characters, no line breaks. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII, tabs and line breaks only: no tags, invisible, bidi, non-Latin or full-width
+ * characters. (Most multi-line fields are such text; collapseBlanks handles the breaks the same way
+ * on both paths.)
+ */
+const PRINTABLE_ASCII = /^[\t\n\r\x20-\x7e]*$/;
 
 /** The skeleton and squashed views of a plain view. */
 function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
@@ -147,7 +150,7 @@ export function fullTextViews(raw: string): TextViews {
     .replace(ZWJ_BETWEEN_LETTERS, '')
     .replace(BIDI, '');
   const plain = collapseBlanks(nfkc.toLowerCase());
-  const mixedScriptWords = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;
+  const mixedScriptWords = countMixedScriptWords(plain);
   const { skeleton, squashed } = disguisesUndone(plain);
   return {
     plain,
