@@ -140,15 +140,15 @@ export function fullTextViews(raw: string): TextViews {
     if (cp >= 0x20 && cp < 0x7f) tagText += String.fromCharCode(cp);
     return '';
   });
+  // The ZWJ pattern looks behind at every position; most text has no ZWJ at all (and NFKC makes none).
+  const hasZwj = withoutTags.includes('\u200d');
   const invisibleCount =
-    (withoutTags.match(INVISIBLE)?.length ?? 0) + (withoutTags.match(ZWJ_BETWEEN_LETTERS)?.length ?? 0);
+    (withoutTags.match(INVISIBLE)?.length ?? 0) +
+    (hasZwj ? (withoutTags.match(ZWJ_BETWEEN_LETTERS)?.length ?? 0) : 0);
   const bidiCount = withoutTags.match(BIDI)?.length ?? 0;
   const bidiOverrideCount = withoutTags.match(/[\u202d\u202e]/g)?.length ?? 0;
-  const nfkc = withoutTags
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .replace(ZWJ_BETWEEN_LETTERS, '')
-    .replace(BIDI, '');
+  const normalised = withoutTags.normalize('NFKC').replace(INVISIBLE, '');
+  const nfkc = (hasZwj ? normalised.replace(ZWJ_BETWEEN_LETTERS, '') : normalised).replace(BIDI, '');
   const plain = collapseBlanks(nfkc.toLowerCase());
   const mixedScriptWords = countMixedScriptWords(plain);
   const { skeleton, squashed } = disguisesUndone(plain);

@@ -4,9 +4,10 @@
  * re-scans decoded payloads once. Deterministic: same text, same findings in the same order.
  */
 import { oneLine } from '../../one-line.js';
-import { type DecodedPayload, decodePayloads } from './decode.js';
-import { type TextViews, textViews } from './normalise.js';
+import { type PreparedText, prepareText } from './prepared-text.js';
 import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules.js';
+
+export { type PreparedText, prepareText } from './prepared-text.js';
 
 export interface InjectionFinding {
   ruleId: string;
@@ -121,19 +122,6 @@ function tenantNeedles(tenant: readonly TenantPattern[]): readonly TenantNeedle[
   return needles;
 }
 
-/**
- * A field's normalised views and decoded payloads, computed once and shared by the rules and the
- * classifier (normalising is the larger part of either stage's cost).
- */
-export interface PreparedText {
-  views: TextViews;
-  payloads: DecodedPayload[];
-}
-
-export function prepareText(raw: string): PreparedText {
-  return { views: textViews(raw), payloads: decodePayloads(raw) };
-}
-
 export function scanText(
   raw: string,
   field: string,
@@ -152,7 +140,7 @@ export function scanText(
     ];
   }
   const found = new Map<string, InjectionFinding>();
-  const { views, payloads } = prepared ?? prepareText(raw);
+  const { views, tagViews, payloads } = prepared ?? prepareText(raw);
   runRules(views, field, '', found, INJECTION_RULES);
   for (const { p, needle } of tenantNeedles(tenant)) {
     const at = views.plain.indexOf(needle);
@@ -181,11 +169,11 @@ export function scanText(
     signal('encoding.mixed-script', 0.35, `${views.mixedScriptWords} words mixing Latin with Cyrillic/Greek`);
   if (views.tagText.length > 0) {
     signal('encoding.unicode-tags', 0.6, `hidden tag text: ${oneLine(views.tagText, 80)}`);
-    runRules(textViews(views.tagText), field, '@unicode-tags', found, INJECTION_RULES);
+    if (tagViews !== undefined) runRules(tagViews, field, '@unicode-tags', found, INJECTION_RULES);
   }
   for (const payload of payloads) {
     const before = found.size;
-    runRules(textViews(payload.text), field, `@${payload.encoding}`, found, INJECTION_RULES);
+    runRules(payload.views, field, `@${payload.encoding}`, found, INJECTION_RULES);
     if (found.size > before)
       signal(`encoding.encoded-instructions@${payload.encoding}`, 0.3, oneLine(payload.text, 80));
   }

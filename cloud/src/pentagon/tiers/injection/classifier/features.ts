@@ -1,7 +1,7 @@
 /**
  * Hashed text features for the injection classifier: word unigrams and bigrams and character 3-, 4- and
  * 5-grams of a normalised view, each hashed into a fixed table of `2^bits` weights (the "hashing trick",
- * Weinberger et al. 2009). Every feature is emitted with the character offset where it starts, so a
+ * Weinberger et al. 2009). Every feature is stored with the character offset where it starts, so a
  * caller can sum the weights of any window of the text without extracting features again.
  *
  * Training and scoring call this same function: a model is only valid for the exact feature function it
@@ -42,16 +42,39 @@ function mix(h: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** Receives each feature: its slot in the weight table and the offset in the text where it starts. */
-export type FeatureSink = (slot: number, offset: number) => void;
+/**
+ * The features of one text: `slots[k]` is the k-th feature's slot in the weight table and `offsets[k]`
+ * the character offset where it starts, for k < `length`. One buffer is reused call after call, so
+ * extracting features allocates nothing once it has grown to the longest text seen.
+ */
+export class FeatureBuffer {
+  slots = new Int32Array(1024);
+  offsets = new Int32Array(1024);
+  length = 0;
+
+  /** Makes room for `count` features, dropping the current ones. */
+  reset(count: number): void {
+    this.length = 0;
+    if (this.slots.length >= count) return;
+    let size = this.slots.length;
+    while (size < count) size *= 2;
+    this.slots = new Int32Array(size);
+    this.offsets = new Int32Array(size);
+  }
+}
 
 /**
- * Emits every feature of `text` (already normalised: lower case, blanks collapsed) to `sink`, in order
- * of offset within each kind. `bits` is the log2 size of the weight table.
+ * Extracts every feature of `text` (already normalised: lower case, blanks collapsed) into `out`, in
+ * order of offset within each kind. `bits` is the log2 size of the weight table.
  */
-export function forEachFeature(text: string, bits: number, sink: FeatureSink): void {
+export function extractFeatures(text: string, bits: number, out: FeatureBuffer): void {
   const mask = (1 << bits) - 1;
   const n = text.length;
+  // At most three character n-grams per offset, and a word and a bigram per two characters.
+  out.reset(3 * n + n + 2);
+  const slots = out.slots;
+  const offsets = out.offsets;
+  let k = 0;
   // Character n-grams: one FNV state per start offset, extended to length 5, emitting at 3, 4 and 5.
   for (let i = 0; i + 3 <= n; i++) {
     let h = FNV_OFFSET;
@@ -59,7 +82,10 @@ export function forEachFeature(text: string, bits: number, sink: FeatureSink): v
     for (let j = i; j < end; j++) {
       h = Math.imul(h ^ text.charCodeAt(j), FNV_PRIME);
       const len = j - i + 1;
-      if (len >= 3) sink(mix(h ^ SEED_CHAR[len]!) & mask, i);
+      if (len >= 3) {
+        slots[k] = mix(h ^ SEED_CHAR[len]!) & mask;
+        offsets[k++] = i;
+      }
     }
   }
   // Words and word bigrams.
@@ -83,9 +109,14 @@ export function forEachFeature(text: string, bits: number, sink: FeatureSink): v
       continue;
     }
     const word = mix(h ^ SEED_WORD);
-    sink(word & mask, start);
-    if (havePrevious) sink(mix(Math.imul(previous, 31) ^ word ^ SEED_BIGRAM) & mask, start);
+    slots[k] = word & mask;
+    offsets[k++] = start;
+    if (havePrevious) {
+      slots[k] = mix(Math.imul(previous, 31) ^ word ^ SEED_BIGRAM) & mask;
+      offsets[k++] = start;
+    }
     previous = word;
     havePrevious = true;
   }
+  out.length = k;
 }

@@ -12,7 +12,7 @@
  * A window's logit is bias + Σ weights / √(feature count): the same normalisation the trainer uses
  * (train.ts), which keeps short and long windows on one scale.
  */
-import { forEachFeature } from './features.js';
+import { extractFeatures, FeatureBuffer } from './features.js';
 import type { InjectionModel } from './model.js';
 
 /** Characters of the passage named in a finding: the part of the winning window that weighs most. */
@@ -28,7 +28,8 @@ export interface WindowScore {
   passageEnd: number;
 }
 
-// Prefix sums reused between calls (scoring is synchronous, so one set of buffers suffices).
+// Features and prefix sums reused between calls (scoring is synchronous, so one set of buffers suffices).
+const features = new FeatureBuffer();
 let weightPrefix = new Float64Array(1024);
 let countPrefix = new Float64Array(1024);
 
@@ -65,10 +66,13 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   // Sums are kept in table units and scaled once per window.
   const table: Int8Array | Float32Array = model.quantised?.table ?? model.weights;
   const scale = model.quantised?.scale ?? 1;
-  forEachFeature(text, model.bits, (slot, offset) => {
-    ws[offset + 1]! += table[slot]!;
-    cs[offset + 1]! += 1;
-  });
+  extractFeatures(text, model.bits, features);
+  const { slots, offsets, length } = features;
+  for (let k = 0; k < length; k++) {
+    const at = offsets[k]! + 1;
+    ws[at]! += table[slots[k]!]!;
+    cs[at]! += 1;
+  }
   for (let i = 1; i <= n; i++) {
     ws[i]! += ws[i - 1]!;
     cs[i]! += cs[i - 1]!;

@@ -5,7 +5,6 @@
  * when it reads as more English than the text itself. The highest-scoring view decides, so an attack
  * is seen in whichever form it is readable.
  */
-import { textViews } from '../normalise.js';
 import { type PreparedText, prepareText } from '../scan.js';
 
 export type ClassifierViewKind =
@@ -24,29 +23,6 @@ export interface ClassifierView {
   text: string;
 }
 
-/** Frequent English words: ROT13 of English text contains few of them, ROT13 of ROT13 text many. */
-const COMMON_WORDS = new Set(
-  'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
-    ' ',
-  ),
-);
-
-/** Counts the words of `text` (runs of a–z) that are in COMMON_WORDS, without allocating a word list. */
-function commonWordCount(text: string): number {
-  let count = 0;
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const letter = c >= 0x61 && c <= 0x7a;
-    if (letter && start < 0) start = i;
-    else if (!letter && start >= 0) {
-      if (i - start <= 12 && COMMON_WORDS.has(text.slice(start, i))) count++;
-      start = -1;
-    }
-  }
-  return count;
-}
-
 function rot13(text: string): string {
   const out = new Array<string>(text.length);
   for (let i = 0; i < text.length; i++) {
@@ -56,20 +32,59 @@ function rot13(text: string): string {
   return out.join('');
 }
 
+/** Frequent English words: ROT13 of English text contains few of them, ROT13 of ROT13 text many. */
+const COMMON_WORDS: readonly string[] =
+  'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
+    ' ',
+  );
+/** Words by length, so a word of the text is compared only with those of its own length. */
+function byLength(words: readonly string[]): readonly (readonly string[])[] {
+  return Array.from({ length: 13 }, (_, n) => words.filter((w) => w.length === n));
+}
+const COMMON_BY_LENGTH = byLength(COMMON_WORDS);
+/**
+ * The ROT13 forms of the common words. ROT13 maps each run of a–z to a run of a–z at the same place,
+ * so the common words of rot13(text) are exactly the words of text found here: the turned text is
+ * built only when it is scored.
+ */
+const TURNED_COMMON_BY_LENGTH = byLength(COMMON_WORDS.map(rot13));
+
+/**
+ * Counts the words of `text` (runs of a–z) that are in `wordsByLength`, without slicing the words out.
+ */
+function commonWordCount(text: string, wordsByLength = COMMON_BY_LENGTH): number {
+  let count = 0;
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const letter = c >= 0x61 && c <= 0x7a;
+    if (letter && start < 0) start = i;
+    else if (!letter && start >= 0) {
+      const length = i - start;
+      if (length < wordsByLength.length && wordsByLength[length]!.some((w) => text.startsWith(w, start)))
+        count++;
+      start = -1;
+    }
+  }
+  return count;
+}
+
+
 export function classifierViews(raw: string, prepared: PreparedText = prepareText(raw)): ClassifierView[] {
-  const { views, payloads } = prepared;
+  const { views, tagViews, payloads } = prepared;
   const out: ClassifierView[] = [{ kind: 'text', text: views.plain }];
   if (views.skeleton !== views.plain && views.mixedScriptWords + countLeet(views.plain) > 0) {
     out.push({ kind: 'skeleton', text: views.skeleton });
   }
-  if (views.tagText.length > 0) out.push({ kind: 'unicode-tags', text: textViews(views.tagText).plain });
+  if (tagViews !== undefined) out.push({ kind: 'unicode-tags', text: tagViews.plain });
   // ROT13 of English has few common words; text with many of its own is read as it is.
   const ownCommon = commonWordCount(views.plain);
   if (ownCommon * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
-    const turned = rot13(views.plain);
-    if (commonWordCount(turned) >= ownCommon + 2) out.push({ kind: 'rot13', text: turned });
+    if (commonWordCount(views.plain, TURNED_COMMON_BY_LENGTH) >= ownCommon + 2) {
+      out.push({ kind: 'rot13', text: rot13(views.plain) });
+    }
   }
-  for (const payload of payloads) out.push({ kind: payload.encoding, text: textViews(payload.text).plain });
+  for (const payload of payloads) out.push({ kind: payload.encoding, text: payload.views.plain });
   return out;
 }
 

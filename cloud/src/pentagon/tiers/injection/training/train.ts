@@ -9,7 +9,7 @@
  * positive example — multiple-instance learning; teaching the model that the raw base64 of an attack or
  * the harmless paragraphs around it are themselves attacks would only make it flag benign text.
  */
-import { forEachFeature } from '../classifier/features.js';
+import { extractFeatures, FeatureBuffer } from '../classifier/features.js';
 import type { InjectionModel } from '../classifier/model.js';
 import { windowScales } from '../classifier/score.js';
 import { classifierViews } from '../classifier/views.js';
@@ -48,18 +48,20 @@ interface Example {
   instances: Instance[];
 }
 
+const features = new FeatureBuffer();
+
 function windowsOf(text: string, o: TrainOptions): Instance[] {
-  const features: { slot: number; offset: number }[] = [];
-  forEachFeature(text, o.bits, (slot, offset) => features.push({ slot, offset }));
+  extractFeatures(text, o.bits, features);
+  const { slots, offsets, length } = features;
   const out: Instance[] = [];
   for (const scale of windowScales(o.windowChars, o.strideChars)) {
     for (let start = 0; ; start += scale.strideChars) {
       const end = Math.min(text.length, start + scale.windowChars);
       const counts = new Map<number, number>();
       let total = 0;
-      for (const f of features) {
-        if (f.offset < start || f.offset >= end) continue;
-        counts.set(f.slot, (counts.get(f.slot) ?? 0) + 1);
+      for (let k = 0; k < length; k++) {
+        if (offsets[k]! < start || offsets[k]! >= end) continue;
+        counts.set(slots[k]!, (counts.get(slots[k]!) ?? 0) + 1);
         total++;
       }
       if (total > 0) {
