@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
 import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
-import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules.js';
+import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
 import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
@@ -54,7 +54,10 @@ t.test('printable-ASCII text gets the same views from the shortcut as from full 
   for (const raw of ascii) t.same(asciiTextViews(raw), fullTextViews(raw), raw);
   fc.assert(
     fc.property(
-      fc.string({ unit: fc.constantFrom(...' \x7e abcXYZ019345@$!?.:/-_`~{}\n\r\t'.split('')), maxLength: 80 }),
+      fc.string({
+        unit: fc.constantFrom(...' \x7e abcXYZ019345@$!?.:/-_`~{}\n\r\t'.split('')),
+        maxLength: 80,
+      }),
       (raw) => JSON.stringify(asciiTextViews(raw)) === JSON.stringify(fullTextViews(raw)),
     ),
     { numRuns: 3000, seed: 5 },
@@ -84,9 +87,12 @@ const MIXED_SCRIPT_WORD =
 t.test('the one-pass mixed-script word count equals the regular expression it replaces', async (t) => {
   let mixed = 0;
   // The hand-written rows and the generated ones (whose disguises include look-alike letters).
-  const generated = generateRows(readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))), {
-    variantsPerTemplate: 4,
-  }).map((r) => r.text);
+  const generated = generateRows(
+    readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))),
+    {
+      variantsPerTemplate: 4,
+    },
+  ).map((r) => r.text);
   for (const raw of [...corpusTexts, ...generated]) {
     const plain = fullTextViews(raw).plain;
     const expected = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;

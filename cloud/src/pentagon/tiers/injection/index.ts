@@ -19,7 +19,7 @@ import {
 
 export type { InjectionFinding, PreparedText, TenantPattern } from './scan.js';
 export { prepareText } from './scan.js';
-export { INJECTION_RULES } from './rules.js';
+export { INJECTION_RULES } from './rules/index.js';
 export { classifyText } from './classifier/index.js';
 
 export type InjectionStage = 'rules' | 'classifier';

@@ -74,7 +74,8 @@ export function countMixedScriptWords(text: string): number {
       if ((k & CYRILLIC_OR_GREEK) !== 0) lastOther = end;
       end += c > 0xffff ? 2 : 1;
     }
-    if (lastLatin >= 0 && lastOther >= 0) count += lettersRunsReaching(text, start, end, lastLatin, lastOther);
+    if (lastLatin >= 0 && lastOther >= 0)
+      count += lettersRunsReaching(text, start, end, lastLatin, lastOther);
     i = end;
   }
   return count;

@@ -5,7 +5,7 @@
  */
 import { oneLine } from '../../one-line.js';
 import { type PreparedText, prepareText } from './prepared-text.js';
-import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules.js';
+import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules/index.js';
 
 export { type PreparedText, prepareText } from './prepared-text.js';
 

@@ -69,7 +69,6 @@ function commonWordCount(text: string, wordsByLength = COMMON_BY_LENGTH): number
   return count;
 }
 
-
 export function classifierViews(raw: string, prepared: PreparedText = prepareText(raw)): ClassifierView[] {
   const { views, tagViews, payloads } = prepared;
   const out: ClassifierView[] = [{ kind: 'text', text: views.plain }];
