@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run train:injection`: generates the corpus from cloud/corpus/injection, trains the classifier on
- * the training templates, picks the threshold on the training rows (0.5 % false positives there), and
- * writes cloud/models/injection-classifier.bin with the measured figures beside it
+ * the training templates, picks the threshold on out-of-fold scores of the training rows (1 % false
+ * positives there), and writes cloud/models/injection-classifier.bin with the measured figures beside it
  * (injection-classifier.metrics.json). Deterministic: the same corpus gives the same bytes.
  * Runs from cloud/dist, so `npm run build` first (the npm script does).
  */
