@@ -16,7 +16,9 @@ import { classifyText, screenTexts } from '../../src/pentagon/tiers/injection/in
 import {
   corpusRows,
   generateRows,
+  qualityReport,
   readBank,
+  scoreRows,
   train,
 } from '../../src/pentagon/tiers/injection/training/index.js';
 import { DEFAULT_TRAIN_OPTIONS } from '../../src/pentagon/tiers/injection/training/train.js';
@@ -163,3 +165,28 @@ t.test('training is deterministic: the same corpus gives the same weights', asyn
   const b = encodeModel(train(rows, options));
   t.ok(a.equals(b));
 });
+
+/** The issue's bar for the held-out split (templates and repository files never trained on). */
+const MIN_HELDOUT_RECALL_AT_2_PERCENT_FP = 0.85;
+const MAX_HELDOUT_FALSE_POSITIVE_RATE = 0.02;
+
+t.test(
+  'on the held-out split the shipped model keeps recall >= 0.85 at <= 2 % false positives',
+  async (t) => {
+    const heldout = corpusRows(corpusDir).filter((r) => r.split === 'heldout');
+    const report = qualityReport(scoreRows(heldout, model), model.threshold);
+    t.ok(report.overall.attacks > 1000 && report.overall.benign > 1000, 'both sides are large');
+    t.ok(
+      report.recallAtFpr2 >= MIN_HELDOUT_RECALL_AT_2_PERCENT_FP,
+      `recall at 2 % false positives ${report.recallAtFpr2}`,
+    );
+    t.ok(
+      report.overall.falsePositiveRate <= MAX_HELDOUT_FALSE_POSITIVE_RATE,
+      `false positives at the shipped threshold ${report.overall.falsePositiveRate}`,
+    );
+    t.ok(
+      report.overall.recall >= MIN_HELDOUT_RECALL_AT_2_PERCENT_FP,
+      `recall at the threshold ${report.overall.recall}`,
+    );
+  },
+);
