@@ -1,6 +1,6 @@
 /**
  * Prompt-injection screening of a set of text fields, in two stages. Stage `rules`: the weighted rules
- * (rules.ts) score each field and the highest field score decides. Stage `classifier`, only when the
+ * (rules/) score each field and the highest field score decides. Stage `classifier`, only when the
  * rules let the call through: the linear classifier (classifier/) scores every field window by window,
  * and the highest probability decides against its own threshold. Fields are the call's trigger prompt
  * and every string (and object key) in its arguments. A flagged screen names the stage, the field and
