@@ -7,11 +7,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
+import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
 import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
 import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
+import { disguisesUndone, HOMOGLYPHS, LEET } from '../../src/pentagon/tiers/injection/skeleton.js';
 import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
 
 const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
@@ -119,4 +121,79 @@ t.test('mixed-script counting stays linear on text without blanks', async (t) =>
   t.equal(countMixedScriptWords(text), 1);
   const ms = performance.now() - started;
   t.ok(ms < 200, `${ms.toFixed(1)} ms for 40,000 characters without a blank`);
+});
+
+/** The three passes collapseBlanks replaces. */
+function collapseBlanksByPatterns(text: string): string {
+  return text
+    .replace(/[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
+    .replace(/ ?(?:\r\n|\r|\n|\u2028|\u2029)[\s]*/g, '\n')
+    .trim();
+}
+
+/** The two replacements and the squash disguisesUndone replaces. */
+function disguisesUndoneByPatterns(plain: string): { skeleton: string; squashed: string } {
+  const homoglyph = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu');
+  const skeleton = plain
+    .replace(homoglyph, (ch) => HOMOGLYPHS[ch] ?? ch)
+    .replace(/(?<=[a-z])[013457@$]|[013457@$](?=[a-z])/g, (ch) => LEET[ch] ?? ch);
+  return { skeleton, squashed: skeleton.replace(/[^a-z]+/g, '') };
+}
+
+t.test('one-pass blank collapsing equals the three passes it replaces', async (t) => {
+  for (const raw of corpusTexts) {
+    const lower = raw.toLowerCase();
+    if (collapseBlanks(lower) !== collapseBlanksByPatterns(lower)) t.fail(JSON.stringify(raw));
+  }
+  const units = [
+    ...'ab. ',
+    ' ',
+    ' ',
+    '\t',
+    '\v',
+    '\f',
+    '\r',
+    '\n',
+    '\u00a0',
+    '\u1680',
+    '\u2003',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u3000',
+    '\ufeff',
+    '\u200b',
+  ];
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...units), maxLength: 40 }), (text) => {
+      return collapseBlanks(text) === collapseBlanksByPatterns(text);
+    }),
+    { numRuns: 20000, seed: 23 },
+  );
+});
+
+t.test('the one-pass skeleton and squashed views equal the replacements they replace', async (t) => {
+  let changed = 0;
+  for (const raw of corpusTexts) {
+    const plain = fullTextViews(raw).plain;
+    const expected = disguisesUndoneByPatterns(plain);
+    t.same(disguisesUndone(plain), expected, raw.slice(0, 60));
+    if (expected.skeleton !== plain) changed++;
+  }
+  t.ok(changed > 20, `${changed} corpus rows have a skeleton that differs from the text`);
+  const units = [
+    ...'ab z0134579@$-. ',
+    ...Object.keys(HOMOGLYPHS).slice(0, 12),
+    'д',
+    'ж',
+    '\ud835\udc00',
+    '\ud800',
+    'é',
+  ];
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...units), maxLength: 40 }), (text) => {
+      return JSON.stringify(disguisesUndone(text)) === JSON.stringify(disguisesUndoneByPatterns(text));
+    }),
+    { numRuns: 20000, seed: 29 },
+  );
 });

@@ -5,7 +5,9 @@
  * those disguises are undone. The views are only for matching: nothing here changes what is executed.
  */
 
+import { collapseBlanks } from './blanks.js';
 import { countMixedScriptWords } from './mixed-script.js';
+import { disguisesUndone } from './skeleton.js';
 
 /** Invisible characters that split words without showing (ZWSP, ZWNJ, word joiner, BOM, Mongolian VS…). */
 const INVISIBLE = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]/g;
@@ -15,61 +17,6 @@ const ZWJ_BETWEEN_LETTERS = /(?<=[A-Za-z])\u200d(?=[A-Za-z])/g;
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 /** Unicode tag characters U+E0000..U+E007F mirror ASCII invisibly ("ASCII smuggling"). */
 const TAGS = /[\u{e0000}-\u{e007f}]/gu;
-
-/** Cyrillic and Greek letters that render like Latin ones (after lower-casing). */
-const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  ё: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ї: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  ɡ: 'g',
-  һ: 'h',
-  ӏ: 'l',
-  ԛ: 'q',
-  ԝ: 'w',
-  ү: 'y',
-  α: 'a',
-  β: 'b',
-  ε: 'e',
-  η: 'n',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  γ: 'y',
-};
-const HOMOGLYPH_RE = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu');
-
-/** Leetspeak digits and symbols inside words. */
-const LEET: Readonly<Record<string, string>> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '@': 'a',
-  $: 's',
-};
-const LEET_IN_WORD = /(?<=[a-z])[013457@$]|[013457@$](?=[a-z])/g;
 
 export interface TextViews {
   /** NFKC, invisible characters removed, lower case, runs of blanks collapsed (newlines kept). */
@@ -88,27 +35,12 @@ export interface TextViews {
   mixedScriptWords: number;
 }
 
-function collapseBlanks(text: string): string {
-  return text
-    .replace(/[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
-    .replace(/ ?(?:\r\n|\r|\n|\u2028|\u2029)[\s]*/g, '\n')
-    .trim();
-}
-
 /**
  * Printable ASCII, tabs and line breaks only: no tags, invisible, bidi, non-Latin or full-width
  * characters. (Most multi-line fields are such text; collapseBlanks handles the breaks the same way
  * on both paths.)
  */
 const PRINTABLE_ASCII = /^[\t\n\r\x20-\x7e]*$/;
-
-/** The skeleton and squashed views of a plain view. */
-function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
-  const skeleton = plain
-    .replace(HOMOGLYPH_RE, (ch) => HOMOGLYPHS[ch] ?? ch)
-    .replace(LEET_IN_WORD, (ch) => LEET[ch] ?? ch);
-  return { skeleton, squashed: skeleton.replace(/[^a-z]+/g, '') };
-}
 
 export function textViews(raw: string): TextViews {
   return PRINTABLE_ASCII.test(raw) ? asciiTextViews(raw) : fullTextViews(raw);
