@@ -23,7 +23,7 @@ import {
   type VerdictEvent,
 } from '@pentagate/protocol';
 import { WebSocketServer } from 'ws';
-import { verdictToDiagnosticArray } from '../ros/message-mapping.js';
+import { verdictToDiagnosticArray } from '../ros/ros-outputs.js';
 import { ROS_TYPES } from '../ros/ros-bindings.js';
 import { ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { InputSchema, RECORDED_TOPICS, VerdictEvidenceSchema } from '../mcap/verdict-recorder.js';

@@ -12,7 +12,7 @@ export interface TopicCount {
   topic: string;
   type: string;
   messages: number;
-  /** `telemetry:<source>`, `intent`, `consent`, or `unbound: <why>`. */
+  /** `telemetry:<source>`, `intent`, `consent`, `observed, not gated: <why>` (read, checked, used by no gate), or `unbound: <why>`. */
   boundTo: string;
 }
 

@@ -203,7 +203,9 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
                 ? `unbound: ${binding.unbound}`
                 : binding.target.kind === 'telemetry'
                   ? `telemetry:${binding.target.source}`
-                  : binding.target.kind;
+                  : binding.target.kind === 'observed'
+                    ? `observed, not gated: ${binding.target.why}`
+                    : binding.target.kind;
         count = { topic: item.topic, type: item.type, messages: 0, boundTo };
         topicCounts.set(key, count);
       }

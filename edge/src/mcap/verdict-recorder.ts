@@ -16,7 +16,7 @@ import {
   type VerdictEvent,
 } from '@pentagate/protocol';
 import { ROS_TYPES } from '../ros/ros-bindings.js';
-import { verdictToDiagnosticArray } from '../ros/message-mapping.js';
+import { verdictToDiagnosticArray } from '../ros/ros-outputs.js';
 import { TransportError } from '../transport/transport-error.js';
 import { McapFileSink } from './mcap-file-sink.js';
 import { RosbagWriter } from './rosbag-writer.js';

@@ -3,11 +3,14 @@
  *
  * The robot profile's `topics.ros2` maps roles to topic names and QoS. A role binds by name (ignoring case
  * and separators) to a telemetry source — `jointStates` → `joint_states`, `proximityFront` → `proximity-front` —
- * and the source's kind fixes the message type. Special roles: `intent` (trajectory_msgs/JointTrajectory for an
- * arm, geometry_msgs/Twist for a mobile base), `consent` (std_msgs/String holding a DSSE envelope), and the
- * outputs `verdict` (std_msgs/String), `diagnostics` (diagnostic_msgs/DiagnosticArray) and `cmd`
- * (std_msgs/String holding the signed command). What the profile cannot say (a LaserScan sector, a Range
- * sensor instead of a scan, the move class of an intent topic) comes from overrides.
+ * and the source's kind fixes the message type (the first of TYPES_BY_KIND unless an override or the recording
+ * names another: nav_msgs/Odometry for a pose source, sensor_msgs/PointCloud2 for a proximity source). Special
+ * roles: `intent` (trajectory_msgs/JointTrajectory for an arm, geometry_msgs/Twist for a mobile base, or
+ * TwistStamped / ackermann_msgs/AckermannDriveStamped when named), `consent` (std_msgs/String holding a DSSE
+ * envelope), and the outputs `verdict` (std_msgs/String), `diagnostics` (diagnostic_msgs/DiagnosticArray) and
+ * `cmd` (std_msgs/String holding the signed command). sensor_msgs/Imu binds as `observed`: read and checked, but
+ * no gate decides on it. What the profile cannot say (a scan or cloud sector, a cloud's height band, a Range
+ * sensor instead of a scan, an Ackermann wheelbase, the move class of an intent topic) comes from overrides.
  *
  * A recording names its topics' types itself; `bindingForRecordedTopic` binds a recorded topic the same way,
  * using the last topic segment as the role when the profile does not name the topic.
@@ -24,6 +27,11 @@ export const ROS_TYPES = {
   poseStamped: 'geometry_msgs/msg/PoseStamped',
   jointTrajectory: 'trajectory_msgs/msg/JointTrajectory',
   twist: 'geometry_msgs/msg/Twist',
+  twistStamped: 'geometry_msgs/msg/TwistStamped',
+  ackermannDriveStamped: 'ackermann_msgs/msg/AckermannDriveStamped',
+  odometry: 'nav_msgs/msg/Odometry',
+  pointCloud2: 'sensor_msgs/msg/PointCloud2',
+  imu: 'sensor_msgs/msg/Imu',
   string: 'std_msgs/msg/String',
   diagnosticArray: 'diagnostic_msgs/msg/DiagnosticArray',
 } as const;
@@ -33,6 +41,26 @@ export interface ScanSector {
   minAngleRad: number;
   maxAngleRad: number;
 }
+
+/** Heights in the point cloud's frame (z), m: points outside [minZM, maxZM] are not looked at. */
+export interface HeightBand {
+  minZM: number;
+  maxZM: number;
+}
+
+/** The message types read as intents; a recorded topic of one of these is an intent stream. */
+export const INTENT_TYPES: readonly string[] = [
+  ROS_TYPES.jointTrajectory,
+  ROS_TYPES.twist,
+  ROS_TYPES.twistStamped,
+  ROS_TYPES.ackermannDriveStamped,
+];
+
+/** Types read and checked (stamp, finite values) but used by no gate: counted as `not-gated`, with the reason. */
+export const OBSERVED_TYPES: Readonly<Record<string, string>> = {
+  [ROS_TYPES.imu]:
+    'no gate decides on IMU data (the gates read pose, proximity, joint states, battery and firmware)',
+};
 
 export interface RosQos {
   reliability: 'reliable' | 'best-effort';
@@ -51,10 +79,16 @@ export interface RosRoleOverride {
   /** The telemetry source this role feeds, when its name does not say. */
   source?: string;
   /**
-   * LaserScan only: the angular sector searched for the nearest return (default: the whole scan). A sector with
-   * minAngleRad > maxAngleRad wraps through ±π (a rear sector from 2.5 to -2.5 rad).
+   * LaserScan and PointCloud2: the angular sector searched for the nearest return (default: all around). A sector
+   * with minAngleRad > maxAngleRad wraps through ±π (a rear sector from 2.5 to -2.5 rad).
    */
   sector?: ScanSector;
+  /** PointCloud2 only: the heights searched (default: all); leave the floor and the ceiling out. */
+  heightBand?: HeightBand;
+  /** PointCloud2 only: points nearer than this in the plane are the robot itself, m (default 0). */
+  minRangeM?: number;
+  /** AckermannDriveStamped intents only: distance between the axles, m, to turn a steering angle into yaw rate. */
+  wheelbaseM?: number;
   /** Intents only: the move class and safety-critical mark given to every intent on this topic. */
   moveClass?: string;
   safetyCritical?: boolean;
@@ -63,9 +97,24 @@ export interface RosRoleOverride {
 }
 
 export type RosTarget =
-  | { kind: 'telemetry'; source: string; telemetryKind: TelemetryKind; maxAgeMs: number; sector?: ScanSector }
-  | { kind: 'intent'; moveClass?: string; safetyCritical?: boolean; twistDurationMs: number }
-  | { kind: 'consent' };
+  | {
+      kind: 'telemetry';
+      source: string;
+      telemetryKind: TelemetryKind;
+      maxAgeMs: number;
+      sector?: ScanSector;
+      heightBand?: HeightBand;
+      minRangeM?: number;
+    }
+  | {
+      kind: 'intent';
+      moveClass?: string;
+      safetyCritical?: boolean;
+      twistDurationMs: number;
+      wheelbaseM?: number;
+    }
+  | { kind: 'consent' }
+  | { kind: 'observed'; why: string };
 
 export interface RosBinding {
   role: string;
@@ -92,8 +141,8 @@ const OUTPUT_TYPES: Record<RosOutputRole, string> = {
 
 const TYPES_BY_KIND: Record<TelemetryKind, readonly string[]> = {
   'joint-state': [ROS_TYPES.jointState],
-  pose: [ROS_TYPES.poseStamped],
-  proximity: [ROS_TYPES.laserScan, ROS_TYPES.range],
+  pose: [ROS_TYPES.poseStamped, ROS_TYPES.odometry],
+  proximity: [ROS_TYPES.laserScan, ROS_TYPES.range, ROS_TYPES.pointCloud2],
   battery: [ROS_TYPES.battery],
   firmware: [ROS_TYPES.string],
 };
@@ -101,8 +150,10 @@ const TYPES_BY_KIND: Record<TelemetryKind, readonly string[]> = {
 const KIND_BY_TYPE: Readonly<Record<string, TelemetryKind>> = {
   [ROS_TYPES.jointState]: 'joint-state',
   [ROS_TYPES.poseStamped]: 'pose',
+  [ROS_TYPES.odometry]: 'pose',
   [ROS_TYPES.laserScan]: 'proximity',
   [ROS_TYPES.range]: 'proximity',
+  [ROS_TYPES.pointCloud2]: 'proximity',
   [ROS_TYPES.battery]: 'battery',
 };
 
@@ -123,9 +174,17 @@ function intentBinding(
   const type = normalizeRosType(
     recordedType ?? o.type ?? (profile.kind === 'arm' ? ROS_TYPES.jointTrajectory : ROS_TYPES.twist),
   );
-  if (type !== ROS_TYPES.jointTrajectory && type !== ROS_TYPES.twist) {
-    throw invalid(role, `intents are ${ROS_TYPES.jointTrajectory} or ${ROS_TYPES.twist}, got ${type}`);
+  if (!INTENT_TYPES.includes(type))
+    throw invalid(role, `intents are ${INTENT_TYPES.join(', ')}; got ${type}`);
+  const ackermann = type === ROS_TYPES.ackermannDriveStamped;
+  if (ackermann && !(o.wheelbaseM !== undefined && Number.isFinite(o.wheelbaseM) && o.wheelbaseM > 0)) {
+    throw invalid(
+      role,
+      `${type} needs "wheelbaseM" in the role's override (the distance between the axles, m) to turn a steering angle into a yaw rate${o.wheelbaseM === undefined ? '' : `; got ${o.wheelbaseM}`}`,
+    );
   }
+  if (!ackermann && o.wheelbaseM !== undefined)
+    throw invalid(role, `wheelbaseM applies to ${ROS_TYPES.ackermannDriveStamped} only, not ${type}`);
   return {
     role,
     topic,
@@ -136,7 +195,42 @@ function intentBinding(
       ...(o.moveClass !== undefined ? { moveClass: o.moveClass } : {}),
       ...(o.safetyCritical !== undefined ? { safetyCritical: o.safetyCritical } : {}),
       twistDurationMs: o.twistDurationMs ?? 100,
+      ...(ackermann ? { wheelbaseM: o.wheelbaseM } : {}),
     },
+  };
+}
+
+function finiteRange(role: string, name: string, lo: number, hi: number, loName: string, hiName: string) {
+  if (!(Number.isFinite(lo) && Number.isFinite(hi))) {
+    throw invalid(role, `${name}: expected finite ${loName} and ${hiName}, got ${lo}, ${hi}`);
+  }
+}
+
+/** The sector, height band and minimum range of a telemetry override, checked against the type they apply to. */
+function checkedShape(role: string, type: string, o: RosRoleOverride) {
+  if (o.sector) {
+    finiteRange(role, 'sector', o.sector.minAngleRad, o.sector.maxAngleRad, 'minAngleRad', 'maxAngleRad');
+    if (type !== ROS_TYPES.laserScan && type !== ROS_TYPES.pointCloud2)
+      throw invalid(
+        role,
+        `sector applies to ${ROS_TYPES.laserScan} and ${ROS_TYPES.pointCloud2}, not ${type}`,
+      );
+  }
+  for (const key of ['heightBand', 'minRangeM'] as const) {
+    if (o[key] !== undefined && type !== ROS_TYPES.pointCloud2)
+      throw invalid(role, `${key} applies to ${ROS_TYPES.pointCloud2} only, not ${type}`);
+  }
+  if (o.heightBand) {
+    finiteRange(role, 'heightBand', o.heightBand.minZM, o.heightBand.maxZM, 'minZM', 'maxZM');
+    if (o.heightBand.minZM > o.heightBand.maxZM)
+      throw invalid(role, `heightBand: minZM ${o.heightBand.minZM} is above maxZM ${o.heightBand.maxZM}`);
+  }
+  if (o.minRangeM !== undefined && !(Number.isFinite(o.minRangeM) && o.minRangeM >= 0))
+    throw invalid(role, `minRangeM: expected a finite distance ≥ 0 m, got ${o.minRangeM}`);
+  return {
+    ...(o.sector ? { sector: o.sector } : {}),
+    ...(o.heightBand ? { heightBand: o.heightBand } : {}),
+    ...(o.minRangeM !== undefined ? { minRangeM: o.minRangeM } : {}),
   };
 }
 
@@ -153,7 +247,7 @@ export function bindRole(
   recordedType?: string,
 ): RosBinding {
   const recorded = recordedType === undefined ? undefined : normalizeRosType(recordedType);
-  if (role === 'intent' || recorded === ROS_TYPES.jointTrajectory || recorded === ROS_TYPES.twist) {
+  if (role === 'intent' || (recorded !== undefined && INTENT_TYPES.includes(recorded))) {
     return intentBinding(profile, role, topic, qos ?? RELIABLE_QOS, override, recorded);
   }
   if (role === 'consent') {
@@ -162,6 +256,16 @@ export function bindRole(
     return { role, topic, type, qos: qos ?? RELIABLE_QOS, target: { kind: 'consent' } };
   }
   const wantedType = recorded ?? (override.type === undefined ? undefined : normalizeRosType(override.type));
+  const observed = wantedType === undefined ? undefined : OBSERVED_TYPES[wantedType];
+  if (wantedType !== undefined && observed !== undefined) {
+    return {
+      role,
+      topic,
+      type: wantedType,
+      qos: qos ?? SENSOR_DATA_QOS,
+      target: { kind: 'observed', why: observed },
+    };
+  }
   let source = override.source
     ? profile.sources.find((s) => s.name === override.source)
     : profile.sources.find((s) => squash(s.name) === squash(role));
@@ -185,15 +289,7 @@ export function bindRole(
       `source ${source.name} carries ${source.kind} frames, read from ${allowed.join(' or ')}, got ${type}`,
     );
   }
-  if (
-    override.sector &&
-    !(Number.isFinite(override.sector.minAngleRad) && Number.isFinite(override.sector.maxAngleRad))
-  ) {
-    throw invalid(
-      role,
-      `sector: expected finite minAngleRad and maxAngleRad, got ${override.sector.minAngleRad}, ${override.sector.maxAngleRad}`,
-    );
-  }
+  const shape = checkedShape(role, type, override);
   return {
     role,
     topic,
@@ -204,7 +300,7 @@ export function bindRole(
       source: source.name,
       telemetryKind: source.kind,
       maxAgeMs: source.maxAgeMs,
-      ...(override.sector ? { sector: override.sector } : {}),
+      ...shape,
     },
   };
 }

@@ -70,6 +70,42 @@ export function finiteArray(record: RosRecord, name: string, what: string): numb
   return xs;
 }
 
+/** A uint8[] (Uint8Array from rclnodejs and the CDR reader, or a plain array of bytes) as a Uint8Array. */
+export function byteArray(record: RosRecord, name: string, what: string): Uint8Array {
+  const v = field(record, name, what);
+  if (v instanceof Uint8Array) return v;
+  if (Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255))
+    return Uint8Array.from(v);
+  throw new FieldProblem('wrong-type', `${what}.${name}: expected an array of bytes`);
+}
+
+/** A geometry_msgs/Vector3 or Point field as { x, y, z }, every component finite. */
+export function finiteVector3(
+  record: RosRecord,
+  name: string,
+  what: string,
+): { x: number; y: number; z: number } {
+  const w = `${what}.${name}`;
+  const v = asRecord(field(record, name, what), w);
+  return { x: finiteNumber(v, 'x', w), y: finiteNumber(v, 'y', w), z: finiteNumber(v, 'z', w) };
+}
+
+/** A geometry_msgs/Quaternion field as { x, y, z, w }, every component finite (its norm is the store's check). */
+export function finiteQuaternion(
+  record: RosRecord,
+  name: string,
+  what: string,
+): { x: number; y: number; z: number; w: number } {
+  const at = `${what}.${name}`;
+  const q = asRecord(field(record, name, what), at);
+  return {
+    x: finiteNumber(q, 'x', at),
+    y: finiteNumber(q, 'y', at),
+    z: finiteNumber(q, 'z', at),
+    w: finiteNumber(q, 'w', at),
+  };
+}
+
 export function textArray(record: RosRecord, name: string, what: string): string[] {
   const v = field(record, name, what);
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];

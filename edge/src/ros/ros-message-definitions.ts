@@ -1,8 +1,12 @@
 /**
  * The standard ROS 2 message definitions the edge reads and writes, as `.msg` text (rosidl syntax, as shipped in
- * ROS 2 Humble's common_interfaces, rcl_interfaces and diagnostic_msgs). They are used when a recording's schema
- * record is empty, and to write schemas into recordings and test fixtures. A recording's own schema always wins:
- * it says how the bytes were written.
+ * ROS 2 Humble's common_interfaces, rcl_interfaces and diagnostic_msgs; nav_msgs/Odometry, geometry_msgs/TwistStamped,
+ * sensor_msgs/Imu, PointCloud2 and PointField as on common_interfaces' humble and jazzy branches, which agree;
+ * ackermann_msgs as in ros-drivers/ackermann_msgs 2.0.2, its ROS 2 release). Field lines, constants and defaults
+ * are copied as shipped, spacing included; comments are left out (they do not change the wire layout). They are
+ * used when a recording's schema record is empty or a sqlite3 bag has no `message_definitions`, and to write
+ * schemas into recordings and test fixtures. A recording's own schema always wins: it says how the bytes were
+ * written.
  *
  * `ros2msgSchema(type)` concatenates a definition with its dependencies in the rosbag2 MCAP `ros2msg` layout
  * (a line of 80 `=` and `MSG: pkg/Type` before each dependency), which @foxglove/rosmsg parses.
@@ -95,6 +99,89 @@ const DEFINITIONS: Readonly<Record<string, MsgDefinition>> = {
     uses: ['std_msgs/Header', 'geometry_msgs/Pose'],
   },
   'geometry_msgs/Twist': { text: 'Vector3 linear\nVector3 angular\n', uses: ['geometry_msgs/Vector3'] },
+  'geometry_msgs/TwistStamped': {
+    text: 'std_msgs/Header header\nTwist twist\n',
+    uses: ['std_msgs/Header', 'geometry_msgs/Twist'],
+  },
+  'geometry_msgs/PoseWithCovariance': {
+    text: 'Pose pose\nfloat64[36] covariance\n',
+    uses: ['geometry_msgs/Pose'],
+  },
+  'geometry_msgs/TwistWithCovariance': {
+    text: 'Twist twist\nfloat64[36] covariance\n',
+    uses: ['geometry_msgs/Twist'],
+  },
+  'nav_msgs/Odometry': {
+    text: [
+      'std_msgs/Header header',
+      'string child_frame_id',
+      'geometry_msgs/PoseWithCovariance pose',
+      'geometry_msgs/TwistWithCovariance twist',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header', 'geometry_msgs/PoseWithCovariance', 'geometry_msgs/TwistWithCovariance'],
+  },
+  'sensor_msgs/Imu': {
+    text: [
+      'std_msgs/Header header',
+      'geometry_msgs/Quaternion orientation',
+      'float64[9] orientation_covariance',
+      'geometry_msgs/Vector3 angular_velocity',
+      'float64[9] angular_velocity_covariance',
+      'geometry_msgs/Vector3 linear_acceleration',
+      'float64[9] linear_acceleration_covariance',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header', 'geometry_msgs/Quaternion', 'geometry_msgs/Vector3'],
+  },
+  'sensor_msgs/PointField': {
+    text: [
+      'uint8 INT8    = 1',
+      'uint8 UINT8   = 2',
+      'uint8 INT16   = 3',
+      'uint8 UINT16  = 4',
+      'uint8 INT32   = 5',
+      'uint8 UINT32  = 6',
+      'uint8 FLOAT32 = 7',
+      'uint8 FLOAT64 = 8',
+      'string name',
+      'uint32 offset',
+      'uint8  datatype',
+      'uint32 count',
+      '',
+    ].join('\n'),
+    uses: [],
+  },
+  'sensor_msgs/PointCloud2': {
+    text: [
+      'std_msgs/Header header',
+      'uint32 height',
+      'uint32 width',
+      'PointField[] fields',
+      'bool    is_bigendian',
+      'uint32  point_step',
+      'uint32  row_step',
+      'uint8[] data',
+      'bool is_dense',
+      '',
+    ].join('\n'),
+    uses: ['std_msgs/Header', 'sensor_msgs/PointField'],
+  },
+  'ackermann_msgs/AckermannDrive': {
+    text: [
+      'float32 steering_angle',
+      'float32 steering_angle_velocity',
+      'float32 speed',
+      'float32 acceleration',
+      'float32 jerk',
+      '',
+    ].join('\n'),
+    uses: [],
+  },
+  'ackermann_msgs/AckermannDriveStamped': {
+    text: 'std_msgs/Header header\nAckermannDrive  drive\n',
+    uses: ['std_msgs/Header', 'ackermann_msgs/AckermannDrive'],
+  },
   'trajectory_msgs/JointTrajectoryPoint': {
     text: [
       'float64[] positions',

@@ -1,17 +1,28 @@
 /**
  * Reads the per-role overrides of ROS 2 bindings (`--bindings FILE`, YAML or JSON): what the robot profile
- * cannot say about a topic — its message type, the source it feeds, a LaserScan sector, an intent topic's move
- * class. Example:
+ * cannot say about a topic — its message type, the source it feeds, a LaserScan or PointCloud2 sector, a point
+ * cloud's height band and self-return range, an Ackermann wheelbase, an intent topic's move class. Example:
  *
  *   proximity: { type: sensor_msgs/msg/LaserScan, source: proximity-front, sector: { minAngleRad: -1.2, maxAngleRad: 1.2 } }
- *   intent: { moveClass: pick }
+ *   proximity360: { type: sensor_msgs/msg/PointCloud2, heightBand: { minZM: 0.1, maxZM: 1.9 }, minRangeM: 0.4 }
+ *   intent: { type: ackermann_msgs/msg/AckermannDriveStamped, wheelbaseM: 2.7, moveClass: drive }
  *
  * Every problem is reported with its path; unknown keys are refused (a typo must not silently widen a sector).
  */
 import { InvalidInputError, describeValue } from '@pentagate/protocol';
-import type { RosRoleOverride, ScanSector } from './ros-bindings.js';
+import type { HeightBand, RosRoleOverride, ScanSector } from './ros-bindings.js';
 
-const KEYS = new Set(['type', 'source', 'sector', 'moveClass', 'safetyCritical', 'twistDurationMs']);
+const KEYS = new Set([
+  'type',
+  'source',
+  'sector',
+  'heightBand',
+  'minRangeM',
+  'wheelbaseM',
+  'moveClass',
+  'safetyCritical',
+  'twistDurationMs',
+]);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -57,6 +68,23 @@ export function parseRoleOverrides(value: unknown, what: string): Record<string,
             `${at}: expected { minAngleRad: number, maxAngleRad: number }, got ${describeValue(v)}`,
           );
         } else o.sector = { minAngleRad: s.minAngleRad as number, maxAngleRad: s.maxAngleRad as number };
+      } else if (key === 'heightBand') {
+        const b = v as Partial<HeightBand> | undefined;
+        if (
+          !isObject(b) ||
+          !Number.isFinite(b.minZM) ||
+          !Number.isFinite(b.maxZM) ||
+          Object.keys(b).length !== 2 ||
+          (b.minZM as number) > (b.maxZM as number)
+        ) {
+          problems.push(
+            `${at}: expected { minZM: number, maxZM: number } with minZM ≤ maxZM, got ${describeValue(v)}`,
+          );
+        } else o.heightBand = { minZM: b.minZM as number, maxZM: b.maxZM as number };
+      } else if (key === 'minRangeM' && !(Number.isFinite(v) && (v as number) >= 0)) {
+        problems.push(`${at}: expected a distance ≥ 0 (m), got ${describeValue(v)}`);
+      } else if (key === 'wheelbaseM' && !(Number.isFinite(v) && (v as number) > 0)) {
+        problems.push(`${at}: expected a distance > 0 (m), got ${describeValue(v)}`);
       } else (o as Record<string, unknown>)[key] = v;
     }
     out[role] = o;

@@ -20,13 +20,8 @@ import type { MotorCommand, RobotProfile, VerdictEvent } from '@pentagate/protoc
 import type { InboundHandler, RobotTransport } from '../transport/robot-transport.js';
 import { TransportError } from '../transport/transport-error.js';
 import { TypedInbound } from '../transport/typed-inbound.js';
-import {
-  type MappingSkipReason,
-  RosMessageMapper,
-  commandToRosString,
-  verdictToDiagnosticArray,
-  verdictToRosString,
-} from './message-mapping.js';
+import { type MappingSkipReason, RosMessageMapper } from './message-mapping.js';
+import { commandToRosString, verdictToDiagnosticArray, verdictToRosString } from './ros-outputs.js';
 import {
   type RosBinding,
   type RosOutput,

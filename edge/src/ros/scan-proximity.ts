@@ -35,12 +35,13 @@ function classify(r: number, minM: number, maxM: number): 'hit' | 'too-close' | 
 }
 
 /** Normalizes an angle into [-π, π). */
-function wrapRad(a: number): number {
+export function wrapRad(a: number): number {
   const twoPi = 2 * Math.PI;
   return a - twoPi * Math.floor((a + Math.PI) / twoPi);
 }
 
-function inSector(
+/** Whether a bearing lies in the sector (no sector: everywhere); shared with pointcloud-proximity.ts. */
+export function inSector(
   angleRad: number,
   sector: { minAngleRad: number; maxAngleRad: number } | undefined,
 ): boolean {

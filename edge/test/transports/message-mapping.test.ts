@@ -1,12 +1,12 @@
 import { conforms, IntentSchema, TelemetryFrameSchema, VerdictEventSchema } from '@pentagate/protocol';
 import t from 'tap';
 import { bindRole, bindingForRecordedTopic, rosBindingsFromProfile } from '../../src/ros/ros-bindings.js';
+import { RosMessageMapper } from '../../src/ros/message-mapping.js';
 import {
-  RosMessageMapper,
   commandToRosString,
   verdictToDiagnosticArray,
   verdictToRosString,
-} from '../../src/ros/message-mapping.js';
+} from '../../src/ros/ros-outputs.js';
 import { T0, armIntent, armProfile, baseProfile, consent, feedHealthy, makeGate } from '../gate/fixtures.js';
 
 const arm = armProfile();

@@ -1,0 +1,55 @@
+/**
+ * Arm messages: sensor_msgs/JointState → a joint-state frame body, trajectory_msgs/JointTrajectory → the body of a
+ * joint-trajectory intent. Both throw MappingSkip or FieldProblem; RosMessageMapper counts them.
+ */
+import { MappingSkip } from './mapping-skip.js';
+import {
+  FieldProblem,
+  type RosRecord,
+  asRecord,
+  field,
+  finiteArray,
+  textArray,
+  timeMs,
+} from './ros-fields.js';
+
+export function jointStateBody(msg: RosRecord, t: string) {
+  const names = textArray(msg, 'name', t);
+  const positionsRad = finiteArray(msg, 'position', t);
+  const velocitiesRadS = finiteArray(msg, 'velocity', t);
+  const effortsNm = finiteArray(msg, 'effort', t);
+  // JointState allows empty velocity/effort arrays ("not available"); the gates need measured effort.
+  for (const [name, xs] of [
+    ['position', positionsRad],
+    ['velocity', velocitiesRadS],
+    ['effort', effortsNm],
+  ] as const) {
+    if (xs.length !== names.length) {
+      throw new MappingSkip(
+        'missing-field',
+        `${t}.${name}: expected ${names.length} values (one per joint), got ${xs.length}`,
+      );
+    }
+  }
+  return { kind: 'joint-state' as const, names, positionsRad, velocitiesRadS, effortsNm };
+}
+
+export function jointTrajectoryBody(msg: RosRecord, t: string) {
+  const jointNames = textArray(msg, 'joint_names', t);
+  const rawPoints = field(msg, 'points', t);
+  if (!Array.isArray(rawPoints)) throw new FieldProblem('wrong-type', `${t}.points: expected an array`);
+  const points = rawPoints.map((raw, i) => {
+    const w = `${t}.points[${i}]`;
+    const p = asRecord(raw, w);
+    const velocitiesRadS = finiteArray(p, 'velocities', w);
+    const effortsNm = finiteArray(p, 'effort', w);
+    return {
+      positionsRad: finiteArray(p, 'positions', w),
+      // Empty arrays mean "not given" in trajectory_msgs; the intent omits them.
+      ...(velocitiesRadS.length > 0 ? { velocitiesRadS } : {}),
+      ...(effortsNm.length > 0 ? { effortsNm } : {}),
+      timeFromStartMs: timeMs(p, 'time_from_start', w),
+    };
+  });
+  return { kind: 'joint-trajectory' as const, jointNames, points };
+}

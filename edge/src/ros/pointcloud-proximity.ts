@@ -1,0 +1,152 @@
+/**
+ * The nearest return of a sensor_msgs/PointCloud2 inside an angular sector and a height band, as a proximity
+ * reading (the 3-D counterpart of scan-proximity.ts's LaserScan model).
+ *
+ * Layout, as sensor_msgs/PointCloud2 and PointField define it: `height` rows of `width` points; point (r, c)
+ * starts at byte r·row_step + c·point_step of `data`; each field sits at its `offset` inside the point with its
+ * `datatype` (PointField.FLOAT32 = 7, FLOAT64 = 8 are read; x, y and z must be one of them), in big-endian byte
+ * order when `is_bigendian` is true. A layout that does not fit (a field past point_step, a row shorter than its
+ * points, data shorter than its rows) is refused whole, never read out of bounds.
+ *
+ * Which points count, in the cloud's own frame (taken as the robot's: x forward, y left, z up, as LaserScan's):
+ *   - a point with a NaN or infinite coordinate is no measurement (organized clouds mark "no return" with NaN);
+ *   - a point at exactly (0, 0, 0) is no measurement either (some lidar drivers, e.g. Ouster's, write zeros
+ *     where no echo came back; a real echo at the sensor's own origin cannot be measured);
+ *   - points outside the height band, outside the sector (bearing atan2(y, x)) or nearer in the plane than
+ *     `minRangeM` (returns off the robot's own body) are not looked at.
+ * The distance is the planar one, hypot(x, y): how far a person stands from the sensor, whatever their height.
+ * A cloud with no valid point at all says nothing about the sector (the reading is invalid, the source goes
+ * stale, and RISK treats stale proximity as a human present); a cloud with valid points but none in the sector
+ * and band is a clear sector. Every point is treated as a person, as for scans: over-reporting only stops the
+ * robot.
+ */
+import type { HeightBand, ScanSector } from './ros-bindings.js';
+import { type ProximityReading, inSector, wrapRad } from './scan-proximity.js';
+
+/** PointField.datatype values (sensor_msgs/msg/PointField.msg). */
+export const POINT_FIELD_DATATYPE = {
+  INT8: 1,
+  UINT8: 2,
+  INT16: 3,
+  UINT16: 4,
+  INT32: 5,
+  UINT32: 6,
+  FLOAT32: 7,
+  FLOAT64: 8,
+} as const;
+
+export interface PointFieldInput {
+  name: string;
+  /** Byte offset from the start of the point. */
+  offset: number;
+  datatype: number;
+  count: number;
+}
+
+export interface PointCloudInput {
+  height: number;
+  width: number;
+  fields: readonly PointFieldInput[];
+  isBigEndian: boolean;
+  /** Bytes per point. */
+  pointStep: number;
+  /** Bytes per row. */
+  rowStep: number;
+  data: Uint8Array;
+}
+
+export interface CloudFilter {
+  sector?: ScanSector;
+  heightBand?: HeightBand;
+  /** Points nearer than this in the plane are ignored, m (default 0). */
+  minRangeM?: number;
+}
+
+/** A coordinate reader for one field: the DataView method and its byte offset in the point. */
+interface Coordinate {
+  offset: number;
+  float64: boolean;
+}
+
+/** Thrown for a cloud whose layout cannot be read; the mapper turns it into a `malformed` skip. */
+export class CloudLayoutError extends Error {}
+
+function coordinate(cloud: PointCloudInput, name: 'x' | 'y' | 'z'): Coordinate {
+  const f = cloud.fields.find((field) => field.name === name);
+  if (!f) {
+    throw new CloudLayoutError(
+      `no "${name}" field (fields: ${cloud.fields.map((field) => field.name).join(', ') || 'none'})`,
+    );
+  }
+  const { FLOAT32, FLOAT64 } = POINT_FIELD_DATATYPE;
+  if (f.datatype !== FLOAT32 && f.datatype !== FLOAT64) {
+    throw new CloudLayoutError(
+      `field ${name} has datatype ${f.datatype}; only FLOAT32 (7) and FLOAT64 (8) coordinates are read`,
+    );
+  }
+  if (f.count < 1) throw new CloudLayoutError(`field ${name} has count ${f.count}, expected at least 1`);
+  const size = f.datatype === FLOAT64 ? 8 : 4;
+  if (f.offset + size > cloud.pointStep) {
+    throw new CloudLayoutError(
+      `field ${name} at offset ${f.offset} (${size} bytes) does not fit in point_step ${cloud.pointStep}`,
+    );
+  }
+  return { offset: f.offset, float64: f.datatype === FLOAT64 };
+}
+
+/** Checks that every point lies inside `data`; returns the coordinate readers. */
+function layout(cloud: PointCloudInput): { x: Coordinate; y: Coordinate; z: Coordinate } {
+  const { width, height, pointStep, rowStep, data } = cloud;
+  const x = coordinate(cloud, 'x');
+  const y = coordinate(cloud, 'y');
+  const z = coordinate(cloud, 'z');
+  if (width * pointStep > rowStep) {
+    throw new CloudLayoutError(
+      `row_step ${rowStep} is shorter than width ${width} × point_step ${pointStep}`,
+    );
+  }
+  const needed = (height - 1) * rowStep + width * pointStep;
+  if (data.byteLength < needed) {
+    throw new CloudLayoutError(
+      `data holds ${data.byteLength} bytes, ${height} rows of ${width} points need ${needed} (row_step ${rowStep}, point_step ${pointStep})`,
+    );
+  }
+  return { x, y, z };
+}
+
+export function nearestCloudReturn(cloud: PointCloudInput, filter: CloudFilter = {}): ProximityReading {
+  const points = cloud.width * cloud.height;
+  if (points === 0) return { status: 'invalid', detail: 'the cloud has no points' };
+  const { x, y, z } = layout(cloud);
+  const view = new DataView(cloud.data.buffer, cloud.data.byteOffset, cloud.data.byteLength);
+  const little = !cloud.isBigEndian;
+  const read = (at: number, c: Coordinate) =>
+    c.float64 ? view.getFloat64(at + c.offset, little) : view.getFloat32(at + c.offset, little);
+  const band = filter.heightBand;
+  const minRangeM = filter.minRangeM ?? 0;
+  let valid = 0;
+  let best: { distanceM: number; bearingRad: number } | undefined;
+  for (let row = 0; row < cloud.height; row++) {
+    for (let col = 0; col < cloud.width; col++) {
+      const at = row * cloud.rowStep + col * cloud.pointStep;
+      const px = read(at, x);
+      const py = read(at, y);
+      const pz = read(at, z);
+      if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) continue;
+      if (px === 0 && py === 0 && pz === 0) continue;
+      valid += 1;
+      if (band && (pz < band.minZM || pz > band.maxZM)) continue;
+      const distanceM = Math.hypot(px, py);
+      if (distanceM < minRangeM) continue;
+      const bearingRad = Math.atan2(py, px);
+      if (!inSector(bearingRad, filter.sector)) continue;
+      if (!best || distanceM < best.distanceM) best = { distanceM, bearingRad: wrapRad(bearingRad) };
+    }
+  }
+  if (best) return { status: 'detected', ...best };
+  if (valid > 0) return { status: 'clear' };
+  return {
+    status: 'invalid',
+    detail: `none of the cloud's ${points} points is a measurement (NaN, infinite or 0,0,0)`,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Proximity messages → the body of a proximity frame: sensor_msgs/LaserScan (nearest return in the sector,
+ * scan-proximity.ts), sensor_msgs/Range (one reading) and sensor_msgs/PointCloud2 (nearest return in the sector
+ * and height band, pointcloud-proximity.ts). A reading with no valid return is a `no-valid-return` skip, a cloud
+ * whose layout cannot be read a `malformed` one.
+ */
+import { MappingSkip } from './mapping-skip.js';
+import { CloudLayoutError, type PointFieldInput, nearestCloudReturn } from './pointcloud-proximity.js';
+import { ROS_TYPES, type RosTarget } from './ros-bindings.js';
+import {
+  FieldProblem,
+  type RosRecord,
+  anyNumber,
+  asRecord,
+  byteArray,
+  field,
+  finiteNumber,
+  numberArray,
+  text,
+} from './ros-fields.js';
+import { type ProximityReading, nearestScanReturn, rangeReading } from './scan-proximity.js';
+
+type TelemetryTarget = Extract<RosTarget, { kind: 'telemetry' }>;
+
+function laserScanReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {
+  return nearestScanReturn(
+    {
+      angleMinRad: finiteNumber(msg, 'angle_min', t),
+      angleIncrementRad: finiteNumber(msg, 'angle_increment', t),
+      rangeMinM: finiteNumber(msg, 'range_min', t),
+      rangeMaxM: finiteNumber(msg, 'range_max', t),
+      rangesM: numberArray(msg, 'ranges', t),
+    },
+    target.sector,
+  );
+}
+
+/** A uint32 field of a PointCloud2 or PointField. */
+function count(record: RosRecord, name: string, what: string): number {
+  const v = finiteNumber(record, name, what);
+  if (!Number.isInteger(v) || v < 0 || v > 0xffff_ffff) {
+    throw new FieldProblem('wrong-type', `${what}.${name}: expected a uint32, got ${v}`);
+  }
+  return v;
+}
+
+function pointFields(msg: RosRecord, t: string): PointFieldInput[] {
+  const raw = field(msg, 'fields', t);
+  if (!Array.isArray(raw)) throw new FieldProblem('wrong-type', `${t}.fields: expected an array`);
+  return raw.map((f, i) => {
+    const w = `${t}.fields[${i}]`;
+    const r = asRecord(f, w);
+    return {
+      name: text(r, 'name', w),
+      offset: count(r, 'offset', w),
+      datatype: count(r, 'datatype', w),
+      count: count(r, 'count', w),
+    };
+  });
+}
+
+function pointCloudReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {
+  const isBigEndian = field(msg, 'is_bigendian', t);
+  if (typeof isBigEndian !== 'boolean') {
+    throw new FieldProblem('wrong-type', `${t}.is_bigendian: expected a bool, got ${typeof isBigEndian}`);
+  }
+  const cloud = {
+    height: count(msg, 'height', t),
+    width: count(msg, 'width', t),
+    fields: pointFields(msg, t),
+    isBigEndian,
+    pointStep: count(msg, 'point_step', t),
+    rowStep: count(msg, 'row_step', t),
+    data: byteArray(msg, 'data', t),
+  };
+  try {
+    return nearestCloudReturn(cloud, target);
+  } catch (err) {
+    if (err instanceof CloudLayoutError) throw new MappingSkip('malformed', `${t}: ${err.message}`);
+    throw err;
+  }
+}
+
+export function proximityBody(msg: RosRecord, t: string, target: TelemetryTarget) {
+  const reading =
+    t === ROS_TYPES.laserScan
+      ? laserScanReading(msg, t, target)
+      : t === ROS_TYPES.pointCloud2
+        ? pointCloudReading(msg, t, target)
+        : rangeReading(
+            anyNumber(msg, 'range', t),
+            finiteNumber(msg, 'min_range', t),
+            finiteNumber(msg, 'max_range', t),
+          );
+  if (reading.status === 'invalid') throw new MappingSkip('no-valid-return', reading.detail);
+  if (reading.status === 'clear') return { kind: 'proximity' as const, nearestHumanM: null };
+  return { kind: 'proximity' as const, nearestHumanM: reading.distanceM, sectorRad: reading.bearingRad };
+}

@@ -1,0 +1,174 @@
+/**
+ * sensor_msgs/PointCloud2 → proximity: the PointField layout is read as declared (offsets, FLOAT32/FLOAT64,
+ * is_bigendian, point_step, row_step), and the nearest point inside the sector, the height band and beyond the
+ * self-return range is the reading. Every cloud goes through CDR first, as a recording or a subscription yields it.
+ */
+import { TelemetryFrameSchema, conforms } from '@pentagate/protocol';
+import t from 'tap';
+import { RosMessageMapper } from '../../src/ros/message-mapping.js';
+import { ROS_TYPES, bindRole } from '../../src/ros/ros-bindings.js';
+import { T0, baseProfile } from '../gate/fixtures.js';
+import { type CloudLayout, FLOAT64, cloudMsg, throughCdr } from './helpers/ros-messages.js';
+
+const base = baseProfile();
+const cloudType = ROS_TYPES.pointCloud2;
+const binding = bindRole(base, 'proximity360', '/points', undefined, {
+  type: cloudType,
+  sector: { minAngleRad: -1, maxAngleRad: 1 },
+  heightBand: { minZM: 0.05, maxZM: 2 },
+  minRangeM: 0.3,
+});
+const mapper = () => new RosMessageMapper({ robotId: base.robotId });
+const map = (msg: unknown, m = mapper(), at = T0) =>
+  m.map(binding, throughCdr(cloudType, msg), at, cloudType);
+
+/** Points around the sensor: only (2, 0.5, 1) and (3, 0, 1) are inside sector, band and range. */
+const SCENE = [
+  [-0.5, 0, 1], // behind: outside the ±1 rad sector
+  [1, 0, -0.02], // the floor, below the band
+  [1.2, 0.1, 2.4], // the ceiling, above it
+  [0.2, 0, 0.5], // the robot's own mast, nearer than minRangeM
+  [3, 0, 1],
+  [2, 0.5, 1],
+];
+const nearest = Math.hypot(Math.fround(2), Math.fround(0.5));
+
+t.test(
+  'the nearest point inside the sector, the height band and beyond minRangeM is the reading',
+  async (t) => {
+    t.equal(binding.type, cloudType);
+    t.match(binding.target, {
+      kind: 'telemetry',
+      source: 'proximity-360',
+      heightBand: { minZM: 0.05 },
+      minRangeM: 0.3,
+    });
+    const r = map(cloudMsg(T0, SCENE));
+    t.match(r, { kind: 'telemetry', frame: { kind: 'proximity', source: 'proximity-360', stampMs: T0 } });
+    if (r.kind !== 'telemetry' || r.frame.kind !== 'proximity') return;
+    t.ok(conforms(TelemetryFrameSchema, r.frame));
+    t.equal(r.frame.nearestHumanM, nearest, 'planar distance hypot(x, y) of the float32 point');
+    t.equal(r.frame.sectorRad, Math.atan2(Math.fround(0.5), 2), 'bearing atan2(y, x)');
+    const wide = bindRole(base, 'proximity360', '/points', undefined, { type: cloudType });
+    t.match(
+      mapper().map(wide, throughCdr(cloudType, cloudMsg(T0, SCENE)), T0),
+      { kind: 'telemetry', frame: { nearestHumanM: Math.hypot(Math.fround(0.2), 0) } },
+      'without sector, band or minimum range, the mast itself is the nearest return: the filters are what exclude it',
+    );
+  },
+);
+
+t.test('every layout a driver may use gives the same reading', async (t) => {
+  const layouts: [string, CloudLayout][] = [
+    ['float32 little-endian, unorganized', {}],
+    ['float32 big-endian', { bigEndian: true }],
+    ['float64 little-endian', { datatype: FLOAT64 }],
+    ['float64 big-endian', { datatype: FLOAT64, bigEndian: true }],
+    ['organized 3 × 2 with 12 bytes of row padding', { width: 3, rowPadding: 12 }],
+    ['x, y, z after an intensity field (offsets 4, 8, 12)', { intensityFirst: true, bigEndian: true }],
+  ];
+  for (const [name, layout] of layouts) {
+    const r = map(cloudMsg(T0, SCENE, layout));
+    const expected = layout.datatype === FLOAT64 ? Math.hypot(2, 0.5) : nearest;
+    t.match(r, { kind: 'telemetry', frame: { nearestHumanM: expected } }, name);
+  }
+  const bigEndian = cloudMsg(T0, SCENE, { bigEndian: true });
+  const misread = map({ ...bigEndian, is_bigendian: false });
+  t.not(
+    misread.kind === 'telemetry' && misread.frame.kind === 'proximity'
+      ? misread.frame.nearestHumanM
+      : undefined,
+    nearest,
+    'the byte order flag is what makes the big-endian cloud read right',
+  );
+  const plain = cloudMsg(T0, SCENE);
+  t.match(
+    mapper().map(binding, { ...plain, data: Array.from(plain.data) }, T0),
+    { kind: 'telemetry', frame: { nearestHumanM: nearest } },
+    'data as a plain array of bytes (rclnodejs without typed arrays)',
+  );
+});
+
+t.test(
+  'NaN, infinite and all-zero points are no measurement; a cloud of only those is skipped',
+  async (t) => {
+    const m = mapper();
+    const organized = [
+      [Number.NaN, Number.NaN, Number.NaN],
+      [1, Number.POSITIVE_INFINITY, 1],
+      [0, 0, 0],
+      [4, 0, 1],
+    ];
+    t.match(map(cloudMsg(T0, organized, { width: 2 }), m), {
+      kind: 'telemetry',
+      frame: { nearestHumanM: 4 },
+    });
+    t.match(map(cloudMsg(T0 + 1, organized.slice(0, 3), { width: 3 }), m, T0 + 1), {
+      kind: 'skip',
+      reason: 'no-valid-return',
+      detail: /none of the cloud's 3 points is a measurement/,
+    });
+    t.match(map(cloudMsg(T0 + 2, []), m, T0 + 2), {
+      kind: 'skip',
+      reason: 'no-valid-return',
+      detail: /no points/,
+    });
+    t.match(m.skipCounts(), { 'no-valid-return': 2 });
+  },
+);
+
+t.test('valid points, none inside the sector and band: the sector is clear', async (t) => {
+  const r = map(
+    cloudMsg(T0, [
+      [-2, 0, 1],
+      [2, 0, 3],
+      [0, 2, 1],
+    ]),
+  );
+  t.match(r, { kind: 'telemetry', frame: { kind: 'proximity', nearestHumanM: null } });
+  if (r.kind === 'telemetry') t.notOk('sectorRad' in r.frame);
+});
+
+t.test('a layout that does not fit is refused whole, never read out of bounds', async (t) => {
+  const good = cloudMsg(T0, SCENE);
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['no z field', { fields: good.fields.slice(0, 2) }, /no "z" field \(fields: x, y\)/],
+    [
+      'integer coordinates',
+      { fields: good.fields.map((f) => (f.name === 'x' ? { ...f, datatype: 3 } : f)) },
+      /field x has datatype 3; only FLOAT32 \(7\) and FLOAT64 \(8\)/,
+    ],
+    [
+      'a field past point_step',
+      { fields: good.fields.map((f) => (f.name === 'z' ? { ...f, offset: 14 } : f)) },
+      /field z at offset 14 \(4 bytes\) does not fit in point_step 16/,
+    ],
+    [
+      'row_step too short',
+      { row_step: good.row_step - 1 },
+      /row_step 95 is shorter than width 6 × point_step 16/,
+    ],
+    [
+      'data too short',
+      { data: good.data.subarray(0, good.data.length - 1) },
+      /data holds 95 bytes, 1 rows of 6 points need 96/,
+    ],
+  ];
+  for (const [name, change, detail] of cases) {
+    t.match(map({ ...good, ...change }), { kind: 'skip', reason: 'malformed', detail }, name);
+  }
+});
+
+t.test('cloud stamps: zero is unstamped, days off is another clock, both counted', async (t) => {
+  const m = mapper();
+  t.match(map({ ...cloudMsg(T0, SCENE), header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'lidar' } }, m), {
+    kind: 'skip',
+    reason: 'unstamped',
+  });
+  t.match(map(cloudMsg(T0 - 2 * 86_400_000, SCENE), m), {
+    kind: 'skip',
+    reason: 'foreign-clock',
+    detail: /2\.0 days before the edge's clock/,
+  });
+  t.match(m.skipCounts(), { unstamped: 1, 'foreign-clock': 1 });
+});
