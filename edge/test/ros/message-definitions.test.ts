@@ -34,7 +34,7 @@ t.test('every new type has a bundled definition with its dependencies', async (t
     ros2msgSchema(ROS_TYPES.odometry),
     /MSG: geometry_msgs\/PoseWithCovariance\nPose pose\nfloat64\[36\] covariance/,
   );
-  t.match(ros2msgSchema(ROS_TYPES.pointCloud2), /MSG: sensor_msgs\/PointField\nuint8 INT8    = 1\n/);
+  t.match(ros2msgSchema(ROS_TYPES.pointCloud2), /MSG: sensor_msgs\/PointField\nuint8 INT8 {4}= 1\n/);
 });
 
 t.test('CDR sizes match the ROS 2 layouts', async (t) => {
