@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
 import { readRecording } from '../mcap/recording-reader.js';
-import { ROS_TYPES } from '../ros/ros-bindings.js';
+import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-bindings.js';
 import { optionalString } from './cli-values.js';
 
 interface Found {
@@ -25,8 +25,19 @@ const SOURCE_OF_TYPE: Readonly<Record<string, { kind: string; maxAgeMs: number }
   [ROS_TYPES.range]: { kind: 'proximity', maxAgeMs: 200 },
   [ROS_TYPES.battery]: { kind: 'battery', maxAgeMs: 2000 },
   [ROS_TYPES.poseStamped]: { kind: 'pose', maxAgeMs: 200 },
+  [ROS_TYPES.odometry]: { kind: 'pose', maxAgeMs: 200 },
+  [ROS_TYPES.pointCloud2]: { kind: 'proximity', maxAgeMs: 200 },
 };
-const INTENT_TYPES = new Set<string>([ROS_TYPES.jointTrajectory, ROS_TYPES.twist]);
+const BASE_INTENT_TYPES = new Set<string>(INTENT_TYPES.filter((type) => type !== ROS_TYPES.jointTrajectory));
+/** What a role's type is when nothing says otherwise (ros-bindings.ts); any other type needs a bindings override. */
+const DEFAULT_TYPES = new Set<string>([
+  ROS_TYPES.jointState,
+  ROS_TYPES.laserScan,
+  ROS_TYPES.battery,
+  ROS_TYPES.poseStamped,
+  ROS_TYPES.jointTrajectory,
+  ROS_TYPES.twist,
+]);
 
 async function scan(bag: string): Promise<Found> {
   const found: Found = {
@@ -75,9 +86,11 @@ const fixed = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-');
 /** The skeleton as YAML text (comments say what was seen and what to fill in). */
 export function profileSkeleton(found: Found, bag: string, robotId: string): string {
   const sensors = [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]);
-  const intents = [...found.topics].filter(([, t]) => INTENT_TYPES.has(t.type));
+  const intents = [...found.topics].filter(([, t]) => INTENT_TYPES.includes(t.type));
   const kind =
-    found.joints.length > 0 && !intents.some(([, t]) => t.type === ROS_TYPES.twist) ? 'arm' : 'mobile-base';
+    found.joints.length > 0 && !intents.some(([, t]) => BASE_INTENT_TYPES.has(t.type))
+      ? 'arm'
+      : 'mobile-base';
   const lines = [
     `# Profile skeleton from ${bag}. Every null is a limit to fill in; \`npx pentagate edge check\` lists them.`,
     'v: 1',
@@ -125,7 +138,20 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
     lines.push(`    intent: { name: ${topic}, qos: ${qos(true, 10)} } # [${t.type}]`);
   lines.push(`    cmd: { name: /pentagate/cmd, qos: ${qos(true, 10)} }`);
   lines.push(`    verdict: { name: /pentagate/verdict, qos: ${qos(true, 50)} }`);
-  const other = [...found.topics].filter(([, t]) => !SOURCE_OF_TYPE[t.type] && !INTENT_TYPES.has(t.type));
+  const overrides = [
+    ...named.map((s) => ({ role: roleName(s.source), type: s.type })),
+    ...intents.map(([, t]) => ({ role: 'intent', type: t.type })),
+  ].filter((o) => !DEFAULT_TYPES.has(o.type));
+  if (overrides.length > 0) {
+    lines.push('', '# Roles whose type is not the default need a --bindings file for edge run, e.g.:');
+    for (const o of overrides) {
+      const wheelbase = o.type === ROS_TYPES.ackermannDriveStamped ? ', wheelbaseM: null' : '';
+      lines.push(`#   ${o.role}: { type: ${o.type}${wheelbase} }`);
+    }
+  }
+  const other = [...found.topics].filter(
+    ([, t]) => !SOURCE_OF_TYPE[t.type] && !INTENT_TYPES.includes(t.type),
+  );
   if (other.length > 0) {
     lines.push('', '# Topics in the recording the edge does not read:');
     for (const [topic, t] of other) lines.push(`#   ${topic} [${t.type}] ${t.messages} messages`);
