@@ -2,6 +2,7 @@
  * What a recording's measured data says by itself, intent or not (most bags hold no intents): every accepted
  * telemetry frame is checked against the profile — joint efforts against torque limits, joint positions against
  * their limits, the arm's joint frames (forward kinematics) or the base's footprint against the keep-out zones,
+ * the base's measured velocity (a pose frame's, from nav_msgs/Odometry) against its linear and angular limits,
  * the nearest person against the operating radius, the battery against its minimum voltage. Each breach is
  * reported once when it begins (time, subject, value, limit), with the number of frames spent in breach, so an
  * hour of a hot joint is one line and a count, not an hour of lines.
@@ -10,7 +11,7 @@ import type { RobotProfile, TelemetryFrame } from '@pentagate/protocol';
 import { pointInZone } from '../geometry/keep-out-zone.js';
 import { dhTable, frameOrigins } from '../kinematics/forward-kinematics.js';
 
-export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'proximity' | 'battery';
+export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'base-speed' | 'proximity' | 'battery';
 
 export interface MeasuredBreach {
   atMs: number;
@@ -110,6 +111,30 @@ export class MeasuredChecks {
             footprint,
             0,
             `base at (${x.toFixed(2)}, ${y.toFixed(2)}) m within ${footprint} m of zone ${zone.id}`,
+          );
+        }
+      }
+      const v = frame.velocity;
+      if (v && p.base) {
+        // The same measures INVARIANT applies to a commanded twist: |linear| and |angular z|.
+        const linear = Math.hypot(v.linearMps.x, v.linearMps.y, v.linearMps.z);
+        if (linear > p.base.maxLinearMps) {
+          breach(
+            'base-speed',
+            'linear',
+            linear,
+            p.base.maxLinearMps,
+            `base moving at ${linear.toFixed(2)} m/s > limit ${p.base.maxLinearMps} m/s (${frame.source})`,
+          );
+        }
+        const turn = Math.abs(v.angularRadS.z);
+        if (turn > p.base.maxAngularRadS) {
+          breach(
+            'base-speed',
+            'angular',
+            turn,
+            p.base.maxAngularRadS,
+            `base turning at ${turn.toFixed(2)} rad/s > limit ${p.base.maxAngularRadS} rad/s (${frame.source})`,
           );
         }
       }

@@ -1,7 +1,7 @@
 /**
  * Mobile-base messages. Telemetry: geometry_msgs/PoseStamped and nav_msgs/Odometry → the body of a pose frame
- * (Odometry's pose.pose; its frame is header.frame_id, which must be the frame of the profile's keep-out zones —
- * the map frame — as for PoseStamped). Intents: geometry_msgs/Twist, TwistStamped (ROS 2 Jazzy's `cmd_vel`) and
+ * (Odometry's pose.pose, whose frame is header.frame_id and must be the frame of the profile's keep-out zones —
+ * the map frame — as for PoseStamped; plus its twist.twist as the frame's measured velocity, in child_frame_id). Intents: geometry_msgs/Twist, TwistStamped (ROS 2 Jazzy's `cmd_vel`) and
  * ackermann_msgs/AckermannDriveStamped → the linear and angular velocity of a base-twist intent.
  *
  * Ackermann (ackermann_msgs/AckermannDrive): `speed` is measured at the rear axle centre, `steering_angle` is the
@@ -32,9 +32,17 @@ export function poseStampedBody(msg: RosRecord, t: string) {
   return poseOf(asRecord(field(msg, 'pose', t), `${t}.pose`), `${t}.pose`);
 }
 
+/** Odometry → pose (pose.pose, header.frame_id) and the measured velocity (twist.twist, child_frame_id). */
 export function odometryBody(msg: RosRecord, t: string) {
-  const withCovariance = asRecord(field(msg, 'pose', t), `${t}.pose`);
-  return poseOf(asRecord(field(withCovariance, 'pose', `${t}.pose`), `${t}.pose.pose`), `${t}.pose.pose`);
+  const pose = asRecord(field(msg, 'pose', t), `${t}.pose`);
+  const twist = asRecord(field(msg, 'twist', t), `${t}.twist`);
+  return {
+    ...poseOf(asRecord(field(pose, 'pose', `${t}.pose`), `${t}.pose.pose`), `${t}.pose.pose`),
+    velocity: twistVelocity(
+      asRecord(field(twist, 'twist', `${t}.twist`), `${t}.twist.twist`),
+      `${t}.twist.twist`,
+    ),
+  };
 }
 
 export interface BaseVelocity {

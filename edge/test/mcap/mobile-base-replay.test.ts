@@ -32,14 +32,24 @@ const OVERRIDES = { points: { heightBand: { minZM: -0.3, maxZM: 1.8 } } };
 
 const GPS_BURST = { fromMs: 400, toMs: 500 };
 const HUMAN_FROM_MS = 600;
+/** Odometry measures 1.6 m/s (the profile allows 1.2) from 900 ms to the end. */
+const SPEEDING = { fromMs: 900, toMs: 1001 };
 
-/** 1 s at 50 Hz: a person walks in at 600 ms; commands at 200 ms (clear), 300 ms (unstamped), 800 ms (person). */
+/**
+ * 1 s at 50 Hz: a person walks in at 600 ms; commands at 200 ms (clear), 300 ms (unstamped), 800 ms (person);
+ * the base speeds up beyond its limit at 900 ms.
+ */
 async function writeScene(w: SceneWriter): Promise<void> {
   for (const [topic, type] of Object.values(TOPICS)) await w.rosChannel(topic, type);
   for (let dt = 0; dt <= 1000; dt += 20) {
     const at = T0 + dt;
     const gps = dt >= GPS_BURST.fromMs && dt < GPS_BURST.toMs;
-    await w.write('/odom', odometryMsg(gps ? at - 5 * 86_400_000 : at - 2, { x: 5 + dt / 1000, y: 0 }), at);
+    const vx = dt >= SPEEDING.fromMs && dt < SPEEDING.toMs ? 1.6 : 0.8;
+    await w.write(
+      '/odom',
+      odometryMsg(gps ? at - 5 * 86_400_000 : at - 2, { x: 5 + dt / 1000, y: 0 }, 0, { vx }),
+      at,
+    );
     const person = dt >= HUMAN_FROM_MS ? [[1, 0.2, 0.5]] : [];
     await w.write('/points', cloudMsg(at - 1, [[4, -1, 0.5], [3, 2, -0.38], ...person]), at);
     await w.write('/imu/data', imuMsg(at - 1), at);
@@ -112,7 +122,14 @@ for (const [storage, file, open] of [
     t.match(proximity, [
       { atMs: T0 + HUMAN_FROM_MS, subject: 'proximity-360', value: Math.hypot(1, Math.fround(0.2)) },
     ]);
+    t.match(
+      s.measured.breaches.filter((b) => b.check === 'base-speed'),
+      [{ atMs: T0 + SPEEDING.fromMs, subject: 'linear', value: 1.6, limit: 1.2 }],
+      'the measured speed from Odometry, once, when it begins',
+    );
+    t.equal(s.measured.framesInBreach['base-speed'], 6, '900 to 1000 ms at 50 Hz');
     const text = renderReplaySummary(s);
+    t.match(text, /\+0\.900 s\s+base-speed\s+base moving at 1\.60 m\/s > limit 1\.2 m\/s \(pose\)/);
     t.match(text, /\s51\s+not-gated \(e\.g\. \/imu\/data: sensor_msgs\/msg\/Imu read/);
     t.match(text, /\s5\s+foreign-clock \(e\.g\. \/odom: stamped/);
   });

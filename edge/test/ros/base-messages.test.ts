@@ -12,39 +12,56 @@ import { ackermannMsg, odometryMsg, throughCdr, twistStampedMsg } from './helper
 const base = baseProfile();
 const mapper = (checkStamps = true) => new RosMessageMapper({ robotId: base.robotId, checkStamps });
 
-t.test('Odometry becomes a pose frame from pose.pose, stamped with its header', async (t) => {
-  const b = bindRole(base, 'pose', '/odometry/filtered', undefined, { type: 'nav_msgs/msg/Odometry' });
-  t.equal(b.type, ROS_TYPES.odometry);
-  t.match(b.target, { kind: 'telemetry', source: 'pose', telemetryKind: 'pose' });
-  const m = mapper();
-  const msg = throughCdr(b.type, odometryMsg(T0 - 20, { x: 4, y: -0.5 }, Math.PI / 2, { vx: 0.8 }));
-  const r = m.map(b, msg, T0, b.type);
-  t.match(r, {
-    kind: 'telemetry',
-    frame: {
-      kind: 'pose',
-      source: 'pose',
-      stampMs: T0 - 20,
-      positionM: { x: 4, y: -0.5, z: 0 },
-      orientation: { x: 0, y: 0, z: Math.sin(Math.PI / 4), w: Math.cos(Math.PI / 4) },
-    },
-  });
-  if (r.kind === 'telemetry') t.ok(conforms(TelemetryFrameSchema, r.frame));
-  const { gate } = makeGate(base);
-  if (r.kind === 'telemetry')
-    t.match(gate.ingestTelemetry(r.frame, T0), { accepted: true }, 'the gate takes it');
-  const nan = odometryMsg(T0, { x: Number.NaN, y: 0 });
-  t.match(m.map(b, throughCdr(b.type, nan), T0), {
-    kind: 'skip',
-    reason: 'non-finite',
-    detail: /nav_msgs\/msg\/Odometry\.pose\.pose\.position\.x: non-finite/,
-  });
-  t.match(m.map(b, { ...odometryMsg(T0, { x: 1, y: 1 }), pose: { covariance: [] } }, T0), {
-    kind: 'skip',
-    reason: 'missing-field',
-    detail: /Odometry\.pose\.pose: missing/,
-  });
-});
+t.test(
+  'Odometry becomes a pose frame from pose.pose with twist.twist as its velocity, stamped with its header',
+  async (t) => {
+    const b = bindRole(base, 'pose', '/odometry/filtered', undefined, { type: 'nav_msgs/msg/Odometry' });
+    t.equal(b.type, ROS_TYPES.odometry);
+    t.match(b.target, { kind: 'telemetry', source: 'pose', telemetryKind: 'pose' });
+    const m = mapper();
+    const msg = throughCdr(b.type, odometryMsg(T0 - 20, { x: 4, y: -0.5 }, Math.PI / 2, { vx: 0.8 }));
+    const r = m.map(b, msg, T0, b.type);
+    t.match(r, {
+      kind: 'telemetry',
+      frame: {
+        kind: 'pose',
+        source: 'pose',
+        stampMs: T0 - 20,
+        positionM: { x: 4, y: -0.5, z: 0 },
+        orientation: { x: 0, y: 0, z: Math.sin(Math.PI / 4), w: Math.cos(Math.PI / 4) },
+        velocity: { linearMps: { x: 0.8, y: 0, z: 0 }, angularRadS: { x: 0, y: 0, z: 0 } },
+      },
+    });
+    if (r.kind === 'telemetry') {
+      t.ok(conforms(TelemetryFrameSchema, r.frame));
+      const absurd = structuredClone(r.frame) as { velocity: { linearMps: { x: number } } };
+      absurd.velocity.linearMps.x = 5e3;
+      t.notOk(conforms(TelemetryFrameSchema, absurd), 'the wire schema bounds a measured velocity (±1000)');
+    }
+    const { gate } = makeGate(base);
+    if (r.kind === 'telemetry')
+      t.match(gate.ingestTelemetry(r.frame, T0), { accepted: true }, 'the gate takes it');
+    const nan = odometryMsg(T0, { x: Number.NaN, y: 0 });
+    t.match(m.map(b, throughCdr(b.type, nan), T0), {
+      kind: 'skip',
+      reason: 'non-finite',
+      detail: /nav_msgs\/msg\/Odometry\.pose\.pose\.position\.x: non-finite/,
+    });
+    t.match(
+      m.map(b, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, { wz: Number.POSITIVE_INFINITY })), T0),
+      {
+        kind: 'skip',
+        reason: 'non-finite',
+        detail: /Odometry\.twist\.twist\.angular\.z: non-finite/,
+      },
+    );
+    t.match(m.map(b, { ...odometryMsg(T0, { x: 1, y: 1 }), pose: { covariance: [] } }, T0), {
+      kind: 'skip',
+      reason: 'missing-field',
+      detail: /Odometry\.pose\.pose: missing/,
+    });
+  },
+);
 
 t.test(
   'an Odometry from an unsynchronized GPS clock, or never stamped, is skipped with its reason',

@@ -63,6 +63,9 @@ const Vector3M = Type.Object(
 
 const unit = Type.Number({ minimum: -1, maximum: 1 });
 
+const rate = Type.Number({ minimum: -1e3, maximum: 1e3 });
+const VelocityVector = Type.Object({ x: rate, y: rate, z: rate }, { additionalProperties: false });
+
 /** With `uniqueNames: false` the schema leaves name uniqueness to shape-checks.ts (a Set is far cheaper). */
 function jointStateFrame(uniqueNames: boolean) {
   return Type.Object(
@@ -94,6 +97,16 @@ export const PoseFrameSchema = Type.Object(
     positionM: Vector3M,
     /** Orientation as a unit quaternion (x, y, z, w); the store checks its norm. */
     orientation: Type.Object({ x: unit, y: unit, z: unit, w: unit }, { additionalProperties: false }),
+    /**
+     * Measured velocity of the base in its own frame, when the source gives one (nav_msgs/Odometry's twist, in
+     * child_frame_id): linear m/s, angular rad/s.
+     */
+    velocity: Type.Optional(
+      Type.Object(
+        { linearMps: VelocityVector, angularRadS: VelocityVector },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
