@@ -13,6 +13,7 @@ export type MappingSkipReason =
   | 'future-stamp'
   | 'foreign-clock'
   | 'stamp-backwards'
+  | 'wrong-frame'
   | 'not-gated';
 
 export const MAPPING_SKIP_REASONS: readonly MappingSkipReason[] = [
@@ -26,6 +27,7 @@ export const MAPPING_SKIP_REASONS: readonly MappingSkipReason[] = [
   'future-stamp',
   'foreign-clock',
   'stamp-backwards',
+  'wrong-frame',
   'not-gated',
 ];
 

@@ -16,8 +16,9 @@
  * (TwistStamped, AckermannDriveStamped) against the time it is held (`twistDurationMs`): a command that waited
  * in a queue longer than it was meant to last is over. Zero stamps and stamps from another clock are skipped
  * with their own reasons; a telemetry stamp earlier than the previous one of its source is `stamp-backwards`.
- * JointTrajectory keeps its header unchecked: a zero stamp there means "start now" (trajectory_msgs). Non-finite
- * values are skipped, never clamped.
+ * JointTrajectory keeps its header unchecked: a zero stamp there means "start now" (trajectory_msgs). A telemetry
+ * role with a `frameId` override refuses messages in any other frame (`wrong-frame`). Non-finite values are
+ * skipped, never clamped.
  */
 import { type Intent, type TelemetryFrame, readJson } from '@pentagate/protocol';
 import {
@@ -34,7 +35,7 @@ import { jointStateBody, jointTrajectoryBody } from './joint-messages.js';
 import { MAPPING_SKIP_REASONS, MappingSkip, type MappingSkipReason } from './mapping-skip.js';
 import { proximityBody } from './proximity-messages.js';
 import { ROS_TYPES, type RosBinding, type RosTarget } from './ros-bindings.js';
-import { FieldProblem, type RosRecord, asRecord, text } from './ros-fields.js';
+import { FieldProblem, type RosRecord, asRecord, field, text } from './ros-fields.js';
 import { normalizeRosType } from './ros-message-definitions.js';
 
 export { MAPPING_SKIP_REASONS, type MappingSkipReason } from './mapping-skip.js';
@@ -160,6 +161,7 @@ export class RosMessageMapper {
       binding.type === ROS_TYPES.string
         ? nowMs
         : this.#stampMs(msg, binding.type, nowMs, { ms: target.maxAgeMs, setBy: 'source allows' });
+    if (target.frameId !== undefined) this.#checkFrame(msg, binding.type, target.frameId);
     const last = this.#lastStampMs.get(source);
     if (last !== undefined && stampMs < last) {
       throw new MappingSkip(
@@ -177,6 +179,18 @@ export class RosMessageMapper {
       stampMs: Math.max(0, stampMs),
     };
     return { ...common, ...body } as TelemetryFrame;
+  }
+
+  /** `header.frame_id` (a leading `/` of ROS 1 habit ignored) must be the frame the role names. */
+  #checkFrame(msg: RosRecord, type: string, frameId: string): void {
+    const header = asRecord(field(msg, 'header', type), `${type}.header`);
+    const got = text(header, 'frame_id', `${type}.header`).replace(/^\//, '');
+    if (got !== frameId) {
+      throw new MappingSkip(
+        'wrong-frame',
+        `header.frame_id is ${JSON.stringify(got)}, the role expects ${JSON.stringify(frameId)} (its frameId override)`,
+      );
+    }
   }
 
   #telemetryBody(binding: RosBinding, target: TelemetryTarget, msg: RosRecord): Record<string, unknown> {

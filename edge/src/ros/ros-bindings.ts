@@ -89,6 +89,11 @@ export interface RosRoleOverride {
   minRangeM?: number;
   /** AckermannDriveStamped intents only: distance between the axles, m, to turn a steering angle into yaw rate. */
   wheelbaseM?: number;
+  /**
+   * Stamped telemetry only: the `header.frame_id` every message must carry (`map` for a pose source, so raw
+   * `odom`-frame odometry, which drifts from the zones' frame, is refused as `wrong-frame`).
+   */
+  frameId?: string;
   /** Intents only: the move class and safety-critical mark given to every intent on this topic. */
   moveClass?: string;
   safetyCritical?: boolean;
@@ -105,6 +110,7 @@ export type RosTarget =
       sector?: ScanSector;
       heightBand?: HeightBand;
       minRangeM?: number;
+      frameId?: string;
     }
   | {
       kind: 'intent';
@@ -227,7 +233,10 @@ function checkedShape(role: string, type: string, o: RosRoleOverride) {
   }
   if (o.minRangeM !== undefined && !(Number.isFinite(o.minRangeM) && o.minRangeM >= 0))
     throw invalid(role, `minRangeM: expected a finite distance ≥ 0 m, got ${o.minRangeM}`);
+  if (o.frameId !== undefined && type === ROS_TYPES.string)
+    throw invalid(role, `frameId applies to stamped messages, not ${type}`);
   return {
+    ...(o.frameId !== undefined ? { frameId: o.frameId.replace(/^\//, '') } : {}),
     ...(o.sector ? { sector: o.sector } : {}),
     ...(o.heightBand ? { heightBand: o.heightBand } : {}),
     ...(o.minRangeM !== undefined ? { minRangeM: o.minRangeM } : {}),

@@ -6,6 +6,7 @@
  *   proximity: { type: sensor_msgs/msg/LaserScan, source: proximity-front, sector: { minAngleRad: -1.2, maxAngleRad: 1.2 } }
  *   proximity360: { type: sensor_msgs/msg/PointCloud2, heightBand: { minZM: 0.1, maxZM: 1.9 }, minRangeM: 0.4 }
  *   intent: { type: ackermann_msgs/msg/AckermannDriveStamped, wheelbaseM: 2.7, moveClass: drive }
+ *   pose: { type: nav_msgs/msg/Odometry, frameId: map }
  *
  * Every problem is reported with its path; unknown keys are refused (a typo must not silently widen a sector).
  */
@@ -19,6 +20,7 @@ const KEYS = new Set([
   'heightBand',
   'minRangeM',
   'wheelbaseM',
+  'frameId',
   'moveClass',
   'safetyCritical',
   'twistDurationMs',
@@ -45,7 +47,7 @@ export function parseRoleOverrides(value: unknown, what: string): Record<string,
       const at = `${role}.${key}`;
       if (!KEYS.has(key)) problems.push(`${at}: unknown key (expected one of ${[...KEYS].join(', ')})`);
       else if (
-        (key === 'type' || key === 'source' || key === 'moveClass') &&
+        (key === 'type' || key === 'source' || key === 'moveClass' || key === 'frameId') &&
         (typeof v !== 'string' || v.length === 0)
       ) {
         problems.push(`${at}: expected a non-empty string, got ${describeValue(v)}`);

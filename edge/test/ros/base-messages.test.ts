@@ -93,6 +93,35 @@ t.test(
   },
 );
 
+t.test(
+  'with a frameId override, odometry in another frame (odom, not map) is skipped as wrong-frame',
+  async (t) => {
+    const b = bindRole(base, 'pose', '/odom', undefined, { type: ROS_TYPES.odometry, frameId: 'map' });
+    t.match(b.target, { frameId: 'map' });
+    const m = mapper();
+    t.match(m.map(b, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, 'odom')), T0), {
+      kind: 'skip',
+      reason: 'wrong-frame',
+      detail: /^\/odom: header\.frame_id is "odom", the role expects "map"/,
+    });
+    t.match(
+      m.map(b, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, '/map')), T0),
+      { kind: 'telemetry', frame: { kind: 'pose' } },
+      'a leading slash (a ROS 1 habit) names the same frame',
+    );
+    t.match(m.skipCounts(), { 'wrong-frame': 1 });
+    t.match(
+      mapper().map(
+        bindRole(base, 'pose', '/odom', undefined, { type: ROS_TYPES.odometry }),
+        throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, 'odom')),
+        T0,
+      ),
+      { kind: 'telemetry' },
+      'without the override the frame is not checked',
+    );
+  },
+);
+
 t.test('TwistStamped becomes a base-twist intent the gate signs like a Twist', async (t) => {
   const b = bindRole(base, 'intent', '/cmd_vel', undefined, {
     type: 'geometry_msgs/msg/TwistStamped',

@@ -66,6 +66,9 @@ t.test('overrides apply only to the types they describe', async (t) => {
   t.throws(() => bindRole(base, 'proximity360', '/points', undefined, { ...cloud, minRangeM: -0.1 }), {
     message: /minRangeM: expected a finite distance ≥ 0 m, got -0.1/,
   });
+  t.throws(() => bindRole(base, 'firmware', '/controller/firmware', undefined, { frameId: 'map' }), {
+    message: /frameId applies to stamped messages, not std_msgs\/msg\/String/,
+  });
   t.throws(() => bindRole(base, 'intent', '/cmd_vel', undefined, { wheelbaseM: 2 }), {
     message:
       /wheelbaseM applies to ackermann_msgs\/msg\/AckermannDriveStamped only, not geometry_msgs\/msg\/Twist/,
@@ -91,19 +94,21 @@ t.test('overrides apply only to the types they describe', async (t) => {
 });
 
 t.test(
-  'the bindings file takes heightBand, minRangeM and wheelbaseM, and refuses bad ones with their path',
+  'the bindings file takes heightBand, minRangeM, wheelbaseM and frameId, and refuses bad ones with their path',
   async (t) => {
     t.same(
       parseRoleOverrides(
         {
           points: { type: ROS_TYPES.pointCloud2, heightBand: { minZM: 0.1, maxZM: 1.9 }, minRangeM: 0.4 },
           intent: { type: ROS_TYPES.ackermannDriveStamped, wheelbaseM: 2.7 },
+          pose: { type: ROS_TYPES.odometry, frameId: 'map' },
         },
         'bindings.yaml',
       ),
       {
         points: { type: ROS_TYPES.pointCloud2, heightBand: { minZM: 0.1, maxZM: 1.9 }, minRangeM: 0.4 },
         intent: { type: ROS_TYPES.ackermannDriveStamped, wheelbaseM: 2.7 },
+        pose: { type: ROS_TYPES.odometry, frameId: 'map' },
       },
     );
     t.throws(
@@ -112,13 +117,14 @@ t.test(
           {
             points: { heightBand: { minZM: 2, maxZM: 1 }, minRangeM: 'near' },
             intent: { wheelbaseM: -1, heightband: 1 },
+            pose: { frameId: '' },
           },
           'bindings.yaml',
         ),
       {
         code: 'INVALID_INPUT',
         message:
-          /bindings\.yaml: points\.heightBand: expected \{ minZM: number, maxZM: number \} with minZM ≤ maxZM, got .*; points\.minRangeM: expected a distance ≥ 0 \(m\), got .*; intent\.wheelbaseM: expected a distance > 0 \(m\), got -1; intent\.heightband: unknown key/,
+          /bindings\.yaml: points\.heightBand: expected \{ minZM: number, maxZM: number \} with minZM ≤ maxZM, got .*; points\.minRangeM: expected a distance ≥ 0 \(m\), got .*; intent\.wheelbaseM: expected a distance > 0 \(m\), got -1; intent\.heightband: unknown key.*; pose\.frameId: expected a non-empty string, got/,
       },
     );
   },
