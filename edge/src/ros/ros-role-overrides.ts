@@ -11,7 +11,7 @@
  * Every problem is reported with its path; unknown keys are refused (a typo must not silently widen a sector).
  */
 import { InvalidInputError, describeValue } from '@pentagate/protocol';
-import type { HeightBand, RosRoleOverride, ScanSector } from './ros-bindings.js';
+import type { RosRoleOverride } from './ros-bindings.js';
 
 const KEYS = new Set([
   'type',
@@ -28,6 +28,20 @@ const KEYS = new Set([
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `{ [lo]: number, [hi]: number }` with both finite and no other key, or undefined. */
+function finitePair<L extends string, H extends string>(
+  v: unknown,
+  lo: L,
+  hi: H,
+): Record<L | H, number> | undefined {
+  if (!isObject(v) || Object.keys(v).length !== 2) return undefined;
+  const a = v[lo];
+  const b = v[hi];
+  if (typeof a !== 'number' || typeof b !== 'number' || !Number.isFinite(a) || !Number.isFinite(b))
+    return undefined;
+  return { [lo]: a, [hi]: b } as Record<L | H, number>;
 }
 
 export function parseRoleOverrides(value: unknown, what: string): Record<string, RosRoleOverride> {
@@ -59,30 +73,20 @@ export function parseRoleOverrides(value: unknown, what: string): Record<string,
       ) {
         problems.push(`${at}: expected an integer 1..3600000 (ms), got ${describeValue(v)}`);
       } else if (key === 'sector') {
-        const s = v as Partial<ScanSector> | undefined;
-        if (
-          !isObject(s) ||
-          !Number.isFinite(s.minAngleRad) ||
-          !Number.isFinite(s.maxAngleRad) ||
-          Object.keys(s).length !== 2
-        ) {
+        const sector = finitePair(v, 'minAngleRad', 'maxAngleRad');
+        if (sector) o.sector = sector;
+        else
           problems.push(
             `${at}: expected { minAngleRad: number, maxAngleRad: number }, got ${describeValue(v)}`,
           );
-        } else o.sector = { minAngleRad: s.minAngleRad as number, maxAngleRad: s.maxAngleRad as number };
       } else if (key === 'heightBand') {
-        const b = v as Partial<HeightBand> | undefined;
-        if (
-          !isObject(b) ||
-          !Number.isFinite(b.minZM) ||
-          !Number.isFinite(b.maxZM) ||
-          Object.keys(b).length !== 2 ||
-          (b.minZM as number) > (b.maxZM as number)
-        ) {
+        const band = finitePair(v, 'minZM', 'maxZM');
+        if (band && band.minZM <= band.maxZM) o.heightBand = band;
+        else {
           problems.push(
             `${at}: expected { minZM: number, maxZM: number } with minZM ≤ maxZM, got ${describeValue(v)}`,
           );
-        } else o.heightBand = { minZM: b.minZM as number, maxZM: b.maxZM as number };
+        }
       } else if (key === 'minRangeM' && !(Number.isFinite(v) && (v as number) >= 0)) {
         problems.push(`${at}: expected a distance ≥ 0 (m), got ${describeValue(v)}`);
       } else if (key === 'wheelbaseM' && !(Number.isFinite(v) && (v as number) > 0)) {
