@@ -114,18 +114,45 @@ function layout(cloud: PointCloudInput): { x: Coordinate; y: Coordinate; z: Coor
   return { x, y, z };
 }
 
+/**
+ * Reads coordinate `c` of the point at byte `at`. Little-endian float32 clouds with 4-byte-aligned strides (most
+ * drivers) are read through a Float32Array, several times faster than DataView calls on a 260 000-point cloud;
+ * anything else goes through DataView with the cloud's byte order.
+ */
+function coordinateReader(
+  cloud: PointCloudInput,
+  coords: readonly Coordinate[],
+): (at: number, c: Coordinate) => number {
+  const { data } = cloud;
+  const hostLittle = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const aligned =
+    data.byteOffset % 4 === 0 &&
+    cloud.pointStep % 4 === 0 &&
+    cloud.rowStep % 4 === 0 &&
+    coords.every((c) => !c.float64 && c.offset % 4 === 0);
+  if (aligned && cloud.isBigEndian !== hostLittle) {
+    const floats = new Float32Array(data.buffer, data.byteOffset, data.byteLength >> 2);
+    return (at, c) => floats[(at + c.offset) >> 2]!;
+  }
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const little = !cloud.isBigEndian;
+  return (at, c) =>
+    c.float64 ? view.getFloat64(at + c.offset, little) : view.getFloat32(at + c.offset, little);
+}
+
 export function nearestCloudReturn(cloud: PointCloudInput, filter: CloudFilter = {}): ProximityReading {
   const points = cloud.width * cloud.height;
   if (points === 0) return { status: 'invalid', detail: 'the cloud has no points' };
   const { x, y, z } = layout(cloud);
-  const view = new DataView(cloud.data.buffer, cloud.data.byteOffset, cloud.data.byteLength);
-  const little = !cloud.isBigEndian;
-  const read = (at: number, c: Coordinate) =>
-    c.float64 ? view.getFloat64(at + c.offset, little) : view.getFloat32(at + c.offset, little);
-  const band = filter.heightBand;
-  const minRangeM = filter.minRangeM ?? 0;
+  const read = coordinateReader(cloud, [x, y, z]);
+  const minZM = filter.heightBand?.minZM ?? Number.NEGATIVE_INFINITY;
+  const maxZM = filter.heightBand?.maxZM ?? Number.POSITIVE_INFINITY;
+  const minRange2 = (filter.minRangeM ?? 0) ** 2;
   let valid = 0;
-  let best: { distanceM: number; bearingRad: number } | undefined;
+  // Squared planar distance of the nearest point so far; the bearing (atan2) is worked out only for points
+  // nearer than it, so most points of a large cloud cost a few multiplications.
+  let best2 = Number.POSITIVE_INFINITY;
+  let bestBearingRad = 0;
   for (let row = 0; row < cloud.height; row++) {
     for (let col = 0; col < cloud.width; col++) {
       const at = row * cloud.rowStep + col * cloud.pointStep;
@@ -135,15 +162,18 @@ export function nearestCloudReturn(cloud: PointCloudInput, filter: CloudFilter =
       if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) continue;
       if (px === 0 && py === 0 && pz === 0) continue;
       valid += 1;
-      if (band && (pz < band.minZM || pz > band.maxZM)) continue;
-      const distanceM = Math.hypot(px, py);
-      if (distanceM < minRangeM) continue;
+      if (pz < minZM || pz > maxZM) continue;
+      const d2 = px * px + py * py;
+      if (d2 < minRange2 || d2 >= best2) continue;
       const bearingRad = Math.atan2(py, px);
       if (!inSector(bearingRad, filter.sector)) continue;
-      if (!best || distanceM < best.distanceM) best = { distanceM, bearingRad: wrapRad(bearingRad) };
+      best2 = d2;
+      bestBearingRad = bearingRad;
     }
   }
-  if (best) return { status: 'detected', ...best };
+  if (best2 < Number.POSITIVE_INFINITY) {
+    return { status: 'detected', distanceM: Math.sqrt(best2), bearingRad: wrapRad(bestBearingRad) };
+  }
   if (valid > 0) return { status: 'clear' };
   return {
     status: 'invalid',

@@ -6,6 +6,7 @@
 import { TelemetryFrameSchema, conforms } from '@pentagate/protocol';
 import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
+import { nearestCloudReturn } from '../../src/ros/pointcloud-proximity.js';
 import { ROS_TYPES, bindRole } from '../../src/ros/ros-bindings.js';
 import { T0, baseProfile } from '../gate/fixtures.js';
 import { type CloudLayout, FLOAT64, cloudMsg, throughCdr } from './helpers/ros-messages.js';
@@ -171,4 +172,55 @@ t.test('cloud stamps: zero is unstamped, days off is another clock, both counted
     detail: /2\.0 days before the edge's clock/,
   });
   t.match(m.skipCounts(), { unstamped: 1, 'foreign-clock': 1 });
+});
+
+t.test('the aligned float32 fast path and the byte-order-aware path read the same cloud alike', async (t) => {
+  // 2 000 points on a seeded spiral, some NaN; the same bytes once 4-byte aligned, once at an odd offset.
+  const points: number[][] = [];
+  for (let i = 0; i < 2000; i++) {
+    const a = i * 2.399963;
+    const r = 0.2 + (i % 311) / 37;
+    points.push(i % 13 === 0 ? [Number.NaN, 0, 0] : [r * Math.cos(a), r * Math.sin(a), ((i % 29) - 8) / 10]);
+  }
+  const msg = cloudMsg(T0, points);
+  const shifted = new Uint8Array(msg.data.byteLength + 1).subarray(1);
+  shifted.set(msg.data);
+  t.equal(msg.data.byteOffset % 4, 0);
+  t.equal(shifted.byteOffset % 4, 1);
+  const input = (data: Uint8Array) => ({
+    height: msg.height,
+    width: msg.width,
+    fields: msg.fields,
+    isBigEndian: false,
+    pointStep: msg.point_step,
+    rowStep: msg.row_step,
+    data,
+  });
+  for (const filter of [
+    {},
+    { sector: { minAngleRad: 2.5, maxAngleRad: -2.5 } },
+    { sector: { minAngleRad: -0.3, maxAngleRad: 0.3 }, heightBand: { minZM: 0, maxZM: 1 }, minRangeM: 1 },
+  ]) {
+    const fast = nearestCloudReturn(input(msg.data), filter);
+    t.same(nearestCloudReturn(input(shifted), filter), fast, JSON.stringify(filter));
+    // An independent oracle: the same rule written plainly over the points.
+    const kept = points.filter(([x, y, z]) => {
+      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) return false;
+      const f = filter as {
+        sector?: { minAngleRad: number; maxAngleRad: number };
+        heightBand?: { minZM: number; maxZM: number };
+        minRangeM?: number;
+      };
+      const [fx, fy, fz] = [Math.fround(x!), Math.fround(y!), Math.fround(z!)];
+      if (f.heightBand && (fz < f.heightBand.minZM || fz > f.heightBand.maxZM)) return false;
+      if (Math.hypot(fx, fy) < (f.minRangeM ?? 0)) return false;
+      if (!f.sector) return true;
+      const b = Math.atan2(fy, fx);
+      const { minAngleRad: lo, maxAngleRad: hi } = f.sector;
+      return lo <= hi ? b >= lo && b <= hi : b >= lo || b <= hi;
+    });
+    const oracle = Math.min(...kept.map(([x, y]) => Math.hypot(Math.fround(x!), Math.fround(y!))));
+    t.ok(kept.length > 0, `the filter keeps ${kept.length} points`);
+    t.ok(fast.status === 'detected' && Math.abs(fast.distanceM - oracle) < 1e-12, `nearest ${oracle} m`);
+  }
 });
