@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
 import { readRecording } from '../mcap/recording-reader.js';
-import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-bindings.js';
+import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-types.js';
 import { optionalString } from './cli-values.js';
 
 interface Found {

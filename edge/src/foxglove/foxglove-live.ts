@@ -24,7 +24,7 @@ import {
 } from '@pentagate/protocol';
 import { WebSocketServer } from 'ws';
 import { verdictToDiagnosticArray } from '../ros/ros-outputs.js';
-import { ROS_TYPES } from '../ros/ros-bindings.js';
+import { ROS_TYPES } from '../ros/ros-types.js';
 import { ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { InputSchema, RECORDED_TOPICS, VerdictEvidenceSchema } from '../mcap/verdict-recorder.js';
 import { TransportError } from '../transport/transport-error.js';

@@ -15,7 +15,7 @@ import {
   VerdictEventSchema,
   type VerdictEvent,
 } from '@pentagate/protocol';
-import { ROS_TYPES } from '../ros/ros-bindings.js';
+import { ROS_TYPES } from '../ros/ros-types.js';
 import { verdictToDiagnosticArray } from '../ros/ros-outputs.js';
 import { TransportError } from '../transport/transport-error.js';
 import { McapFileSink } from './mcap-file-sink.js';

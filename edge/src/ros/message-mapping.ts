@@ -34,7 +34,8 @@ import { checkImu } from './imu-messages.js';
 import { jointStateBody, jointTrajectoryBody } from './joint-messages.js';
 import { MAPPING_SKIP_REASONS, MappingSkip, type MappingSkipReason } from './mapping-skip.js';
 import { proximityBody } from './proximity-messages.js';
-import { ROS_TYPES, type RosBinding, type RosTarget } from './ros-bindings.js';
+import type { RosBinding, RosTarget } from './ros-bindings.js';
+import { ROS_TYPES } from './ros-types.js';
 import { FieldProblem, type RosRecord, asRecord, field, text } from './ros-fields.js';
 import { normalizeRosType } from './ros-message-definitions.js';
 

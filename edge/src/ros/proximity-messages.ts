@@ -6,7 +6,8 @@
  */
 import { MappingSkip } from './mapping-skip.js';
 import { CloudLayoutError, type PointFieldInput, nearestCloudReturn } from './pointcloud-proximity.js';
-import { ROS_TYPES, type RosTarget } from './ros-bindings.js';
+import type { RosTarget } from './ros-bindings.js';
+import { ROS_TYPES } from './ros-types.js';
 import {
   FieldProblem,
   type RosRecord,

@@ -3,14 +3,15 @@
  *
  * The robot profile's `topics.ros2` maps roles to topic names and QoS. A role binds by name (ignoring case
  * and separators) to a telemetry source — `jointStates` → `joint_states`, `proximityFront` → `proximity-front` —
- * and the source's kind fixes the message type (the first of TYPES_BY_KIND unless an override or the recording
+ * and the source's kind fixes the message type (its default in ros-types.ts unless an override or the recording
  * names another: nav_msgs/Odometry for a pose source, sensor_msgs/PointCloud2 for a proximity source). Special
  * roles: `intent` (trajectory_msgs/JointTrajectory for an arm, geometry_msgs/Twist for a mobile base, or
  * TwistStamped / ackermann_msgs/AckermannDriveStamped when named), `consent` (std_msgs/String holding a DSSE
  * envelope), and the outputs `verdict` (std_msgs/String), `diagnostics` (diagnostic_msgs/DiagnosticArray) and
  * `cmd` (std_msgs/String holding the signed command). sensor_msgs/Imu binds as `observed`: read and checked, but
  * no gate decides on it. What the profile cannot say (a scan or cloud sector, a cloud's height band, a Range
- * sensor instead of a scan, an Ackermann wheelbase, the move class of an intent topic) comes from overrides.
+ * sensor instead of a scan, an Ackermann wheelbase, the frame a stamped source must be in, the move class of an
+ * intent topic) comes from overrides, checked against the bound type by ros-override-fit.ts.
  *
  * A recording names its topics' types itself; `bindingForRecordedTopic` binds a recorded topic the same way,
  * using the last topic segment as the role when the profile does not name the topic.
@@ -18,23 +19,8 @@
 import type { RobotProfile, TelemetryKind } from '@pentagate/protocol';
 import { TransportError } from '../transport/transport-error.js';
 import { normalizeRosType } from './ros-message-definitions.js';
-
-export const ROS_TYPES = {
-  jointState: 'sensor_msgs/msg/JointState',
-  battery: 'sensor_msgs/msg/BatteryState',
-  range: 'sensor_msgs/msg/Range',
-  laserScan: 'sensor_msgs/msg/LaserScan',
-  poseStamped: 'geometry_msgs/msg/PoseStamped',
-  jointTrajectory: 'trajectory_msgs/msg/JointTrajectory',
-  twist: 'geometry_msgs/msg/Twist',
-  twistStamped: 'geometry_msgs/msg/TwistStamped',
-  ackermannDriveStamped: 'ackermann_msgs/msg/AckermannDriveStamped',
-  odometry: 'nav_msgs/msg/Odometry',
-  pointCloud2: 'sensor_msgs/msg/PointCloud2',
-  imu: 'sensor_msgs/msg/Imu',
-  string: 'std_msgs/msg/String',
-  diagnosticArray: 'diagnostic_msgs/msg/DiagnosticArray',
-} as const;
+import { checkedTelemetryShape, checkedWheelbase, invalid } from './ros-override-fit.js';
+import { INTENT_TYPES, KIND_BY_TYPE, OBSERVED_TYPES, ROS_TYPES, TYPES_BY_KIND } from './ros-types.js';
 
 /** Angles in the scan's frame, rad, as LaserScan measures them (counter-clockwise from x). */
 export interface ScanSector {
@@ -47,20 +33,6 @@ export interface HeightBand {
   minZM: number;
   maxZM: number;
 }
-
-/** The message types read as intents; a recorded topic of one of these is an intent stream. */
-export const INTENT_TYPES: readonly string[] = [
-  ROS_TYPES.jointTrajectory,
-  ROS_TYPES.twist,
-  ROS_TYPES.twistStamped,
-  ROS_TYPES.ackermannDriveStamped,
-];
-
-/** Types read and checked (stamp, finite values) but used by no gate: counted as `not-gated`, with the reason. */
-export const OBSERVED_TYPES: Readonly<Record<string, string>> = {
-  [ROS_TYPES.imu]:
-    'no gate decides on IMU data (the gates read pose, proximity, joint states, battery and firmware)',
-};
 
 export interface RosQos {
   reliability: 'reliable' | 'best-effort';
@@ -145,29 +117,7 @@ const OUTPUT_TYPES: Record<RosOutputRole, string> = {
   cmd: ROS_TYPES.string,
 };
 
-const TYPES_BY_KIND: Record<TelemetryKind, readonly string[]> = {
-  'joint-state': [ROS_TYPES.jointState],
-  pose: [ROS_TYPES.poseStamped, ROS_TYPES.odometry],
-  proximity: [ROS_TYPES.laserScan, ROS_TYPES.range, ROS_TYPES.pointCloud2],
-  battery: [ROS_TYPES.battery],
-  firmware: [ROS_TYPES.string],
-};
-
-const KIND_BY_TYPE: Readonly<Record<string, TelemetryKind>> = {
-  [ROS_TYPES.jointState]: 'joint-state',
-  [ROS_TYPES.poseStamped]: 'pose',
-  [ROS_TYPES.odometry]: 'pose',
-  [ROS_TYPES.laserScan]: 'proximity',
-  [ROS_TYPES.range]: 'proximity',
-  [ROS_TYPES.pointCloud2]: 'proximity',
-  [ROS_TYPES.battery]: 'battery',
-};
-
 const squash = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-function invalid(role: string, message: string): TransportError {
-  return new TransportError('ROS2_BINDING_INVALID', `ros2 role ${role}: ${message}`);
-}
 
 function intentBinding(
   profile: RobotProfile,
@@ -182,15 +132,7 @@ function intentBinding(
   );
   if (!INTENT_TYPES.includes(type))
     throw invalid(role, `intents are ${INTENT_TYPES.join(', ')}; got ${type}`);
-  const ackermann = type === ROS_TYPES.ackermannDriveStamped;
-  if (ackermann && !(o.wheelbaseM !== undefined && Number.isFinite(o.wheelbaseM) && o.wheelbaseM > 0)) {
-    throw invalid(
-      role,
-      `${type} needs "wheelbaseM" in the role's override (the distance between the axles, m) to turn a steering angle into a yaw rate${o.wheelbaseM === undefined ? '' : `; got ${o.wheelbaseM}`}`,
-    );
-  }
-  if (!ackermann && o.wheelbaseM !== undefined)
-    throw invalid(role, `wheelbaseM applies to ${ROS_TYPES.ackermannDriveStamped} only, not ${type}`);
+  const wheelbaseM = checkedWheelbase(role, type, o);
   return {
     role,
     topic,
@@ -201,45 +143,8 @@ function intentBinding(
       ...(o.moveClass !== undefined ? { moveClass: o.moveClass } : {}),
       ...(o.safetyCritical !== undefined ? { safetyCritical: o.safetyCritical } : {}),
       twistDurationMs: o.twistDurationMs ?? 100,
-      ...(ackermann ? { wheelbaseM: o.wheelbaseM } : {}),
+      ...(wheelbaseM !== undefined ? { wheelbaseM } : {}),
     },
-  };
-}
-
-function finiteRange(role: string, name: string, lo: number, hi: number, loName: string, hiName: string) {
-  if (!(Number.isFinite(lo) && Number.isFinite(hi))) {
-    throw invalid(role, `${name}: expected finite ${loName} and ${hiName}, got ${lo}, ${hi}`);
-  }
-}
-
-/** The sector, height band and minimum range of a telemetry override, checked against the type they apply to. */
-function checkedShape(role: string, type: string, o: RosRoleOverride) {
-  if (o.sector) {
-    finiteRange(role, 'sector', o.sector.minAngleRad, o.sector.maxAngleRad, 'minAngleRad', 'maxAngleRad');
-    if (type !== ROS_TYPES.laserScan && type !== ROS_TYPES.pointCloud2)
-      throw invalid(
-        role,
-        `sector applies to ${ROS_TYPES.laserScan} and ${ROS_TYPES.pointCloud2}, not ${type}`,
-      );
-  }
-  for (const key of ['heightBand', 'minRangeM'] as const) {
-    if (o[key] !== undefined && type !== ROS_TYPES.pointCloud2)
-      throw invalid(role, `${key} applies to ${ROS_TYPES.pointCloud2} only, not ${type}`);
-  }
-  if (o.heightBand) {
-    finiteRange(role, 'heightBand', o.heightBand.minZM, o.heightBand.maxZM, 'minZM', 'maxZM');
-    if (o.heightBand.minZM > o.heightBand.maxZM)
-      throw invalid(role, `heightBand: minZM ${o.heightBand.minZM} is above maxZM ${o.heightBand.maxZM}`);
-  }
-  if (o.minRangeM !== undefined && !(Number.isFinite(o.minRangeM) && o.minRangeM >= 0))
-    throw invalid(role, `minRangeM: expected a finite distance ≥ 0 m, got ${o.minRangeM}`);
-  if (o.frameId !== undefined && type === ROS_TYPES.string)
-    throw invalid(role, `frameId applies to stamped messages, not ${type}`);
-  return {
-    ...(o.frameId !== undefined ? { frameId: o.frameId.replace(/^\//, '') } : {}),
-    ...(o.sector ? { sector: o.sector } : {}),
-    ...(o.heightBand ? { heightBand: o.heightBand } : {}),
-    ...(o.minRangeM !== undefined ? { minRangeM: o.minRangeM } : {}),
   };
 }
 
@@ -298,7 +203,7 @@ export function bindRole(
       `source ${source.name} carries ${source.kind} frames, read from ${allowed.join(' or ')}, got ${type}`,
     );
   }
-  const shape = checkedShape(role, type, override);
+  const shape = checkedTelemetryShape(role, type, override);
   return {
     role,
     topic,

@@ -28,9 +28,9 @@ import {
   type RosQos,
   type RosRoleOverride,
   RELIABLE_QOS,
-  ROS_TYPES,
   rosBindingsFromProfile,
 } from './ros-bindings.js';
+import { ROS_TYPES } from './ros-types.js';
 import { loadRclnodejs } from './rclnodejs-loader.js';
 import { declareEdgeParameters, type EdgeNodeParameters } from './ros2-node-parameters.js';
 import type { RclNode, RclPublisher, RclQosOption, Rclnodejs } from './rclnodejs-surface.js';

@@ -5,7 +5,8 @@
 import { IntentSchema, TelemetryFrameSchema, conforms } from '@pentagate/protocol';
 import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
-import { ROS_TYPES, bindRole } from '../../src/ros/ros-bindings.js';
+import { bindRole } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfile, feedHealthy, makeGate } from '../gate/fixtures.js';
 import { ackermannMsg, odometryMsg, throughCdr, twistStampedMsg } from './helpers/ros-messages.js';
 

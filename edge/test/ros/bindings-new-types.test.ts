@@ -4,7 +4,8 @@
  * where they do not apply so a typo never silently widens what is searched.
  */
 import t from 'tap';
-import { ROS_TYPES, bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
+import { bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { parseRoleOverrides } from '../../src/ros/ros-role-overrides.js';
 import { armProfile, baseProfile } from '../gate/fixtures.js';
 

@@ -5,7 +5,8 @@
  */
 import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
-import { ROS_TYPES, bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
+import { bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfile } from '../gate/fixtures.js';
 import { imuMsg, throughCdr } from './helpers/ros-messages.js';
 

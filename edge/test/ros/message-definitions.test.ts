@@ -4,7 +4,7 @@
  * then each primitive aligned to its size from the start of the body), computed by hand, not by the writer.
  */
 import t from 'tap';
-import { ROS_TYPES } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { hasBundledDefinition, ros2msgSchema } from '../../src/ros/ros-message-definitions.js';
 import {
   ackermannMsg,

@@ -7,7 +7,8 @@ import { TelemetryFrameSchema, conforms } from '@pentagate/protocol';
 import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
 import { nearestCloudReturn } from '../../src/ros/pointcloud-proximity.js';
-import { ROS_TYPES, bindRole } from '../../src/ros/ros-bindings.js';
+import { bindRole } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfile } from '../gate/fixtures.js';
 import { type CloudLayout, FLOAT64, cloudMsg, throughCdr } from './helpers/ros-messages.js';
 

@@ -8,7 +8,7 @@ import { replayRecording } from '../../src/mcap/replay.js';
 import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
 import { readRosbag } from '../../src/mcap/rosbag-reader.js';
 import { RECORDED_TOPICS, VerdictRecorder } from '../../src/mcap/verdict-recorder.js';
-import { ROS_TYPES } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { ros2msgSchema } from '../../src/ros/ros-message-definitions.js';
 import { T0, armIntent, hmacKey, makeGate } from '../gate/fixtures.js';
 import {
