@@ -24,8 +24,11 @@ import {
   type TrustedKey,
   type UnsignedMotorCommand,
   type VerdictEvent,
+  edgeViolation,
+  hasEdgeViolation,
   isIntent,
   schemaIssues,
+  type EdgeViolationCode,
 } from '@pentagate/protocol';
 import { consentGate, consentNeed } from '../gates/consent.js';
 import { consentRequest, type ParkedIntent } from '../gates/consent-request.js';
@@ -319,7 +322,7 @@ export class EdgeGate {
     const onlyConsent =
       failing.length === 1 &&
       failing[0]!.vertex === 'CONSENT' &&
-      failing[0]!.violations.every((v) => v.startsWith('CONSENT.REQUIRED'));
+      failing[0]!.violations.every((v) => hasEdgeViolation([v], 'CONSENT.REQUIRED'));
     if (onlyConsent && !consentGranted) {
       const intentDigest = jcsDigestHex(intent);
       const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
@@ -344,15 +347,23 @@ export class EdgeGate {
         const issue = schemaIssues(IntentSchema, input)[0];
         return this.#rejected(
           input,
-          `INPUT.INTENT_INVALID: ${issue ? `${issue.path || '/'}: ${issue.message}` : 'not an intent'}`,
+          edgeViolation(
+            'INPUT.INTENT_INVALID',
+            `${issue ? `${issue.path || '/'}: ${issue.message}` : 'not an intent'}`,
+          ),
           nowMs,
         );
       }
       const plan = planMotion(input, this.#cp);
-      if (typeof plan === 'string') return this.#rejected(input, `INPUT.INTENT_INVALID: ${plan}`, nowMs);
+      if (typeof plan === 'string')
+        return this.#rejected(input, edgeViolation('INPUT.INTENT_INVALID', `${plan}`), nowMs);
       return this.#decide(input, plan, nowMs, false);
     } catch (err) {
-      return this.#rejected(input, `INPUT.INTERNAL_ERROR: ${(err as Error)?.message ?? String(err)}`, nowMs);
+      return this.#rejected(
+        input,
+        edgeViolation('INPUT.INTERNAL_ERROR', `${(err as Error)?.message ?? String(err)}`),
+        nowMs,
+      );
     }
   }
 
@@ -385,18 +396,24 @@ export class EdgeGate {
           atMs: nowMs,
         }).statement;
       } catch (err) {
-        return this.#consentVeto(`CONSENT.INVALID: ${(err as Error).message}`, nowMs);
+        return this.#consentVeto(edgeViolation('CONSENT.INVALID', `${(err as Error).message}`), nowMs);
       }
       if (statement.robotId !== this.#cp.profile.robotId) {
         return this.#consentVeto(
-          `CONSENT.WRONG_ROBOT: consent is for robot ${statement.robotId}, this edge serves ${this.#cp.profile.robotId}`,
+          edgeViolation(
+            'CONSENT.WRONG_ROBOT',
+            `consent is for robot ${statement.robotId}, this edge serves ${this.#cp.profile.robotId}`,
+          ),
           nowMs,
         );
       }
       const waiting = this.#waiting.get(statement.intentDigest);
       if (!waiting) {
         return this.#consentVeto(
-          `CONSENT.NO_WAITING_INTENT: no intent with digest ${statement.intentDigest} is waiting for consent`,
+          edgeViolation(
+            'CONSENT.NO_WAITING_INTENT',
+            `no intent with digest ${statement.intentDigest} is waiting for consent`,
+          ),
           nowMs,
         );
       }
@@ -404,7 +421,7 @@ export class EdgeGate {
       const still = `intent ${id} still waits until ${new Date(waiting.deadlineMs).toISOString()}`;
       if (this.#usedNonces.has(statement.nonce)) {
         return this.#consentVeto(
-          `CONSENT.REPLAYED: nonce ${statement.nonce} was already used`,
+          edgeViolation('CONSENT.REPLAYED', `nonce ${statement.nonce} was already used`),
           nowMs,
           id,
           still,
@@ -412,7 +429,10 @@ export class EdgeGate {
       }
       if (nowMs < statement.notBefore) {
         return this.#consentVeto(
-          `CONSENT.NOT_YET_VALID: consent valid from ${new Date(statement.notBefore).toISOString()}`,
+          edgeViolation(
+            'CONSENT.NOT_YET_VALID',
+            `consent valid from ${new Date(statement.notBefore).toISOString()}`,
+          ),
           nowMs,
           id,
           still,
@@ -420,7 +440,10 @@ export class EdgeGate {
       }
       if (nowMs > statement.expiresAt) {
         return this.#consentVeto(
-          `CONSENT.EXPIRED: consent expired ${new Date(statement.expiresAt).toISOString()} (${nowMs - statement.expiresAt} ms ago)`,
+          edgeViolation(
+            'CONSENT.EXPIRED',
+            `consent expired ${new Date(statement.expiresAt).toISOString()} (${nowMs - statement.expiresAt} ms ago)`,
+          ),
           nowMs,
           id,
           still,
@@ -429,7 +452,10 @@ export class EdgeGate {
       const need = consentNeed(this.#cp, waiting.plan);
       if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
         return this.#consentVeto(
-          `CONSENT.WRONG_SCOPE: this move needs safety-critical consent, got ${statement.scope}`,
+          edgeViolation(
+            'CONSENT.WRONG_SCOPE',
+            `this move needs safety-critical consent, got ${statement.scope}`,
+          ),
           nowMs,
           id,
           still,
@@ -441,7 +467,7 @@ export class EdgeGate {
     } catch (err) {
       return this.#rejected(
         envelope,
-        `INPUT.INTERNAL_ERROR: ${(err as Error)?.message ?? String(err)}`,
+        edgeViolation('INPUT.INTERNAL_ERROR', `${(err as Error)?.message ?? String(err)}`),
         nowMs,
       );
     }
@@ -461,7 +487,10 @@ export class EdgeGate {
           outcome: 'consent-expired',
           atMs: nowMs,
           violations: [
-            `CONSENT.TIMEOUT: no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
+            edgeViolation(
+              'CONSENT.TIMEOUT',
+              `no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
+            ),
           ],
         }),
       });
@@ -552,7 +581,7 @@ export class EdgeGate {
           intentId: m.intentId,
           outcome: 'stopped',
           atMs: nowMs,
-          violations: ['INVARIANT.GATE_ERROR: monitoring failed; stopped'],
+          violations: [edgeViolation('INVARIANT.GATE_ERROR', 'monitoring failed; stopped')],
           commandSeq: stop.seq,
           commandEpoch: stop.epoch,
         }),
@@ -582,7 +611,12 @@ export class EdgeGate {
           robotId: this.#cp.profile.robotId,
           outcome: 'rejected-input',
           atMs: arrivalMs,
-          violations: [`INPUT.TELEMETRY_${r.reason.toUpperCase().replace(/-/g, '_')}: ${r.detail}`],
+          violations: [
+            edgeViolation(
+              `INPUT.TELEMETRY_${r.reason.toUpperCase().replace(/-/g, '_')}` as EdgeViolationCode,
+              r.detail,
+            ),
+          ],
         }),
       };
     }

@@ -8,7 +8,7 @@
  *
  * Codes: CONSENT.REQUIRED.
  */
-import type { ConsentScope, GateResult } from '@pentagate/protocol';
+import { type ConsentScope, type GateResult, edgeViolation } from '@pentagate/protocol';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
 import { type GateContext, fmt, result } from './gate-context.js';
 import type { MotionPlan } from './motion-plan.js';
@@ -63,7 +63,9 @@ export function consentGate(ctx: GateContext): GateResult {
   const need = consentNeed(ctx.cp, ctx.plan);
   const violations: string[] = [];
   if (need.scope !== undefined && !ctx.consentGranted) {
-    violations.push(`${V}.REQUIRED: ${need.scope} consent needed: ${need.reasons.join('; ')}`);
+    violations.push(
+      edgeViolation('CONSENT.REQUIRED', `${need.scope} consent needed: ${need.reasons.join('; ')}`),
+    );
   }
   return result(V, violations, {
     required: need.scope ?? null,

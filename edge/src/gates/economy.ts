@@ -11,7 +11,7 @@
  * Codes: ECONOMY.OVER_ALLOCATION, ECONOMY.NO_ALLOCATION, ECONOMY.RESERVE, ECONOMY.VOLTAGE_SAG,
  * ECONOMY.STALE_DATA, ECONOMY.MISSING_DATA.
  */
-import type { BatteryFrame, GateResult } from '@pentagate/protocol';
+import { type BatteryFrame, type GateResult, edgeViolation } from '@pentagate/protocol';
 import {
   type GateContext,
   describeFrame,
@@ -44,20 +44,34 @@ export function economyGate(ctx: GateContext): GateResult {
   const sagV = voltageV - peakCurrentA * b.internalResistanceOhm;
   const src = describeFrame(battery);
   if (allocationWh === undefined) {
-    violations.push(`${V}.NO_ALLOCATION: move class ${moveClass} has no energy allocation in the profile`);
+    violations.push(
+      edgeViolation(
+        'ECONOMY.NO_ALLOCATION',
+        `move class ${moveClass} has no energy allocation in the profile`,
+      ),
+    );
   } else if (energy.electricalWh > allocationWh) {
     violations.push(
-      `${V}.OVER_ALLOCATION: move needs ${fmt(energy.electricalWh, 3)} Wh > ${moveClass} allocation ${fmt(allocationWh, 3)} Wh`,
+      edgeViolation(
+        'ECONOMY.OVER_ALLOCATION',
+        `move needs ${fmt(energy.electricalWh, 3)} Wh > ${moveClass} allocation ${fmt(allocationWh, 3)} Wh`,
+      ),
     );
   }
   if (availableWh - energy.electricalWh < b.reserveWh) {
     violations.push(
-      `${V}.RESERVE: ${fmt(availableWh, 2)} Wh available − ${fmt(energy.electricalWh, 3)} Wh move < reserve ${fmt(b.reserveWh, 2)} Wh (${src})`,
+      edgeViolation(
+        'ECONOMY.RESERVE',
+        `${fmt(availableWh, 2)} Wh available − ${fmt(energy.electricalWh, 3)} Wh move < reserve ${fmt(b.reserveWh, 2)} Wh (${src})`,
+      ),
     );
   }
   if (!(sagV >= b.minVoltageV)) {
     violations.push(
-      `${V}.VOLTAGE_SAG: ${fmt(voltageV, 2)} V − ${fmt(peakCurrentA, 2)} A × ${fmt(b.internalResistanceOhm, 3)} Ω = ${fmt(sagV, 2)} V < minimum ${fmt(b.minVoltageV, 2)} V (${src})`,
+      edgeViolation(
+        'ECONOMY.VOLTAGE_SAG',
+        `${fmt(voltageV, 2)} V − ${fmt(peakCurrentA, 2)} A × ${fmt(b.internalResistanceOhm, 3)} Ω = ${fmt(sagV, 2)} V < minimum ${fmt(b.minVoltageV, 2)} V (${src})`,
+      ),
     );
   }
   return result(V, violations, {

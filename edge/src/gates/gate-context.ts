@@ -3,7 +3,13 @@
  * verified provenance, and an evidence log of the exact frames consulted (their JCS digest becomes the
  * command's `evidenceDigest`). Helpers here turn a frame lookup into a standard stale/missing violation.
  */
-import type { GateResult, JointStateFrame, TelemetryFrame, Vertex } from '@pentagate/protocol';
+import {
+  edgeViolation,
+  type GateResult,
+  type JointStateFrame,
+  type TelemetryFrame,
+  type Vertex,
+} from '@pentagate/protocol';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
 import type { FreshFrame, StoredFrame, TelemetryStore } from '../telemetry/telemetry-store.js';
 import type { MotionPlan } from './motion-plan.js';
@@ -45,29 +51,35 @@ export function describeFrame(f: FreshFrame): string {
  */
 export function freshFrame<F extends TelemetryFrame>(
   ctx: GateContext,
-  vertex: Vertex,
+  vertex: DataVertex,
   source: string | undefined,
   kind: F['kind'],
   violations: string[],
 ): FreshFrame<F> | undefined {
   if (source === undefined) {
-    violations.push(`${vertex}.MISSING_DATA: the profile names no ${kind} source`);
+    violations.push(edgeViolation(`${vertex}.MISSING_DATA`, `the profile names no ${kind} source`));
     return undefined;
   }
   const found = ctx.telemetry.lookup<F>(source, ctx.nowMs);
   if (found.status === 'missing') {
-    violations.push(`${vertex}.MISSING_DATA: no ${kind} frame from ${source} yet`);
+    violations.push(edgeViolation(`${vertex}.MISSING_DATA`, `no ${kind} frame from ${source} yet`));
     return undefined;
   }
   if (found.status === 'resync') {
     violations.push(
-      `${vertex}.STALE_DATA: ${kind}/${source} broke its seq sequence and is re-synchronising (${found.framesNeeded} more consecutive frame(s) needed)`,
+      edgeViolation(
+        `${vertex}.STALE_DATA`,
+        `${kind}/${source} broke its seq sequence and is re-synchronising (${found.framesNeeded} more consecutive frame(s) needed)`,
+      ),
     );
     return undefined;
   }
   if (found.status === 'stale') {
     violations.push(
-      `${vertex}.STALE_DATA: ${kind}/${source} seq ${found.frame.seq} is ${found.ageMs} ms old > maxAgeMs ${found.maxAgeMs}`,
+      edgeViolation(
+        `${vertex}.STALE_DATA`,
+        `${kind}/${source} seq ${found.frame.seq} is ${found.ageMs} ms old > maxAgeMs ${found.maxAgeMs}`,
+      ),
     );
     return undefined;
   }
@@ -85,7 +97,7 @@ export interface JointState {
 /** Measured joint state in profile order, merged from every joint-state source; every joint must be covered. */
 export function measuredJointState(
   ctx: GateContext,
-  vertex: Vertex,
+  vertex: DataVertex,
   violations: string[],
 ): JointState | undefined {
   const n = ctx.cp.profile.joints.length;
@@ -110,11 +122,16 @@ export function measuredJointState(
   const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
   if (violations.length > before) return undefined;
   if (uncovered.length > 0) {
-    violations.push(`${vertex}.MISSING_DATA: no fresh joint state for ${uncovered.join(', ')}`);
+    violations.push(
+      edgeViolation(`${vertex}.MISSING_DATA`, `no fresh joint state for ${uncovered.join(', ')}`),
+    );
     return undefined;
   }
   return { positionsRad, velocitiesRadS, effortsNm, frames };
 }
+
+/** The gates that judge telemetry (CONSENT judges the plan and the operator's token only). */
+export type DataVertex = Exclude<Vertex, 'CONSENT'>;
 
 export function result(vertex: Vertex, violations: string[], evidence: Record<string, unknown>): GateResult {
   return { vertex, passed: violations.length === 0, violations, evidence };

@@ -8,7 +8,7 @@
  * INVARIANT.VELOCITY_LIMIT, INVARIANT.KEEP_OUT_PATH, INVARIANT.KEEP_OUT_STOP, INVARIANT.KEEP_OUT_NOT_LEFT,
  * INVARIANT.UNSUPPORTED_AXIS, INVARIANT.STALE_DATA, INVARIANT.MISSING_DATA.
  */
-import type { GateResult, PoseFrame } from '@pentagate/protocol';
+import { type GateResult, type PoseFrame, edgeViolation } from '@pentagate/protocol';
 import { sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
 import { sweepJointPath } from '../kinematics/joint-path-sweep.js';
 import {
@@ -61,7 +61,10 @@ function checkArm(
     const measured = state.effortsNm[k]!;
     if (Math.abs(measured) > j.torqueLimitNm) {
       violations.push(
-        `${V}.MEASURED_TORQUE: ${j.name} measured ${fmt(Math.abs(measured), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m (${src})`,
+        edgeViolation(
+          'INVARIANT.MEASURED_TORQUE',
+          `${j.name} measured ${fmt(Math.abs(measured), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m (${src})`,
+        ),
       );
     }
   });
@@ -77,7 +80,10 @@ function checkArm(
       const j = joints[k]!;
       if (Math.abs(e) > j.torqueLimitNm) {
         violations.push(
-          `${V}.PLANNED_TORQUE: ${j.name} at point ${i} plans ${fmt(Math.abs(e), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m`,
+          edgeViolation(
+            'INVARIANT.PLANNED_TORQUE',
+            `${j.name} at point ${i} plans ${fmt(Math.abs(e), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m`,
+          ),
         );
       }
     });
@@ -87,7 +93,10 @@ function checkArm(
       const j = joints[k]!;
       if (x < j.positionLimitsRad.min || x > j.positionLimitsRad.max) {
         violations.push(
-          `${V}.POSITION_LIMIT: ${j.name} ${w === 0 ? 'measured' : `waypoint ${w}`} at ${fmt(x, 3)} rad outside [${fmt(j.positionLimitsRad.min, 3)}, ${fmt(j.positionLimitsRad.max, 3)}] rad`,
+          edgeViolation(
+            'INVARIANT.POSITION_LIMIT',
+            `${j.name} ${w === 0 ? 'measured' : `waypoint ${w}`} at ${fmt(x, 3)} rad outside [${fmt(j.positionLimitsRad.min, 3)}, ${fmt(j.positionLimitsRad.max, 3)}] rad`,
+          ),
         );
       }
     });
@@ -100,7 +109,10 @@ function checkArm(
       const v = Math.max(mean, planned);
       if (v > j.velocityLimitRadS) {
         violations.push(
-          `${V}.VELOCITY_LIMIT: ${j.name} before waypoint ${w} at ${fmt(v, 3)} rad/s > limit ${fmt(j.velocityLimitRadS, 3)} rad/s`,
+          edgeViolation(
+            'INVARIANT.VELOCITY_LIMIT',
+            `${j.name} before waypoint ${w} at ${fmt(v, 3)} rad/s > limit ${fmt(j.velocityLimitRadS, 3)} rad/s`,
+          ),
         );
       }
     });
@@ -122,10 +134,19 @@ function checkArm(
     const at = `(${h.pointM.map((x) => fmt(x, 3)).join(', ')}) m`;
     const what =
       h.kind === 'path'
-        ? `${V}.KEEP_OUT_PATH: frame ${h.frame + 1} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`
+        ? edgeViolation(
+            'INVARIANT.KEEP_OUT_PATH',
+            `frame ${h.frame + 1} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`,
+          )
         : h.kind === 'stop'
-          ? `${V}.KEEP_OUT_STOP: predicted stopping point of frame ${h.frame + 1} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`
-          : `${V}.KEEP_OUT_NOT_LEFT: the robot starts inside zone ${zone.id} and the motion does not leave it`;
+          ? edgeViolation(
+              'INVARIANT.KEEP_OUT_STOP',
+              `predicted stopping point of frame ${h.frame + 1} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`,
+            )
+          : edgeViolation(
+              'INVARIANT.KEEP_OUT_NOT_LEFT',
+              `the robot starts inside zone ${zone.id} and the motion does not leave it`,
+            );
     violations.push(what);
   }
 }
@@ -139,22 +160,30 @@ function checkBase(
   const base = ctx.cp.profile.base;
   const { intent } = plan;
   if (!base) {
-    violations.push(`${V}.MISSING_DATA: the profile has no base model`);
+    violations.push(edgeViolation('INVARIANT.MISSING_DATA', `the profile has no base model`));
     return;
   }
   const linear = Math.hypot(intent.linearMps.x, intent.linearMps.y, intent.linearMps.z);
   if (linear > base.maxLinearMps) {
     violations.push(
-      `${V}.VELOCITY_LIMIT: linear ${fmt(linear, 3)} m/s > limit ${fmt(base.maxLinearMps, 3)} m/s`,
+      edgeViolation(
+        'INVARIANT.VELOCITY_LIMIT',
+        `linear ${fmt(linear, 3)} m/s > limit ${fmt(base.maxLinearMps, 3)} m/s`,
+      ),
     );
   }
   if (Math.abs(intent.angularRadS.z) > base.maxAngularRadS) {
     violations.push(
-      `${V}.VELOCITY_LIMIT: angular ${fmt(Math.abs(intent.angularRadS.z), 3)} rad/s > limit ${fmt(base.maxAngularRadS, 3)} rad/s`,
+      edgeViolation(
+        'INVARIANT.VELOCITY_LIMIT',
+        `angular ${fmt(Math.abs(intent.angularRadS.z), 3)} rad/s > limit ${fmt(base.maxAngularRadS, 3)} rad/s`,
+      ),
     );
   }
   if (intent.angularRadS.x !== 0 || intent.angularRadS.y !== 0) {
-    violations.push(`${V}.UNSUPPORTED_AXIS: a ground base turns about z only; got roll/pitch rates`);
+    violations.push(
+      edgeViolation('INVARIANT.UNSUPPORTED_AXIS', `a ground base turns about z only; got roll/pitch rates`),
+    );
   }
   const pose = freshFrame<PoseFrame>(ctx, V, ctx.cp.poseSource, 'pose', violations);
   if (!pose) return;
@@ -178,10 +207,16 @@ function checkBase(
     const at = `(${h.pointM.map((x) => fmt(x, 3)).join(', ')}) m`;
     violations.push(
       h.kind === 'path'
-        ? `${V}.KEEP_OUT_PATH: base enters zone ${zone.id} at ${at}, ${fmt(h.tS, 2)} s in (${describeFrame(pose)})`
+        ? edgeViolation(
+            'INVARIANT.KEEP_OUT_PATH',
+            `base enters zone ${zone.id} at ${at}, ${fmt(h.tS, 2)} s in (${describeFrame(pose)})`,
+          )
         : h.kind === 'stop'
-          ? `${V}.KEEP_OUT_STOP: predicted stopping point ${at} is in zone ${zone.id}`
-          : `${V}.KEEP_OUT_NOT_LEFT: the base starts inside zone ${zone.id} and the motion does not leave it`,
+          ? edgeViolation('INVARIANT.KEEP_OUT_STOP', `predicted stopping point ${at} is in zone ${zone.id}`)
+          : edgeViolation(
+              'INVARIANT.KEEP_OUT_NOT_LEFT',
+              `the base starts inside zone ${zone.id} and the motion does not leave it`,
+            ),
     );
   }
 }

@@ -7,7 +7,7 @@
  * Codes: PROVENANCE.FIRMWARE_UNSIGNED, PROVENANCE.CALIBRATION_MISSING, PROVENANCE.CALIBRATION_EXPIRED,
  * PROVENANCE.CALIBRATION_NOT_YET_VALID, PROVENANCE.STALE_DATA, PROVENANCE.MISSING_DATA.
  */
-import type { FirmwareFrame, GateResult } from '@pentagate/protocol';
+import { type FirmwareFrame, type GateResult, edgeViolation } from '@pentagate/protocol';
 import { type GateContext, describeFrame, freshFrame, result } from './gate-context.js';
 
 const V = 'PROVENANCE' as const;
@@ -20,7 +20,10 @@ export function provenanceGate(ctx: GateContext): GateResult {
     const m = ctx.provenance.manifestFor(firmware.frame.imageSha256);
     if (!m) {
       violations.push(
-        `${V}.FIRMWARE_UNSIGNED: controller reports firmware ${firmware.frame.imageSha256.slice(0, 16)}… (version ${firmware.frame.version}); no vendor-signed manifest lists it (${describeFrame(firmware)})`,
+        edgeViolation(
+          'PROVENANCE.FIRMWARE_UNSIGNED',
+          `controller reports firmware ${firmware.frame.imageSha256.slice(0, 16)}… (version ${firmware.frame.version}); no vendor-signed manifest lists it (${describeFrame(firmware)})`,
+        ),
       );
     } else {
       evidence.firmware = {
@@ -49,15 +52,26 @@ export function provenanceGate(ctx: GateContext): GateResult {
       continue;
     }
     if (certs.length === 0) {
-      violations.push(`${V}.CALIBRATION_MISSING: sensor ${sensor.id} has no signed calibration certificate`);
+      violations.push(
+        edgeViolation(
+          'PROVENANCE.CALIBRATION_MISSING',
+          `sensor ${sensor.id} has no signed calibration certificate`,
+        ),
+      );
     } else if (certs.every((c) => c.certificate.issuedAt > ctx.nowMs)) {
       violations.push(
-        `${V}.CALIBRATION_NOT_YET_VALID: sensor ${sensor.id}'s certificates are issued in the future`,
+        edgeViolation(
+          'PROVENANCE.CALIBRATION_NOT_YET_VALID',
+          `sensor ${sensor.id}'s certificates are issued in the future`,
+        ),
       );
     } else {
       const latest = Math.max(...certs.map((c) => c.certificate.expiresAt));
       violations.push(
-        `${V}.CALIBRATION_EXPIRED: sensor ${sensor.id}'s calibration expired ${new Date(latest).toISOString()} (${ctx.nowMs - latest} ms ago)`,
+        edgeViolation(
+          'PROVENANCE.CALIBRATION_EXPIRED',
+          `sensor ${sensor.id}'s calibration expired ${new Date(latest).toISOString()} (${ctx.nowMs - latest} ms ago)`,
+        ),
       );
     }
   }

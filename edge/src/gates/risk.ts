@@ -9,7 +9,7 @@
  *
  * Codes: RISK.HUMAN_IN_RADIUS, RISK.SEPARATION, RISK.STALE_DATA, RISK.MISSING_DATA.
  */
-import type { GateResult, ProximityFrame } from '@pentagate/protocol';
+import { type GateResult, type ProximityFrame, edgeViolation } from '@pentagate/protocol';
 import type { FreshFrame } from '../telemetry/telemetry-store.js';
 import { type GateContext, describeFrame, fmt, freshFrame, result } from './gate-context.js';
 import { planPeakSpeedMps } from './plan-speed.js';
@@ -53,7 +53,10 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   // the radius (ISO/TS 15066 SSM slows the robot for people it may approach, not for people already in its reach).
   if (nearest && distanceM < profile.risk.operatingRadiusM) {
     violations.push(
-      `${V}.HUMAN_IN_RADIUS: human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
+      edgeViolation(
+        'RISK.HUMAN_IN_RADIUS',
+        `human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
+      ),
     );
     evidence.speedScale = 0;
     return result(V, violations, evidence);
@@ -75,7 +78,10 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
     evidence.speedScale = options.runningSpeedScale;
     if (nearest && distanceM < spM) {
       violations.push(
-        `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spM)} m at speed scale ${fmt(options.runningSpeedScale)} (${describeFrame(nearest)})`,
+        edgeViolation(
+          'RISK.SEPARATION',
+          `human at ${fmt(distanceM)} m < S_p ${fmt(spM)} m at speed scale ${fmt(options.runningSpeedScale)} (${describeFrame(nearest)})`,
+        ),
       );
     }
     return result(V, violations, evidence);
@@ -84,7 +90,10 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   if (k === undefined || k < ctx.cp.minSpeedScale) {
     const spMin = protectiveSeparationDistanceM(terms, planFraction * ctx.cp.minSpeedScale);
     violations.push(
-      `${V}.SEPARATION: human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (plan peak ${fmt(peakMps)} m/s, S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
+      edgeViolation(
+        'RISK.SEPARATION',
+        `human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (plan peak ${fmt(peakMps)} m/s, S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
+      ),
     );
     evidence.speedScale = 0;
     return result(V, violations, evidence);

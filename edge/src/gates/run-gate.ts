@@ -1,5 +1,5 @@
 /** Runs one gate so that it fails closed: a gate that throws becomes a failed result naming the error. */
-import type { GateResult, Vertex } from '@pentagate/protocol';
+import { edgeViolation, type GateResult, type Vertex } from '@pentagate/protocol';
 import type { Gate, GateContext } from './gate-context.js';
 
 export function runGate(vertex: Vertex, gate: Gate, ctx: GateContext): GateResult {
@@ -12,7 +12,7 @@ export function runGate(vertex: Vertex, gate: Gate, ctx: GateContext): GateResul
     return {
       vertex,
       passed: false,
-      violations: [`${vertex}.GATE_ERROR: ${(err as Error)?.message ?? String(err)}`],
+      violations: [edgeViolation(`${vertex}.GATE_ERROR`, (err as Error)?.message ?? String(err))],
       evidence: {},
     };
   }

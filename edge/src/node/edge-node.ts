@@ -18,7 +18,14 @@
  *   input costs a verdict per window, not an outbox record per message.
  */
 import { performance } from 'node:perf_hooks';
-import { type MotorCommand, parseRobotTopic, readJson, type VerdictEvent } from '@pentagate/protocol';
+import {
+  type EdgeStopCode,
+  type InputRefusalCode,
+  type MotorCommand,
+  parseRobotTopic,
+  readJson,
+  type VerdictEvent,
+} from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { TrapResult } from '../gate/trap-result.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
@@ -242,13 +249,13 @@ export class EdgeNode {
     }
   }
 
-  #reject(kind: InputKind, code: string, detail: string, nowMs: number, source: string): void {
+  #reject(kind: InputKind, code: InputRefusalCode, detail: string, nowMs: number, source: string): void {
     this.#metrics.recordRejectedInput(kind, code);
     this.#summarised(rejectedInputVerdict(this.robotId, code, detail, nowMs), source);
   }
 
   /** A STOP the node decides on itself; published first, then its verdict. */
-  #orderStop(code: string, detail: string): void {
+  #orderStop(code: EdgeStopCode, detail: string): void {
     try {
       const stop = this.#gate.protectiveStop(detail, this.#clock());
       this.#publishStop(stop);

@@ -5,19 +5,26 @@
  *   the problem ("Bad input");
  * - a STOP the node orders itself (shutdown, audit outbox failure).
  */
-import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
+import {
+  type EdgeStopCode,
+  type EdgeViolationCode,
+  edgeViolation,
+  type InputRefusalCode,
+  type MotorCommand,
+  type VerdictEvent,
+} from '@pentagate/protocol';
 
 /** Violation texts are capped by the VerdictEvent schema. */
 const MAX_VIOLATION_CHARS = 1000;
 
-function violation(prefix: string, code: string, detail: string): string {
-  const text = `${prefix}.${code}: ${detail}`;
+function violation(code: EdgeViolationCode, detail: string): string {
+  const text = edgeViolation(code, detail);
   return text.length > MAX_VIOLATION_CHARS ? `${text.slice(0, MAX_VIOLATION_CHARS - 1)}…` : text;
 }
 
 export function rejectedInputVerdict(
   robotId: string,
-  code: string,
+  code: InputRefusalCode,
   detail: string,
   atMs: number,
 ): VerdictEvent {
@@ -26,19 +33,19 @@ export function rejectedInputVerdict(
     robotId,
     outcome: 'rejected-input',
     atMs,
-    violations: [violation('INPUT', code, detail)],
+    violations: [violation(`INPUT.${code}`, detail)],
     gates: [],
   };
 }
 
-export function nodeStopVerdict(stop: MotorCommand, code: string, detail: string): VerdictEvent {
+export function nodeStopVerdict(stop: MotorCommand, code: EdgeStopCode, detail: string): VerdictEvent {
   return {
     v: 1,
     robotId: stop.robotId,
     intentId: stop.intentId,
     outcome: 'stopped',
     atMs: stop.issuedAt,
-    violations: [violation('EDGE', code, detail)],
+    violations: [violation(`EDGE.${code}`, detail)],
     gates: [],
     evidenceDigest: stop.evidenceDigest,
     commandSeq: stop.seq,

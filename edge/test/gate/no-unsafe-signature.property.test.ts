@@ -11,7 +11,13 @@
  */
 import { acceptMotorCommand } from '@pentagate/crypto';
 import { EdgeGate, MemorySequenceStore } from '@pentagate/edge';
-import type { JointTrajectoryIntent, KeepOutZone, RobotProfile, TelemetryFrame } from '@pentagate/protocol';
+import {
+  edgeViolationCode,
+  type JointTrajectoryIntent,
+  type KeepOutZone,
+  type RobotProfile,
+  type TelemetryFrame,
+} from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
 import {
@@ -408,6 +414,11 @@ t.test(
         if (r.kind === 'awaiting-consent' && s.submitConsent) r = gate.submitConsent(consent(intent), T0);
         if (r.kind !== 'signed') {
           refused++;
+          // every refusal names registered codes only (the edge's violation registry)
+          const unregistered = r.verdict.violations.filter((v) => edgeViolationCode(v) === undefined);
+          if (unregistered.length > 0)
+            throw new Error(`unregistered violation codes: ${unregistered.join(' | ')}`);
+          if (r.verdict.violations.length === 0) throw new Error('a refusal without a violation');
           return true;
         }
         signed++;

@@ -11,7 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jcsDigestHex, signTelemetryFrame } from '@pentagate/crypto';
-import { type MotorCommand, robotTopics, type TelemetryFrame, type VerdictEvent } from '@pentagate/protocol';
+import {
+  hasEdgeViolation,
+  type MotorCommand,
+  robotTopics,
+  type TelemetryFrame,
+  type VerdictEvent,
+} from '@pentagate/protocol';
 import pino from 'pino';
 import t from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
@@ -67,7 +73,7 @@ t.test('only frames signed by the sensor key decide; spoofed ones are refused', 
   };
   const refusal = () =>
     inbox.next<VerdictEvent>(topics.verdict, (v) =>
-      (v.violations[0] ?? '').startsWith('INPUT.TELEMETRY_UNAUTHENTICATED'),
+      hasEdgeViolation(v.violations.slice(0, 1), 'INPUT.TELEMETRY_UNAUTHENTICATED'),
     );
   // Refusals after the first of a kind are summarised, not published one by one: count them at the gate.
   const refusedAfter = async (before: number): Promise<number> => {

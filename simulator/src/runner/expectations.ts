@@ -2,6 +2,7 @@
  * Checks a scenario's expectations against its trace. Each expectation yields a result with a readable
  * detail, so a failed run says what happened instead of only that it failed.
  */
+import { edgeViolationCode } from '@pentagate/protocol';
 import { verifyCommandMac } from '@pentagate/crypto';
 import type { CountCondition, Expectations } from '../scenarios/scenario-schema.js';
 import { ATTACK_REJECTION } from './command-wire.js';
@@ -173,7 +174,7 @@ export function checkExpectations(
 
   const allViolations = trace.verdicts.flatMap((v) => v.verdict.violations);
   for (const code of expect.violations ?? []) {
-    const hit = allViolations.find((v) => v.startsWith(code));
+    const hit = allViolations.find((v) => edgeViolationCode(v) === code);
     add(
       `violation ${code}`,
       hit !== undefined,

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
+  EDGE_VIOLATION_CODES,
+  edgeViolationCode,
   type ProfileProblem,
   ProfileError,
   type RobotProfile,
@@ -86,6 +88,16 @@ function crossProblems(s: Scenario): ProfileProblem[] {
       problems.push({
         path: `timeline[${i}].consent.intent`,
         message: `expected the id of an intent earlier in the timeline, got ${JSON.stringify(e.consent.intent)}`,
+      });
+    }
+  });
+  (s.expect.violations ?? []).forEach((code, i) => {
+    if (edgeViolationCode(code) !== code) {
+      const family = code.split('.')[0] ?? '';
+      const near = Object.keys(EDGE_VIOLATION_CODES).filter((c) => c.startsWith(`${family}.`));
+      problems.push({
+        path: `expect.violations[${i}]`,
+        message: `expected a violation code of the edge's registry, got ${JSON.stringify(code)}${near.length ? ` (${family} codes: ${near.join(', ')})` : ''}`,
       });
     }
   });

@@ -6,3 +6,4 @@ export * from './topics.js';
 export * from './profile.js';
 export * from './schema-problems.js';
 export * from './shape-checks.js';
+export * from './edge-violations.js';
