@@ -24,10 +24,10 @@ export * from './gates/risk.js';
 export * from './gates/provenance.js';
 export * from './gates/consent.js';
 export * from './gates/run-gate.js';
-export * from './gate/sequence-store.js';
-export * from './gate/trap-result.js';
-export * from './gate/verdicts.js';
-export * from './gate/edge-gate.js';
+export * from './trap/sequence-store.js';
+export * from './trap/trap-result.js';
+export * from './trap/verdicts.js';
+export * from './trap/edge-gate.js';
 export * from './crypto/node-hmac.js';
 export * from './kinematics/peak-cartesian-speed.js';
 

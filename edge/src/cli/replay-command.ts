@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
 import { type Command, ExitCode, oneLine, requireOption } from '@pentagate/protocol';
-import { EdgeGate } from '../gate/edge-gate.js';
-import { MemorySequenceStore } from '../gate/sequence-store.js';
+import { EdgeGate } from '../trap/edge-gate.js';
+import { MemorySequenceStore } from '../trap/sequence-store.js';
 import { readSensorKeys } from '../telemetry/sensor-key-files.js';
 import { replayRecording } from '../mcap/replay.js';
 import { renderReplaySummary } from '../mcap/replay-summary.js';

@@ -10,8 +10,8 @@
  * an error after everything before it was replayed.
  */
 import type { MotorCommand, RobotProfile, TelemetryFrame, VerdictEvent } from '@pentagate/protocol';
-import type { EdgeGate } from '../gate/edge-gate.js';
-import type { TrapResult } from '../gate/trap-result.js';
+import type { EdgeGate } from '../trap/edge-gate.js';
+import type { TrapResult } from '../trap/trap-result.js';
 import { RosMessageMapper } from '../ros/message-mapping.js';
 import { type RosBinding, type RosRoleOverride, bindingForRecordedTopic } from '../ros/ros-bindings.js';
 import {

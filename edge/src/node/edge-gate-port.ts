@@ -1,9 +1,9 @@
 /**
- * The part of `EdgeGate` (edge/src/gate/) the node drives. The node depends on this shape, not on the
+ * The part of `EdgeGate` (edge/src/trap/) the node drives. The node depends on this shape, not on the
  * class, so it can be wired to the real gate or, in a benchmark, to an instrumented one.
  */
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
-import type { TelemetryOutcome, TrapResult } from '../gate/trap-result.js';
+import type { TelemetryOutcome, TrapResult } from '../trap/trap-result.js';
 
 export interface EdgeGatePort {
   ingestTelemetry(frame: unknown, arrivalMs?: number): TelemetryOutcome;

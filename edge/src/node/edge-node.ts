@@ -27,7 +27,7 @@ import {
   type VerdictEvent,
 } from '@pentagate/protocol';
 import type { Logger } from 'pino';
-import type { TrapResult } from '../gate/trap-result.js';
+import type { TrapResult } from '../trap/trap-result.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';

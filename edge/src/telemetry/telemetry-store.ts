@@ -27,6 +27,7 @@ import {
   TelemetryFrameSchema,
   canonicalize,
   isTelemetryFrame,
+  type EdgeViolationCode,
   schemaIssues,
   utf8Bytes,
 } from '@pentagate/protocol';
@@ -43,16 +44,19 @@ export type TelemetryRejection =
   | 'duplicate'
   | 'unauthenticated';
 
-export const TELEMETRY_REJECTIONS: readonly TelemetryRejection[] = [
-  'malformed',
-  'wrong-robot',
-  'unknown-source',
-  'wrong-kind',
-  'out-of-range',
-  'out-of-order',
-  'duplicate',
-  'unauthenticated',
-];
+/** The registered violation code of each refusal (exhaustive: a new reason does not compile without one). */
+export const TELEMETRY_REFUSAL_CODES = {
+  malformed: 'INPUT.TELEMETRY_MALFORMED',
+  'wrong-robot': 'INPUT.TELEMETRY_WRONG_ROBOT',
+  'unknown-source': 'INPUT.TELEMETRY_UNKNOWN_SOURCE',
+  'wrong-kind': 'INPUT.TELEMETRY_WRONG_KIND',
+  'out-of-range': 'INPUT.TELEMETRY_OUT_OF_RANGE',
+  'out-of-order': 'INPUT.TELEMETRY_OUT_OF_ORDER',
+  duplicate: 'INPUT.TELEMETRY_DUPLICATE',
+  unauthenticated: 'INPUT.TELEMETRY_UNAUTHENTICATED',
+} as const satisfies Record<TelemetryRejection, EdgeViolationCode>;
+
+export const TELEMETRY_REJECTIONS = Object.keys(TELEMETRY_REFUSAL_CODES) as readonly TelemetryRejection[];
 
 export interface StoredFrame<F extends TelemetryFrame = TelemetryFrame> {
   frame: F;

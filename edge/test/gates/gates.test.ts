@@ -28,7 +28,7 @@ import {
   makeGate,
   pose,
   proximity,
-} from '../gate/fixtures.js';
+} from '../trap/fixtures.js';
 
 const gateOf = (v: VerdictEvent, vertex: string): GateResult => v.gates.find((g) => g.vertex === vertex)!;
 
@@ -268,7 +268,7 @@ t.test('PROVENANCE', async (t) => {
   const report = bare.gate.loadProvenance(
     {
       calibrationCertificates: [
-        calibration('ur5e-01', 'lidar-front', T0 + 1000, (await import('../gate/fixtures.js')).operator),
+        calibration('ur5e-01', 'lidar-front', T0 + 1000, (await import('../trap/fixtures.js')).operator),
       ],
     },
     T0,
@@ -276,8 +276,8 @@ t.test('PROVENANCE', async (t) => {
   t.equal(report.rejected.length, 1, 'a certificate signed by an operator key is refused');
   const noDocs = new (await import('@pentagate/edge')).EdgeGate({
     profile: armProfile(),
-    trust: (await import('../gate/fixtures.js')).trust,
-    hmacKey: (await import('../gate/fixtures.js')).hmacKey,
+    trust: (await import('../trap/fixtures.js')).trust,
+    hmacKey: (await import('../trap/fixtures.js')).hmacKey,
     sequence: new MemorySequenceStore(),
     clock: () => T0,
   });

@@ -16,7 +16,7 @@ import {
 import type { KeepOutZone } from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
-import { profilesDir } from '../gate/fixtures.js';
+import { profilesDir } from '../trap/fixtures.js';
 
 function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<typeof frameOrigins>[0]> }) {
   const { dh, zones, spacingM, waypointsRad } = input;

@@ -19,7 +19,7 @@ import {
   makeGate,
   proximity,
   T0,
-} from '../gate/fixtures.js';
+} from '../trap/fixtures.js';
 
 // A planar two-link arm: links of 1 m and 0.5 m, both joints about z.
 const planar = [

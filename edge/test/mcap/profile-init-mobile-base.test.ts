@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { McapFileSink } from '../../src/mcap/mcap-file-sink.js';
 import { RosbagWriter } from '../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0 } from '../gate/fixtures.js';
+import { T0 } from '../trap/fixtures.js';
 import { ackermannMsg, cloudMsg, imuMsg, odometryMsg } from '../ros/helpers/ros-messages.js';
 import { cli } from '../runtime/helpers/run-edge-cli.js';
 

@@ -9,7 +9,7 @@ import { loadRobotProfile } from '@pentagate/edge';
 import t from 'tap';
 import { rosBindingsFromProfile } from '../../src/ros/ros-bindings.js';
 import { Ros2Transport } from '../../src/ros/ros2-transport.js';
-import { profilesDir } from '../gate/fixtures.js';
+import { profilesDir } from '../trap/fixtures.js';
 import { FakeRclnodejs } from '../transports/helpers/fake-rclnodejs.js';
 
 const examples = readdirSync(profilesDir).filter((f) => /\.ya?ml$/.test(f));

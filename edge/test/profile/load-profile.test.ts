@@ -5,7 +5,7 @@ import { runCli } from '@pentagate/protocol';
 import t from 'tap';
 import { parse, stringify } from 'yaml';
 import { edgeCheckCommand } from '../../src/profile/check-command.js';
-import { profilesDir } from '../gate/fixtures.js';
+import { profilesDir } from '../trap/fixtures.js';
 
 const arm = readFileSync(`${profilesDir}ur5e-arm.yaml`, 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: tests reach into the parsed YAML to break one field at a time

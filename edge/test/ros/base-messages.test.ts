@@ -7,7 +7,7 @@ import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
 import { bindRole } from '../../src/ros/ros-bindings.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile, feedHealthy, makeGate } from '../gate/fixtures.js';
+import { T0, baseProfile, feedHealthy, makeGate } from '../trap/fixtures.js';
 import { ackermannMsg, odometryMsg, throughCdr, twistStampedMsg } from './helpers/ros-messages.js';
 
 const base = baseProfile();

@@ -7,7 +7,7 @@ import t from 'tap';
 import { bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { parseRoleOverrides } from '../../src/ros/ros-role-overrides.js';
-import { armProfile, baseProfile } from '../gate/fixtures.js';
+import { armProfile, baseProfile } from '../trap/fixtures.js';
 
 const base = baseProfile();
 

@@ -7,7 +7,7 @@ import t from 'tap';
 import { RosMessageMapper } from '../../src/ros/message-mapping.js';
 import { bindRole, bindingForRecordedTopic } from '../../src/ros/ros-bindings.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile } from '../gate/fixtures.js';
+import { T0, baseProfile } from '../trap/fixtures.js';
 import { imuMsg, throughCdr } from './helpers/ros-messages.js';
 
 const base = baseProfile();

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { Ros2Transport } from '../../src/ros/ros2-transport.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile } from '../gate/fixtures.js';
+import { T0, baseProfile } from '../trap/fixtures.js';
 import { FakeRclnodejs } from '../transports/helpers/fake-rclnodejs.js';
 import { cloudMsg, imuMsg, odometryMsg, throughCdr, twistStampedMsg } from './helpers/ros-messages.js';
 

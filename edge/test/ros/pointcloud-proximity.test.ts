@@ -9,7 +9,7 @@ import { RosMessageMapper } from '../../src/ros/message-mapping.js';
 import { nearestCloudReturn } from '../../src/ros/pointcloud-proximity.js';
 import { bindRole } from '../../src/ros/ros-bindings.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile } from '../gate/fixtures.js';
+import { T0, baseProfile } from '../trap/fixtures.js';
 import { type CloudLayout, FLOAT64, cloudMsg, throughCdr } from './helpers/ros-messages.js';
 
 const base = baseProfile();

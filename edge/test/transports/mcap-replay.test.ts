@@ -10,7 +10,7 @@ import { readRosbag } from '../../src/mcap/rosbag-reader.js';
 import { RECORDED_TOPICS, VerdictRecorder } from '../../src/mcap/verdict-recorder.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { ros2msgSchema } from '../../src/ros/ros-message-definitions.js';
-import { T0, armIntent, hmacKey, makeGate } from '../gate/fixtures.js';
+import { T0, armIntent, hmacKey, makeGate } from '../trap/fixtures.js';
 import {
   TOPICS,
   jointStateMsg,

@@ -7,7 +7,7 @@ import {
   verdictToDiagnosticArray,
   verdictToRosString,
 } from '../../src/ros/ros-outputs.js';
-import { T0, armIntent, armProfile, baseProfile, consent, feedHealthy, makeGate } from '../gate/fixtures.js';
+import { T0, armIntent, armProfile, baseProfile, consent, feedHealthy, makeGate } from '../trap/fixtures.js';
 
 const arm = armProfile();
 const stamp = (ms: number) => ({ sec: Math.floor(ms / 1000), nanosec: (ms % 1000) * 1e6 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse as parseYaml } from 'yaml';
 import { loadRobotProfile } from '../../src/profile/load-profile.js';
-import { T0, armIntent, makeGate } from '../gate/fixtures.js';
+import { T0, armIntent, makeGate } from '../trap/fixtures.js';
 import { cli } from '../runtime/helpers/run-edge-cli.js';
 import { writeCellRecording } from './helpers/recordings.js';
 

@@ -4,7 +4,7 @@ import { writeHmacKeyFile } from '@pentagate/crypto';
 import { commands } from '@pentagate/edge/commands';
 import { type CliIo, runCli } from '@pentagate/protocol';
 import t from 'tap';
-import { T0, armIntent, armProfile, calibration, firmwareManifest } from '../gate/fixtures.js';
+import { T0, armIntent, armProfile, calibration, firmwareManifest } from '../trap/fixtures.js';
 import { writeCellRecording } from './helpers/recordings.js';
 
 function io() {

@@ -13,7 +13,7 @@ import t from 'tap';
 import { readRecording } from '../../src/mcap/recording-reader.js';
 import { replayRecording } from '../../src/mcap/replay.js';
 import type { RecordedItem } from '../../src/mcap/rosbag-reader.js';
-import { T0, armIntent, makeGate } from '../gate/fixtures.js';
+import { T0, armIntent, makeGate } from '../trap/fixtures.js';
 import { Db3Writer } from './helpers/db3-writer.js';
 import { lz4Chunks, openBag, registerSceneTopics, writeCellRecording } from './helpers/recordings.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
-import { T0, makeGate } from '../gate/fixtures.js';
+import { T0, makeGate } from '../trap/fixtures.js';
 import { TOPICS, batteryMsg, jointStateMsg, openBag, scanMsg } from './helpers/recordings.js';
 
 t.test(

@@ -21,8 +21,8 @@ import {
   toBase64Url,
   type TrustedKey,
 } from '@pentagate/protocol';
-import { EdgeGate } from '../../../src/gate/edge-gate.js';
-import { MemorySequenceStore, type SequenceStore } from '../../../src/gate/sequence-store.js';
+import { EdgeGate } from '../../../src/trap/edge-gate.js';
+import { MemorySequenceStore, type SequenceStore } from '../../../src/trap/sequence-store.js';
 
 export const FIRMWARE_SHA256 = 'ab'.repeat(32);
 const JOINTS = ['shoulder_pan', 'shoulder_lift', 'elbow', 'wrist_1', 'wrist_2', 'wrist_3'];

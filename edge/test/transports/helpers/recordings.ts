@@ -9,7 +9,7 @@ import type { Intent, RobotProfile } from '@pentagate/protocol';
 import { McapFileSink } from '../../../src/mcap/mcap-file-sink.js';
 import { RosbagWriter } from '../../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../../src/ros/ros-types.js';
-import { FIRMWARE_SHA, HOME } from '../../gate/fixtures.js';
+import { FIRMWARE_SHA, HOME } from '../../trap/fixtures.js';
 
 export const stamp = (ms: number) => ({ sec: Math.floor(ms / 1000), nanosec: (ms % 1000) * 1e6 });
 export const header = (ms: number) => ({ stamp: stamp(ms), frame_id: 'base_link' });

@@ -28,10 +28,11 @@ import {
   hasEdgeViolation,
   isIntent,
   schemaIssues,
-  type EdgeViolationCode,
 } from '@pentagate/protocol';
-import { consentGate, consentNeed } from '../gates/consent.js';
-import { consentRequest, type ParkedIntent } from '../gates/consent-request.js';
+import { consentGate } from '../gates/consent.js';
+import { consentRequest } from '../gates/consent-request.js';
+import { ConsentWaits } from './consent-waits.js';
+import { stopReason } from './stop-reason.js';
 import { economyGate } from '../gates/economy.js';
 import type { GateContext } from '../gates/gate-context.js';
 import { invariantGate } from '../gates/invariant.js';
@@ -47,7 +48,12 @@ import { edgeCommandMacs, nodeSha256Hex } from '../crypto/node-hmac.js';
 import { riskGate } from '../gates/risk.js';
 import { runGate } from '../gates/run-gate.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
-import { type StoredFrame, type TelemetryRejection, TelemetryStore } from '../telemetry/telemetry-store.js';
+import {
+  type StoredFrame,
+  TELEMETRY_REFUSAL_CODES,
+  type TelemetryRejection,
+  TelemetryStore,
+} from '../telemetry/telemetry-store.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { TelemetryOutcome, TrapResult } from './trap-result.js';
 import { verdict } from './verdicts.js';
@@ -65,8 +71,6 @@ export interface EdgeGateOptions {
   clock?: () => number;
 }
 
-type WaitingIntent = ParkedIntent;
-
 /** The motion a signed command started, re-checked on every telemetry update until it should have ended. */
 export interface ActiveMotion {
   intentId: string;
@@ -80,19 +84,6 @@ export interface ActiveMotion {
 }
 
 const GATE_ORDER = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
-
-function sanitizeReason(reason: string): string {
-  // The stop reason is signed and shown to operators: control characters (other than tab/newline) become spaces.
-  const clean =
-    [...reason]
-      .map((ch) => {
-        const c = ch.charCodeAt(0);
-        return (c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f ? ' ' : ch;
-      })
-      .join('')
-      .trim() || 'protective stop';
-  return clean.length > 512 ? `${clean.slice(0, 511)}…` : clean;
-}
 
 function intentIdOf(input: unknown): string | undefined {
   const id = (input as { intentId?: unknown } | null)?.intentId;
@@ -110,9 +101,7 @@ export class EdgeGate {
   readonly #sensorKeys: ReadonlyMap<string, Uint8Array>;
   readonly #sequence: SequenceStore;
   readonly #clock: () => number;
-  readonly #waiting = new Map<string, WaitingIntent>();
-  /** Consent nonces already used, with the statement's expiry (after which it is refused anyway). */
-  readonly #usedNonces = new Map<string, number>();
+  readonly #consents = new ConsentWaits();
   #motion: ActiveMotion | undefined;
 
   constructor(options: EdgeGateOptions) {
@@ -146,7 +135,7 @@ export class EdgeGate {
 
   /** Intent digests waiting for consent, with their deadlines. */
   waitingConsents(): { intentDigest: string; intentId: string; deadlineMs: number }[] {
-    return [...this.#waiting].map(([d, w]) => ({
+    return this.#consents.entries().map(([d, w]) => ({
       intentDigest: d,
       intentId: w.intent.intentId,
       deadlineMs: w.deadlineMs,
@@ -155,7 +144,7 @@ export class EdgeGate {
 
   /** What an operator needs to judge each waiting intent (posted to the cloud's approvals queue). */
   consentRequests(): ConsentRequest[] {
-    return [...this.#waiting].map(([digest, w]) => consentRequest(this.#cp, digest, w));
+    return this.#consents.entries().map(([digest, w]) => consentRequest(this.#cp, digest, w));
   }
 
   /**
@@ -326,7 +315,7 @@ export class EdgeGate {
     if (onlyConsent && !consentGranted) {
       const intentDigest = jcsDigestHex(intent);
       const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
-      this.#waiting.set(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs });
+      this.#consents.park(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs });
       return {
         kind: 'awaiting-consent',
         intentDigest,
@@ -407,62 +396,12 @@ export class EdgeGate {
           nowMs,
         );
       }
-      const waiting = this.#waiting.get(statement.intentDigest);
-      if (!waiting) {
-        return this.#consentVeto(
-          edgeViolation(
-            'CONSENT.NO_WAITING_INTENT',
-            `no intent with digest ${statement.intentDigest} is waiting for consent`,
-          ),
-          nowMs,
-        );
+      const outcome = this.#consents.release(statement, this.#cp, nowMs);
+      if ('refused' in outcome) {
+        const r = outcome.refused;
+        return this.#consentVeto(r.violation, nowMs, r.intentId, r.detail);
       }
-      const id = waiting.intent.intentId;
-      const still = `intent ${id} still waits until ${new Date(waiting.deadlineMs).toISOString()}`;
-      if (this.#usedNonces.has(statement.nonce)) {
-        return this.#consentVeto(
-          edgeViolation('CONSENT.REPLAYED', `nonce ${statement.nonce} was already used`),
-          nowMs,
-          id,
-          still,
-        );
-      }
-      if (nowMs < statement.notBefore) {
-        return this.#consentVeto(
-          edgeViolation(
-            'CONSENT.NOT_YET_VALID',
-            `consent valid from ${new Date(statement.notBefore).toISOString()}`,
-          ),
-          nowMs,
-          id,
-          still,
-        );
-      }
-      if (nowMs > statement.expiresAt) {
-        return this.#consentVeto(
-          edgeViolation(
-            'CONSENT.EXPIRED',
-            `consent expired ${new Date(statement.expiresAt).toISOString()} (${nowMs - statement.expiresAt} ms ago)`,
-          ),
-          nowMs,
-          id,
-          still,
-        );
-      }
-      const need = consentNeed(this.#cp, waiting.plan);
-      if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
-        return this.#consentVeto(
-          edgeViolation(
-            'CONSENT.WRONG_SCOPE',
-            `this move needs safety-critical consent, got ${statement.scope}`,
-          ),
-          nowMs,
-          id,
-          still,
-        );
-      }
-      this.#usedNonces.set(statement.nonce, statement.expiresAt);
-      this.#waiting.delete(statement.intentDigest);
+      const waiting = outcome.released;
       return this.#decide(waiting.intent, waiting.plan, nowMs, true);
     } catch (err) {
       return this.#rejected(
@@ -475,29 +414,21 @@ export class EdgeGate {
 
   /** Turns every wait past its deadline into a `consent-expired` veto; forgets nonces of expired statements. */
   expireConsents(nowMs = this.#clock()): TrapResult[] {
-    const out: TrapResult[] = [];
-    for (const [digest, w] of this.#waiting) {
-      if (nowMs < w.deadlineMs) continue;
-      this.#waiting.delete(digest);
-      out.push({
-        kind: 'veto',
-        verdict: verdict({
-          robotId: this.#cp.profile.robotId,
-          intentId: w.intent.intentId,
-          outcome: 'consent-expired',
-          atMs: nowMs,
-          violations: [
-            edgeViolation(
-              'CONSENT.TIMEOUT',
-              `no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
-            ),
-          ],
-        }),
-      });
-    }
-    // A statement past its expiry is refused on its own, so its nonce need not be remembered any longer.
-    for (const [nonce, expiresAt] of this.#usedNonces) if (expiresAt < nowMs) this.#usedNonces.delete(nonce);
-    return out;
+    return this.#consents.expire(nowMs).map((w) => ({
+      kind: 'veto' as const,
+      verdict: verdict({
+        robotId: this.#cp.profile.robotId,
+        intentId: w.intent.intentId,
+        outcome: 'consent-expired',
+        atMs: nowMs,
+        violations: [
+          edgeViolation(
+            'CONSENT.TIMEOUT',
+            `no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
+          ),
+        ],
+      }),
+    }));
   }
 
   /** A signed STOP. Always allowed; bumps the epoch first so no earlier command is accepted after it. */
@@ -511,7 +442,7 @@ export class EdgeGate {
       issuedAt: nowMs,
       validUntil: nowMs + this.#cp.profile.command.validForMs,
       intentId,
-      setpoints: { kind: 'stop', reason: sanitizeReason(reason) },
+      setpoints: { kind: 'stop', reason: stopReason(reason) },
       evidenceDigest,
     });
   }
@@ -523,7 +454,7 @@ export class EdgeGate {
     if (profile) {
       this.#cp = compileProfile(profile);
       this.#telemetry = new TelemetryStore(profile, this.#sensorKeys);
-      this.#waiting.clear();
+      this.#consents.dropWaits();
     }
   }
 
@@ -611,12 +542,7 @@ export class EdgeGate {
           robotId: this.#cp.profile.robotId,
           outcome: 'rejected-input',
           atMs: arrivalMs,
-          violations: [
-            edgeViolation(
-              `INPUT.TELEMETRY_${r.reason.toUpperCase().replace(/-/g, '_')}` as EdgeViolationCode,
-              r.detail,
-            ),
-          ],
+          violations: [edgeViolation(TELEMETRY_REFUSAL_CODES[r.reason], r.detail)],
         }),
       };
     }

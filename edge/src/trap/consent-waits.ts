@@ -1,0 +1,108 @@
+/**
+ * Intents parked for an operator's consent, and the consent nonces already spent (ARCHITECTURE.md §4
+ * CONSENT). A statement whose signature the EdgeGate has verified is checked here against what waits: an
+ * intent with its digest must be waiting, its nonce unused (single use), the edge's clock inside its
+ * validity window, and its scope enough for the move. Only then is the intent handed back to be gated
+ * again; anything else is a violation and the intent keeps waiting until its deadline.
+ */
+import { type ConsentStatement, edgeViolation } from '@pentagate/protocol';
+import { consentNeed } from '../gates/consent.js';
+import type { ParkedIntent } from '../gates/consent-request.js';
+import type { CompiledProfile } from '../profile/compiled-profile.js';
+
+/** Why a statement does not release its intent, with the intent it named when one waits. */
+export interface ConsentRefusal {
+  violation: string;
+  intentId?: string;
+  detail?: string;
+}
+
+export class ConsentWaits {
+  readonly #waiting = new Map<string, ParkedIntent>();
+  /** Spent nonces with their statement's expiry (after which the statement is refused anyway). */
+  readonly #usedNonces = new Map<string, number>();
+
+  park(intentDigest: string, parked: ParkedIntent): void {
+    this.#waiting.set(intentDigest, parked);
+  }
+
+  /** The parked intents by digest, oldest first. */
+  entries(): [string, ParkedIntent][] {
+    return [...this.#waiting];
+  }
+
+  /** Drops every wait (a new profile: the plans were made for the old one). Spent nonces stay spent. */
+  dropWaits(): void {
+    this.#waiting.clear();
+  }
+
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /** Releases the intent `statement` names, spending its nonce; or says why not (nothing changes then). */
+  release(
+    statement: ConsentStatement,
+    cp: CompiledProfile,
+    nowMs: number,
+  ): { released: ParkedIntent } | { refused: ConsentRefusal } {
+    const waiting = this.#waiting.get(statement.intentDigest);
+    if (!waiting) {
+      return {
+        refused: {
+          violation: edgeViolation(
+            'CONSENT.NO_WAITING_INTENT',
+            `no intent with digest ${statement.intentDigest} is waiting for consent`,
+          ),
+        },
+      };
+    }
+    const intentId = waiting.intent.intentId;
+    const detail = `intent ${intentId} still waits until ${new Date(waiting.deadlineMs).toISOString()}`;
+    const refuse = (violation: string) => ({ refused: { violation, intentId, detail } });
+    if (this.#usedNonces.has(statement.nonce)) {
+      return refuse(edgeViolation('CONSENT.REPLAYED', `nonce ${statement.nonce} was already used`));
+    }
+    if (nowMs < statement.notBefore) {
+      return refuse(
+        edgeViolation(
+          'CONSENT.NOT_YET_VALID',
+          `consent valid from ${new Date(statement.notBefore).toISOString()}`,
+        ),
+      );
+    }
+    if (nowMs > statement.expiresAt) {
+      return refuse(
+        edgeViolation(
+          'CONSENT.EXPIRED',
+          `consent expired ${new Date(statement.expiresAt).toISOString()} (${nowMs - statement.expiresAt} ms ago)`,
+        ),
+      );
+    }
+    const need = consentNeed(cp, waiting.plan);
+    if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
+      return refuse(
+        edgeViolation(
+          'CONSENT.WRONG_SCOPE',
+          `this move needs safety-critical consent, got ${statement.scope}`,
+        ),
+      );
+    }
+    this.#usedNonces.set(statement.nonce, statement.expiresAt);
+    this.#waiting.delete(statement.intentDigest);
+    return { released: waiting };
+  }
+
+  /** Removes and returns the waits past their deadline; forgets nonces of expired statements. */
+  expire(nowMs: number): ParkedIntent[] {
+    const out: ParkedIntent[] = [];
+    for (const [digest, w] of this.#waiting) {
+      if (nowMs < w.deadlineMs) continue;
+      this.#waiting.delete(digest);
+      out.push(w);
+    }
+    // A statement past its expiry is refused on its own, so its nonce need not be remembered any longer.
+    for (const [nonce, expiresAt] of this.#usedNonces) if (expiresAt < nowMs) this.#usedNonces.delete(nonce);
+    return out;
+  }
+}
