@@ -31,7 +31,10 @@ export interface ConsentGrantWrite {
 }
 
 export interface ConsentQueue {
-  /** Stores a new request with its audit entry; undefined (nothing written) when it is already stored. */
+  /**
+   * Stores a new request with its audit entry, or reopens the row of an identical intent whose earlier wait
+   * closed; undefined (nothing written) when the same wait is already open.
+   */
   put(record: ConsentRequestRecord, audit: AuditEntryBuilder): Promise<AuditRecord | undefined>;
   /** Requests still waiting at `nowMs`, oldest first; one robot's when `robotId` is given. */
   listWaiting(tenantId: string, nowMs: number, robotId?: string): Promise<ConsentRequestRecord[]>;

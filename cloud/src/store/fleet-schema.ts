@@ -55,3 +55,13 @@ export const ROBOT_COLUMNS =
 /** Column order of fleet_consent_requests inserts. */
 export const CONSENT_REQUEST_COLUMNS =
   'tenant_id, robot_id, intent_digest, request, state, deadline_ms, created_at_ms';
+
+/**
+ * The upsert tail of a consent request: an identical intent parked again (same digest) after its earlier
+ * wait closed — granted, taken, or past its deadline — opens a new wait in the same row; a repeat of a wait
+ * still open (an edge that restarted, or never saw the answer) changes nothing. Both dialects.
+ */
+export const REOPEN_CONSENT_REQUEST = `request = excluded.request, state = excluded.state,
+  deadline_ms = excluded.deadline_ms, created_at_ms = excluded.created_at_ms, token = NULL, operator_id = NULL,
+  granted_at_ms = NULL, delivered_at_ms = NULL
+  WHERE fleet_consent_requests.state <> 'waiting' OR fleet_consent_requests.deadline_ms <= excluded.created_at_ms`;

@@ -5,7 +5,7 @@
  */
 import type { ConsentGrantWrite, ConsentQueue, ConsentRequestRecord } from './consent-queue.js';
 import { consentRequestValues, toConsentRequest } from './fleet-rows.js';
-import { CONSENT_REQUEST_COLUMNS } from './fleet-schema.js';
+import { CONSENT_REQUEST_COLUMNS, REOPEN_CONSENT_REQUEST as REOPEN } from './fleet-schema.js';
 import type { PostgresStore } from './postgres-store.js';
 import type { AuditRecord } from './records.js';
 import type { AuditEntryBuilder } from './store.js';
@@ -21,7 +21,7 @@ export class PostgresConsentQueue implements ConsentQueue {
     return this.#store.transaction(async (c, appendAudit) => {
       const inserted = await c.query(
         `INSERT INTO fleet_consent_requests (${CONSENT_REQUEST_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT DO NOTHING`,
+         ON CONFLICT (tenant_id, robot_id, intent_digest) DO UPDATE SET ${REOPEN}`,
         consentRequestValues(record),
       );
       return inserted.rowCount === 1 ? appendAudit(audit) : undefined;

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { ConsentGrantWrite, ConsentQueue, ConsentRequestRecord } from './consent-queue.js';
 import { consentRequestValues, toConsentRequest } from './fleet-rows.js';
-import { CONSENT_REQUEST_COLUMNS } from './fleet-schema.js';
+import { CONSENT_REQUEST_COLUMNS, REOPEN_CONSENT_REQUEST as REOPEN } from './fleet-schema.js';
 import type { AuditRecord } from './records.js';
 import type { Row } from './row-mappers.js';
 import type { SqliteStore } from './sqlite-store.js';
@@ -22,7 +22,7 @@ export class SqliteConsentQueue implements ConsentQueue {
       const inserted = db
         .prepare(
           `INSERT INTO fleet_consent_requests (${CONSENT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
+           ON CONFLICT (tenant_id, robot_id, intent_digest) DO UPDATE SET ${REOPEN}`,
         )
         .run(...consentRequestValues(record));
       return inserted.changes === 1 ? appendAudit(audit) : undefined;

@@ -233,6 +233,17 @@ async function consentContract(t: Tap, store: Store): Promise<void> {
   const taken = await Promise.all([1, 2].map(() => fleet.consents.takeGranted('ten-a', 'arm-1', T0 + 20)));
   t.equal(taken.flat().length, 1, 'the token is taken once, even by two takers at once');
   t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.deliveredAtMs, T0 + 20);
+
+  // The same intent parked again later (same digest): its closed row reopens as a new wait.
+  const again = { ...record, createdAtMs: T0 + 5000, deadlineMs: T0 + 6000 };
+  t.ok(await fleet.consents.put(again, entry('consent.request', {})), 'a closed request reopens for a new wait');
+  const reopened = await fleet.consents.get('ten-a', 'arm-1', request.intentDigest);
+  t.same(
+    [reopened?.state, reopened?.operatorId, reopened?.deliveredAtMs, reopened?.deadlineMs],
+    ['waiting', null, null, T0 + 6000],
+    'waiting again, the old grant cleared',
+  );
+  t.equal(await fleet.consents.put(again, entry('consent.request', {})), undefined, 'an open wait is not reopened');
 }
 
 t.test('SQLite fleet store', async (t) => {
