@@ -236,14 +236,21 @@ async function consentContract(t: Tap, store: Store): Promise<void> {
 
   // The same intent parked again later (same digest): its closed row reopens as a new wait.
   const again = { ...record, createdAtMs: T0 + 5000, deadlineMs: T0 + 6000 };
-  t.ok(await fleet.consents.put(again, entry('consent.request', {})), 'a closed request reopens for a new wait');
+  t.ok(
+    await fleet.consents.put(again, entry('consent.request', {})),
+    'a closed request reopens for a new wait',
+  );
   const reopened = await fleet.consents.get('ten-a', 'arm-1', request.intentDigest);
   t.same(
     [reopened?.state, reopened?.operatorId, reopened?.deliveredAtMs, reopened?.deadlineMs],
     ['waiting', null, null, T0 + 6000],
     'waiting again, the old grant cleared',
   );
-  t.equal(await fleet.consents.put(again, entry('consent.request', {})), undefined, 'an open wait is not reopened');
+  t.equal(
+    await fleet.consents.put(again, entry('consent.request', {})),
+    undefined,
+    'an open wait is not reopened',
+  );
 }
 
 t.test('SQLite fleet store', async (t) => {

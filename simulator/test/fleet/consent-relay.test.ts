@@ -40,14 +40,19 @@ function withLongerWait(loaded: LoadedScenario, lateAtMs?: number): LoadedScenar
     scenario: {
       ...scenario,
       durationMs: scenario.durationMs + CONSENT_WAIT_MS + (lateAtMs === undefined ? 0 : 4000),
-      timeline: scenario.timeline.map((e) => (e.consent && lateAtMs !== undefined ? { ...e, at: lateAtMs } : e)),
+      timeline: scenario.timeline.map((e) =>
+        e.consent && lateAtMs !== undefined ? { ...e, at: lateAtMs } : e,
+      ),
     },
   };
 }
 
 t.test('an operator-signed consent travels cloud → edge over the edge-opened link', async (t) => {
   const granted = withLongerWait(loadScenario(join(SCENARIO_DIR, 'consent-granted.yaml')));
-  const late = withLongerWait(loadScenario(join(SCENARIO_DIR, 'consent-late.yaml')), 300 + CONSENT_WAIT_MS + 600);
+  const late = withLongerWait(
+    loadScenario(join(SCENARIO_DIR, 'consent-late.yaml')),
+    300 + CONSENT_WAIT_MS + 600,
+  );
   const profile = withTimingFloor(granted.profile, DEFAULT_TIMING_FLOOR_MS);
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-consent-relay-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
