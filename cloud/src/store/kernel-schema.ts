@@ -20,11 +20,30 @@ CREATE INDEX IF NOT EXISTS kernel_proposals_open ON kernel_proposals(state, expi
 CREATE INDEX IF NOT EXISTS kernel_proposals_tenant ON kernel_proposals(tenant_id, state, created_at_ms);
 `;
 
+/**
+ * `GET /api/v1/kernel/audit/events` (the console's audit browser) reads one tenant's entries, optionally of one
+ * type, in index order: served by these expression indexes instead of a scan of the whole log. The queries
+ * (sqlite-audit-events.ts, postgres-audit-events.ts) use exactly these expressions, so the planner can match
+ * them; cloud/test/store/audit-events-index.test.ts checks the plans.
+ */
+const SQLITE_AUDIT_INDEXES = `
+CREATE INDEX IF NOT EXISTS audit_log_by_tenant ON audit_log (json_extract(entry, '$.tenantId'), idx);
+CREATE INDEX IF NOT EXISTS audit_log_by_tenant_type
+  ON audit_log (json_extract(entry, '$.tenantId'), json_extract(entry, '$.type'), idx);
+`;
+const POSTGRES_AUDIT_INDEXES = `
+CREATE INDEX IF NOT EXISTS audit_log_by_tenant ON audit_log (((entry::jsonb)->>'tenantId'), idx);
+CREATE INDEX IF NOT EXISTS audit_log_by_tenant_type
+  ON audit_log (((entry::jsonb)->>'tenantId'), ((entry::jsonb)->>'type'), idx);
+`;
+
 export const SQLITE_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('INTEGER') },
+  { version: 2, sql: SQLITE_AUDIT_INDEXES },
 ];
 export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('BIGINT') },
+  { version: 2, sql: POSTGRES_AUDIT_INDEXES },
 ];
 
 export const KERNEL_MIGRATIONS_TABLE =

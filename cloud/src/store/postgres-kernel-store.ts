@@ -7,6 +7,7 @@
 import type { AuthorizationStatus } from '@pentagate/protocol';
 import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, POSTGRES_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import { postgresAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
   InsertProposalResult,
@@ -143,29 +144,8 @@ export class PostgresKernelStore implements KernelStore {
   }
 
   async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
-    const params: unknown[] = [q.afterIndex ?? -1, q.tenantId];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const where = ['idx > $1', "(entry::jsonb)->>'tenantId' = $2"];
-    if (q.type !== undefined) where.push(`(entry::jsonb)->>'type' = ${p(q.type)}`);
-    if (q.agentId !== undefined) {
-      const m = p(q.agentId);
-      where.push(`((entry::jsonb)->>'actor' = ${m} OR (entry::jsonb)#>>'{data,agentId}' = ${m})`);
-    }
-    if (q.proposalId !== undefined) {
-      const m = p(q.proposalId);
-      where.push(
-        `((entry::jsonb)#>>'{data,proposalId}' = ${m} OR (entry::jsonb)#>>'{data,decisionId}' = ${m})`,
-      );
-    }
-    if (q.fromIso !== undefined) where.push(`(entry::jsonb)->>'at' >= ${p(q.fromIso)}`);
-    if (q.toIso !== undefined) where.push(`(entry::jsonb)->>'at' < ${p(q.toIso)}`);
-    const rows = await this.#store.queryRows(
-      `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ${p(q.limit)}`,
-      params,
-    );
+    const { sql, params } = postgresAuditEventsQuery(q);
+    const rows = await this.#store.queryRows(sql, params);
     return rows.map(toAudit);
   }
 }

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { AuthorizationStatus } from '@pentagate/protocol';
 import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, SQLITE_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import { sqliteAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
   InsertProposalResult,
@@ -150,33 +151,8 @@ export class SqliteKernelStore implements KernelStore {
   }
 
   async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
-    const where = ['idx > ?', "json_extract(entry, '$.tenantId') = ?"];
-    const params: unknown[] = [q.afterIndex ?? -1, q.tenantId];
-    if (q.type !== undefined) {
-      where.push("json_extract(entry, '$.type') = ?");
-      params.push(q.type);
-    }
-    if (q.agentId !== undefined) {
-      where.push("(json_extract(entry, '$.actor') = ? OR json_extract(entry, '$.data.agentId') = ?)");
-      params.push(q.agentId, q.agentId);
-    }
-    if (q.proposalId !== undefined) {
-      where.push(
-        "(json_extract(entry, '$.data.proposalId') = ? OR json_extract(entry, '$.data.decisionId') = ?)",
-      );
-      params.push(q.proposalId, q.proposalId);
-    }
-    if (q.fromIso !== undefined) {
-      where.push("json_extract(entry, '$.at') >= ?");
-      params.push(q.fromIso);
-    }
-    if (q.toIso !== undefined) {
-      where.push("json_extract(entry, '$.at') < ?");
-      params.push(q.toIso);
-    }
-    const rows = this.#db
-      .prepare(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ?`)
-      .all(...params, q.limit) as Row[];
+    const { sql, params } = sqliteAuditEventsQuery(q);
+    const rows = this.#db.prepare(sql).all(...params) as Row[];
     return rows.map(toAudit);
   }
 }
