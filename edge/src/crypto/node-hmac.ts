@@ -5,15 +5,21 @@
  * implementations agree on random keys and messages.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { commandMacs, frameMacs, type HmacSha256 } from '@pentagate/crypto';
+import { commandMacs, frameMacs, type HmacSha256, type HmacSha256Text } from '@pentagate/crypto';
 
 export const nodeHmacSha256: HmacSha256 = (key, message) => {
   const digest = createHmac('sha256', key).update(message).digest();
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
 };
 
+/** The same over text: node:crypto encodes UTF-8 natively, so the JCS string is never copied into JS bytes. */
+export const nodeHmacSha256Text: HmacSha256Text = (key, prefix, body) => {
+  const digest = createHmac('sha256', key).update(prefix, 'utf8').update(body, 'utf8').digest();
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+};
+
 /** Motor-command signing on the edge. */
-export const edgeCommandMacs = commandMacs(nodeHmacSha256);
+export const edgeCommandMacs = commandMacs(nodeHmacSha256, nodeHmacSha256Text);
 
 /** Sensor-frame MAC checks on the edge. */
 export const edgeFrameMacs = frameMacs(nodeHmacSha256);

@@ -14,7 +14,13 @@ import {
 import type { TelemetryFrame, UnsignedMotorCommand } from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
-import { edgeCommandMacs, edgeFrameMacs, nodeHmacSha256, nodeSha256Hex } from '../../src/crypto/node-hmac.js';
+import {
+  edgeCommandMacs,
+  edgeFrameMacs,
+  nodeHmacSha256,
+  nodeHmacSha256Text,
+  nodeSha256Hex,
+} from '../../src/crypto/node-hmac.js';
 
 const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });
 
@@ -34,6 +40,23 @@ t.test('node:crypto and noble HMAC-SHA256 and SHA-256 agree', async (t) => {
   t.pass('500 random keys and messages, including keys longer than the 64-byte block');
 });
 
+t.test('the text HMAC hashes the same UTF-8 bytes as the byte HMAC', async (t) => {
+  fc.assert(
+    fc.property(
+      bytes(1, 100),
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 400 }),
+      (key, prefix, body) => {
+        const viaText = nodeHmacSha256Text(key, prefix, body);
+        const viaBytes = nobleHmacSha256(key, new TextEncoder().encode(prefix + body));
+        return Buffer.from(viaText).equals(Buffer.from(viaBytes));
+      },
+    ),
+    { numRuns: 500 },
+  );
+  t.pass('500 random keys, prefixes and bodies in any script (emoji, combining marks, astral characters)');
+});
+
 t.test('edge-signed commands and frames verify with the portable code, and back', async (t) => {
   fc.assert(
     fc.property(
@@ -50,7 +73,7 @@ t.test('edge-signed commands and frames verify with the portable code, and back'
           issuedAt: 1_790_000_000_000,
           validUntil: 1_790_000_000_500,
           intentId: 'i-1',
-          setpoints: { kind: 'stop', reason: 'test' },
+          setpoints: { kind: 'stop', reason: 'arrêt — 人が近い 🚧' },
           cfgDigest: 'a'.repeat(64),
           evidenceDigest: 'b'.repeat(64),
         };

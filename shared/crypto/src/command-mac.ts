@@ -5,7 +5,13 @@
  */
 import type { MotorCommand, UnsignedMotorCommand } from '@pentagate/protocol';
 import { fromBase64Url, toBase64Url } from '@pentagate/protocol';
-import { contextMac, HMAC_SHA256_BYTES, type HmacSha256, withoutMac } from './context-mac.js';
+import {
+  contextMac,
+  HMAC_SHA256_BYTES,
+  type HmacSha256,
+  type HmacSha256Text,
+  withoutMac,
+} from './context-mac.js';
 import { timingSafeEqual } from './timing-safe-equal.js';
 
 export const COMMAND_MAC_CONTEXT = 'pentagate-cmd-v1\n';
@@ -13,8 +19,8 @@ export const COMMAND_MAC_CONTEXT = 'pentagate-cmd-v1\n';
 export const COMMAND_MAC_BYTES = HMAC_SHA256_BYTES;
 
 /** The command-MAC functions over one HMAC implementation (the edge passes node:crypto's). */
-export function commandMacs(hmacSha256?: HmacSha256) {
-  const macBytes = contextMac(COMMAND_MAC_CONTEXT, 'command MAC key', hmacSha256);
+export function commandMacs(hmacSha256?: HmacSha256, hmacSha256Text?: HmacSha256Text) {
+  const macBytes = contextMac(COMMAND_MAC_CONTEXT, 'command MAC key', hmacSha256, hmacSha256Text);
   const compute = (key: Uint8Array, unsigned: UnsignedMotorCommand): string =>
     toBase64Url(macBytes(key, unsigned));
   return {

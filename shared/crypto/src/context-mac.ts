@@ -10,7 +10,7 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { canonicalBytes, utf8Bytes } from '@pentagate/protocol';
+import { canonicalBytes, canonicalize, utf8Bytes } from '@pentagate/protocol';
 import { assertBytes } from './errors.js';
 
 /** HMAC-SHA256 output length. */
@@ -25,6 +25,13 @@ export function withoutMac<T extends object>(value: T): Omit<T, 'mac'> {
 /** HMAC-SHA256 of `message` under `key`, 32 bytes. */
 export type HmacSha256 = (key: Uint8Array, message: Uint8Array) => Uint8Array;
 
+/**
+ * The same MAC over `prefix || body` given as text (UTF-8 of both): lets an implementation that hashes strings
+ * natively (node:crypto's `update(text, 'utf8')`) skip encoding and joining the bytes in JavaScript, which is a
+ * visible share of signing a 4 KiB motor command. Optional; the bytes hashed are the same.
+ */
+export type HmacSha256Text = (key: Uint8Array, prefix: string, body: string) => Uint8Array;
+
 /** The portable implementation (@noble/hashes), for code that must also run in a browser. */
 export const nobleHmacSha256: HmacSha256 = (key, message) => hmac(sha256, key, message);
 
@@ -33,8 +40,15 @@ export function contextMac(
   context: string,
   what: string,
   hmacSha256: HmacSha256 = nobleHmacSha256,
+  hmacSha256Text?: HmacSha256Text,
 ): (key: Uint8Array, value: object) => Uint8Array {
   const contextBytes = utf8Bytes(context);
+  if (hmacSha256Text) {
+    return (key, value) => {
+      assertBytes(key, what);
+      return hmacSha256Text(key, context, canonicalize(withoutMac(value)));
+    };
+  }
   return (key, value) => {
     assertBytes(key, what);
     const body = canonicalBytes(withoutMac(value));
