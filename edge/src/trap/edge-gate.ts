@@ -490,34 +490,34 @@ export class EdgeGate {
       const evidenceDigest = EdgeGate.#evidenceDigest(ctx);
       const violations = gates.flatMap((g) => g.violations);
       const stop = this.protectiveStop(violations[0] ?? 'protective stop', nowMs, evidenceDigest);
-      return {
-        stop,
-        verdict: verdict({
-          robotId: this.#cp.profile.robotId,
-          intentId: m.intentId,
-          outcome: 'stopped',
-          atMs: nowMs,
-          gates,
-          evidenceDigest,
-          commandSeq: stop.seq,
-          commandEpoch: stop.epoch,
-        }),
-      };
+      return this.#motionStopped(m, stop, nowMs, { gates, evidenceDigest });
     } catch (err) {
       const stop = this.protectiveStop(`monitor error: ${(err as Error)?.message ?? String(err)}`, nowMs);
-      return {
-        stop,
-        verdict: verdict({
-          robotId: this.#cp.profile.robotId,
-          intentId: m.intentId,
-          outcome: 'stopped',
-          atMs: nowMs,
-          violations: [edgeViolation('INVARIANT.GATE_ERROR', 'monitoring failed; stopped')],
-          commandSeq: stop.seq,
-          commandEpoch: stop.epoch,
-        }),
-      };
+      return this.#motionStopped(m, stop, nowMs, {
+        violations: [edgeViolation('INVARIANT.GATE_ERROR', 'monitoring failed; stopped')],
+      });
     }
+  }
+
+  /** The STOP of the motion in progress and its `stopped` verdict. */
+  #motionStopped(
+    m: ActiveMotion,
+    stop: MotorCommand,
+    nowMs: number,
+    why: { gates: GateResult[]; evidenceDigest: string } | { violations: string[] },
+  ): { stop: MotorCommand; verdict: VerdictEvent } {
+    return {
+      stop,
+      verdict: verdict({
+        robotId: this.#cp.profile.robotId,
+        intentId: m.intentId,
+        outcome: 'stopped',
+        atMs: nowMs,
+        ...why,
+        commandSeq: stop.seq,
+        commandEpoch: stop.epoch,
+      }),
+    };
   }
 
   /** Stores a telemetry frame (never throws) and re-checks the motion in progress. */
