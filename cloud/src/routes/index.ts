@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
 import { registerAgentgateRegister } from './agentgate-register.js';
 import { registerAuditRoutes } from './audit.js';
+import { registerAuditEntries } from './audit-entries.js';
 import { registerHealth } from './health.js';
 import { registerKeys } from './keys.js';
 import { registerOpenApi } from './openapi.js';
@@ -18,4 +19,5 @@ export function registerRoutes(app: FastifyInstance, cloud: CloudContext): void 
   registerKeys(app, cloud);
   registerProofs(app, cloud);
   registerAuditRoutes(app, cloud);
+  registerAuditEntries(app, cloud);
 }
