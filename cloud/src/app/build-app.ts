@@ -15,6 +15,7 @@ import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { registerRoutes } from '../routes/index.js';
+import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const cloud: CloudContext = { store, audit, keys, policies, metrics };
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud);
+  registerConsole(app);
   const fleet = await registerFleet(app, cloud, { nowMs });
   await registerKernel(app, cloud, {
     custodyTrust,
