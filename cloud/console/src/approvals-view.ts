@@ -1,0 +1,139 @@
+/**
+ * The approvals queue (`GET /api/v1/approvals`): kernel proposals waiting for a human (REQUIRE_HUMAN: approve
+ * or deny; HELD_FOR_VETO: veto or deny before the hold ends), each bound to the action digest shown, and robot
+ * moves waiting for consent, approved by signing in the page (robot-consent-card.ts).
+ */
+import { api } from './api.js';
+import { countdown } from './countdown.js';
+import { h, say } from './dom.js';
+import { type RobotConsentItem, robotConsentCard } from './robot-consent-card.js';
+
+export interface KernelItem {
+  id: string;
+  status: 'REQUIRE_HUMAN' | 'HELD_FOR_VETO';
+  actionType: string;
+  agentId: string;
+  actionDigest: string;
+  action: unknown;
+  createdAt: string;
+  expiresAt: string;
+  holdUntil?: string;
+  violations: { code: string; message?: string; severity?: string }[];
+  remediation?: string;
+}
+
+interface Queue {
+  items: KernelItem[];
+  robotConsents: RobotConsentItem[];
+}
+
+const VERBS: Record<KernelItem['status'], ('approve' | 'deny' | 'veto')[]> = {
+  REQUIRE_HUMAN: ['approve', 'deny'],
+  HELD_FOR_VETO: ['veto', 'deny'],
+};
+
+function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement {
+  const decide = async (verb: string) => {
+    try {
+      const out = await api<{ state: string; auditIndex: number }>(
+        'POST',
+        `/api/v1/approvals/${item.id}/${verb}`,
+        {
+          actionDigest: item.actionDigest,
+        },
+      );
+      say(`${item.id}: ${out.state} (audit entry ${out.auditIndex})`);
+    } catch (err) {
+      say((err as Error).message);
+    }
+    await reload();
+  };
+  const titleId = `k-${item.id}`;
+  return h(
+    'section',
+    { class: 'card kernel-item', 'aria-labelledby': titleId, 'data-id': item.id },
+    h(
+      'h3',
+      { id: titleId },
+      `${item.status === 'HELD_FOR_VETO' ? 'Held for veto' : 'Needs a human'}: ${item.actionType}`,
+    ),
+    h(
+      'dl',
+      {},
+      h('dt', {}, 'Proposal'),
+      h('dd', {}, h('code', {}, item.id)),
+      h('dt', {}, 'Agent'),
+      h('dd', {}, item.agentId),
+      h('dt', {}, 'Action digest'),
+      h('dd', { class: 'digest' }, item.actionDigest),
+      h('dt', {}, 'Violations'),
+      h(
+        'dd',
+        {},
+        item.violations.length === 0
+          ? 'none'
+          : h(
+              'ul',
+              {},
+              ...item.violations.map((v) =>
+                h('li', {}, h('code', {}, v.code), v.message ? ` ${v.message}` : ''),
+              ),
+            ),
+      ),
+      item.remediation ? h('dt', {}, 'Remediation') : null,
+      item.remediation ? h('dd', {}, item.remediation) : null,
+      h('dt', {}, 'Time'),
+      h(
+        'dd',
+        {},
+        item.holdUntil ? countdown(item.holdUntil, 'executes') : null,
+        item.holdUntil ? ' · ' : null,
+        countdown(item.expiresAt, 'expires'),
+      ),
+    ),
+    h(
+      'details',
+      {},
+      h('summary', {}, 'Action as proposed'),
+      h('pre', {}, h('code', {}, JSON.stringify(item.action, null, 2))),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      ...VERBS[item.status].map((verb) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: verb,
+            'aria-label': `${verb} ${item.actionType} ${item.id}`,
+            onclick: () => void decide(verb),
+          },
+          verb[0]!.toUpperCase() + verb.slice(1),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function renderApprovals(main: HTMLElement): Promise<void> {
+  const reload = () => renderApprovals(main);
+  const queue = await api<Queue>('GET', '/api/v1/approvals');
+  const refresh = h(
+    'button',
+    { type: 'button', id: 'refresh-approvals', onclick: () => void reload() },
+    'Refresh',
+  );
+  main.replaceChildren(
+    h('h2', {}, 'Approvals'),
+    refresh,
+    h('h3', {}, `Agent actions (${queue.items.length})`),
+    ...(queue.items.length
+      ? queue.items.map((i) => kernelCard(i, reload))
+      : [h('p', {}, 'Nothing waiting.')]),
+    h('h3', {}, `Robot moves waiting for consent (${queue.robotConsents.length})`),
+    ...(queue.robotConsents.length
+      ? queue.robotConsents.map((c) => robotConsentCard(c, reload))
+      : [h('p', {}, 'Nothing waiting.')]),
+  );
+}

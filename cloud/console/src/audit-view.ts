@@ -1,0 +1,119 @@
+/**
+ * Audit entries of the tenant (`GET /api/v1/audit/entries`), each checked in the page on demand: its inclusion
+ * proof (`/api/v1/audit/inclusion`) under the latest signed checkpoint (`/api/v1/audit/checkpoint`), verified
+ * with @pentagate/verifier against the pinned keys (pinned-keys.ts). The verdict and every check are shown.
+ */
+import { TrustStore } from '@pentagate/crypto';
+import type { AuditEntry, InclusionProof } from '@pentagate/protocol';
+import { type VerificationReport, verifyInclusionFile } from '@pentagate/verifier';
+import { api } from './api.js';
+import { h, say } from './dom.js';
+import { pinnedKeys } from './pinned-keys.js';
+
+/** Checks one entry; any refusal to read the inputs is a failed verification, with its reason. */
+export async function verifyEntry(entry: AuditEntry): Promise<VerificationReport> {
+  const trust = await pinnedKeys();
+  const note = await api<string>('GET', '/api/v1/audit/checkpoint');
+  // C2SP tlog-checkpoint: origin line, then the tree size in decimal
+  const size = Number(note.split('\n')[1]);
+  const proof = await api<InclusionProof>('GET', `/api/v1/audit/inclusion?index=${entry.index}&size=${size}`);
+  try {
+    return verifyInclusionFile(
+      { ...proof, entry, checkpoint: note },
+      TrustStore.fromDocument(trust.document, 'pinned keys'),
+    );
+  } catch (err) {
+    return {
+      valid: false,
+      subject: `audit entry ${entry.index}`,
+      checks: [],
+      failures: [(err as Error).message],
+    };
+  }
+}
+
+function reportView(report: VerificationReport): HTMLElement {
+  return h(
+    'div',
+    { class: 'report', role: 'status' },
+    h(
+      'p',
+      { class: report.valid ? 'ok verdict' : 'bad verdict' },
+      report.valid ? 'verified' : 'NOT verified',
+    ),
+    h(
+      'ul',
+      { class: 'checks' },
+      ...report.checks.map((c) =>
+        h('li', { class: c.ok ? 'ok' : 'bad' }, `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`),
+      ),
+      ...(report.checks.length === 0 ? report.failures.map((f) => h('li', { class: 'bad' }, `✗ ${f}`)) : []),
+    ),
+  );
+}
+
+export async function renderAudit(main: HTMLElement): Promise<void> {
+  const { entries } = await api<{ entries: AuditEntry[]; next: number | null }>(
+    'GET',
+    '/api/v1/audit/entries?limit=100',
+  );
+  const trust = await pinnedKeys();
+  const rows = entries.map((entry) => {
+    const out = h('td', { class: 'verification' });
+    const check = async () => {
+      out.replaceChildren('checking…');
+      try {
+        out.replaceChildren(reportView(await verifyEntry(entry)));
+      } catch (err) {
+        out.replaceChildren(h('span', { class: 'bad' }, (err as Error).message));
+        say((err as Error).message);
+      }
+    };
+    return h(
+      'tr',
+      { 'data-index': entry.index },
+      h('td', {}, entry.index),
+      h('td', {}, entry.at),
+      h('td', {}, entry.type),
+      h('td', {}, entry.actor ?? ''),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          { type: 'button', 'aria-label': `Verify audit entry ${entry.index}`, onclick: () => void check() },
+          'Verify',
+        ),
+      ),
+      out,
+    );
+  });
+  main.replaceChildren(
+    h('h2', {}, 'Audit'),
+    h(
+      'p',
+      {},
+      `Keys pinned ${trust.pinnedAt} (${trust.document.keys.length} key(s)). `,
+      trust.changed ? h('strong', { class: 'bad' }, trust.changed) : null,
+    ),
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'index'),
+          h('th', {}, 'at'),
+          h('th', {}, 'type'),
+          h('th', {}, 'actor'),
+          h('th', {}, 'check'),
+          h('th', {}, 'result'),
+        ),
+      ),
+      h('tbody', {}, ...rows),
+    ),
+  );
+}

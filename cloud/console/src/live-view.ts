@@ -1,0 +1,123 @@
+/**
+ * Live verdicts per robot from `GET /api/v1/fleet/live` (Server-Sent Events, WHATWG HTML §9.2). EventSource
+ * cannot send an Authorization header, so the stream is read with fetch() and a stream reader and parsed
+ * here; leaving the view aborts it.
+ */
+import { authHeaders } from './api.js';
+import { h, say } from './dom.js';
+
+interface LiveEvent {
+  type: 'verdict' | 'alarm' | 'consent';
+  robotId: string;
+  outcome?: string;
+  violations?: string[];
+  atMs: number;
+  intentId?: string;
+  commandSeq?: number;
+  message?: string;
+  state?: string;
+}
+
+/** Splits an SSE byte stream into events (`event:` and `data:` lines, a blank line ends one). */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (type: string, data: string) => void,
+): Promise<void> {
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) type = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) onEvent(type, data.join('\n'));
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+function row(e: LiveEvent): HTMLTableRowElement {
+  const what =
+    e.type === 'verdict'
+      ? h('span', { class: e.outcome === 'signed' ? 'ok' : 'bad' }, e.outcome ?? '')
+      : e.type === 'alarm'
+        ? h('span', { class: 'bad' }, `alarm: ${e.message ?? ''}`)
+        : `consent ${e.state ?? ''}`;
+  return h(
+    'tr',
+    { class: `live-${e.type}` },
+    h('td', {}, new Date(e.atMs).toISOString().slice(11, 23)),
+    h('td', {}, what),
+    h('td', {}, e.violations?.join(', ') || '—'),
+    h('td', {}, e.intentId ?? (e.commandSeq !== undefined ? `seq ${e.commandSeq}` : '')),
+  );
+}
+
+export function renderLive(main: HTMLElement, signal: AbortSignal): void {
+  const robots = new Map<string, HTMLTableSectionElement>();
+  const board = h('div', { id: 'live-board' });
+  const state = h('p', { id: 'live-state' }, 'connecting…');
+  main.replaceChildren(h('h2', {}, 'Live verdicts'), state, board);
+  const tableOf = (robotId: string) => {
+    let body = robots.get(robotId);
+    if (!body) {
+      body = h('tbody');
+      robots.set(robotId, body);
+      board.append(
+        h(
+          'section',
+          { class: 'card', 'data-robot': robotId, 'aria-label': `robot ${robotId}` },
+          h('h3', {}, `Robot ${robotId}`),
+          h(
+            'table',
+            {},
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'time (UTC)'),
+                h('th', {}, 'verdict'),
+                h('th', {}, 'failing vertex'),
+                h('th', {}, 'intent / command'),
+              ),
+            ),
+            body,
+          ),
+        ),
+      );
+    }
+    return body;
+  };
+  void (async () => {
+    try {
+      const res = await fetch('/api/v1/fleet/live', { headers: authHeaders(), signal, cache: 'no-store' });
+      if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
+      state.textContent = 'connected: new verdicts appear as edges ship them';
+      await readEvents(res.body, (_type, data) => {
+        const event = JSON.parse(data) as LiveEvent;
+        const body = tableOf(event.robotId);
+        body.prepend(row(event));
+        while (body.rows.length > 50) body.deleteRow(-1);
+      });
+      state.textContent = 'the stream ended';
+    } catch (err) {
+      if (!signal.aborted) {
+        state.textContent = `disconnected: ${(err as Error).message}`;
+        say(state.textContent);
+      }
+    }
+  })();
+}
