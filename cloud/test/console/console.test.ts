@@ -1,0 +1,225 @@
+/**
+ * The operator console in a real Chromium (Debian `chromium`, playwright-core) against a real in-process cloud
+ * listening on a port: sign in; approve a REQUIRE_HUMAN proposal and the agent's execute succeeds; veto a held
+ * one and execute is refused; sign a robot's consent in the page and the edge receives a token that verifies
+ * under the key the browser enrolled; live verdicts (a STOP) appear without reload; an audit entry verifies in
+ * the page and a tampered inclusion proof does not. One browser and one server for the file.
+ * PENTAGATE_UPDATE_SCREENSHOTS=1 writes cloud/docs/console-*.png (linked from cloud/README.md).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { dsseVerifyStatement, TrustStore } from '@pentagate/crypto';
+import { ConsentStatementSchema, type EdgeAuditRecord, PAYLOAD_TYPES } from '@pentagate/protocol';
+import t, { type Test } from 'tap';
+import { CONSOLE_CSP } from '../../src/console/register-console.js';
+import { bearer, testCloud } from '../helpers/cloud-app.js';
+import { consentRequestFor, liftIntent } from '../helpers/consent.js';
+import { digestOf as recordDigest, edgeChain } from '../helpers/edge-records.js';
+import { testRobot } from '../helpers/fleet.js';
+import { digestOf, ledgerWrite, policyUpdate } from '../kernel/kernel-helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = process.env.PENTAGATE_UPDATE_SCREENSHOTS === '1';
+const DOCS = join(import.meta.dirname, '..', '..', 'docs');
+
+if (!existsSync(CHROMIUM)) {
+  if (process.env.CI) t.fail(`${CHROMIUM} is missing (CI installs the Debian chromium package)`);
+  else t.skip(`${CHROMIUM} is missing: apt-get install -y chromium to run the console tests`);
+} else {
+  t.test('the operator console in Chromium', run);
+}
+
+async function run(t: Test): Promise<void> {
+  // The server's clock runs ahead only while the test checks what a veto leaves after the hold ends.
+  let aheadMs = 0;
+  const cloud = await testCloud(t, {
+    nowMs: () => Date.now() + aheadMs,
+    kernel: { policyUpdateHoldMs: 60_000, expirySweepMs: 0 },
+  });
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  t.teardown(() => browser.close());
+  const inject = (method: 'GET' | 'POST', key: string, url: string, payload?: object) =>
+    cloud.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  const shoot = async (page: import('playwright-core').Page, name: string) => {
+    if (!SCREENSHOTS) return;
+    mkdirSync(DOCS, { recursive: true });
+    await page.screenshot({ path: join(DOCS, `console-${name}.png`), fullPage: true });
+  };
+
+  // What waits for the operator: two kernel proposals and one robot move.
+  const needsHuman = ledgerWrite(20, 'billing-bot', {
+    context: { agentId: 'billing-bot', confidenceScore: 0.1 },
+  });
+  const human = (await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/authorize', needsHuman)).json();
+  t.equal(human.status, 'REQUIRE_HUMAN');
+  const heldAction = policyUpdate();
+  const held = (await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/authorize', heldAction)).json();
+  t.equal(held.status, 'HELD_FOR_VETO');
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const consentRequest = consentRequestFor(liftIntent('arm-1'), Date.now(), 120_000);
+  t.equal(
+    (await inject('POST', edgeKey, '/api/v1/fleet/robots/arm-1/consent-requests', consentRequest)).statusCode,
+    200,
+  );
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const requestedUrls: string[] = [];
+  page.on('request', (r) => requestedUrls.push(r.url()));
+
+  await t.test('the page is served with a strict CSP and signs in with a key kept out of URLs', async (t) => {
+    const res = await page.goto(`${base}/console`);
+    t.equal(res?.status(), 200);
+    t.equal(res?.headers()['content-security-policy'], CONSOLE_CSP);
+    await shoot(page, 'sign-in');
+    await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.operator);
+    await page.getByRole('button', { name: 'Sign in' }).press('Enter');
+    await page.locator('section.kernel-item').first().waitFor();
+    t.equal(await page.evaluate(() => sessionStorage.getItem('pentagate.apiKey')), cloud.a.keys.operator);
+    t.notOk(
+      requestedUrls.some((u) => u.includes(cloud.a.keys.operator)),
+      'the key never appears in a requested URL',
+    );
+    t.ok(
+      requestedUrls.every((u) => u.startsWith(base)),
+      'nothing is fetched from another origin',
+    );
+  });
+
+  await t.test('approving a REQUIRE_HUMAN proposal lets the agent execute it', async (t) => {
+    const card = page.locator(`section.kernel-item[data-id="${human.proposalId}"]`);
+    t.match(await card.textContent(), digestOf(needsHuman), 'the card shows the action digest');
+    t.match(await card.textContent(), /expires in \d+:\d\d/, 'and a countdown to expiry');
+    const heldCard = page.locator(`section.kernel-item[data-id="${held.proposalId}"]`);
+    t.match(
+      await heldCard.textContent(),
+      /executes in \d+:\d\d/,
+      'a held proposal counts down to its hold end',
+    );
+    await shoot(page, 'approvals');
+    await card.getByRole('button', { name: /^approve/ }).click();
+    await card.waitFor({ state: 'detached' });
+    t.match(await page.locator('#status').textContent(), /approved \(audit entry \d+\)/);
+    const executed = await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/execute', {
+      proposalId: human.proposalId,
+    });
+    t.equal(executed.statusCode, 200, executed.body);
+  });
+
+  await t.test('vetoing a held proposal makes its execute refused', async (t) => {
+    const card = page.locator(`section.kernel-item[data-id="${held.proposalId}"]`);
+    await card.getByRole('button', { name: /^veto/ }).click();
+    await card.waitFor({ state: 'detached' });
+    aheadMs = 61_000;
+    const refused = await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/execute', {
+      proposalId: held.proposalId,
+    });
+    aheadMs = 0;
+    t.equal(refused.statusCode, 403, 'refused after the hold ended');
+    t.match(refused.json().error.message, /vetoed/);
+  });
+
+  await t.test(
+    'a robot consent is signed in the page with a non-extractable key and reaches the edge',
+    async (t) => {
+      const card = page.locator(`section.robot-consent[data-intent-digest="${consentRequest.intentDigest}"]`);
+      const text = await card.textContent();
+      t.match(text, /140\.0 N·m against threshold 100\.0 N·m, limits 150\.0 \/ 150\.0 N·m/);
+      t.equal(await card.locator('svg.path-plot rect.zone').count(), 1, 'the keep-out zone is drawn');
+      t.equal(await card.locator('svg.path-plot circle.point').count(), 2, 'and the two path points');
+      await card.getByRole('button', { name: /^Sign consent/ }).click();
+      await card.waitFor({ state: 'detached' });
+      t.match(await page.locator('#status').textContent(), /relayed \(audit entry \d+\)/);
+      const extractable = await page.evaluate(
+        () =>
+          new Promise<boolean[]>((resolve, reject) => {
+            const open = indexedDB.open('pentagate-console');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const all = open.result.transaction('operator-keys').objectStore('operator-keys').getAll();
+              all.onsuccess = () =>
+                resolve((all.result as CryptoKeyPair[]).map((p) => p.privateKey.extractable));
+            };
+          }),
+      );
+      t.same(extractable, [false], 'one key pair kept in IndexedDB, its private key not extractable');
+
+      const relayed = await inject('GET', edgeKey, '/api/v1/fleet/robots/arm-1/consents?waitMs=0');
+      t.equal(relayed.statusCode, 200);
+      const [token] = relayed.json().tokens;
+      t.ok(token, 'the edge takes the token');
+      const keys = (await inject('GET', edgeKey, '/api/v1/fleet/robots/arm-1/operator-keys')).json().keys;
+      t.equal(keys.length, 1, 'the browser enrolled one key');
+      const operatorKeyId = (await cloud.store.listApiKeys(cloud.a.id)).find(
+        (k) => k.scope === 'operator',
+      )!.id;
+      t.equal(keys[0].name, operatorKeyId, 'for the operator who signed in');
+      const verified = dsseVerifyStatement(
+        token,
+        TrustStore.fromDocument({ keys }, 'enrolled operator keys'),
+        ConsentStatementSchema,
+        { payloadType: PAYLOAD_TYPES.consent },
+      );
+      const statement = verified.statement;
+      t.same(
+        [statement.intentDigest, statement.robotId, statement.operatorId, statement.scope],
+        [consentRequest.intentDigest, 'arm-1', operatorKeyId, 'high-torque'],
+      );
+      t.ok(statement.expiresAt - statement.notBefore <= 60_000, 'valid for 60 s at most');
+      t.ok(Buffer.from(statement.nonce, 'base64url').length >= 16, 'a nonce of 16+ random bytes');
+    },
+  );
+
+  await t.test('live verdicts appear per robot without reload, a STOP included', async (t) => {
+    await page.getByRole('button', { name: 'Live' }).click();
+    await page.locator('#live-state', { hasText: 'connected' }).waitFor();
+    const chain = edgeChain('arm-1', 3, Date.now());
+    const last = chain[2]!;
+    last.verdict = { ...last.verdict, outcome: 'stopped', violations: ['SAFETY.HUMAN_IN_RADIUS'] };
+    chain[2] = { ...last, prevDigest: recordDigest(chain[1] as EdgeAuditRecord) };
+    const shipped = await inject('POST', edgeKey, '/api/v1/fleet/robots/arm-1/records', { records: chain });
+    t.equal(shipped.statusCode, 200, shipped.body);
+    const robot = page.locator('section[data-robot="arm-1"]');
+    await robot.locator('tr.live-verdict', { hasText: 'stopped' }).waitFor();
+    t.equal(await robot.locator('tr.live-verdict').count(), 3);
+    t.match(await robot.locator('tr.live-verdict').first().textContent(), /stopped.*SAFETY\.HUMAN_IN_RADIUS/);
+    await shoot(page, 'live');
+  });
+
+  await t.test('an auditor verifies an audit entry in the page; a tampered proof fails', async (t) => {
+    const auditor = await (await browser.newContext({ viewport: { width: 1024, height: 1366 } })).newPage();
+    await auditor.goto(`${base}/console#audit`);
+    await auditor.getByLabel('Operator or auditor API key').fill(cloud.a.keys.auditor);
+    await auditor.getByRole('button', { name: 'Sign in' }).click();
+    const row = auditor.locator('tbody tr[data-index]').first();
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Verify audit entry/ }).click();
+    await row.locator('.verdict').waitFor();
+    t.equal(await row.locator('.verdict').textContent(), 'verified', (await row.textContent()) ?? '');
+    t.match(await row.textContent(), /reaches the checkpoint root/);
+    await shoot(auditor, 'audit');
+
+    await auditor.route('**/api/v1/audit/inclusion**', async (route) => {
+      const proof = await (await route.fetch()).json();
+      const first = Buffer.from(proof.hashes[0], 'base64');
+      first[0] = (first[0] ?? 0) ^ 1;
+      proof.hashes[0] = first.toString('base64');
+      await route.fulfill({ json: proof });
+    });
+    await row.getByRole('button', { name: /^Verify audit entry/ }).click();
+    await row.locator('.verdict', { hasText: 'NOT verified' }).waitFor();
+    t.match(await row.textContent(), /does not reach the checkpoint root/);
+    await shoot(auditor, 'audit-tampered');
+  });
+}
