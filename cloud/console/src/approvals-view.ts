@@ -76,7 +76,13 @@ function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement 
               'ul',
               {},
               ...item.violations.map((v) =>
-                h('li', {}, h('code', {}, v.code), v.message ? ` ${v.message}` : ''),
+                h(
+                  'li',
+                  {},
+                  h('code', {}, v.code),
+                  // the kernel's messages open with their code; show it once
+                  v.message ? ` ${v.message.replace(`${v.code}: `, '')}` : '',
+                ),
               ),
             ),
       ),

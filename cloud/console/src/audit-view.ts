@@ -97,23 +97,27 @@ export async function renderAudit(main: HTMLElement): Promise<void> {
       trust.changed ? h('strong', { class: 'bad' }, trust.changed) : null,
     ),
     h(
-      'table',
-      {},
+      'div',
+      { class: 'table-scroll' },
       h(
-        'thead',
+        'table',
         {},
         h(
-          'tr',
+          'thead',
           {},
-          h('th', {}, 'index'),
-          h('th', {}, 'at'),
-          h('th', {}, 'type'),
-          h('th', {}, 'actor'),
-          h('th', {}, 'check'),
-          h('th', {}, 'result'),
+          h(
+            'tr',
+            {},
+            h('th', {}, 'index'),
+            h('th', {}, 'at'),
+            h('th', {}, 'type'),
+            h('th', {}, 'actor'),
+            h('th', {}, 'check'),
+            h('th', {}, 'result'),
+          ),
         ),
+        h('tbody', {}, ...rows),
       ),
-      h('tbody', {}, ...rows),
     ),
   );
 }

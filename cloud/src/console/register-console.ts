@@ -5,7 +5,7 @@
  * frame away from it; nothing is fetched from a CDN. The routes need no API key (the page asks for one).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type ConsoleAsset, loadConsoleAssets } from './console-assets.js';
+import { CONSOLE_DIST_DIR, type ConsoleAsset, loadConsoleAssets } from './console-assets.js';
 
 export const CONSOLE_CSP = [
   "default-src 'none'",
@@ -28,7 +28,9 @@ function send(reply: FastifyReply, asset: ConsoleAsset): FastifyReply {
     .send(asset.body);
 }
 
-export function registerConsole(app: FastifyInstance, assets = loadConsoleAssets()): void {
+/** `dir`: where the built console is (tests point it elsewhere). */
+export function registerConsole(app: FastifyInstance, dir = CONSOLE_DIST_DIR): void {
+  const assets = loadConsoleAssets(dir);
   const page = (file: string) => async (_request: unknown, reply: FastifyReply) => {
     const asset = assets?.get(file);
     if (!asset) {
