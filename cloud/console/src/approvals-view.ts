@@ -47,6 +47,8 @@ function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement 
       say((err as Error).message);
     }
     await reload();
+    // the card is gone: keep keyboard focus in the view (the outcome is announced by the status line)
+    document.getElementById('main')?.focus();
   };
   const titleId = `k-${item.id}`;
   return h(

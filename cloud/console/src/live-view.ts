@@ -6,6 +6,10 @@
 import { authHeaders } from './api.js';
 import { h, say } from './dom.js';
 
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+const MAX_ROWS_PER_ROBOT = 50;
+
 interface LiveEvent {
   type: 'verdict' | 'alarm' | 'consent';
   robotId: string;
@@ -102,22 +106,28 @@ export function renderLive(main: HTMLElement, signal: AbortSignal): void {
     return body;
   };
   void (async () => {
-    try {
-      const res = await fetch('/api/v1/fleet/live', { headers: authHeaders(), signal, cache: 'no-store' });
-      if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
-      state.textContent = 'connected: new verdicts appear as edges ship them';
-      await readEvents(res.body, (_type, data) => {
-        const event = JSON.parse(data) as LiveEvent;
-        const body = tableOf(event.robotId);
-        body.prepend(row(event));
-        while (body.rows.length > 50) body.deleteRow(-1);
-      });
-      state.textContent = 'the stream ended';
-    } catch (err) {
-      if (!signal.aborted) {
-        state.textContent = `disconnected: ${(err as Error).message}`;
+    // Reconnect after a drop (server restart, proxy timeout), waiting longer each time up to RETRY_MAX_MS.
+    let waitMs = RETRY_FIRST_MS;
+    while (!signal.aborted) {
+      try {
+        const res = await fetch('/api/v1/fleet/live', { headers: authHeaders(), signal, cache: 'no-store' });
+        if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
+        state.textContent = 'connected: new verdicts appear as edges ship them';
+        waitMs = RETRY_FIRST_MS;
+        await readEvents(res.body, (_type, data) => {
+          const event = JSON.parse(data) as LiveEvent;
+          const body = tableOf(event.robotId);
+          body.prepend(row(event));
+          while (body.rows.length > MAX_ROWS_PER_ROBOT) body.deleteRow(-1);
+        });
+        state.textContent = `the stream ended; reconnecting in ${waitMs / 1000} s`;
+      } catch (err) {
+        if (signal.aborted) return;
+        state.textContent = `disconnected (${(err as Error).message}); reconnecting in ${waitMs / 1000} s`;
         say(state.textContent);
       }
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs = Math.min(waitMs * 2, RETRY_MAX_MS);
     }
   })();
 }

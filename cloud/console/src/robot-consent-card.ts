@@ -66,6 +66,8 @@ export function robotConsentCard(item: RobotConsentItem, reload: () => Promise<v
       say(`consent not relayed: ${(err as Error).message}`);
     }
     await reload();
+    // the card is gone: keep keyboard focus in the view (the outcome is announced by the status line)
+    document.getElementById('main')?.focus();
   };
   return h(
     'section',

@@ -109,7 +109,9 @@ async function run(t: Test): Promise<void> {
       'a held proposal counts down to its hold end',
     );
     await shoot(page, 'approvals');
-    await card.getByRole('button', { name: /^approve/ }).click();
+    // by keyboard: the control is a labelled button that takes focus and Enter
+    await card.getByRole('button', { name: `approve ${needsHuman.type} ${human.proposalId}` }).focus();
+    await page.keyboard.press('Enter');
     await card.waitFor({ state: 'detached' });
     t.match(await page.locator('#status').textContent(), /approved \(audit entry \d+\)/);
     const executed = await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/execute', {
