@@ -10,6 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dsseVerifyStatement, TrustStore } from '@pentagate/crypto';
 import { ConsentStatementSchema, type EdgeAuditRecord, PAYLOAD_TYPES } from '@pentagate/protocol';
+import { verifyConsentToken } from '@pentagate/verifier';
 import t, { type Test } from 'tap';
 import { CONSOLE_CSP } from '../../src/console/register-console.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
@@ -109,6 +110,13 @@ async function run(t: Test): Promise<void> {
       'a held proposal counts down to its hold end',
     );
     await shoot(page, 'approvals');
+    await page.setViewportSize({ width: 820, height: 1180 });
+    t.ok(
+      await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'),
+      'no sideways scrolling at tablet width (820 px)',
+    );
+    await shoot(page, 'approvals-tablet');
+    await page.setViewportSize({ width: 1280, height: 900 });
     // by keyboard: the control is a labelled button that takes focus and Enter
     await card.getByRole('button', { name: `approve ${needsHuman.type} ${human.proposalId}` }).focus();
     await page.keyboard.press('Enter');
@@ -177,6 +185,15 @@ async function run(t: Test): Promise<void> {
         [consentRequest.intentDigest, 'arm-1', operatorKeyId, 'high-torque'],
       );
       t.ok(statement.expiresAt - statement.notBefore <= 60_000, 'valid for 60 s at most');
+      const asTheEdgeChecks = verifyConsentToken(token, TrustStore.fromDocument({ keys }, 'operator keys'), {
+        intent: consentRequest.intent,
+        robotId: 'arm-1',
+        atMs: Date.now(),
+      });
+      t.ok(
+        asTheEdgeChecks.valid,
+        `pentagate verify consent accepts it: ${asTheEdgeChecks.failures.join('; ')}`,
+      );
       t.ok(Buffer.from(statement.nonce, 'base64url').length >= 16, 'a nonce of 16+ random bytes');
     },
   );
@@ -208,6 +225,10 @@ async function run(t: Test): Promise<void> {
     await row.locator('.verdict').waitFor();
     t.equal(await row.locator('.verdict').textContent(), 'verified', (await row.textContent()) ?? '');
     t.match(await row.textContent(), /reaches the checkpoint root/);
+    t.ok(
+      await auditor.evaluate('document.documentElement.scrollWidth <= window.innerWidth'),
+      'the audit table fits 1024 px',
+    );
     await shoot(auditor, 'audit');
 
     await auditor.route('**/api/v1/audit/inclusion**', async (route) => {
