@@ -3,7 +3,7 @@
  * cannot send an Authorization header, so the stream is read with fetch() and a stream reader and parsed
  * here; leaving the view aborts it.
  */
-import { authHeaders } from './api.js';
+import { api, authHeaders } from './api.js';
 import { h, say } from './dom.js';
 
 const RETRY_FIRST_MS = 1000;
@@ -68,11 +68,39 @@ function row(e: LiveEvent): HTMLTableRowElement {
   );
 }
 
-export function renderLive(main: HTMLElement, signal: AbortSignal): void {
+/** The robot filter: every robot of the tenant, or one (`?robot=`); choosing reopens the stream. */
+function robotFilter(
+  robotId: string | undefined,
+  choose: (robotId: string | undefined) => void,
+): HTMLElement {
+  const select = h(
+    'select',
+    { id: 'live-robot', onchange: () => choose(select.value || undefined) },
+    h('option', { value: '' }, 'every robot'),
+    robotId ? h('option', { value: robotId, selected: true }, robotId) : null,
+  );
+  void api<{ robots: { robotId: string; retiredAt: string | null }[] }>('GET', '/api/v1/fleet/robots')
+    .then(({ robots }) => {
+      for (const r of robots) {
+        if (r.robotId !== robotId && r.retiredAt === null)
+          select.append(h('option', { value: r.robotId }, r.robotId));
+      }
+    })
+    .catch((err: Error) => say(`robot list: ${err.message}`));
+  return h('p', {}, h('label', { for: 'live-robot' }, 'Robot '), select);
+}
+
+export function renderLive(
+  main: HTMLElement,
+  signal: AbortSignal,
+  robotId: string | undefined,
+  choose: (robotId: string | undefined) => void,
+): void {
   const robots = new Map<string, HTMLTableSectionElement>();
   const board = h('div', { id: 'live-board' });
   const state = h('p', { id: 'live-state' }, 'connecting…');
-  main.replaceChildren(h('h2', {}, 'Live verdicts'), state, board);
+  main.replaceChildren(h('h2', {}, 'Live verdicts'), robotFilter(robotId, choose), state, board);
+  const url = robotId ? `/api/v1/fleet/live?robot=${encodeURIComponent(robotId)}` : '/api/v1/fleet/live';
   const tableOf = (robotId: string) => {
     let body = robots.get(robotId);
     if (!body) {
@@ -110,7 +138,7 @@ export function renderLive(main: HTMLElement, signal: AbortSignal): void {
     let waitMs = RETRY_FIRST_MS;
     while (!signal.aborted) {
       try {
-        const res = await fetch('/api/v1/fleet/live', { headers: authHeaders(), signal, cache: 'no-store' });
+        const res = await fetch(url, { headers: authHeaders(), signal, cache: 'no-store' });
         if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
         state.textContent = 'connected: new verdicts appear as edges ship them';
         waitMs = RETRY_FIRST_MS;

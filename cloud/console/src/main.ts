@@ -16,6 +16,8 @@ const main = document.getElementById('main') as HTMLElement;
 const nav = document.getElementById('nav') as HTMLElement;
 const signOut = document.getElementById('sign-out') as HTMLButtonElement;
 let leaving = new AbortController();
+/** The live view's robot filter (undefined: every robot). */
+let liveRobot: string | undefined;
 
 function signInForm(message = ''): void {
   nav.hidden = true;
@@ -58,8 +60,12 @@ async function show(view: View): Promise<void> {
   history.replaceState(null, '', `#${view}`);
   try {
     if (view === 'approvals') await renderApprovals(main);
-    else if (view === 'live') renderLive(main, leaving.signal);
-    else await renderAudit(main);
+    else if (view === 'live') {
+      renderLive(main, leaving.signal, liveRobot, (robotId) => {
+        liveRobot = robotId;
+        void show('live').then(() => document.getElementById('live-robot')?.focus());
+      });
+    } else await renderAudit(main);
   } catch (err) {
     const forbidden = err instanceof ApiCallError && err.status === 403;
     main.replaceChildren(

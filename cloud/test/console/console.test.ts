@@ -212,6 +212,28 @@ async function run(t: Test): Promise<void> {
     t.equal(await robot.locator('tr.live-verdict').count(), 3);
     t.match(await robot.locator('tr.live-verdict').first().textContent(), /stopped.*SAFETY\.HUMAN_IN_RADIUS/);
     await shoot(page, 'live');
+
+    // one robot: another robot's verdicts stay out of the view
+    const otherEdgeKey = await testRobot(cloud, cloud.a, 'arm-2');
+    await page.getByLabel('Robot', { exact: true }).selectOption('arm-1');
+    await page.locator('#live-state', { hasText: 'connected' }).waitFor();
+    const next: EdgeAuditRecord = {
+      v: 1,
+      index: 3,
+      appendedAtMs: Date.now(),
+      prevDigest: recordDigest(chain[2] as EdgeAuditRecord),
+      verdict: { ...chain[0]!.verdict, intentId: 'intent-3', commandSeq: 4, atMs: Date.now() },
+    };
+    const other = await inject('POST', otherEdgeKey, '/api/v1/fleet/robots/arm-2/records', {
+      records: edgeChain('arm-2', 1, Date.now()),
+    });
+    t.equal(other.statusCode, 200, other.body);
+    t.equal(
+      (await inject('POST', edgeKey, '/api/v1/fleet/robots/arm-1/records', { records: [next] })).statusCode,
+      200,
+    );
+    await robot.locator('tr.live-verdict', { hasText: 'intent-3' }).waitFor();
+    t.equal(await page.locator('section[data-robot="arm-2"]').count(), 0, 'arm-2 is filtered out');
   });
 
   await t.test('an auditor verifies an audit entry in the page; a tampered proof fails', async (t) => {
