@@ -236,6 +236,48 @@ async function run(t: Test): Promise<void> {
     t.equal(await page.locator('section[data-robot="arm-2"]').count(), 0, 'arm-2 is filtered out');
   });
 
+  await t.test('the live view reconnects after the stream drops', async (t) => {
+    // The first connection after this is answered with one event and then closed, like a proxy dropping it.
+    const dropped = JSON.stringify({
+      type: 'alarm',
+      robotId: 'arm-1',
+      kind: 'test',
+      message: 'before the drop',
+      atMs: Date.now(),
+    });
+    await page.route(
+      '**/api/v1/fleet/live**',
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'text/event-stream',
+          body: `event: alarm\ndata: ${dropped}\n\n`,
+        }),
+      { times: 1 },
+    );
+    await page.getByRole('button', { name: 'Approvals' }).click();
+    await page.getByRole('button', { name: 'Live' }).click();
+    const robot = page.locator('section[data-robot="arm-1"]');
+    await robot.locator('tr.live-alarm', { hasText: 'before the drop' }).waitFor();
+    await page.locator('#live-state', { hasText: 'connected' }).waitFor({ timeout: 10_000 });
+    const again: EdgeAuditRecord = {
+      v: 1,
+      index: 4,
+      appendedAtMs: Date.now(),
+      prevDigest: (await inject('GET', edgeKey, '/api/v1/fleet/robots/arm-1/ack')).json().headDigest,
+      verdict: {
+        ...edgeChain('arm-1', 1)[0]!.verdict,
+        intentId: 'intent-4',
+        commandSeq: 5,
+        atMs: Date.now(),
+      },
+    };
+    const shipped = await inject('POST', edgeKey, '/api/v1/fleet/robots/arm-1/records', { records: [again] });
+    t.equal(shipped.statusCode, 200, shipped.body);
+    await robot.locator('tr.live-verdict', { hasText: 'intent-4' }).waitFor();
+    t.pass('a verdict shipped after the reconnection arrives');
+  });
+
   await t.test('an auditor verifies an audit entry in the page; a tampered proof fails', async (t) => {
     const auditor = await (await browser.newContext({ viewport: { width: 1024, height: 1366 } })).newPage();
     await auditor.goto(`${base}/console#audit`);
