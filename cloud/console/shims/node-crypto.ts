@@ -1,5 +1,6 @@
 /** Stand-in for node:crypto in the page: random bytes from WebCrypto; key files and KeyObjects do not exist here. */
 import { BrowserBuffer, type Bytes } from './buffer.js';
+import { unavailable } from './node-unavailable.js';
 
 export function randomBytes(n: number): Bytes {
   const out = BrowserBuffer.alloc(n);
@@ -7,9 +8,6 @@ export function randomBytes(n: number): Bytes {
   return out;
 }
 
-function unavailable(): never {
-  throw new Error('node:crypto key objects are not available in the browser');
-}
 export const createPrivateKey = unavailable;
 export const createPublicKey = unavailable;
 export const sign = unavailable;

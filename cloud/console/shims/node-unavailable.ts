@@ -1,6 +1,10 @@
-/** Stand-in for Node built-ins that only file-reading code of the shared packages uses; the console never calls it. */
-function unavailable(): never {
-  throw new Error('not available in the browser');
+/**
+ * Stand-in for the Node built-ins that only the shared packages' file-reading code uses (node:fs/promises,
+ * node:path, node:util); the console never calls them. `unavailable` is also what the other shims export for
+ * the functions the page does not have.
+ */
+export function unavailable(): never {
+  throw new Error('not available in the browser (a Node built-in the console does not use)');
 }
 export const open = unavailable;
 export const readFile = unavailable;
