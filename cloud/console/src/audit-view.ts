@@ -52,42 +52,57 @@ function reportView(report: VerificationReport): HTMLElement {
   );
 }
 
-export async function renderAudit(main: HTMLElement): Promise<void> {
-  const { entries } = await api<{ entries: AuditEntry[]; next: number | null }>(
-    'GET',
-    '/api/v1/audit/entries?limit=100',
-  );
-  const trust = await pinnedKeys();
-  const rows = entries.map((entry) => {
-    const out = h('td', { class: 'verification' });
-    const check = async () => {
-      out.replaceChildren('checking…');
-      try {
-        out.replaceChildren(reportView(await verifyEntry(entry)));
-      } catch (err) {
-        out.replaceChildren(h('span', { class: 'bad' }, (err as Error).message));
-        say((err as Error).message);
-      }
-    };
-    return h(
-      'tr',
-      { 'data-index': entry.index },
-      h('td', {}, entry.index),
-      h('td', {}, entry.at),
-      h('td', {}, entry.type),
-      h('td', {}, entry.actor ?? ''),
+/** Entries per page; the route reads at most 2,000 log positions per call, so a page may hold fewer. */
+const PAGE_SIZE = 20;
+
+function entryRow(entry: AuditEntry): HTMLTableRowElement {
+  const out = h('td', { class: 'verification' });
+  const check = async () => {
+    out.replaceChildren('checking…');
+    try {
+      out.replaceChildren(reportView(await verifyEntry(entry)));
+    } catch (err) {
+      out.replaceChildren(h('span', { class: 'bad' }, (err as Error).message));
+      say((err as Error).message);
+    }
+  };
+  return h(
+    'tr',
+    { 'data-index': entry.index },
+    h('td', {}, entry.index),
+    h('td', {}, entry.at),
+    h('td', {}, entry.type),
+    h('td', {}, entry.actor ?? ''),
+    h(
+      'td',
+      {},
       h(
-        'td',
-        {},
-        h(
-          'button',
-          { type: 'button', 'aria-label': `Verify audit entry ${entry.index}`, onclick: () => void check() },
-          'Verify',
-        ),
+        'button',
+        { type: 'button', 'aria-label': `Verify audit entry ${entry.index}`, onclick: () => void check() },
+        'Verify',
       ),
-      out,
+    ),
+    out,
+  );
+}
+
+export async function renderAudit(main: HTMLElement): Promise<void> {
+  const trust = await pinnedKeys();
+  const body = h('tbody');
+  const older = h('button', { type: 'button', id: 'older-entries' }, 'Older entries');
+  let before: number | null = null;
+  const loadPage = async () => {
+    const query = `?limit=${PAGE_SIZE}${before === null ? '' : `&before=${before}`}`;
+    const page = await api<{ entries: AuditEntry[]; next: number | null }>(
+      'GET',
+      `/api/v1/audit/entries${query}`,
     );
-  });
+    body.append(...page.entries.map(entryRow));
+    before = page.next;
+    older.hidden = page.next === null;
+  };
+  older.addEventListener('click', () => void loadPage().catch((err: Error) => say(err.message)));
+  await loadPage();
   main.replaceChildren(
     h('h2', {}, 'Audit'),
     h(
@@ -116,8 +131,9 @@ export async function renderAudit(main: HTMLElement): Promise<void> {
             h('th', {}, 'result'),
           ),
         ),
-        h('tbody', {}, ...rows),
+        body,
       ),
     ),
+    older,
   );
 }

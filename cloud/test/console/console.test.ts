@@ -285,6 +285,21 @@ async function run(t: Test): Promise<void> {
     await auditor.getByRole('button', { name: 'Sign in' }).click();
     const row = auditor.locator('tbody tr[data-index]').first();
     await row.waitFor();
+    const shown = await auditor.locator('tbody tr[data-index]').count();
+    const total = (await inject('GET', cloud.a.keys.auditor, '/api/v1/audit/entries?limit=200')).json()
+      .entries.length;
+    t.ok(total > shown, `more entries (${total}) than one page (${shown})`);
+    await auditor.getByRole('button', { name: 'Older entries' }).click();
+    await auditor.locator(`tbody tr[data-index]`).nth(shown).waitFor();
+    const indexes = await auditor
+      .locator('tbody tr[data-index]')
+      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
+    t.same(
+      indexes,
+      [...indexes].sort((x, y) => y - x),
+      'older entries follow, newest first, none twice',
+    );
+    t.equal(new Set(indexes).size, indexes.length);
     await row.getByRole('button', { name: /^Verify audit entry/ }).click();
     await row.locator('.verdict').waitFor();
     t.equal(await row.locator('.verdict').textContent(), 'verified', (await row.textContent()) ?? '');
