@@ -124,7 +124,33 @@ function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement 
   );
 }
 
+/** How often the view checks whether the queue changed (it says so; it never re-renders under the operator). */
+const WATCH_MS = 3000;
+let watcher = new AbortController();
+
+function queueKeys(queue: Queue): string {
+  return [...queue.items.map((i) => i.id), ...queue.robotConsents.map((c) => c.intentDigest)]
+    .sort()
+    .join(',');
+}
+
+/** Polls the queue; when it differs from what is shown, `notice` says so and points at Refresh. */
+function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): void {
+  const timer = setInterval(() => {
+    if (signal.aborted || !notice.isConnected) return clearInterval(timer);
+    void api<Queue>('GET', '/api/v1/approvals')
+      .then((now) => {
+        notice.textContent =
+          queueKeys(now) === queueKeys(shown) ? '' : 'The queue changed: press Refresh to see it.';
+      })
+      .catch(() => {});
+  }, WATCH_MS);
+}
+
 export async function renderApprovals(main: HTMLElement): Promise<void> {
+  watcher.abort();
+  watcher = new AbortController();
+  const signal = watcher.signal;
   const reload = () => renderApprovals(main);
   const queue = await api<Queue>('GET', '/api/v1/approvals');
   const refresh = h(
@@ -132,9 +158,11 @@ export async function renderApprovals(main: HTMLElement): Promise<void> {
     { type: 'button', id: 'refresh-approvals', onclick: () => void reload() },
     'Refresh',
   );
+  const notice = h('p', { id: 'queue-changed', role: 'status', class: 'over' });
   main.replaceChildren(
     h('h2', {}, 'Approvals'),
     refresh,
+    notice,
     h('h3', {}, `Agent actions (${queue.items.length})`),
     ...(queue.items.length
       ? queue.items.map((i) => kernelCard(i, reload))
@@ -144,4 +172,5 @@ export async function renderApprovals(main: HTMLElement): Promise<void> {
       ? queue.robotConsents.map((c) => robotConsentCard(c, reload))
       : [h('p', {}, 'Nothing waiting.')]),
   );
+  watchQueue(queue, notice, signal);
 }

@@ -128,6 +128,26 @@ async function run(t: Test): Promise<void> {
     t.equal(executed.statusCode, 200, executed.body);
   });
 
+  await t.test('a new waiting item is announced without re-rendering, and Refresh shows it', async (t) => {
+    const later = (
+      await inject(
+        'POST',
+        cloud.a.keys.agent,
+        '/api/v1/kernel/authorize',
+        ledgerWrite(30, 'billing-bot', { context: { agentId: 'billing-bot', confidenceScore: 0.1 } }),
+      )
+    ).json();
+    await page.locator('#queue-changed', { hasText: 'The queue changed' }).waitFor();
+    t.equal(
+      await page.locator(`section.kernel-item[data-id="${later.proposalId}"]`).count(),
+      0,
+      'not yet shown',
+    );
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator(`section.kernel-item[data-id="${later.proposalId}"]`).waitFor();
+    t.equal(await page.locator('#queue-changed').textContent(), '');
+  });
+
   await t.test('vetoing a held proposal makes its execute refused', async (t) => {
     const card = page.locator(`section.kernel-item[data-id="${held.proposalId}"]`);
     await card.getByRole('button', { name: /^veto/ }).click();
