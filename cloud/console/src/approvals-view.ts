@@ -3,10 +3,11 @@
  * or deny; HELD_FOR_VETO: veto or deny before the hold ends), each bound to the action digest shown, and robot
  * moves waiting for consent, approved by signing in the page (robot-consent-card.ts).
  */
+import type { RobotConsentItem } from '@pentagate/protocol';
 import { api } from './api.js';
 import { countdown } from './countdown.js';
 import { h, say } from './dom.js';
-import { type RobotConsentItem, robotConsentCard } from './robot-consent-card.js';
+import { robotConsentCard } from './robot-consent-card.js';
 
 export interface KernelItem {
   id: string;

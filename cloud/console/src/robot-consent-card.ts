@@ -4,22 +4,13 @@
  * deadline. "Sign consent" makes (on first use) and enrols the browser's key, signs the statement here and
  * POSTs the token to the request's grantPath; the cloud checks and relays it, never signs.
  */
-import type { ConsentRequest } from '@pentagate/protocol';
+import type { RobotConsentItem } from '@pentagate/protocol';
 import { api, session } from './api.js';
 import { consentStatement, signConsent } from './consent-sign.js';
 import { countdown } from './countdown.js';
 import { h, say } from './dom.js';
 import { enrolOperatorKey, operatorKeyFor } from './operator-key.js';
 import { pathPlot } from './path-plot.js';
-
-export interface RobotConsentItem {
-  robotId: string;
-  intentDigest: string;
-  request: ConsentRequest;
-  createdAt: string;
-  expiresAt: string;
-  grantPath: string;
-}
 
 const OPERATOR_ITEM = 'pentagate.operatorId';
 

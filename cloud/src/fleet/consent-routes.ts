@@ -17,7 +17,8 @@ import {
   type ConsentRequest,
   ConsentRequestSchema,
   IdentifierSchema,
-  IsoTimestampSchema,
+  type RobotConsentItem,
+  RobotConsentListSchema,
   RobotIdSchema,
   Sha256HexSchema,
   OperatorKeysSchema,
@@ -47,22 +48,7 @@ const GrantParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** A waiting robot consent request as the approvals queue shows it. */
-export const RobotConsentItemSchema = Type.Object(
-  {
-    robotId: RobotIdSchema,
-    intentDigest: Sha256HexSchema,
-    request: ConsentRequestSchema,
-    createdAt: IsoTimestampSchema,
-    /** The edge's deadline: after it the edge has vetoed the move. */
-    expiresAt: IsoTimestampSchema,
-    /** Where to POST `{ token }`. */
-    grantPath: Type.String(),
-  },
-  { additionalProperties: false },
-);
-
-export function robotConsentItem(r: ConsentRequestRecord) {
+export function robotConsentItem(r: ConsentRequestRecord): RobotConsentItem {
   return {
     robotId: r.robotId,
     intentDigest: r.intentDigest,
@@ -148,7 +134,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
         summary: 'Robot moves waiting for operator consent, oldest first',
         querystring: Type.Object({ robot: Type.Optional(RobotIdSchema) }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ items: Type.Array(RobotConsentItemSchema) }, { additionalProperties: false }),
+          200: RobotConsentListSchema,
           ...ERROR_RESPONSES,
         },
       },

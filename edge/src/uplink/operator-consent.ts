@@ -3,16 +3,16 @@
  * cloud's approvals queue, and hand the cloud a token signed here with the operator's own key. The private
  * key never leaves this machine; the cloud only checks and relays the token.
  */
-import { type ConsentRequest, PentagateError, readJson } from '@pentagate/protocol';
+import {
+  PentagateError,
+  type RobotConsentItem,
+  RobotConsentListSchema,
+  readJson,
+  schemaIssues,
+} from '@pentagate/protocol';
 
-export interface WaitingConsent {
-  robotId: string;
-  intentDigest: string;
-  request: ConsentRequest;
-  createdAt: string;
-  expiresAt: string;
-  grantPath: string;
-}
+/** A robot move waiting in the cloud's approvals queue (the queue's own item schema). */
+export type WaitingConsent = RobotConsentItem;
 
 export class ConsentCloudError extends PentagateError {}
 
@@ -55,11 +55,15 @@ async function call(cloud: OperatorCloud, method: string, path: string, body?: u
 /** The robot moves waiting for consent, oldest first (one robot's when given). */
 export async function waitingConsents(cloud: OperatorCloud, robotId?: string): Promise<WaitingConsent[]> {
   const query = robotId ? `?robot=${encodeURIComponent(robotId)}` : '';
-  const body = (await call(cloud, 'GET', `/api/v1/fleet/consent-requests${query}`)) as { items?: unknown };
-  if (!Array.isArray(body.items)) {
-    throw new ConsentCloudError('CLOUD_REFUSED', 'the consent-requests answer has no items list');
+  const body = await call(cloud, 'GET', `/api/v1/fleet/consent-requests${query}`);
+  const issue = schemaIssues(RobotConsentListSchema, body)[0];
+  if (issue) {
+    throw new ConsentCloudError(
+      'CLOUD_REFUSED',
+      `the consent-requests answer is not the approvals queue's shape: ${issue.path || '/'}: ${issue.message}`,
+    );
   }
-  return body.items as WaitingConsent[];
+  return (body as { items: WaitingConsent[] }).items;
 }
 
 /** Hands the cloud a signed token for one waiting move; resolves with the audit index of the grant. */

@@ -10,15 +10,16 @@ import {
   IdentifierSchema,
   IsoTimestampSchema,
   ProposedActionSchema,
+  type RobotConsentItem,
+  RobotConsentItemSchema,
   Sha256HexSchema,
   textSchema,
   ViolationSchema,
 } from '@pentagate/protocol';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../app/auth.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
-import { RobotConsentItemSchema } from '../../fleet/consent-routes.js';
 import { APPROVAL_VERBS, type ApprovalVerb, decideApproval, listApprovals } from '../../kernel/approvals.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { PROPOSAL_STATES } from '../../store/kernel-store.js';
@@ -47,7 +48,7 @@ const ListSchema = Type.Object(
 );
 
 /** The tenant's waiting robot consent requests. */
-export type RobotConsentSource = (tenantId: string) => Promise<Static<typeof RobotConsentItemSchema>[]>;
+export type RobotConsentSource = (tenantId: string) => Promise<RobotConsentItem[]>;
 
 export const ApprovalRequestSchema = Type.Object(
   { actionDigest: Sha256HexSchema, comment: Type.Optional(textSchema(512)) },

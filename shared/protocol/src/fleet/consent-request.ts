@@ -12,7 +12,13 @@ import { KeepOutZoneSchema } from '../robot/profile.js';
 import { IntentSchema } from '../robot/intent.js';
 import { ConsentScopeSchema } from '../schemas/consent.js';
 import { DsseEnvelopeSchema } from '../schemas/dsse.js';
-import { IdentifierSchema, RobotIdSchema, Sha256HexSchema, UnixMsSchema } from '../schemas/primitives.js';
+import {
+  IdentifierSchema,
+  IsoTimestampSchema,
+  RobotIdSchema,
+  Sha256HexSchema,
+  UnixMsSchema,
+} from '../schemas/primitives.js';
 import { TrustedKeySchema } from '../schemas/trust.js';
 
 const Metres = Type.Number({ minimum: -1e4, maximum: 1e4 });
@@ -72,5 +78,29 @@ export const ConsentRequestPostedSchema = Type.Object(
 /** The operator keys an edge trusts through the registry: trust entries of role `operator`. */
 export const OperatorKeysSchema = Type.Object(
   { keys: Type.Array(TrustedKeySchema, { maxItems: 1024 }) },
+  { additionalProperties: false },
+);
+
+/**
+ * A waiting robot consent request as the approvals queue serves it (`GET /api/v1/approvals` `robotConsents`,
+ * `GET /api/v1/fleet/consent-requests` `items`), read by the console and `pentagate consent pending|grant`.
+ */
+export const RobotConsentItemSchema = Type.Object(
+  {
+    robotId: RobotIdSchema,
+    intentDigest: Sha256HexSchema,
+    request: ConsentRequestSchema,
+    createdAt: IsoTimestampSchema,
+    /** The edge's deadline: after it the edge has vetoed the move. */
+    expiresAt: IsoTimestampSchema,
+    /** Where to POST `{ token }`. */
+    grantPath: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type RobotConsentItem = Static<typeof RobotConsentItemSchema>;
+
+export const RobotConsentListSchema = Type.Object(
+  { items: Type.Array(RobotConsentItemSchema) },
   { additionalProperties: false },
 );
