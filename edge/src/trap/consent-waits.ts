@@ -26,6 +26,10 @@ export class ConsentWaits {
     this.#waiting.set(intentDigest, parked);
   }
 
+  get(intentDigest: string): ParkedIntent | undefined {
+    return this.#waiting.get(intentDigest);
+  }
+
   /** The parked intents by digest, oldest first. */
   entries(): [string, ParkedIntent][] {
     return [...this.#waiting];

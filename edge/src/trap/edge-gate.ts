@@ -142,9 +142,10 @@ export class EdgeGate {
     }));
   }
 
-  /** What an operator needs to judge each waiting intent (posted to the cloud's approvals queue). */
-  consentRequests(): ConsentRequest[] {
-    return this.#consents.entries().map(([digest, w]) => consentRequest(this.#cp, digest, w));
+  /** What an operator needs to judge a waiting intent (posted to the cloud's approvals queue). */
+  consentRequest(intentDigest: string): ConsentRequest | undefined {
+    const parked = this.#consents.get(intentDigest);
+    return parked && consentRequest(this.#cp, intentDigest, parked);
   }
 
   /**

@@ -16,7 +16,10 @@ import type { Logger } from 'pino';
 import type { CloudLink } from './cloud-link.js';
 
 export interface ConsentRelayGate {
-  consentRequests(): ConsentRequest[];
+  /** The digests of the intents waiting now (cheap: polled). */
+  waitingConsents(): { intentDigest: string }[];
+  /** What an operator needs to judge one of them (built once per waiting intent, when it is posted). */
+  consentRequest(intentDigest: string): ConsentRequest | undefined;
   trustOperatorKeys(keys: readonly TrustedKey[]): void;
 }
 
@@ -62,14 +65,16 @@ export class ConsentRelay {
   /** Posts the requests the cloud does not have yet; forgets those no longer waiting. */
   async #postLoop(): Promise<void> {
     while (!this.#stop.signal.aborted) {
-      const waiting = this.#o.gate.consentRequests();
-      const digests = new Set(waiting.map((r) => r.intentDigest));
+      const digests = new Set(this.#o.gate.waitingConsents().map((w) => w.intentDigest));
       for (const d of this.#posted) if (!digests.has(d)) this.#posted.delete(d);
       try {
-        const fresh = waiting.filter((r) => !this.#posted.has(r.intentDigest));
+        const fresh = [...digests]
+          .filter((d) => !this.#posted.has(d))
+          .map((d) => this.#o.gate.consentRequest(d))
+          .filter((r): r is ConsentRequest => r !== undefined);
         if (
           fresh.length > 0 ||
-          (waiting.length > 0 && Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs)
+          (digests.size > 0 && Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs)
         ) {
           // A token may be signed by a key enrolled a moment ago: read the registry's keys first.
           this.#o.gate.trustOperatorKeys(await this.#o.link.operatorKeys(this.#stop.signal));
