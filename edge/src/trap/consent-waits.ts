@@ -62,6 +62,19 @@ export class ConsentWaits {
       };
     }
     const intentId = waiting.intent.intentId;
+    // Past its deadline the intent no longer waits, even before the expiry sweep (every consentCheckPeriodMs)
+    // has turned it into its consent-expired veto: a late token must never release it.
+    if (nowMs >= waiting.deadlineMs) {
+      return {
+        refused: {
+          violation: edgeViolation(
+            'CONSENT.NO_WAITING_INTENT',
+            `intent ${intentId} stopped waiting for consent at ${new Date(waiting.deadlineMs).toISOString()}`,
+          ),
+          intentId,
+        },
+      };
+    }
     const detail = `intent ${intentId} still waits until ${new Date(waiting.deadlineMs).toISOString()}`;
     const refuse = (violation: string) => ({ refused: { violation, intentId, detail } });
     if (this.#usedNonces.has(statement.nonce)) {

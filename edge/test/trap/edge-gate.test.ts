@@ -104,7 +104,17 @@ t.test(
     t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
     t.match(gate.submitConsent(token, T0).verdict.violations[0], /^CONSENT\.REPLAYED/);
 
-    const expired = gate.expireConsents(T0 + profile.consent.timeoutMs);
+    // A valid token that arrives after the wait's deadline, before the expiry sweep ran, releases nothing.
+    const deadline = T0 + profile.consent.timeoutMs;
+    const late = gate.submitConsent(
+      consent(intent, { notBefore: T0, expiresAt: deadline + 60_000 }),
+      deadline,
+    );
+    t.equal(late.kind, 'veto', 'a late token is refused');
+    t.match(late.verdict.violations[0], /^CONSENT\.NO_WAITING_INTENT: intent int-critical stopped waiting/);
+    t.equal(gate.waitingConsents().length, 1, 'and the wait is left for the sweep to time out');
+
+    const expired = gate.expireConsents(deadline);
     t.equal(expired.length, 1);
     t.equal(expired[0]!.verdict.outcome, 'consent-expired');
     t.match(expired[0]!.verdict.violations[0], /^CONSENT\.TIMEOUT/);
