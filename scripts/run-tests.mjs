@@ -10,5 +10,8 @@ const run = (command, args, env = process.env) =>
 const tapBin = new URL('../node_modules/.bin/tap', import.meta.url).pathname;
 const tap = run(tapBin, process.argv.slice(2), { ...process.env, TS_NODE_PROJECT: 'tsconfig.tap.json' });
 const gate = run(process.execPath, ['scripts/coverage-gate.mjs']);
-const summary = run(process.execPath, ['scripts/tap-summary.mjs']);
+const summary = run(process.execPath, ['scripts/tap-summary.mjs'], {
+  ...process.env,
+  TAP_EXIT_CODE: String(tap),
+});
 process.exit(tap !== 0 || gate !== 0 || summary !== 0 ? 1 : 0);

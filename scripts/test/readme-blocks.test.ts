@@ -181,6 +181,10 @@ async function inPool<T>(items: T[], limit: number, fn: (item: T) => Promise<voi
   await Promise.all(Array.from({ length: limit }, worker));
 }
 
+// The file's own budget, not only the subtest's: tap's runner kills a file at the configured
+// per-file timeout (120 s) unless the root test raises it, and the READMEs together take ~2 min.
+t.setTimeout(readmeTimeoutMs * 2);
+
 t.test('the README shell blocks', async (t) => {
   t.setTimeout(readmeTimeoutMs * 2);
   t.ok(readmes.includes('README.md'), 'the root README is found');

@@ -138,7 +138,11 @@ t.test('a mutated motor command is either still valid or refused with a path, ne
         for (const k of keys) parent = parent[k] as Record<string, unknown>;
         if (op === 'replace') parent[last] = replacement;
         else if (op === 'delete') delete parent[last];
-        else parent[newKey] = replacement; // a sibling member the schema did not list
+        // A sibling the schema did not list: an extra element in an array (a string key such as
+        // "length" on an array is not a JSON member, and assigning it can throw in the test itself),
+        // an extra member in an object.
+        else if (Array.isArray(parent)) parent.splice(Number(last), 0, replacement);
+        else parent[newKey] = replacement;
         try {
           validate(MotorCommandSchema, value, 'motor command');
         } catch (err) {
