@@ -5,8 +5,9 @@
  * each token to the node exactly as if it had arrived on the consent topic — the gate verifies signature,
  * intent digest, robot, validity window and single-use nonce itself, so the cloud can relay but never forge.
  * The operator keys the cloud enrolled are trusted for consent only; they are read when a move is posted —
- * before an operator can have seen it, so reading them costs the grant no round trip — and every
- * `keysRefreshMs` while moves wait.
+ * before an operator can have seen it, so reading them costs the grant no round trip — every
+ * `keysRefreshMs` while moves wait, and again before a token signed by a key not read yet is delivered: an
+ * operator's browser enrols its key at its first signature, a moment before the token arrives.
  *
  * The gate never waits on any of this: a cloud that is down means the move waits as it would without a link,
  * then expires into a veto; `pentagate consent grant` on the consent topic keeps working beside the relay.
@@ -48,6 +49,8 @@ export class ConsentRelay {
   #loops: Promise<void>[] = [];
   #down = false;
   #keysReadAtMs = Number.NEGATIVE_INFINITY;
+  /** The key ids of the operator keys last read from the cloud. */
+  #knownKids = new Set<string>();
 
   constructor(options: ConsentRelayOptions) {
     this.#o = { pollMs: 25, holdMs: 20_000, retryMs: 1_000, keysRefreshMs: 10_000, ...options };
@@ -76,9 +79,7 @@ export class ConsentRelay {
           fresh.length > 0 ||
           (digests.size > 0 && Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs)
         ) {
-          // A token may be signed by a key enrolled a moment ago: read the registry's keys first.
-          this.#o.gate.trustOperatorKeys(await this.#o.link.operatorKeys(this.#stop.signal));
-          this.#keysReadAtMs = Date.now();
+          await this.#readOperatorKeys();
         }
         for (const request of fresh) {
           await this.#o.link.postConsentRequest(request, this.#stop.signal);
@@ -108,6 +109,9 @@ export class ConsentRelay {
       try {
         const tokens = await this.#o.link.takeConsents(this.#o.holdMs, this.#stop.signal);
         if (tokens.length > 0) {
+          if (tokens.some((token) => signerKids(token).some((kid) => !this.#knownKids.has(kid)))) {
+            await this.#readOperatorKeys();
+          }
           for (const token of tokens) this.#o.deliver(token);
           this.#o.logger.info(
             { tokens: tokens.length },
@@ -121,6 +125,13 @@ export class ConsentRelay {
         await this.#sleep(this.#o.retryMs);
       }
     }
+  }
+
+  async #readOperatorKeys(): Promise<void> {
+    const keys = await this.#o.link.operatorKeys(this.#stop.signal);
+    this.#o.gate.trustOperatorKeys(keys);
+    this.#knownKids = new Set(keys.map((k) => k.kid));
+    this.#keysReadAtMs = Date.now();
   }
 
   #up(): void {
@@ -150,4 +161,13 @@ export class ConsentRelay {
       this.#stop.signal.addEventListener('abort', done);
     });
   }
+}
+
+/** The key ids a token says it is signed with (a DSSE envelope's `signatures[].keyid`); none for anything else. */
+function signerKids(token: unknown): string[] {
+  const signatures = (token as { signatures?: unknown } | null)?.signatures;
+  if (!Array.isArray(signatures)) return [];
+  return signatures
+    .map((sig) => (sig as { keyid?: unknown } | null)?.keyid)
+    .filter((kid): kid is string => typeof kid === 'string');
 }

@@ -1,0 +1,141 @@
+/**
+ * The edge's consent relay reads the tenant's operator keys again before it delivers a token signed by a key
+ * it has not read yet: an operator's browser enrols its key at its first signature (the console), a moment
+ * after the edge read the keys for the waiting move — without the re-read that first grant would be refused.
+ * A token from a key already read costs no extra request. The cloud here is a small real HTTP server
+ * answering the three fleet routes the relay uses, over a real socket and the real CloudLink.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEd25519Signer, dsseSignStatement, generateEd25519 } from '@pentagate/crypto';
+import { type ConsentRequest, type DsseEnvelope, type TrustedKey, toBase64Url } from '@pentagate/protocol';
+import pino from 'pino';
+import t from 'tap';
+import { CloudLink } from '../../src/uplink/cloud-link.js';
+import { ConsentRelay } from '../../src/uplink/consent-relay.js';
+
+const ROBOT = 'arm-1';
+const DIGEST = 'a'.repeat(64);
+
+function operatorKey() {
+  const signer = createEd25519Signer(generateEd25519().privateKey);
+  const trusted: TrustedKey = {
+    kid: signer.keyid,
+    alg: 'Ed25519',
+    role: 'operator',
+    publicKey: toBase64Url(signer.publicKey),
+  };
+  const token: DsseEnvelope = dsseSignStatement('application/vnd.pentagate.test+json', { n: 1 }, signer);
+  return { trusted, token };
+}
+
+/** What the fake cloud holds and what the edge asked it. */
+interface CloudState {
+  keys: TrustedKey[];
+  tokens: DsseEnvelope[];
+  keyReads: number;
+}
+
+async function fleetRoutes(t: Tap.Test, state: CloudState): Promise<string> {
+  const answer = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    req.resume();
+    if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/operator-keys`) {
+      state.keyReads++;
+      return answer(res, { keys: state.keys });
+    }
+    if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/consent-requests`)
+      return answer(res, { stored: true });
+    if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/consents`) {
+      const tokens = state.tokens.splice(0);
+      // an empty answer after a short hold, as a long poll that timed out
+      if (tokens.length === 0) return setTimeout(() => answer(res, { robotId: ROBOT, tokens }), 20);
+      return answer(res, { robotId: ROBOT, tokens });
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function relayWith(t: Tap.Test, state: CloudState) {
+  const url = await fleetRoutes(t, state);
+  const trustedAtDelivery: string[][] = [];
+  let trusted: string[] = [];
+  const delivered: unknown[] = [];
+  const relay = new ConsentRelay({
+    link: new CloudLink({ url, key: 'pgk_test', robotId: ROBOT }),
+    gate: {
+      waitingConsents: () => [{ intentDigest: DIGEST }],
+      consentRequest: () => ({ intentDigest: DIGEST }) as unknown as ConsentRequest,
+      trustOperatorKeys: (keys) => {
+        trusted = keys.map((k) => k.kid);
+      },
+    },
+    deliver: (token) => {
+      trustedAtDelivery.push(trusted);
+      delivered.push(token);
+    },
+    logger: pino({ level: 'silent' }),
+    pollMs: 5,
+    holdMs: 50,
+  });
+  relay.start();
+  t.teardown(() => relay.stop());
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    if (!done()) throw new Error('timed out');
+  };
+  return { delivered, trustedAtDelivery, until };
+}
+
+t.test(
+  'a token signed by a key enrolled after the move was posted is delivered with that key trusted',
+  async (t) => {
+    const state: CloudState = { keys: [], tokens: [], keyReads: 0 };
+    const { delivered, trustedAtDelivery, until } = await relayWith(t, state);
+    await until(() => state.keyReads >= 1);
+    // the browser enrols its key at its first signature, then the cloud relays the token
+    const browser = operatorKey();
+    state.keys.push(browser.trusted);
+    state.tokens.push(browser.token);
+    await until(() => delivered.length === 1);
+    t.same(
+      trustedAtDelivery[0],
+      [browser.trusted.kid],
+      'the new key was trusted before the token was delivered',
+    );
+    t.equal(state.keyReads, 2, 'read once for the posted move, once more for the unknown signer');
+  },
+);
+
+t.test('a token from a key already read is delivered without reading the keys again', async (t) => {
+  const cli = operatorKey();
+  const state: CloudState = { keys: [cli.trusted], tokens: [], keyReads: 0 };
+  const { delivered, trustedAtDelivery, until } = await relayWith(t, state);
+  await until(() => state.keyReads >= 1);
+  state.tokens.push(cli.token);
+  await until(() => delivered.length === 1);
+  t.same(trustedAtDelivery[0], [cli.trusted.kid]);
+  t.equal(state.keyReads, 1, 'no extra request');
+});
+
+t.test(
+  'a token whose signer is not enrolled at all is still handed to the gate, which refuses it',
+  async (t) => {
+    const stranger = operatorKey();
+    const state: CloudState = { keys: [], tokens: [], keyReads: 0 };
+    const { delivered, trustedAtDelivery, until } = await relayWith(t, state);
+    await until(() => state.keyReads >= 1);
+    state.tokens.push(stranger.token);
+    await until(() => delivered.length === 1);
+    t.same(trustedAtDelivery[0], [], 'the re-read found no such key: the gate decides (and refuses)');
+    t.equal(state.keyReads, 2);
+  },
+);
