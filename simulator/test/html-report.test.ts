@@ -3,13 +3,13 @@
  * shows what happened: pass/fail per scenario, the failed expectation, and the plots with their data.
  * The trace comes from the real models and controller stepped on simulated time.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hmacKeyId, signMotorCommand } from '@pentagate/crypto';
 import t from 'tap';
+import { launchChromium, skipWithoutChromium } from '../../scripts/test/chromium.js';
 import { MotorController } from '../src/controller/motor-controller.js';
 import { simulatedFirmware } from '../src/models/firmware-report.js';
 import { PersonPath } from '../src/models/person-path.js';
@@ -20,7 +20,6 @@ import type { ScenarioResult } from '../src/runner/scenario-runner.js';
 import type { ScenarioTrace } from '../src/runner/trace.js';
 import { loadScenario } from '../src/scenarios/load-scenario.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const key = new Uint8Array(32).fill(9);
 const kid = hmacKeyId(key);
 
@@ -163,30 +162,16 @@ t.test(
       /<script[^>]*\ssrc=|<link|https?:\/\/(?!www\.w3\.org|github\.com\/leeoniya\/uPlot)/,
       'scripts inline only, nothing fetched',
     );
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI) t.fail(`${CHROMIUM} is missing (CI installs the Debian chromium package)`);
-      else t.skip(`${CHROMIUM} is missing: apt-get install -y chromium to run the rendering check`);
+    const missing = skipWithoutChromium(t);
+    if (missing) {
+      if (!process.env.CI) t.skip(`${missing} to run the rendering check`);
       return;
     }
-    const { chromium } = await import('playwright-core');
     const dir = await mkdtemp(join(tmpdir(), 'pentagate-report-'));
     t.teardown(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'report.html');
     await writeFile(file, html);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const page = await browser.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));

@@ -6,12 +6,13 @@
  * the page and a tampered inclusion proof does not. One browser and one server for the file.
  * PENTAGATE_UPDATE_SCREENSHOTS=1 writes cloud/docs/console-*.png (linked from cloud/README.md).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dsseVerifyStatement, TrustStore } from '@pentagate/crypto';
 import { ConsentStatementSchema, type EdgeAuditRecord, PAYLOAD_TYPES } from '@pentagate/protocol';
 import { verifyConsentToken } from '@pentagate/verifier';
 import t, { type Test } from 'tap';
+import { launchChromium, skipWithoutChromium } from '../../../scripts/test/chromium.js';
 import { CONSOLE_CSP } from '../../src/console/register-console.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
 import { consentRequestFor, liftIntent } from '../helpers/consent.js';
@@ -19,17 +20,11 @@ import { digestOf as recordDigest, edgeChain } from '../helpers/edge-records.js'
 import { testRobot } from '../helpers/fleet.js';
 import { digestOf, ledgerWrite, policyUpdate } from '../kernel/kernel-helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.PENTAGATE_UPDATE_SCREENSHOTS === '1';
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
 
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.CI) t.fail(`${CHROMIUM} is missing (CI installs the Debian chromium package)`);
-t.test(
-  'the operator console in Chromium',
-  { skip: missing ? `${CHROMIUM} is missing: apt-get install -y chromium to run the console tests` : false },
-  run,
-);
+const missing = skipWithoutChromium(t);
+t.test('the operator console in Chromium', { skip: missing ?? false }, run);
 
 async function run(t: Test): Promise<void> {
   // The server's clock runs ahead only while the test checks what a veto leaves after the hold ends.
@@ -39,18 +34,7 @@ async function run(t: Test): Promise<void> {
     kernel: { policyUpdateHoldMs: 60_000, expirySweepMs: 0 },
   });
   const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-  t.teardown(() => browser.close());
+  const browser = await launchChromium(t);
   const inject = (method: 'GET' | 'POST', key: string, url: string, payload?: object) =>
     cloud.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
   const shoot = async (page: import('playwright-core').Page, name: string) => {
