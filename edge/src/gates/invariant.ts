@@ -26,13 +26,17 @@ const V = 'INVARIANT' as const;
 /** Waypoints (start first) still ahead at `elapsedMs`, with their times and velocities. */
 export function remainingWaypoints(
   plan: JointPlan,
-  startRad: number[],
-  startVelRadS: number[],
+  startRad: readonly number[],
+  startVelRadS: readonly number[],
   elapsedMs: number,
-): { waypointsRad: number[][]; timesMs: number[]; velocitiesRadS: number[][] } {
-  const waypointsRad = [startRad];
+): {
+  waypointsRad: (readonly number[])[];
+  timesMs: number[];
+  velocitiesRadS: (readonly number[])[];
+} {
+  const waypointsRad: (readonly number[])[] = [startRad];
   const timesMs = [elapsedMs];
-  const velocitiesRadS = [startVelRadS];
+  const velocitiesRadS: (readonly number[])[] = [startVelRadS];
   plan.targetsRad.forEach((q, i) => {
     const t = plan.timesMs[i]!;
     if (t <= elapsedMs) return;

@@ -243,22 +243,30 @@ export class EdgeGate {
     };
   }
 
+  // Commands and their setpoints are built with their members in UTF-16 order, so the JCS serialiser
+  // signs them as they are instead of copying them into that order (protocol jcs.ts); the bytes are the same.
   #setpoints(plan: MotionPlan, speedScale: number): Setpoints {
     const scale = speedScale < 1 ? { speedScale } : {};
     if (plan.kind === 'joint') {
-      return { kind: 'joint', jointNames: plan.intent.jointNames, points: plan.intent.points, ...scale };
+      return { jointNames: plan.intent.jointNames, kind: 'joint', points: plan.intent.points, ...scale };
     }
     const { linearMps, angularRadS, durationMs } = plan.intent;
-    return { kind: 'twist', linearMps, angularRadS, durationMs, ...scale };
+    return { angularRadS, durationMs, kind: 'twist', linearMps, ...scale };
   }
 
-  #sign(unsigned: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
+  #sign(u: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
     return edgeCommandMacs.sign(this.#hmac.key, {
-      v: 1,
+      cfgDigest: this.#cp.cfgDigest,
+      epoch: u.epoch,
+      evidenceDigest: u.evidenceDigest,
+      intentId: u.intentId,
+      issuedAt: u.issuedAt,
       kid: this.#hmac.kid,
       robotId: this.#cp.profile.robotId,
-      cfgDigest: this.#cp.cfgDigest,
-      ...unsigned,
+      seq: u.seq,
+      setpoints: u.setpoints,
+      v: 1,
+      validUntil: u.validUntil,
     });
   }
 
