@@ -1,19 +1,20 @@
 /**
  * The kernel decision, pure: the pentagon (`evaluateAction`) on the governed form of the proposal, the
- * kernel's action-type rules, combined deny-overrides (as the pentagon's arbitration: any deny → DENY,
- * else any require-human → REQUIRE_HUMAN, else any hold → HELD_FOR_VETO, else ALLOW). Authorize and replay
+ * kernel's action-type rules, combined deny-overrides (../pentagon/deny-overrides.ts, the pentagon's own
+ * arbitration's combiner). Authorize and replay
  * both call this on the same ReplayInput, so a replay under the same policy reproduces the decision.
  */
 import type { TrustStore } from '@pentagate/crypto';
 import type { AuthorizationDecision, AuthorizationStatus, Violation } from '@pentagate/protocol';
 import { lostBudgetRace } from '../decisions/budget-race.js';
 import { NO_POLICY } from '../decisions/decision-statement.js';
+import { denyOverrides, type Effect } from '../pentagon/deny-overrides.js';
 import { evaluateAction, type PentagonVerdict } from '../pentagon/index.js';
 import { oneLine } from '../pentagon/one-line.js';
 import type { LoadedPolicy } from '../policy/index.js';
 import { actionRuleFindings } from './action-rules.js';
 import { governedActionFor } from './governed-action.js';
-import { type Effect, effectOfCode, kernelViolation } from './kernel-violations.js';
+import { effectOfCode, kernelViolation } from './kernel-violations.js';
 import type { LostRace, ReplayInput } from './replay-input.js';
 
 /** The decision as returned to the agent, without its proof (the proof is added after signing). */
@@ -60,17 +61,10 @@ function combine(
       remediation: f.remediation,
     })),
   ];
-  const of = (e: Effect) => candidates.filter((c) => c.effect === e);
-  const denies = of('deny');
-  if (denies.length > 0) return { status: 'DENY', chosen: denies, holdMs: 0 };
-  const humans = of('require-human');
-  if (humans.length > 0) return { status: 'REQUIRE_HUMAN', chosen: humans, holdMs: 0 };
-  const holds = of('hold');
-  if (holds.length > 0) {
-    const pentagonHold = verdict.tiers.tier2.arbitration.holdMs ?? 0;
-    return { status: 'HELD_FOR_VETO', chosen: holds, holdMs: Math.max(pentagonHold, rules.holdMs) };
-  }
-  return { status: 'ALLOW', chosen: [], holdMs: 0 };
+  const { status, deciding } = denyOverrides(candidates, (c) => c.effect);
+  const holdMs =
+    status === 'HELD_FOR_VETO' ? Math.max(verdict.tiers.tier2.arbitration.holdMs ?? 0, rules.holdMs) : 0;
+  return { status, chosen: deciding, holdMs };
 }
 
 function expiryOf(status: AuthorizationStatus, input: ReplayInput, holdUntilMs: number): number {

@@ -2,8 +2,10 @@
  * Violation codes the kernel adds to the pentagon's (shared/protocol agentgate/violation-codes.ts) for
  * rules that depend on the ActionType or the proposal's context. Same shape, same stable-code promise.
  */
-import { VIOLATION_CODES, type Violation, type ViolationCodeInfo } from '@pentagate/protocol';
+import type { Violation, ViolationCodeInfo } from '@pentagate/protocol';
+import type { Effect } from '../pentagon/deny-overrides.js';
 import { oneLine } from '../pentagon/one-line.js';
+import { effectOf } from '../pentagon/violation.js';
 
 export const KERNEL_VIOLATION_CODES = {
   'INVARIANT.PAYLOAD_INVALID': {
@@ -35,7 +37,6 @@ export const KERNEL_VIOLATION_CODES = {
 } as const satisfies Record<string, ViolationCodeInfo>;
 
 export type KernelViolationCode = keyof typeof KERNEL_VIOLATION_CODES;
-export type Effect = ViolationCodeInfo['effect'];
 
 /** A kernel rule outcome before combining. */
 export interface KernelFinding {
@@ -44,11 +45,9 @@ export interface KernelFinding {
   remediation: string;
 }
 
+/** The effect of a kernel code, else of a pentagon code (the pentagon's look-up: unknown codes deny). */
 export function effectOfCode(code: string): Effect {
-  const known =
-    KERNEL_VIOLATION_CODES[code as KernelViolationCode] ??
-    VIOLATION_CODES[code as keyof typeof VIOLATION_CODES];
-  return known?.effect ?? 'deny';
+  return KERNEL_VIOLATION_CODES[code as KernelViolationCode]?.effect ?? effectOf(code);
 }
 
 export function kernelViolation(f: KernelFinding): Violation {

@@ -1,5 +1,6 @@
 /** Builds wire violations from rule findings: the code's vertex from VIOLATION_CODES, a clean message. */
 import { MAX_TEXT_LENGTH, VIOLATION_CODES, type Violation, type ViolationCode } from '@pentagate/protocol';
+import type { Effect } from './deny-overrides.js';
 import { oneLine } from './one-line.js';
 import type { RuleFinding } from './types.js';
 
@@ -22,7 +23,7 @@ export function toViolation(f: RuleFinding): Violation {
 }
 
 /** Whether a code denies, or only asks a human. Unknown codes deny (fail closed). */
-export function effectOf(code: string): 'deny' | 'require-human' | 'hold' {
+export function effectOf(code: string): Effect {
   return VIOLATION_CODES[code as ViolationCode]?.effect ?? 'deny';
 }
 

@@ -1,11 +1,11 @@
 /**
  * tier2 `arbitration`: evaluates the tool rules (denied, consent, hold-for-veto) and combines every
- * tier's findings. Combining algorithm: deny-overrides (as XACML 3.0 §C.2 "Deny-overrides"): any deny →
- * DENY; otherwise a consent rule → REQUIRE_HUMAN; otherwise a hold rule → HELD_FOR_VETO (the longest hold
- * of the matching rules); otherwise ALLOW.
+ * tier's findings with deny-overrides (../deny-overrides.ts); a hold lasts the longest hold of the matching
+ * rules.
  */
 import type { ArbitrationTier, AuthorizationStatus } from '@pentagate/protocol';
 import { matchesAny } from '../../policy/glob.js';
+import { denyOverrides } from '../deny-overrides.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { amount, effectOf, finding } from '../violation.js';
@@ -64,17 +64,7 @@ export interface ArbitrationResult {
 }
 
 export function arbitrate(all: readonly RuleFinding[], holdMs: number): ArbitrationResult {
-  const denies = all.filter((f) => effectOf(f.code) === 'deny');
-  const humans = all.filter((f) => effectOf(f.code) === 'require-human');
-  const holds = all.filter((f) => effectOf(f.code) === 'hold');
-  const [status, deciding]: [AuthorizationStatus, RuleFinding[]] =
-    denies.length > 0
-      ? ['DENY', denies]
-      : humans.length > 0
-        ? ['REQUIRE_HUMAN', humans]
-        : holds.length > 0
-          ? ['HELD_FOR_VETO', holds]
-          : ['ALLOW', []];
+  const { status, deciding } = denyOverrides(all, (f) => effectOf(f.code));
   const tier: ArbitrationTier = {
     status,
     combining: 'deny-overrides',
