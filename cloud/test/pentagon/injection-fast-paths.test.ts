@@ -1,6 +1,6 @@
 /**
- * The injection screen's shortcuts must not change what it finds: the one-pass alternation of all rules
- * of a view matches exactly when some rule matches, and the printable-ASCII views equal the full ones.
+ * The injection screen's shortcuts must not change what it finds: the prefilter never leaves out a rule
+ * that matches (rules/rule-prefilter.ts), and the printable-ASCII views equal the full ones.
  * Checked on every corpus row (attacks and benign, tuned and held out) and on random text.
  */
 import { readFileSync } from 'node:fs';
@@ -11,8 +11,9 @@ import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
 import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
 import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
+import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
+import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
-import { ANY_RULE } from '../../src/pentagon/tiers/injection/scan.js';
 import { disguisesUndone, HOMOGLYPHS, LEET } from '../../src/pentagon/tiers/injection/skeleton.js';
 import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
 
@@ -23,31 +24,101 @@ const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].f
     .map((line) => (JSON.parse(line) as { text: string }).text),
 );
 
+/** Rows generated from the template bank (their disguises include look-alike letters and encodings). */
+const generatedTexts = generateRows(
+  readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))),
+  { variantsPerTemplate: 4 },
+).map((r) => r.text);
+
 const VIEWS: readonly TextView[] = ['plain', 'skeleton', 'squashed'];
 
-function someRuleMatches(view: TextView, text: string): boolean {
-  return INJECTION_RULES.some((r) => r.views.includes(view) && r.pattern.test(text));
+/** The rules of `view` that match `text`, by running each one. */
+function matchingRules(view: TextView, text: string): number[] {
+  return INJECTION_RULES.flatMap((r, i) => (r.views.includes(view) && r.pattern.test(text) ? [i] : []));
 }
 
-t.test('the alternation of a view matches exactly when one of its rules does', async (t) => {
+/** The rules the prefilter leaves live for `text` on `view`. */
+function liveRules(prefilters: Record<TextView, RulePrefilter>, view: TextView, text: string): Set<number> {
+  const live = new Uint8Array(INJECTION_RULES.length);
+  prefilters[view].mark(text, live);
+  return new Set(INJECTION_RULES.flatMap((_, i) => (live[i] === 1 ? [i] : [])));
+}
+
+t.test('the prefilter never leaves out a rule that matches', async (t) => {
+  const prefilters = {
+    plain: new RulePrefilter(INJECTION_RULES, 'plain'),
+    skeleton: new RulePrefilter(INJECTION_RULES, 'skeleton'),
+    squashed: new RulePrefilter(INJECTION_RULES, 'squashed'),
+  };
+  const anchored = prefilters.plain.sizes.anchored;
+  t.ok(anchored > 40, `${anchored} rules of the plain view are looked up by their anchors`);
+  const texts = [...corpusTexts, ...generatedTexts];
   let matched = 0;
-  for (const raw of corpusTexts) {
+  let skipped = 0;
+  const missed: string[] = [];
+  for (const raw of texts) {
     const views = fullTextViews(raw);
     for (const view of VIEWS) {
-      const any = ANY_RULE[view].test(views[view]);
-      if (any !== someRuleMatches(view, views[view])) t.fail(`${view} of ${JSON.stringify(raw)}`);
-      if (any) matched++;
+      const live = liveRules(prefilters, view, views[view]);
+      const matching = matchingRules(view, views[view]);
+      matched += matching.length;
+      skipped += INJECTION_RULES.filter((r, i) => r.views.includes(view) && !live.has(i)).length;
+      for (const i of matching) {
+        if (!live.has(i)) missed.push(`${INJECTION_RULES[i]!.id} on ${view} of ${JSON.stringify(raw)}`);
+      }
     }
   }
-  t.ok(matched > 100, `${matched} corpus views matched some rule (the check saw both outcomes)`);
+  t.same(missed.slice(0, 10), [], 'every matching rule is live');
+  t.ok(matched > 500, `${matched} (rule, view) matches on ${texts.length} texts: the check saw rules fire`);
+  t.ok(skipped > matched, `${skipped} (rule, view) pairs skipped: the prefilter does skip`);
   fc.assert(
     fc.property(
-      fc.oneof(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.constantFrom(...corpusTexts)),
+      fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 120 }),
+        fc.constantFrom(...corpusTexts),
+        // corpus text cut at random places: anchors at the very start and end of a text
+        fc
+          .tuple(fc.constantFrom(...corpusTexts), fc.nat(), fc.nat())
+          .map(([s, a, b]) => s.slice(Math.min(a, b) % (s.length + 1), Math.max(a, b) % (s.length + 1))),
+      ),
       fc.constantFrom(...VIEWS),
-      (text, view) => ANY_RULE[view].test(text) === someRuleMatches(view, text),
+      (text, view) => {
+        const live = liveRules(prefilters, view, text);
+        return matchingRules(view, text).every((i) => live.has(i));
+      },
     ),
-    { numRuns: 2000, seed: 99 },
+    { numRuns: 3000, seed: 99 },
   );
+});
+
+t.test('anchors are read narrowly from the patterns', async (t) => {
+  const anchors = (source: string) => ruleAnchors(new RegExp(source, 'u'));
+  t.same(anchors(String.raw`\b(?:ignore|set aside)\b\s(?:x)`), [
+    { text: 'ignore', wordStart: true },
+    { text: 'set aside', wordStart: true },
+  ]);
+  t.same(
+    anchors(String.raw`\b(?:instructions?|rules)\b`),
+    [
+      { text: 'instruction', wordStart: true },
+      { text: 'rules', wordStart: true },
+    ],
+    'a letter a quantifier may drop is not part of the anchor',
+  );
+  t.same(
+    anchors(String.raw`https?:\/\/x|<!--`),
+    [
+      { text: 'http', wordStart: false },
+      { text: '<!--', wordStart: false },
+    ],
+    'without a word boundary: looked for anywhere',
+  );
+  t.same(anchors(String.raw`\/etc\/(?:passwd)`), [{ text: '/etc/', wordStart: false }]);
+  t.equal(anchors(String.raw`\bword|(?:^|\n)system:`), undefined, 'one alternative without a literal: none');
+  t.equal(anchors(String.raw`\b(?:a|\s)b`), undefined, 'a group alternative without a literal: none');
+  t.equal(anchors(String.raw`\b(?:new\s)?task`), undefined, 'an optional opening group: none');
+  t.equal(anchors(String.raw`[-=]{3}end`), undefined, 'a class: none');
+  t.equal(ruleAnchors(/\bignore/iu), undefined, 'a case-insensitive pattern: none');
 });
 
 t.test('printable-ASCII text gets the same views from the shortcut as from full normalisation', async (t) => {
@@ -89,13 +160,7 @@ const MIXED_SCRIPT_WORD =
 t.test('the one-pass mixed-script word count equals the regular expression it replaces', async (t) => {
   let mixed = 0;
   // The hand-written rows and the generated ones (whose disguises include look-alike letters).
-  const generated = generateRows(
-    readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))),
-    {
-      variantsPerTemplate: 4,
-    },
-  ).map((r) => r.text);
-  for (const raw of [...corpusTexts, ...generated]) {
+  for (const raw of [...corpusTexts, ...generatedTexts]) {
     const plain = fullTextViews(raw).plain;
     const expected = plain.match(MIXED_SCRIPT_WORD)?.length ?? 0;
     if (countMixedScriptWords(plain) !== expected) t.fail(JSON.stringify(plain));

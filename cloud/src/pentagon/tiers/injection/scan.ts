@@ -5,7 +5,8 @@
  */
 import { oneLine } from '../../one-line.js';
 import { type PreparedText, prepareText } from './prepared-text.js';
-import { INJECTION_RULES, type InjectionCategory, type InjectionRule, type TextView } from './rules/index.js';
+import { INJECTION_RULES, type InjectionCategory, type TextView } from './rules/index.js';
+import { RulePrefilter } from './rules/rule-prefilter.js';
 
 export { type PreparedText, prepareText } from './prepared-text.js';
 
@@ -33,42 +34,51 @@ function excerptOf(text: string, index: number, length: number): string {
   return oneLine(text.slice(start, end), EXCERPT_CHARS);
 }
 
-/**
- * One alternation of every rule that runs on a view. `a|b|…` matches a text exactly when one of its
- * alternatives matches somewhere in it (no rule has flags other than `u`, back-references or named
- * groups that joining could change), so a text the alternation does not match cannot match any single
- * rule on that view and the rules need not run one by one. Most fields are benign, and for them one
- * pass replaces sixty.
- */
-function anyRuleOn(view: TextView): RegExp {
-  const sources = INJECTION_RULES.filter((r) => r.views.includes(view)).map((r) => `(?:${r.pattern.source})`);
-  return new RegExp(sources.join('|'), 'u');
-}
-export const ANY_RULE: Readonly<Record<TextView, RegExp>> = {
-  plain: anyRuleOn('plain'),
-  skeleton: anyRuleOn('skeleton'),
-  squashed: anyRuleOn('squashed'),
+/** Per view, which rules can match at all (rules/rule-prefilter.ts): most fields are benign, and for them
+ * one pass over the words replaces sixty regular-expression passes. */
+const PREFILTERS: Readonly<Record<TextView, RulePrefilter>> = {
+  plain: new RulePrefilter(INJECTION_RULES, 'plain'),
+  skeleton: new RulePrefilter(INJECTION_RULES, 'skeleton'),
+  squashed: new RulePrefilter(INJECTION_RULES, 'squashed'),
 };
+// Marks reused between calls (scanning is synchronous).
+const LIVE: Readonly<Record<TextView, Uint8Array>> = {
+  plain: new Uint8Array(INJECTION_RULES.length),
+  skeleton: new Uint8Array(INJECTION_RULES.length),
+  squashed: new Uint8Array(INJECTION_RULES.length),
+};
+
+/** Marks the rules that may match each view in `LIVE`; returns how many (rule, view) pairs are live. */
+export function markLiveRules(views: { plain: string; skeleton: string; squashed: string }): number {
+  LIVE.plain.fill(0);
+  LIVE.skeleton.fill(0);
+  LIVE.squashed.fill(0);
+  return (
+    PREFILTERS.plain.mark(views.plain, LIVE.plain) +
+    // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
+    (views.skeleton !== views.plain ? PREFILTERS.skeleton.mark(views.skeleton, LIVE.skeleton) : 0) +
+    PREFILTERS.squashed.mark(views.squashed, LIVE.squashed)
+  );
+}
+
+/** Whether rule `index` may match its `view` after the last `markLiveRules`. */
+export function ruleIsLive(view: TextView, index: number): boolean {
+  return LIVE[view][index] === 1;
+}
 
 function runRules(
   views: { plain: string; skeleton: string; squashed: string },
   field: string,
   suffix: string,
   found: Map<string, InjectionFinding>,
-  rules: readonly InjectionRule[],
 ): void {
-  const live: Record<TextView, boolean> = {
-    plain: ANY_RULE.plain.test(views.plain),
-    // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
-    skeleton: views.skeleton !== views.plain && ANY_RULE.skeleton.test(views.skeleton),
-    squashed: ANY_RULE.squashed.test(views.squashed),
-  };
-  if (!live.plain && !live.skeleton && !live.squashed) return;
-  for (const r of rules) {
+  if (markLiveRules(views) === 0) return;
+  for (let index = 0; index < INJECTION_RULES.length; index++) {
+    const r = INJECTION_RULES[index]!;
     const id = r.id + suffix;
     if (found.has(id)) continue;
     for (const view of r.views) {
-      if (!live[view]) continue;
+      if (LIVE[view][index] === 0) continue;
       const text = views[view];
       const m = r.pattern.exec(text);
       if (m) {
@@ -141,7 +151,7 @@ export function scanText(
   }
   const found = new Map<string, InjectionFinding>();
   const { views, tagViews, payloads } = prepared ?? prepareText(raw);
-  runRules(views, field, '', found, INJECTION_RULES);
+  runRules(views, field, '', found);
   for (const { p, needle } of tenantNeedles(tenant)) {
     const at = views.plain.indexOf(needle);
     const atSkeleton = at >= 0 ? at : views.skeleton.indexOf(needle);
@@ -169,11 +179,11 @@ export function scanText(
     signal('encoding.mixed-script', 0.35, `${views.mixedScriptWords} words mixing Latin with Cyrillic/Greek`);
   if (views.tagText.length > 0) {
     signal('encoding.unicode-tags', 0.6, `hidden tag text: ${oneLine(views.tagText, 80)}`);
-    if (tagViews !== undefined) runRules(tagViews, field, '@unicode-tags', found, INJECTION_RULES);
+    if (tagViews !== undefined) runRules(tagViews, field, '@unicode-tags', found);
   }
   for (const payload of payloads) {
     const before = found.size;
-    runRules(payload.views, field, `@${payload.encoding}`, found, INJECTION_RULES);
+    runRules(payload.views, field, `@${payload.encoding}`, found);
     if (found.size > before)
       signal(`encoding.encoded-instructions@${payload.encoding}`, 0.3, oneLine(payload.text, 80));
   }
