@@ -13,6 +13,7 @@ import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injectio
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
+import { hasBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { disguisesUndone, HOMOGLYPHS, LEET } from '../../src/pentagon/tiers/injection/skeleton.js';
 import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
@@ -260,5 +261,24 @@ t.test('the one-pass skeleton and squashed views equal the replacements they rep
       return JSON.stringify(disguisesUndone(text)) === JSON.stringify(disguisesUndoneByPatterns(text));
     }),
     { numRuns: 20000, seed: 29 },
+  );
+});
+
+t.test('the base64-run check is the pattern it stands for, and hex needs such a run too', async (t) => {
+  const run = /[A-Za-z0-9+/_-]{20,}/;
+  const hex = /(?:[0-9a-fA-F]{2}){12,}/;
+  let runs = 0;
+  for (const text of [...corpusTexts, ...generatedTexts]) {
+    if (hasBase64Run(text) !== run.test(text)) t.fail(JSON.stringify(text));
+    if (hex.test(text) && !hasBase64Run(text)) t.fail(`hex without a run: ${JSON.stringify(text)}`);
+    if (run.test(text)) runs++;
+  }
+  t.ok(runs > 10, `${runs} texts hold a run (both outcomes seen)`);
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.constantFrom(...'aZ09+/_-=. é'.split('')), maxLength: 60 }),
+      (text) => hasBase64Run(text) === run.test(text) && (!hex.test(text) || hasBase64Run(text)),
+    ),
+    { numRuns: 3000, seed: 64 },
   );
 });

@@ -37,6 +37,25 @@ const ESCAPES = /(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){6,}/g;
 const PERCENT = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){6,}/g;
 const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
 
+/** Whether `raw` holds 20 consecutive characters of BASE64's class [A-Za-z0-9+/_-]. */
+export function hasBase64Run(raw: string): boolean {
+  let run = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    const inClass =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2b ||
+      c === 0x2f ||
+      c === 0x5f ||
+      c === 0x2d;
+    run = inClass ? run + 1 : 0;
+    if (run >= 20) return true;
+  }
+  return false;
+}
+
 function decodeEscapes(s: string): string {
   return s.replace(
     /\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g,
@@ -69,12 +88,16 @@ export function decodePayloads(raw: string): DecodedPayload[] {
     }
     re.lastIndex = 0;
   };
-  each(BASE64, (m) => {
-    // Pure hex is also valid base64; leave it to the hex pass.
-    if (/^[0-9a-fA-F]+$/.test(m)) return;
-    push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
-  });
-  each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))));
+  // Both need a run of 20+ base64 characters (hex digits are among them, and hex needs 24): one linear
+  // pass rules them out for most text, where the patterns would be tried at every letter of every word.
+  if (hasBase64Run(raw)) {
+    each(BASE64, (m) => {
+      // Pure hex is also valid base64; leave it to the hex pass.
+      if (/^[0-9a-fA-F]+$/.test(m)) return;
+      push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+    });
+    each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))));
+  }
   // Each of these needs its marker character; skip the scan when the text has none.
   if (raw.includes('\\')) each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
   if (raw.includes('%'))
