@@ -16,6 +16,9 @@ import { ruleAnchors } from './rule-anchors.js';
 class AnchorTrie {
   ascii = new Int32Array(128 * 16);
   readonly other = new Map<number, number>();
+  /** The root's children for every UTF-16 unit (the root is looked up at every position; most text units
+   * outside ASCII start no anchor, and a table answers that faster than the map). */
+  readonly #root = new Uint16Array(65536);
   /** Per node: the rules one of whose anchors ends there (empty for most nodes). */
   readonly rules: number[][] = [[]];
 
@@ -31,6 +34,7 @@ class AnchorTrie {
       if (next === 0) {
         next = this.rules.length;
         this.rules.push([]);
+        if (n === 0) this.#root[unit] = next;
         if (unit < 128) {
           if (this.ascii.length < (n + 1) * 128 || this.ascii.length < (next + 1) * 128) {
             const grown = new Int32Array(Math.max(this.ascii.length * 2, (next + 1) * 128));
@@ -42,12 +46,13 @@ class AnchorTrie {
       }
       n = next;
     }
+    if (this.rules.length > 65535) throw new RangeError('rule prefilter: more than 65,535 anchor nodes');
     if (!this.rules[n]!.includes(rule)) this.rules[n]!.push(rule);
   }
 
   /** The root's child for `unit` (0: no anchor starts with it), the check made at every position. */
   first(unit: number): number {
-    return unit < 128 ? this.ascii[unit]! : (this.other.get(unit) ?? 0);
+    return this.#root[unit]!;
   }
 
   /**
