@@ -23,12 +23,14 @@ import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
 import { callRecords, HISTORY_LIMIT, ledgerState } from '../decisions/evaluation-inputs.js';
+import { callFingerprints } from '../pentagon/fingerprint.js';
 import type { GovernedAction } from '../pentagon/index.js';
+import type { LoadedPolicy } from '../policy/index.js';
 import { budgetFor } from '../policy/index.js';
 import { proofPacket } from '../routes/proofs.js';
 import type { ProposalRecord } from '../store/kernel-store.js';
-import type { AgentRecord } from '../store/records.js';
-import type { ReservationRequest } from '../store/store.js';
+import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
+import type { ReservationRequest, Store } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
 import { governedActionFor, toolNameOf } from './governed-action.js';
 import { kernelAgent } from './kernel-agent.js';
@@ -167,16 +169,16 @@ export async function authorize(
   const totals = budget
     ? await cloud.store.ledgerTotals(tenantId, agent.id, budget.windowMs, nowMs)
     : { spent: 0, reserved: 0 };
-  const historyMs = policy ? Math.max(policy.metabolic.repeatWindowMs, policy.metabolic.probingWindowMs) : 0;
+  const governed = boundGoverned(req, caller, agent.lobeName);
   const history = policy
-    ? await cloud.store.recentCalls(tenantId, agent.id, nowMs - historyMs, HISTORY_LIMIT)
+    ? await metabolicHistory(cloud.store, tenantId, agent.id, governed, policy, nowMs)
     : [];
   const proposalId = newId('prp', nowMs);
   const input: ReplayInput = {
     v: 1,
     proposalId,
     action,
-    governed: boundGoverned(req, caller, agent.lobeName),
+    governed,
     agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
     ledger: ledgerState(budget, totals),
     history: callRecords(history),
@@ -325,6 +327,31 @@ export async function authorize(
     envelope: commit.result.envelope,
     reason: commit.result.outcome.verdict.reason,
   };
+}
+
+/**
+ * The past calls the metabolic ledger can count for this call (pentagon/tiers/economic.ts): the same
+ * fingerprint or near fingerprint in the repeat window, and denied calls of the same tool in the probing
+ * window — three index reads, not the agent's whole recent history. They are also what the decision record
+ * keeps for replay, so a busy agent's records stay small.
+ */
+function metabolicHistory(
+  store: Store,
+  tenantId: string,
+  agentId: string,
+  governed: GovernedAction,
+  policy: LoadedPolicy,
+  nowMs: number,
+): Promise<CallHistoryRecord[]> {
+  const prints = callFingerprints(governed.lobeName, governed.toolName, governed.arguments);
+  return store.relevantCalls(tenantId, agentId, {
+    fingerprint: prints.fingerprint,
+    nearFingerprint: prints.nearFingerprint,
+    toolName: governed.toolName,
+    repeatSinceMs: nowMs - policy.metabolic.repeatWindowMs,
+    deniedSinceMs: nowMs - policy.metabolic.probingWindowMs,
+    limit: HISTORY_LIMIT,
+  });
 }
 
 /** The registered model and agent version, recorded in every decision's audit entry. */
