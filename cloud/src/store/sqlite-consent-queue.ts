@@ -7,6 +7,7 @@ import type { AuditRecord } from './records.js';
 import type { Row } from './row-mappers.js';
 import type { SqliteStore } from './sqlite-store.js';
 import type { AuditEntryBuilder } from './store.js';
+import { preparedOnce } from './sqlite-prepared.js';
 
 export class SqliteConsentQueue implements ConsentQueue {
   readonly #store: SqliteStore;
@@ -19,24 +20,22 @@ export class SqliteConsentQueue implements ConsentQueue {
 
   put(record: ConsentRequestRecord, audit: AuditEntryBuilder): Promise<AuditRecord | undefined> {
     return this.#store.runWrite(({ db, appendAudit }) => {
-      const inserted = db
-        .prepare(
-          `INSERT INTO fleet_consent_requests (${CONSENT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+      const inserted = preparedOnce(
+        db,
+        `INSERT INTO fleet_consent_requests (${CONSENT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, robot_id, intent_digest) DO UPDATE SET ${REOPEN}`,
-        )
-        .run(...consentRequestValues(record));
+      ).run(...consentRequestValues(record));
       return inserted.changes === 1 ? appendAudit(audit) : undefined;
     });
   }
 
   async listWaiting(tenantId: string, nowMs: number, robotId?: string): Promise<ConsentRequestRecord[]> {
-    const rows = this.#db
-      .prepare(
-        `SELECT * FROM fleet_consent_requests
+    const rows = preparedOnce(
+      this.#db,
+      `SELECT * FROM fleet_consent_requests
           WHERE tenant_id = ? AND state = 'waiting' AND deadline_ms > ? AND (? IS NULL OR robot_id = ?)
           ORDER BY created_at_ms, robot_id, intent_digest`,
-      )
-      .all(tenantId, nowMs, robotId ?? null, robotId ?? null) as Row[];
+    ).all(tenantId, nowMs, robotId ?? null, robotId ?? null) as Row[];
     return rows.map(toConsentRequest);
   }
 
@@ -45,11 +44,10 @@ export class SqliteConsentQueue implements ConsentQueue {
     robotId: string,
     intentDigest: string,
   ): Promise<ConsentRequestRecord | undefined> {
-    const row = this.#db
-      .prepare(
-        'SELECT * FROM fleet_consent_requests WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ?',
-      )
-      .get(tenantId, robotId, intentDigest) as Row | undefined;
+    const row = preparedOnce(
+      this.#db,
+      'SELECT * FROM fleet_consent_requests WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ?',
+    ).get(tenantId, robotId, intentDigest) as Row | undefined;
     return row && toConsentRequest(row);
   }
 
@@ -61,32 +59,30 @@ export class SqliteConsentQueue implements ConsentQueue {
     audit: AuditEntryBuilder,
   ): Promise<AuditRecord | undefined> {
     return this.#store.runWrite(({ db, appendAudit }) => {
-      const updated = db
-        .prepare(
-          `UPDATE fleet_consent_requests SET state = 'granted', token = ?, operator_id = ?, granted_at_ms = ?
+      const updated = preparedOnce(
+        db,
+        `UPDATE fleet_consent_requests SET state = 'granted', token = ?, operator_id = ?, granted_at_ms = ?
             WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ? AND state = 'waiting' AND deadline_ms > ?`,
-        )
-        .run(
-          JSON.stringify(grant.token),
-          grant.operatorId,
-          grant.nowMs,
-          tenantId,
-          robotId,
-          intentDigest,
-          grant.nowMs,
-        );
+      ).run(
+        JSON.stringify(grant.token),
+        grant.operatorId,
+        grant.nowMs,
+        tenantId,
+        robotId,
+        intentDigest,
+        grant.nowMs,
+      );
       return updated.changes === 1 ? appendAudit(audit) : undefined;
     });
   }
 
   takeGranted(tenantId: string, robotId: string, nowMs: number): Promise<unknown[]> {
     return this.#store.runWrite(({ db }) => {
-      const rows = db
-        .prepare(
-          `UPDATE fleet_consent_requests SET state = 'delivered', delivered_at_ms = ?
+      const rows = preparedOnce(
+        db,
+        `UPDATE fleet_consent_requests SET state = 'delivered', delivered_at_ms = ?
             WHERE tenant_id = ? AND robot_id = ? AND state = 'granted' RETURNING token`,
-        )
-        .all(nowMs, tenantId, robotId) as Row[];
+      ).all(nowMs, tenantId, robotId) as Row[];
       return rows.map((r) => JSON.parse(String(r.token)) as unknown);
     });
   }

@@ -22,6 +22,7 @@ import type { ApiKeyRecord, AuditRecord } from './records.js';
 import { type Row, num } from './row-mappers.js';
 import type { SqliteStore } from './sqlite-store.js';
 import type { AuditEntryBuilder } from './store.js';
+import { preparedOnce } from './sqlite-prepared.js';
 
 export class SqliteFleetStore implements FleetStore {
   readonly consents: ConsentQueue;
@@ -38,12 +39,14 @@ export class SqliteFleetStore implements FleetStore {
     await store.runWrite(({ db }) => {
       db.exec(FLEET_MIGRATIONS_TABLE);
       const applied = new Set(
-        (db.prepare('SELECT version FROM fleet_schema_migrations').all() as Row[]).map((r) => num(r.version)),
+        (preparedOnce(db, 'SELECT version FROM fleet_schema_migrations').all() as Row[]).map((r) =>
+          num(r.version),
+        ),
       );
       for (const m of SQLITE_FLEET_MIGRATIONS) {
         if (applied.has(m.version)) continue;
         db.exec(m.sql);
-        db.prepare('INSERT INTO fleet_schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
+        preparedOnce(db, 'INSERT INTO fleet_schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
           m.version,
           Date.now(),
         );
@@ -54,14 +57,16 @@ export class SqliteFleetStore implements FleetStore {
 
   addRobot(robot: RobotRecord, key: ApiKeyRecord, audit: AuditEntryBuilder): Promise<AddRobotResult> {
     return this.#store.runWrite(({ db, appendAudit }): AddRobotResult => {
-      const taken = db
-        .prepare('SELECT 1 FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?')
-        .get(robot.tenantId, robot.robotId);
+      const taken = preparedOnce(db, 'SELECT 1 FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?').get(
+        robot.tenantId,
+        robot.robotId,
+      );
       if (taken) return { added: false };
-      db.prepare(
+      preparedOnce(
+        db,
         'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(key.id, key.tenantId, key.scope, key.keyHashHex, key.createdAtMs, key.revokedAtMs);
-      db.prepare(`INSERT INTO fleet_robots (${ROBOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      preparedOnce(db, `INSERT INTO fleet_robots (${ROBOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
         ...robotValues(robot),
       );
       return { added: true, audit: appendAudit(audit) };
@@ -69,16 +74,18 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   async getRobot(tenantId: string, robotId: string): Promise<RobotRecord | undefined> {
-    const row = this.#db
-      .prepare('SELECT * FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?')
-      .get(tenantId, robotId) as Row | undefined;
+    const row = preparedOnce(this.#db, 'SELECT * FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?').get(
+      tenantId,
+      robotId,
+    ) as Row | undefined;
     return row && toRobot(row);
   }
 
   async listRobots(tenantId: string): Promise<RobotRecord[]> {
-    const rows = this.#db
-      .prepare('SELECT * FROM fleet_robots WHERE tenant_id = ? ORDER BY robot_id')
-      .all(tenantId) as Row[];
+    const rows = preparedOnce(
+      this.#db,
+      'SELECT * FROM fleet_robots WHERE tenant_id = ? ORDER BY robot_id',
+    ).all(tenantId) as Row[];
     return rows.map(toRobot);
   }
 
@@ -89,18 +96,17 @@ export class SqliteFleetStore implements FleetStore {
     audit: AuditEntryBuilder,
   ): Promise<AuditRecord | undefined> {
     return this.#store.runWrite(({ db, appendAudit }) => {
-      const row = db
-        .prepare(
-          'SELECT edge_key_id FROM fleet_robots WHERE tenant_id = ? AND robot_id = ? AND retired_at_ms IS NULL',
-        )
-        .get(tenantId, robotId) as Row | undefined;
+      const row = preparedOnce(
+        db,
+        'SELECT edge_key_id FROM fleet_robots WHERE tenant_id = ? AND robot_id = ? AND retired_at_ms IS NULL',
+      ).get(tenantId, robotId) as Row | undefined;
       if (!row) return undefined;
-      db.prepare('UPDATE fleet_robots SET retired_at_ms = ? WHERE tenant_id = ? AND robot_id = ?').run(
+      preparedOnce(db, 'UPDATE fleet_robots SET retired_at_ms = ? WHERE tenant_id = ? AND robot_id = ?').run(
         nowMs,
         tenantId,
         robotId,
       );
-      db.prepare('UPDATE api_keys SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL').run(
+      preparedOnce(db, 'UPDATE api_keys SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL').run(
         nowMs,
         String(row.edge_key_id),
       );
@@ -110,7 +116,8 @@ export class SqliteFleetStore implements FleetStore {
 
   putOperatorKey(key: OperatorKeyRecord, audit: AuditEntryBuilder): Promise<AuditRecord> {
     return this.#store.runWrite(({ db, appendAudit }) => {
-      db.prepare(
+      preparedOnce(
+        db,
         `INSERT INTO fleet_operator_keys (tenant_id, operator_id, kid, public_key, created_at_ms, retired_at_ms)
          VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, operator_id) DO UPDATE SET kid = excluded.kid, public_key = excluded.public_key,
@@ -121,17 +128,19 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   async listOperatorKeys(tenantId: string): Promise<OperatorKeyRecord[]> {
-    const rows = this.#db
-      .prepare('SELECT * FROM fleet_operator_keys WHERE tenant_id = ? ORDER BY operator_id')
-      .all(tenantId) as Row[];
+    const rows = preparedOnce(
+      this.#db,
+      'SELECT * FROM fleet_operator_keys WHERE tenant_id = ? ORDER BY operator_id',
+    ).all(tenantId) as Row[];
     return rows.map(toOperatorKey);
   }
 
   async chainState(tenantId: string, robotId: string): Promise<EdgeChainState> {
     return toChainState(
-      this.#db
-        .prepare('SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?')
-        .get(tenantId, robotId) as Row | undefined,
+      preparedOnce(this.#db, 'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?').get(
+        tenantId,
+        robotId,
+      ) as Row | undefined,
     );
   }
 
@@ -142,25 +151,26 @@ export class SqliteFleetStore implements FleetStore {
   ): Promise<EdgeAppendResult> {
     return this.#store.runWrite(({ db, appendAudit }): EdgeAppendResult => {
       const state = toChainState(
-        db
-          .prepare('SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?')
-          .get(tenantId, robotId) as Row | undefined,
+        preparedOnce(db, 'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?').get(
+          tenantId,
+          robotId,
+        ) as Row | undefined,
       );
       const first = records[0]?.index ?? 0;
       const last = records.at(-1)?.index ?? -1;
       const stored = new Map<number, string>();
       if (first < state.acknowledged) {
-        const rows = db
-          .prepare(
-            `SELECT record_index, record_digest FROM fleet_edge_records
+        const rows = preparedOnce(
+          db,
+          `SELECT record_index, record_digest FROM fleet_edge_records
               WHERE tenant_id = ? AND robot_id = ? AND record_index BETWEEN ? AND ?`,
-          )
-          .all(tenantId, robotId, first, last) as Row[];
+        ).all(tenantId, robotId, first, last) as Row[];
         for (const row of rows) stored.set(num(row.record_index), String(row.record_digest));
       }
       const plan = planEdgeAppend(state, records, stored);
       if (plan.refused) return { status: 'refused', refusal: plan.refused, state };
-      const insert = db.prepare(
+      const insert = preparedOnce(
+        db,
         `INSERT INTO fleet_edge_records (tenant_id, robot_id, record_index, record_digest, audit_index)
          VALUES (?, ?, ?, ?, ?)`,
       );
@@ -171,7 +181,8 @@ export class SqliteFleetStore implements FleetStore {
         audits.push(audit);
       }
       if (plan.fresh.length > 0) {
-        db.prepare(
+        preparedOnce(
+          db,
           `INSERT INTO fleet_edge_chains (tenant_id, robot_id, acknowledged, head_digest) VALUES (?, ?, ?, ?)
            ON CONFLICT (tenant_id, robot_id) DO UPDATE SET acknowledged = excluded.acknowledged,
              head_digest = excluded.head_digest`,

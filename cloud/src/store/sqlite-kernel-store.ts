@@ -20,6 +20,7 @@ import type {
 import type { AuditRecord, PolicyRecord } from './records.js';
 import { type Row, num, toAudit, toPolicy } from './row-mappers.js';
 import type { SqliteStore } from './sqlite-store.js';
+import { preparedOnce } from './sqlite-prepared.js';
 
 export class SqliteKernelStore implements KernelStore {
   readonly #store: SqliteStore;
@@ -34,14 +35,14 @@ export class SqliteKernelStore implements KernelStore {
     await store.runWrite(({ db }) => {
       db.exec(KERNEL_MIGRATIONS_TABLE);
       const applied = new Set(
-        (db.prepare('SELECT version FROM kernel_schema_migrations').all() as Row[]).map((r) =>
+        (preparedOnce(db, 'SELECT version FROM kernel_schema_migrations').all() as Row[]).map((r) =>
           num(r.version),
         ),
       );
       for (const m of SQLITE_KERNEL_MIGRATIONS) {
         if (applied.has(m.version)) continue;
         db.exec(m.sql);
-        db.prepare('INSERT INTO kernel_schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
+        preparedOnce(db, 'INSERT INTO kernel_schema_migrations (version, applied_at_ms) VALUES (?, ?)').run(
           m.version,
           Date.now(),
         );
@@ -52,12 +53,11 @@ export class SqliteKernelStore implements KernelStore {
 
   insertProposal(p: ProposalRecord): Promise<InsertProposalResult> {
     return this.#store.runWrite(({ db }): InsertProposalResult => {
-      const inserted = db
-        .prepare(
-          `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      const inserted = preparedOnce(
+        db,
+        `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT DO NOTHING`,
-        )
-        .run(...proposalValues(p));
+      ).run(...proposalValues(p));
       if (inserted.changes === 1) return { inserted: true };
       const existing = p.idempotencyKey === null ? undefined : this.#byKey(p.tenantId, p.idempotencyKey);
       if (!existing) throw new Error(`kernel proposal ${p.id} collides with an existing id`);
@@ -66,9 +66,10 @@ export class SqliteKernelStore implements KernelStore {
   }
 
   async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
-    const row = this.#db
-      .prepare('SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?')
-      .get(tenantId, id);
+    const row = preparedOnce(this.#db, 'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?').get(
+      tenantId,
+      id,
+    );
     return row ? toProposal(row as Row) : undefined;
   }
 
@@ -77,9 +78,10 @@ export class SqliteKernelStore implements KernelStore {
   }
 
   #byKey(tenantId: string, key: string): ProposalRecord | undefined {
-    const row = this.#db
-      .prepare('SELECT * FROM kernel_proposals WHERE tenant_id = ? AND idempotency_key = ?')
-      .get(tenantId, key);
+    const row = preparedOnce(
+      this.#db,
+      'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND idempotency_key = ?',
+    ).get(tenantId, key);
     return row ? toProposal(row as Row) : undefined;
   }
 
@@ -90,26 +92,28 @@ export class SqliteKernelStore implements KernelStore {
     state: ProposalState,
   ): Promise<void> {
     await this.#store.runWrite(({ db }) =>
-      db
-        .prepare(
-          "UPDATE kernel_proposals SET status = ?, state = ?, reservation_id = NULL WHERE tenant_id = ? AND id = ? AND state = 'open'",
-        )
-        .run(status, state, tenantId, id),
+      preparedOnce(
+        db,
+        "UPDATE kernel_proposals SET status = ?, state = ?, reservation_id = NULL WHERE tenant_id = ? AND id = ? AND state = 'open'",
+      ).run(status, state, tenantId, id),
     );
   }
 
   settle(s: Settlement): Promise<SettleResult> {
     return this.#store.runWrite(({ db, appendAudit }): SettleResult => {
-      const row = db
-        .prepare('SELECT state FROM kernel_proposals WHERE tenant_id = ? AND id = ?')
-        .get(s.tenantId, s.proposalId) as Row | undefined;
+      const row = preparedOnce(db, 'SELECT state FROM kernel_proposals WHERE tenant_id = ? AND id = ?').get(
+        s.tenantId,
+        s.proposalId,
+      ) as Row | undefined;
       const current = row ? (String(row.state) as ProposalState) : undefined;
       if (current === undefined || !s.from.includes(current)) return { settled: false, current };
-      db.prepare(
+      preparedOnce(
+        db,
         'UPDATE kernel_proposals SET state = ?, updated_at_ms = ?, settled_by = ? WHERE tenant_id = ? AND id = ? AND state = ?',
       ).run(s.to, s.nowMs, s.actor, s.tenantId, s.proposalId, current);
       if (s.reservation) {
-        db.prepare(
+        preparedOnce(
+          db,
           "UPDATE budget_reservations SET state = ? WHERE id = ? AND tenant_id = ? AND state = 'reserved'",
         ).run(s.reservation.state, s.reservation.id, s.tenantId);
       }
@@ -123,36 +127,35 @@ export class SqliteKernelStore implements KernelStore {
     limit: number,
   ): Promise<ProposalRecord[]> {
     const marks = statuses.map(() => '?').join(', ');
-    const rows = this.#db
-      .prepare(
-        `SELECT * FROM kernel_proposals WHERE tenant_id = ? AND state = 'open' AND status IN (${marks})
+    const rows = preparedOnce(
+      this.#db,
+      `SELECT * FROM kernel_proposals WHERE tenant_id = ? AND state = 'open' AND status IN (${marks})
          ORDER BY created_at_ms, id LIMIT ?`,
-      )
-      .all(tenantId, ...statuses, limit) as Row[];
+    ).all(tenantId, ...statuses, limit) as Row[];
     return rows.map(toProposal);
   }
 
   async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {
-    const rows = this.#db
-      .prepare(
-        `SELECT * FROM kernel_proposals WHERE state IN ('open', 'approved') AND expires_at_ms < ?
+    const rows = preparedOnce(
+      this.#db,
+      `SELECT * FROM kernel_proposals WHERE state IN ('open', 'approved') AND expires_at_ms < ?
          ORDER BY expires_at_ms LIMIT ?`,
-      )
-      .all(nowMs, limit) as Row[];
+    ).all(nowMs, limit) as Row[];
     return rows.map(toProposal);
   }
 
   async policyByDigest(tenantIds: readonly string[], digest: string): Promise<PolicyRecord | undefined> {
     const marks = tenantIds.map(() => '?').join(', ');
-    const row = this.#db
-      .prepare(`SELECT * FROM policies WHERE digest = ? AND tenant_id IN (${marks}) ORDER BY seq LIMIT 1`)
-      .get(digest, ...tenantIds) as Row | undefined;
+    const row = preparedOnce(
+      this.#db,
+      `SELECT * FROM policies WHERE digest = ? AND tenant_id IN (${marks}) ORDER BY seq LIMIT 1`,
+    ).get(digest, ...tenantIds) as Row | undefined;
     return row && toPolicy(row);
   }
 
   async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
     const { sql, params } = sqliteAuditEventsQuery(q);
-    const rows = this.#db.prepare(sql).all(...params) as Row[];
+    const rows = preparedOnce(this.#db, sql).all(...params) as Row[];
     return rows.map(toAudit);
   }
 }
