@@ -14,7 +14,8 @@ async function storedHistory(
   proposalId: string,
 ): Promise<CallRecord[]> {
   const record = await c.store.getDecision(c.a.id, proposalId);
-  return (record?.verdict.kernel as { input: { history: CallRecord[] } }).input.history;
+  if (!record) throw new Error(`no decision ${proposalId}`);
+  return (record.verdict.kernel as { input: { history: CallRecord[] } }).input.history;
 }
 
 t.test('unrelated calls stay out of a decision; repeats of the same call are counted', async (t) => {
