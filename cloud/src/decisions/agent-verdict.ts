@@ -8,7 +8,7 @@
  *   its reservation is committed, and a newly signed statement (outcome APPROVED, or ALLOW for an elapsed
  *   hold) in an `execution` audit entry gives the token. Denied, vetoed or expired: CONSENT.APPROVAL_REFUSED.
  */
-import { envelopeDigest } from '@pentagate/crypto';
+import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import {
   type AuthorizationDecision,
   type DecisionOutcome,
@@ -224,7 +224,7 @@ async function release(
           type: 'execution',
           tenantId: p.tenantId,
           actor: caller.keyId,
-          subjectDigest: envelopeDigest(signed),
+          subjectDigest: ownEnvelopeDigest(signed),
           data: {
             executionId,
             proposalId: p.id,

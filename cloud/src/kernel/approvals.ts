@@ -5,7 +5,7 @@
  * signed (a decision statement with outcome APPROVED, DENY or VETOED) into its audit entry. A pending
  * item past its expiry is expired instead (time-out counts as denied).
  */
-import { envelopeDigest } from '@pentagate/crypto';
+import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import type { DsseEnvelope, ProposedAction } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
@@ -157,13 +157,13 @@ export async function decideApproval(
           type: rule.type,
           tenantId,
           actor: caller.keyId,
-          subjectDigest: envelopeDigest(signed),
+          subjectDigest: ownEnvelopeDigest(signed),
           data: {
             action: verb,
             proposalId,
             agentId: p.agentId,
             actionDigest: p.actionDigest,
-            decisionEnvelopeDigest: envelopeDigest(envelope),
+            decisionEnvelopeDigest: ownEnvelopeDigest(envelope),
             ...(body.comment ? { comment: body.comment } : {}),
             ...(releases ? { releasedReservation: p.reservationId } : {}),
             envelope: signed,

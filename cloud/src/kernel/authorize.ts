@@ -11,7 +11,7 @@
  * deciding again; the same key with another request is refused. Region and department are what the
  * tenant's administrator bound to the API key; what the request claims is only checked against that.
  */
-import { envelopeDigest, jcsDigestHex } from '@pentagate/crypto';
+import { jcsSha256Hex, ownEnvelopeDigest } from '../pentagon/digest.js';
 import {
   type AuthorizationDecision,
   type DsseEnvelope,
@@ -156,7 +156,7 @@ export async function authorize(
   const { action } = req;
   const tenantId = caller.tenantId;
   const nowMs = k.nowMs();
-  const actionDigest = jcsDigestHex(req.actionRequest);
+  const actionDigest = jcsSha256Hex(req.actionRequest);
   const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
@@ -251,7 +251,7 @@ export async function authorize(
           type: 'decision',
           tenantId,
           actor: agent.id,
-          subjectDigest: envelopeDigest(envelope),
+          subjectDigest: ownEnvelopeDigest(envelope),
           data: {
             decisionId: proposalId,
             proposalId,

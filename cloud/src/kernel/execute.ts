@@ -5,7 +5,7 @@
  * transaction, so of any number of concurrent calls — on any replica — exactly one succeeds; the others
  * see `executed` (409 DOUBLE_EXECUTION). Anything else is 403 EXECUTION_DENIED naming why.
  */
-import { envelopeDigest } from '@pentagate/crypto';
+import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import { type DsseEnvelope, type ExecutionResult, newId } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
@@ -84,7 +84,7 @@ export async function execute(
         type: 'execution',
         tenantId,
         actor: caller.keyId,
-        subjectDigest: envelopeDigest(envelope),
+        subjectDigest: ownEnvelopeDigest(envelope),
         data: {
           executionId,
           proposalId,

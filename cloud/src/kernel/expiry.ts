@@ -4,7 +4,7 @@
  * reservation and appends an `expiry` entry, in one settlement. It happens when a proposal is touched
  * (execute, approve, list) and in a periodic sweep, so a reservation is never held past expiry for long.
  */
-import { envelopeDigest } from '@pentagate/crypto';
+import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import type { DsseEnvelope } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
 import type { ProposalRecord, SettleResult } from '../store/kernel-store.js';
@@ -33,7 +33,7 @@ export async function expireProposal(
         type: 'expiry',
         tenantId: p.tenantId,
         actor: 'system',
-        ...(envelope ? { subjectDigest: envelopeDigest(envelope) } : {}),
+        ...(envelope ? { subjectDigest: ownEnvelopeDigest(envelope) } : {}),
         data: {
           proposalId: p.id,
           agentId: p.agentId,
