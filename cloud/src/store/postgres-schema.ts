@@ -54,7 +54,7 @@ CREATE INDEX policies_tenant ON policies(tenant_id, seq);
 `,
   },
   {
-    // Running budget totals per agent and window length (budget-window.ts), kept in step by triggers on
+    // Running budget totals per agent and window length (budget/budget-window.ts), kept in step by triggers on
     // every insert and settlement of a reservation inside the account's window, in the writer's transaction.
     version: 2,
     sql: `

@@ -6,9 +6,9 @@
  */
 import { canonicalize, PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
-import { encodeAuditEntry } from './audit-leaf.js';
-import { planWindowRead, windowAfterExpiry } from './budget-window.js';
-import { signedEnvelopeOf } from './decision-envelope.js';
+import { encodeAuditEntry } from './audit/audit-leaf.js';
+import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
+import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
   AgentRecord,
@@ -520,7 +520,7 @@ const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
   GROUP BY w.cutoff_ms, w.spent, w.reserved`;
 
 /**
- * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
+ * The window's totals from the agent's running account (budget/budget-window.ts), inside the reservation's
  * transaction under the budget_accounts lock: the account row is locked, then moved to this window (or
  * opened with one exact sum). A clock behind the account's cutoff reads the exact sum and moves nothing.
  */

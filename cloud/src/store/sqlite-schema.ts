@@ -49,7 +49,7 @@ CREATE INDEX policies_tenant ON policies(tenant_id, seq);
 `,
   },
   {
-    // Running budget totals per agent and window length (budget-window.ts): one row the reservation reads
+    // Running budget totals per agent and window length (budget/budget-window.ts): one row the reservation reads
     // and advances instead of summing every reservation of the window. The triggers keep every account
     // in step with any insert or settlement of a reservation inside its window, whoever writes it (the
     // platform, the kernel's settlements), in the same transaction.

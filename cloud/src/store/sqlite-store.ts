@@ -7,9 +7,9 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
-import { encodeAuditEntry } from './audit-leaf.js';
-import { planWindowRead, windowAfterExpiry } from './budget-window.js';
-import { signedEnvelopeOf } from './decision-envelope.js';
+import { encodeAuditEntry } from './audit/audit-leaf.js';
+import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
+import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -241,7 +241,7 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The window's totals from the agent's running account (budget-window.ts): the account minus what fell
+   * The window's totals from the agent's running account (budget/budget-window.ts): the account minus what fell
    * out of the window since it was last advanced — O(expired rows), not O(rows in the window). `advance`
    * (inside a write) moves the account to this window, or opens it with one exact sum.
    */

@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { tokenOfFreshEnvelope } from '../../src/decisions/fresh-token.js';
 import { jcsSha256Hex } from '../../src/pentagon/digest.js';
-import { leafHashOfText } from '../../src/store/audit-leaf.js';
+import { leafHashOfText } from '../../src/store/audit/audit-leaf.js';
 
 const signer = createEd25519Signer(generateEd25519().privateKey);
 const other = createEd25519Signer(generateEd25519().privateKey);

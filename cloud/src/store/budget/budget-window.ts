@@ -13,7 +13,7 @@
  * A clock that goes backwards (a replica behind another) cannot un-expire rows, so such a read falls back
  * to the exact sum and leaves the account where it is.
  */
-import type { LedgerTotals } from './records.js';
+import type { LedgerTotals } from '../records.js';
 
 export interface WindowAccount extends LedgerTotals {
   /** The account covers reservations created strictly after this instant. */

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type AuditEntry, canonicalize } from '@pentagate/protocol';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../store-error.js';
 
 export interface EncodedAuditEntry {
   text: string;

@@ -3,8 +3,8 @@
  * is what an audit kit carries and `pentagate verify kit` checks. The decision row points at that entry by
  * its index. A decision whose entry carries no envelope would lose its proof, so it is refused.
  */
-import type { DecisionParts } from './store.js';
-import { StoreError } from './store-error.js';
+import type { DecisionParts } from '../store.js';
+import { StoreError } from '../store-error.js';
 
 export function signedEnvelopeOf(parts: DecisionParts): Record<string, unknown> {
   const envelope = (parts.entry.data as { envelope?: unknown } | undefined)?.envelope;
