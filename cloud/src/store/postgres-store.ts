@@ -6,9 +6,10 @@
  */
 import { canonicalize, PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
-import { encodeAuditEntry } from './audit/audit-leaf.js';
+import { PostgresAudit } from './audit/postgres-audit.js';
 import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
+import type { PostgresClient, PostgresQuery } from './postgres-query.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
   AgentRecord,
@@ -25,11 +26,9 @@ import type {
 } from './records.js';
 import {
   type Row,
-  bytes,
   num,
   toAgent,
   toApiKey,
-  toAudit,
   toCall,
   toDecision,
   toPolicy,
@@ -56,7 +55,7 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-type Client = pg.PoolClient;
+type Client = PostgresClient;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -67,10 +66,13 @@ export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   #closed = false;
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #audit: PostgresAudit;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
     this.schema = schema;
+    const query: PostgresQuery = (sql, params) => this.#query(sql, params);
+    this.#audit = new PostgresAudit(query);
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -170,7 +172,7 @@ export class PostgresStore implements Store {
   transaction<T>(
     fn: (client: Client, appendAudit: (build: AuditEntryBuilder) => Promise<AuditRecord>) => Promise<T>,
   ): Promise<T> {
-    return this.#tx((c) => fn(c, (build) => appendAuditIn(c, build)));
+    return this.#tx((c) => fn(c, (build) => this.#audit.appendAudit(c, build)));
   }
 
   /** One query outside a transaction, for reads by composed stores. */
@@ -229,7 +231,7 @@ export class PostgresStore implements Store {
         [r.id, r.tenantId, r.name, r.version, r.domain, r.lobeName, r.createdAtMs, canonicalize(r.metadata)],
       );
       if (inserted.rowCount === 1)
-        return { status: 'created', agent: { ...r }, audit: await appendAuditIn(c, audit) };
+        return { status: 'created', agent: { ...r }, audit: await this.#audit.appendAudit(c, audit) };
       const existing = await c.query(
         'SELECT * FROM agents WHERE tenant_id = $1 AND name = $2 AND version = $3',
         [r.tenantId, r.name, r.version],
@@ -369,7 +371,7 @@ export class PostgresStore implements Store {
         );
       }
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
-      const index = await nextAuditIndex(c);
+      const index = await this.#audit.nextAuditIndex(c);
       const { parts, result } = write.build({ index, reserved, ledger });
       const d = parts.decision;
       if (r && reserved) {
@@ -380,7 +382,7 @@ export class PostgresStore implements Store {
         );
       }
       const envelope = signedEnvelopeOf(parts);
-      const audit = await insertAudit(c, parts.entry, index);
+      const audit = await this.#audit.insertAudit(c, parts.entry, index);
       await c.query(
         `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
          reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -432,29 +434,19 @@ export class PostgresStore implements Store {
   }
 
   async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {
-    return this.#tx((c) => appendAuditIn(c, build));
+    return this.#tx((c) => this.#audit.appendAudit(c, build));
   }
 
   async auditSize(): Promise<number> {
-    const [row] = await this.#query('SELECT size FROM audit_head WHERE id = 1');
-    return num(row!.size);
+    return this.#audit.auditSize();
   }
 
   async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
-    return (
-      await this.#query('SELECT * FROM audit_log WHERE idx >= $1 AND idx < $2 ORDER BY idx', [
-        fromIndex,
-        toIndex,
-      ])
-    ).map(toAudit);
+    return this.#audit.auditEntries(fromIndex, toIndex);
   }
 
   async auditLeafHashes(fromIndex: number, toIndex: number): Promise<Uint8Array[]> {
-    const rows = await this.#query(
-      'SELECT leaf_hash FROM audit_log WHERE idx >= $1 AND idx < $2 ORDER BY idx',
-      [fromIndex, toIndex],
-    );
-    return rows.map((r) => bytes(r.leaf_hash));
+    return this.#audit.auditLeafHashes(fromIndex, toIndex);
   }
 
   async putSigningKey(k: SigningKeyRecord): Promise<boolean> {
@@ -564,31 +556,6 @@ async function advanceWindow(
     [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
   );
   return totals;
-}
-
-async function nextAuditIndex(c: Client): Promise<number> {
-  // the row lock on audit_head is held to COMMIT: indices are handed out in commit order, without gaps
-  const res = await c.query('UPDATE audit_head SET size = size + 1 WHERE id = 1 RETURNING size - 1 AS idx');
-  return num((res.rows[0] as Row).idx);
-}
-
-async function insertAudit(
-  c: Client,
-  entry: ReturnType<AuditEntryBuilder>,
-  index: number,
-): Promise<AuditRecord> {
-  const encoded = encodeAuditEntry(entry, index);
-  await c.query('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES ($1, $2, $3)', [
-    index,
-    encoded.text,
-    Buffer.from(encoded.leafHash),
-  ]);
-  return { index, entry, leafHash: encoded.leafHash };
-}
-
-async function appendAuditIn(c: Client, build: AuditEntryBuilder): Promise<AuditRecord> {
-  const index = await nextAuditIndex(c);
-  return insertAudit(c, build(index), index);
 }
 
 function redactUrl(url: string): string {

@@ -7,7 +7,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
-import { encodeAuditEntry } from './audit/audit-leaf.js';
+import { SqliteAudit } from './audit/sqlite-audit.js';
 import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import type {
@@ -25,11 +25,9 @@ import type {
 } from './records.js';
 import {
   type Row,
-  bytes,
   num,
   toAgent,
   toApiKey,
-  toAudit,
   toCall,
   toDecision,
   toPolicy,
@@ -75,6 +73,7 @@ export class SqliteStore implements Store {
   readonly #queue: SqliteWriteQueue;
   readonly #walFd: number | undefined;
   #durableAuditSize = 0;
+  readonly #audit: SqliteAudit;
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #historyByLimit = new Map<
     number,
@@ -108,6 +107,8 @@ export class SqliteStore implements Store {
     this.#db.pragma('cache_size = -65536');
     if (!(options.path === ':memory:')) this.#db.pragma('mmap_size = 268435456');
     migrate(this.#db);
+    // Every statement is prepared once, by the family that runs it (better-sqlite3 re-uses the compiled plan).
+    this.#audit = new SqliteAudit(this.#db);
     this.#stmts = prepare(this.#db);
     let walFd: number | undefined;
     if (!memory && sync === 'group-fdatasync') {
@@ -115,7 +116,7 @@ export class SqliteStore implements Store {
       walFd = openSync(`${options.path}-wal`, 'r');
     }
     this.#walFd = walFd;
-    this.#durableAuditSize = this.#nextAuditIndex();
+    this.#durableAuditSize = this.#audit.nextAuditIndex();
     this.#queue = new SqliteWriteQueue(this.#db, walFd, options.syncFile);
   }
 
@@ -129,7 +130,7 @@ export class SqliteStore implements Store {
     return this.#queue
       .enqueue(() => {
         const value = run();
-        auditSizeAtCommit = this.#nextAuditIndex();
+        auditSizeAtCommit = this.#audit.nextAuditIndex();
         return value;
       })
       .then((value) => {
@@ -144,7 +145,7 @@ export class SqliteStore implements Store {
    * and an audit appender that takes the next index inside the same write.
    */
   runWrite<T>(run: (tx: SqliteWriteContext) => T): Promise<T> {
-    return this.#write(() => run({ db: this.#db, appendAudit: (build) => this.#appendAuditNow(build) }));
+    return this.#write(() => run({ db: this.#db, appendAudit: (build) => this.#audit.appendAudit(build) }));
   }
 
   /** The connection, for reads by composed stores; they write only through `runWrite`. */
@@ -217,7 +218,7 @@ export class SqliteStore implements Store {
         const idTaken = this.#stmts.findAgentById.get(r.tenantId, r.id) !== undefined;
         return { status: 'conflict', field: idTaken ? 'id' : 'lobeName' };
       }
-      return { status: 'created', agent: { ...r }, audit: this.#appendAuditNow(audit) };
+      return { status: 'created', agent: { ...r }, audit: this.#audit.appendAudit(audit) };
     });
   }
 
@@ -386,14 +387,14 @@ export class SqliteStore implements Store {
         ? this.#ledgerTotalsNow(write.tenantId, write.agentId, r.windowMs, write.nowMs, true)
         : { spent: 0, reserved: 0 };
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
-      const index = this.#nextAuditIndex();
+      const index = this.#audit.nextAuditIndex();
       const { parts, result } = write.build({ index, reserved, ledger });
       const d = parts.decision;
       if (r && reserved) {
         this.#stmts.insertReservation.run(r.id, write.tenantId, write.agentId, r.amount, write.nowMs, d.id);
       }
       const envelope = signedEnvelopeOf(parts);
-      const audit = this.#insertAudit(parts.entry, index);
+      const audit = this.#audit.insertAudit(parts.entry, index);
       this.#stmts.insertDecision.run(
         d.id,
         d.tenantId,
@@ -433,22 +434,7 @@ export class SqliteStore implements Store {
   }
 
   async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {
-    return this.#write(() => this.#appendAuditNow(build));
-  }
-
-  #nextAuditIndex(): number {
-    return num((this.#stmts.auditSize.get() as Row).size);
-  }
-
-  #appendAuditNow(build: AuditEntryBuilder): AuditRecord {
-    const index = this.#nextAuditIndex();
-    return this.#insertAudit(build(index), index);
-  }
-
-  #insertAudit(entry: ReturnType<AuditEntryBuilder>, index: number): AuditRecord {
-    const encoded = encodeAuditEntry(entry, index);
-    this.#stmts.insertAudit.run(index, encoded.text, encoded.leafHash);
-    return { index, entry, leafHash: encoded.leafHash };
+    return this.#write(() => this.#audit.appendAudit(build));
   }
 
   /**
@@ -460,11 +446,11 @@ export class SqliteStore implements Store {
   }
 
   async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
-    return (this.#stmts.auditEntries.all(fromIndex, toIndex) as Row[]).map(toAudit);
+    return this.#audit.auditEntries(fromIndex, toIndex);
   }
 
   async auditLeafHashes(fromIndex: number, toIndex: number): Promise<Uint8Array[]> {
-    return (this.#stmts.auditLeafHashes.all(fromIndex, toIndex) as Row[]).map((r) => bytes(r.leaf_hash));
+    return this.#audit.auditLeafHashes(fromIndex, toIndex);
   }
 
   async putSigningKey(key: SigningKeyRecord): Promise<boolean> {
@@ -604,11 +590,6 @@ function prepare(db: Database.Database) {
       `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
         WHERE d.id = ? AND d.tenant_id = ?`,
     ),
-    // MAX over the rowid is O(log n); indices are contiguous from 0, so MAX + 1 is the size.
-    auditSize: db.prepare('SELECT COALESCE(MAX(idx) + 1, 0) AS size FROM audit_log'),
-    insertAudit: db.prepare('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES (?, ?, ?)'),
-    auditEntries: db.prepare('SELECT * FROM audit_log WHERE idx >= ? AND idx < ? ORDER BY idx'),
-    auditLeafHashes: db.prepare('SELECT leaf_hash FROM audit_log WHERE idx >= ? AND idx < ? ORDER BY idx'),
     insertSigningKey: db.prepare(
       `INSERT INTO signing_keys (kid, role, public_key, name, not_before_ms, not_after_ms, created_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kid, role) DO NOTHING`,
