@@ -28,13 +28,11 @@ import {
   type Row,
   num,
   toAgent,
-  toApiKey,
   toCall,
   toDecision,
   toPolicy,
   toReservation,
   toSigningKey,
-  toTenant,
 } from './row-mappers.js';
 import type {
   AgentRegistration,
@@ -46,6 +44,7 @@ import type {
   Store,
 } from './store.js';
 import { StoreError } from './store-error.js';
+import { PostgresTenants } from './tenants/postgres-tenants.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:port/db`. */
@@ -67,12 +66,14 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #audit: PostgresAudit;
+  readonly #tenants: PostgresTenants;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
     this.schema = schema;
     const query: PostgresQuery = (sql, params) => this.#query(sql, params);
     this.#audit = new PostgresAudit(query);
+    this.#tenants = new PostgresTenants(query);
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -181,46 +182,31 @@ export class PostgresStore implements Store {
   }
 
   async createTenant(t: TenantRecord): Promise<void> {
-    await this.#query('INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $2, $3)', [
-      t.id,
-      t.name,
-      t.createdAtMs,
-    ]);
+    await this.#tenants.createTenant(t);
   }
 
   async getTenant(id: string): Promise<TenantRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM tenants WHERE id = $1', [id]);
-    return row && toTenant(row);
+    return this.#tenants.getTenant(id);
   }
 
   async listTenants(): Promise<TenantRecord[]> {
-    return (await this.#query('SELECT * FROM tenants ORDER BY created_at_ms, id')).map(toTenant);
+    return this.#tenants.listTenants();
   }
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
-    await this.#query(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [k.id, k.tenantId, k.scope, k.keyHashHex, k.createdAtMs, k.revokedAtMs, k.region, k.department],
-    );
+    await this.#tenants.insertApiKey(k);
   }
 
   async findApiKeyByHash(keyHashHex: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM api_keys WHERE key_hash = $1', [keyHashHex]);
-    return row && toApiKey(row);
+    return this.#tenants.findApiKeyByHash(keyHashHex);
   }
 
   async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
-    return (
-      await this.#query('SELECT * FROM api_keys WHERE tenant_id = $1 ORDER BY created_at_ms, id', [tenantId])
-    ).map(toApiKey);
+    return this.#tenants.listApiKeys(tenantId);
   }
 
   async revokeApiKey(tenantId: string, keyId: string, nowMs: number): Promise<boolean> {
-    const rows = await this.#query(
-      'UPDATE api_keys SET revoked_at_ms = $1 WHERE id = $2 AND tenant_id = $3 AND revoked_at_ms IS NULL RETURNING id',
-      [nowMs, keyId, tenantId],
-    );
-    return rows.length === 1;
+    return this.#tenants.revokeApiKey(tenantId, keyId, nowMs);
   }
 
   async registerAgent(r: AgentRegistration, audit: AuditEntryBuilder): Promise<RegisterAgentResult> {

@@ -27,16 +27,15 @@ import {
   type Row,
   num,
   toAgent,
-  toApiKey,
   toCall,
   toDecision,
   toPolicy,
   toReservation,
   toSigningKey,
-  toTenant,
 } from './row-mappers.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
+import { SqliteTenants } from './tenants/sqlite-tenants.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -74,6 +73,7 @@ export class SqliteStore implements Store {
   readonly #walFd: number | undefined;
   #durableAuditSize = 0;
   readonly #audit: SqliteAudit;
+  readonly #tenants: SqliteTenants;
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #historyByLimit = new Map<
     number,
@@ -109,6 +109,7 @@ export class SqliteStore implements Store {
     migrate(this.#db);
     // Every statement is prepared once, by the family that runs it (better-sqlite3 re-uses the compiled plan).
     this.#audit = new SqliteAudit(this.#db);
+    this.#tenants = new SqliteTenants(this.#db);
     this.#stmts = prepare(this.#db);
     let walFd: number | undefined;
     if (!memory && sync === 'group-fdatasync') {
@@ -154,44 +155,31 @@ export class SqliteStore implements Store {
   }
 
   async createTenant(tenant: TenantRecord): Promise<void> {
-    await this.#write(() => this.#stmts.insertTenant.run(tenant.id, tenant.name, tenant.createdAtMs));
+    await this.#write(() => this.#tenants.createTenant(tenant));
   }
 
   async getTenant(id: string): Promise<TenantRecord | undefined> {
-    const row = this.#stmts.getTenant.get(id) as Row | undefined;
-    return row && toTenant(row);
+    return this.#tenants.getTenant(id);
   }
 
   async listTenants(): Promise<TenantRecord[]> {
-    return (this.#stmts.listTenants.all() as Row[]).map(toTenant);
+    return this.#tenants.listTenants();
   }
 
   async insertApiKey(key: ApiKeyRecord): Promise<void> {
-    await this.#write(() =>
-      this.#stmts.insertApiKey.run(
-        key.id,
-        key.tenantId,
-        key.scope,
-        key.keyHashHex,
-        key.createdAtMs,
-        key.revokedAtMs,
-        key.region,
-        key.department,
-      ),
-    );
+    await this.#write(() => this.#tenants.insertApiKey(key));
   }
 
   async findApiKeyByHash(keyHashHex: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.#stmts.findApiKey.get(keyHashHex) as Row | undefined;
-    return row && toApiKey(row);
+    return this.#tenants.findApiKeyByHash(keyHashHex);
   }
 
   async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
-    return (this.#stmts.listApiKeys.all(tenantId) as Row[]).map(toApiKey);
+    return this.#tenants.listApiKeys(tenantId);
   }
 
   async revokeApiKey(tenantId: string, keyId: string, nowMs: number): Promise<boolean> {
-    return this.#write(() => this.#stmts.revokeApiKey.run(nowMs, keyId, tenantId).changes === 1);
+    return this.#write(() => this.#tenants.revokeApiKey(tenantId, keyId, nowMs));
   }
 
   async registerAgent(
@@ -524,17 +512,6 @@ function migrate(db: Database.Database): void {
 /** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
 function prepare(db: Database.Database) {
   return {
-    insertTenant: db.prepare('INSERT INTO tenants (id, name, created_at_ms) VALUES (?, ?, ?)'),
-    getTenant: db.prepare('SELECT * FROM tenants WHERE id = ?'),
-    listTenants: db.prepare('SELECT * FROM tenants ORDER BY created_at_ms, id'),
-    insertApiKey: db.prepare(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    findApiKey: db.prepare('SELECT * FROM api_keys WHERE key_hash = ?'),
-    listApiKeys: db.prepare('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at_ms, id'),
-    revokeApiKey: db.prepare(
-      'UPDATE api_keys SET revoked_at_ms = ? WHERE id = ? AND tenant_id = ? AND revoked_at_ms IS NULL',
-    ),
     findAgentByNameVersion: db.prepare(
       'SELECT * FROM agents WHERE tenant_id = ? AND name = ? AND version = ?',
     ),
