@@ -6,6 +6,7 @@
  */
 import { canonicalize, PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
+import { PostgresAgents } from './agents/postgres-agents.js';
 import { PostgresAudit } from './audit/postgres-audit.js';
 import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
@@ -24,16 +25,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import {
-  type Row,
-  num,
-  toAgent,
-  toCall,
-  toDecision,
-  toPolicy,
-  toReservation,
-  toSigningKey,
-} from './row-mappers.js';
+import { type Row, num, toCall, toDecision, toPolicy, toReservation, toSigningKey } from './row-mappers.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -67,6 +59,7 @@ export class PostgresStore implements Store {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #audit: PostgresAudit;
   readonly #tenants: PostgresTenants;
+  readonly #agents: PostgresAgents;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
@@ -74,6 +67,7 @@ export class PostgresStore implements Store {
     const query: PostgresQuery = (sql, params) => this.#query(sql, params);
     this.#audit = new PostgresAudit(query);
     this.#tenants = new PostgresTenants(query);
+    this.#agents = new PostgresAgents(query, this.#audit);
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -210,41 +204,15 @@ export class PostgresStore implements Store {
   }
 
   async registerAgent(r: AgentRegistration, audit: AuditEntryBuilder): Promise<RegisterAgentResult> {
-    return this.#tx(async (c): Promise<RegisterAgentResult> => {
-      const inserted = await c.query(
-        `INSERT INTO agents (id, tenant_id, name, version, domain, lobe_name, created_at_ms, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
-        [r.id, r.tenantId, r.name, r.version, r.domain, r.lobeName, r.createdAtMs, canonicalize(r.metadata)],
-      );
-      if (inserted.rowCount === 1)
-        return { status: 'created', agent: { ...r }, audit: await this.#audit.appendAudit(c, audit) };
-      const existing = await c.query(
-        'SELECT * FROM agents WHERE tenant_id = $1 AND name = $2 AND version = $3',
-        [r.tenantId, r.name, r.version],
-      );
-      if (existing.rows[0]) return { status: 'existing', agent: toAgent(existing.rows[0] as Row) };
-      const idTaken = await c.query('SELECT 1 FROM agents WHERE tenant_id = $1 AND id = $2', [
-        r.tenantId,
-        r.id,
-      ]);
-      return { status: 'conflict', field: idTaken.rowCount === 1 ? 'id' : 'lobeName' };
-    });
+    return this.#tx((c) => this.#agents.registerAgent(c, r, audit));
   }
 
   async findAgentByLobe(tenantId: string, lobeName: string): Promise<AgentRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM agents WHERE tenant_id = $1 AND lobe_name = $2', [
-      tenantId,
-      lobeName,
-    ]);
-    return row && toAgent(row);
+    return this.#agents.findAgentByLobe(tenantId, lobeName);
   }
 
   async findAgentById(tenantId: string, agentId: string): Promise<AgentRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM agents WHERE tenant_id = $1 AND id = $2', [
-      tenantId,
-      agentId,
-    ]);
-    return row && toAgent(row);
+    return this.#agents.findAgentById(tenantId, agentId);
   }
 
   async ledgerTotals(

@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
+import { SqliteAgents } from './agents/sqlite-agents.js';
 import { SqliteAudit } from './audit/sqlite-audit.js';
 import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
@@ -23,16 +24,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import {
-  type Row,
-  num,
-  toAgent,
-  toCall,
-  toDecision,
-  toPolicy,
-  toReservation,
-  toSigningKey,
-} from './row-mappers.js';
+import { type Row, num, toCall, toDecision, toPolicy, toReservation, toSigningKey } from './row-mappers.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
 import { SqliteTenants } from './tenants/sqlite-tenants.js';
@@ -74,6 +66,7 @@ export class SqliteStore implements Store {
   #durableAuditSize = 0;
   readonly #audit: SqliteAudit;
   readonly #tenants: SqliteTenants;
+  readonly #agents: SqliteAgents;
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #historyByLimit = new Map<
     number,
@@ -110,6 +103,7 @@ export class SqliteStore implements Store {
     // Every statement is prepared once, by the family that runs it (better-sqlite3 re-uses the compiled plan).
     this.#audit = new SqliteAudit(this.#db);
     this.#tenants = new SqliteTenants(this.#db);
+    this.#agents = new SqliteAgents(this.#db, this.#audit);
     this.#stmts = prepare(this.#db);
     let walFd: number | undefined;
     if (!memory && sync === 'group-fdatasync') {
@@ -186,38 +180,15 @@ export class SqliteStore implements Store {
     registration: AgentRegistration,
     audit: AuditEntryBuilder,
   ): Promise<RegisterAgentResult> {
-    return this.#write((): RegisterAgentResult => {
-      const r = registration;
-      const existing = this.#stmts.findAgentByNameVersion.get(r.tenantId, r.name, r.version) as
-        | Row
-        | undefined;
-      if (existing) return { status: 'existing', agent: toAgent(existing) };
-      const inserted = this.#stmts.insertAgent.run(
-        r.id,
-        r.tenantId,
-        r.name,
-        r.version,
-        r.domain,
-        r.lobeName,
-        r.createdAtMs,
-        canonicalize(r.metadata),
-      );
-      if (inserted.changes === 0) {
-        const idTaken = this.#stmts.findAgentById.get(r.tenantId, r.id) !== undefined;
-        return { status: 'conflict', field: idTaken ? 'id' : 'lobeName' };
-      }
-      return { status: 'created', agent: { ...r }, audit: this.#audit.appendAudit(audit) };
-    });
+    return this.#write(() => this.#agents.registerAgent(registration, audit));
   }
 
   async findAgentByLobe(tenantId: string, lobeName: string): Promise<AgentRecord | undefined> {
-    const row = this.#stmts.findAgentByLobe.get(tenantId, lobeName) as Row | undefined;
-    return row && toAgent(row);
+    return this.#agents.findAgentByLobe(tenantId, lobeName);
   }
 
   async findAgentById(tenantId: string, agentId: string): Promise<AgentRecord | undefined> {
-    const row = this.#stmts.findAgentById.get(tenantId, agentId) as Row | undefined;
-    return row && toAgent(row);
+    return this.#agents.findAgentById(tenantId, agentId);
   }
 
   async ledgerTotals(
@@ -512,15 +483,6 @@ function migrate(db: Database.Database): void {
 /** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
 function prepare(db: Database.Database) {
   return {
-    findAgentByNameVersion: db.prepare(
-      'SELECT * FROM agents WHERE tenant_id = ? AND name = ? AND version = ?',
-    ),
-    findAgentByLobe: db.prepare('SELECT * FROM agents WHERE tenant_id = ? AND lobe_name = ?'),
-    findAgentById: db.prepare('SELECT * FROM agents WHERE tenant_id = ? AND id = ?'),
-    insertAgent: db.prepare(
-      `INSERT INTO agents (id, tenant_id, name, version, domain, lobe_name, created_at_ms, metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ),
     ledgerTotals: db.prepare(
       `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
               COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
