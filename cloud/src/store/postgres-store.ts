@@ -10,6 +10,7 @@ import { PostgresAgents } from './agents/postgres-agents.js';
 import { PostgresAudit } from './audit/postgres-audit.js';
 import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
+import { PostgresPolicies } from './policies/postgres-policies.js';
 import type { PostgresClient, PostgresQuery } from './postgres-query.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
@@ -25,7 +26,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toCall, toDecision, toPolicy, toReservation, toSigningKey } from './row-mappers.js';
+import { type Row, num, toCall, toDecision, toReservation } from './row-mappers.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -35,6 +36,7 @@ import type {
   RelevantCallsQuery,
   Store,
 } from './store.js';
+import { PostgresSigningKeys } from './signing-keys/postgres-signing-keys.js';
 import { StoreError } from './store-error.js';
 import { PostgresTenants } from './tenants/postgres-tenants.js';
 
@@ -60,6 +62,8 @@ export class PostgresStore implements Store {
   readonly #audit: PostgresAudit;
   readonly #tenants: PostgresTenants;
   readonly #agents: PostgresAgents;
+  readonly #signingKeys: PostgresSigningKeys;
+  readonly #policies: PostgresPolicies;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
@@ -68,6 +72,8 @@ export class PostgresStore implements Store {
     this.#audit = new PostgresAudit(query);
     this.#tenants = new PostgresTenants(query);
     this.#agents = new PostgresAgents(query, this.#audit);
+    this.#signingKeys = new PostgresSigningKeys(query);
+    this.#policies = new PostgresPolicies(query);
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -404,43 +410,19 @@ export class PostgresStore implements Store {
   }
 
   async putSigningKey(k: SigningKeyRecord): Promise<boolean> {
-    const rows = await this.#query(
-      `INSERT INTO signing_keys (kid, role, public_key, name, not_before_ms, not_after_ms, created_at_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (kid, role) DO NOTHING RETURNING kid`,
-      [k.kid, k.role, k.publicKey, k.name, k.notBeforeMs, k.notAfterMs, k.createdAtMs],
-    );
-    return rows.length === 1;
+    return this.#signingKeys.putSigningKey(k);
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return (await this.#query('SELECT * FROM signing_keys ORDER BY created_at_ms, kid, role')).map(
-      toSigningKey,
-    );
+    return this.#signingKeys.listSigningKeys();
   }
 
   async putPolicy(p: PolicyRecord): Promise<boolean> {
-    return this.#tx(async (c) => {
-      // serialise policy changes of one tenant so two replicas never both insert the same digest
-      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`policy:${p.tenantId}`]);
-      const active = await c.query(
-        'SELECT digest FROM policies WHERE tenant_id = $1 ORDER BY seq DESC LIMIT 1',
-        [p.tenantId],
-      );
-      if (active.rows[0]?.digest === p.digest) return false;
-      await c.query(
-        `INSERT INTO policies (tenant_id, digest, policy_id, source, yaml_text, activated_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [p.tenantId, p.digest, p.policyId, p.source, p.yamlText, p.activatedAtMs],
-      );
-      return true;
-    });
+    return this.#tx((c) => this.#policies.putPolicy(c, p));
   }
 
   async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
-    const [row] = await this.#query('SELECT * FROM policies WHERE tenant_id = $1 ORDER BY seq DESC LIMIT 1', [
-      tenantId,
-    ]);
-    return row && toPolicy(row);
+    return this.#policies.activePolicy(tenantId);
   }
 
   async close(): Promise<void> {

@@ -24,7 +24,9 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toCall, toDecision, toPolicy, toReservation, toSigningKey } from './row-mappers.js';
+import { type Row, num, toCall, toDecision, toReservation } from './row-mappers.js';
+import { SqlitePolicies } from './policies/sqlite-policies.js';
+import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
 import { SqliteTenants } from './tenants/sqlite-tenants.js';
@@ -67,6 +69,8 @@ export class SqliteStore implements Store {
   readonly #audit: SqliteAudit;
   readonly #tenants: SqliteTenants;
   readonly #agents: SqliteAgents;
+  readonly #signingKeys: SqliteSigningKeys;
+  readonly #policies: SqlitePolicies;
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #historyByLimit = new Map<
     number,
@@ -104,6 +108,8 @@ export class SqliteStore implements Store {
     this.#audit = new SqliteAudit(this.#db);
     this.#tenants = new SqliteTenants(this.#db);
     this.#agents = new SqliteAgents(this.#db, this.#audit);
+    this.#signingKeys = new SqliteSigningKeys(this.#db);
+    this.#policies = new SqlitePolicies(this.#db);
     this.#stmts = prepare(this.#db);
     let walFd: number | undefined;
     if (!memory && sync === 'group-fdatasync') {
@@ -413,43 +419,19 @@ export class SqliteStore implements Store {
   }
 
   async putSigningKey(key: SigningKeyRecord): Promise<boolean> {
-    return this.#write(
-      () =>
-        this.#stmts.insertSigningKey.run(
-          key.kid,
-          key.role,
-          key.publicKey,
-          key.name,
-          key.notBeforeMs,
-          key.notAfterMs,
-          key.createdAtMs,
-        ).changes === 1,
-    );
+    return this.#write(() => this.#signingKeys.putSigningKey(key));
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return (this.#stmts.listSigningKeys.all() as Row[]).map(toSigningKey);
+    return this.#signingKeys.listSigningKeys();
   }
 
   async putPolicy(policy: PolicyRecord): Promise<boolean> {
-    return this.#write(() => {
-      const active = this.#stmts.activePolicy.get(policy.tenantId) as Row | undefined;
-      if (active && active.digest === policy.digest) return false;
-      this.#stmts.insertPolicy.run(
-        policy.tenantId,
-        policy.digest,
-        policy.policyId,
-        policy.source,
-        policy.yamlText,
-        policy.activatedAtMs,
-      );
-      return true;
-    });
+    return this.#write(() => this.#policies.putPolicy(policy));
   }
 
   async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
-    const row = this.#stmts.activePolicy.get(tenantId) as Row | undefined;
-    return row && toPolicy(row);
+    return this.#policies.activePolicy(tenantId);
   }
 
   async close(): Promise<void> {
@@ -529,15 +511,5 @@ function prepare(db: Database.Database) {
       `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
         WHERE d.id = ? AND d.tenant_id = ?`,
     ),
-    insertSigningKey: db.prepare(
-      `INSERT INTO signing_keys (kid, role, public_key, name, not_before_ms, not_after_ms, created_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kid, role) DO NOTHING`,
-    ),
-    listSigningKeys: db.prepare('SELECT * FROM signing_keys ORDER BY created_at_ms, kid, role'),
-    insertPolicy: db.prepare(
-      `INSERT INTO policies (tenant_id, digest, policy_id, source, yaml_text, activated_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    activePolicy: db.prepare('SELECT * FROM policies WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1'),
   };
 }
