@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { canonicalize } from '@pentagate/protocol';
 import { SqliteAgents } from './agents/sqlite-agents.js';
 import { SqliteAudit } from './audit/sqlite-audit.js';
-import { planWindowRead, windowAfterExpiry } from './budget/budget-window.js';
+import { SqliteBudget } from './budget/sqlite-budget.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import type {
   AgentRecord,
@@ -24,7 +24,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toCall, toDecision, toReservation } from './row-mappers.js';
+import { type Row, num, toCall, toDecision } from './row-mappers.js';
 import { SqlitePolicies } from './policies/sqlite-policies.js';
 import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
@@ -69,6 +69,7 @@ export class SqliteStore implements Store {
   readonly #audit: SqliteAudit;
   readonly #tenants: SqliteTenants;
   readonly #agents: SqliteAgents;
+  readonly #budget: SqliteBudget;
   readonly #signingKeys: SqliteSigningKeys;
   readonly #policies: SqlitePolicies;
   readonly #stmts: ReturnType<typeof prepare>;
@@ -108,6 +109,7 @@ export class SqliteStore implements Store {
     this.#audit = new SqliteAudit(this.#db);
     this.#tenants = new SqliteTenants(this.#db);
     this.#agents = new SqliteAgents(this.#db, this.#audit);
+    this.#budget = new SqliteBudget(this.#db);
     this.#signingKeys = new SqliteSigningKeys(this.#db);
     this.#policies = new SqlitePolicies(this.#db);
     this.#stmts = prepare(this.#db);
@@ -203,63 +205,7 @@ export class SqliteStore implements Store {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
-    return this.#ledgerTotalsNow(tenantId, agentId, windowMs, nowMs);
-  }
-
-  /**
-   * The window's totals from the agent's running account (budget/budget-window.ts): the account minus what fell
-   * out of the window since it was last advanced — O(expired rows), not O(rows in the window). `advance`
-   * (inside a write) moves the account to this window, or opens it with one exact sum.
-   */
-  #ledgerTotalsNow(
-    tenantId: string,
-    agentId: string,
-    windowMs: number,
-    nowMs: number,
-    advance = false,
-  ): LedgerTotals {
-    const cutoffMs = nowMs - windowMs;
-    const row = this.#stmts.getBudgetWindow.get(tenantId, agentId, windowMs) as Row | undefined;
-    const account = row && {
-      cutoffMs: num(row.cutoff_ms),
-      spent: num(row.spent),
-      reserved: num(row.reserved),
-    };
-    const plan = planWindowRead(account, cutoffMs);
-    if (plan.kind === 'exact') {
-      const exact = this.#stmts.ledgerTotals.get(tenantId, agentId, cutoffMs) as Row;
-      const totals = { spent: num(exact.spent), reserved: num(exact.reserved) };
-      if (advance && !account) {
-        this.#stmts.insertBudgetWindow.run(
-          tenantId,
-          agentId,
-          windowMs,
-          cutoffMs,
-          totals.spent,
-          totals.reserved,
-        );
-      }
-      return totals;
-    }
-    const expired =
-      plan.kind === 'advance'
-        ? (this.#stmts.expiredFromWindow.get(tenantId, agentId, plan.fromMs, cutoffMs) as Row)
-        : undefined;
-    const totals = windowAfterExpiry(
-      plan.account,
-      expired && { spent: num(expired.spent), reserved: num(expired.reserved) },
-    );
-    if (advance && plan.kind === 'advance') {
-      this.#stmts.advanceBudgetWindow.run(
-        cutoffMs,
-        totals.spent,
-        totals.reserved,
-        tenantId,
-        agentId,
-        windowMs,
-      );
-    }
-    return totals;
+    return this.#budget.ledgerTotals(tenantId, agentId, windowMs, nowMs);
   }
 
   async settleReservation(
@@ -267,12 +213,11 @@ export class SqliteStore implements Store {
     reservationId: string,
     state: Exclude<ReservationState, 'reserved'>,
   ): Promise<boolean> {
-    return this.#write(() => this.#stmts.settleReservation.run(state, reservationId, tenantId).changes === 1);
+    return this.#write(() => this.#budget.settleReservation(tenantId, reservationId, state));
   }
 
   async getReservation(tenantId: string, reservationId: string): Promise<ReservationRecord | undefined> {
-    const row = this.#stmts.getReservation.get(reservationId, tenantId) as Row | undefined;
-    return row && toReservation(row);
+    return this.#budget.getReservation(tenantId, reservationId);
   }
 
   async recentCalls(
@@ -349,14 +294,14 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       const r = write.reservation;
       const ledger = r
-        ? this.#ledgerTotalsNow(write.tenantId, write.agentId, r.windowMs, write.nowMs, true)
+        ? this.#budget.lockedTotals(write.tenantId, write.agentId, r.windowMs, write.nowMs)
         : { spent: 0, reserved: 0 };
       const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
       const index = this.#audit.nextAuditIndex();
       const { parts, result } = write.build({ index, reserved, ledger });
       const d = parts.decision;
       if (r && reserved) {
-        this.#stmts.insertReservation.run(r.id, write.tenantId, write.agentId, r.amount, write.nowMs, d.id);
+        this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
       }
       const envelope = signedEnvelopeOf(parts);
       const audit = this.#audit.insertAudit(parts.entry, index);
@@ -465,37 +410,6 @@ function migrate(db: Database.Database): void {
 /** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
 function prepare(db: Database.Database) {
   return {
-    ledgerTotals: db.prepare(
-      `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
-              COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
-         FROM budget_reservations WHERE tenant_id = ? AND agent_id = ? AND created_at_ms > ?`,
-    ),
-    getBudgetWindow: db.prepare(
-      'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = ? AND agent_id = ? AND window_ms = ?',
-    ),
-    insertBudgetWindow: db.prepare(
-      `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    advanceBudgetWindow: db.prepare(
-      `UPDATE budget_windows SET cutoff_ms = ?, spent = ?, reserved = ?
-        WHERE tenant_id = ? AND agent_id = ? AND window_ms = ?`,
-    ),
-    // the reservations that left the window since the account's cutoff (covering index, a short range)
-    expiredFromWindow: db.prepare(
-      `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
-              COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
-         FROM budget_reservations
-        WHERE tenant_id = ? AND agent_id = ? AND created_at_ms > ? AND created_at_ms <= ?`,
-    ),
-    insertReservation: db.prepare(
-      `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
-       VALUES (?, ?, ?, ?, 'reserved', ?, ?)`,
-    ),
-    settleReservation: db.prepare(
-      `UPDATE budget_reservations SET state = ? WHERE id = ? AND tenant_id = ? AND state = 'reserved'`,
-    ),
-    getReservation: db.prepare('SELECT * FROM budget_reservations WHERE id = ? AND tenant_id = ?'),
     recentCalls: db.prepare(
       'SELECT * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND at_ms >= ? ORDER BY at_ms DESC, rowid DESC LIMIT ?',
     ),

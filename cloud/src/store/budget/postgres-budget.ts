@@ -1,0 +1,169 @@
+/**
+ * The budget ledger on PostgreSQL: reservations, their settlement, and the running window accounts that
+ * budget-window.ts plans. Several replicas reserve for one agent at once, so a reservation's totals are
+ * read under the agent's budget_accounts row lock, the first lock of its transaction (then audit_head).
+ */
+import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
+import { type Row, num, toReservation } from '../row-mappers.js';
+import type { ReservationRequest } from '../store.js';
+import { planWindowRead, windowAfterExpiry } from './budget-window.js';
+
+export class PostgresBudget {
+  readonly #query: PostgresQuery;
+
+  constructor(query: PostgresQuery) {
+    this.#query = query;
+  }
+
+  async ledgerTotals(
+    tenantId: string,
+    agentId: string,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<LedgerTotals> {
+    // Outside a transaction: the account and what expired from it in ONE statement (one snapshot), so a
+    // settlement committing in between cannot be counted on one side and not the other.
+    const cutoffMs = nowMs - windowMs;
+    const [row] = await this.#query(READ_WINDOW_SQL, [tenantId, agentId, windowMs, cutoffMs]);
+    const account = row && {
+      cutoffMs: num(row.cutoff_ms),
+      spent: num(row.spent),
+      reserved: num(row.reserved),
+    };
+    if (planWindowRead(account, cutoffMs).kind === 'exact') {
+      const [exact] = await this.#query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
+      return { spent: num(exact!.spent), reserved: num(exact!.reserved) };
+    }
+    return windowAfterExpiry(account!, {
+      spent: num(row!.expired_spent),
+      reserved: num(row!.expired_reserved),
+    });
+  }
+
+  /**
+   * Inside the decision's transaction: takes the agent's budget lock, then reads the window's totals and
+   * moves the account to this window; both stay valid until COMMIT.
+   */
+  async lockedTotals(
+    c: PostgresClient,
+    tenantId: string,
+    agentId: string,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<LedgerTotals> {
+    await c.query(
+      'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [tenantId, agentId],
+    );
+    // the row lock makes the read-check-insert below one step for every replica (ARCHITECTURE.md §7)
+    await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
+      tenantId,
+      agentId,
+    ]);
+    return advanceWindow(
+      async (sql, params) => (await c.query(sql, params)).rows as Row[],
+      tenantId,
+      agentId,
+      windowMs,
+      nowMs,
+    );
+  }
+
+  /** Inside the decision's transaction, once the locked totals said it fits. */
+  async reserve(
+    c: PostgresClient,
+    tenantId: string,
+    agentId: string,
+    r: ReservationRequest,
+    nowMs: number,
+    decisionId: string,
+  ): Promise<void> {
+    await c.query(
+      `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
+       VALUES ($1, $2, $3, $4, 'reserved', $5, $6)`,
+      [r.id, tenantId, agentId, r.amount, nowMs, decisionId],
+    );
+  }
+
+  async settleReservation(
+    tenantId: string,
+    reservationId: string,
+    state: Exclude<ReservationState, 'reserved'>,
+  ): Promise<boolean> {
+    const rows = await this.#query(
+      `UPDATE budget_reservations SET state = $1 WHERE id = $2 AND tenant_id = $3 AND state = 'reserved' RETURNING id`,
+      [state, reservationId, tenantId],
+    );
+    return rows.length === 1;
+  }
+
+  async getReservation(tenantId: string, reservationId: string): Promise<ReservationRecord | undefined> {
+    const [row] = await this.#query('SELECT * FROM budget_reservations WHERE id = $1 AND tenant_id = $2', [
+      reservationId,
+      tenantId,
+    ]);
+    return row && toReservation(row);
+  }
+}
+
+const LEDGER_TOTALS_SQL = `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN amount END), 0) AS spent,
+        COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
+   FROM budget_reservations WHERE tenant_id = $1 AND agent_id = $2 AND created_at_ms > $3`;
+
+/** The agent's account with the sums of the reservations created in (its cutoff, $4]. */
+const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
+        COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS expired_spent,
+        COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS expired_reserved
+   FROM budget_windows w
+   LEFT JOIN budget_reservations r ON r.tenant_id = w.tenant_id AND r.agent_id = w.agent_id
+        AND r.created_at_ms > w.cutoff_ms AND r.created_at_ms <= $4
+  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3
+  GROUP BY w.cutoff_ms, w.spent, w.reserved`;
+
+/**
+ * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
+ * transaction under the budget_accounts lock: the account row is locked, then moved to this window (or
+ * opened with one exact sum). A clock behind the account's cutoff reads the exact sum and moves nothing.
+ */
+async function advanceWindow(
+  query: (sql: string, params: unknown[]) => Promise<Row[]>,
+  tenantId: string,
+  agentId: string,
+  windowMs: number,
+  nowMs: number,
+): Promise<LedgerTotals> {
+  const cutoffMs = nowMs - windowMs;
+  const [row] = await query(
+    'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3 FOR UPDATE',
+    [tenantId, agentId, windowMs],
+  );
+  const account = row && { cutoffMs: num(row.cutoff_ms), spent: num(row.spent), reserved: num(row.reserved) };
+  const plan = planWindowRead(account, cutoffMs);
+  if (plan.kind === 'exact') {
+    const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
+    const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
+    if (!account) {
+      await query(
+        `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [tenantId, agentId, windowMs, cutoffMs, totals.spent, totals.reserved],
+      );
+    }
+    return totals;
+  }
+  if (plan.kind === 'current') return windowAfterExpiry(plan.account, undefined);
+  const [e] = await query(`${LEDGER_TOTALS_SQL} AND created_at_ms <= $4`, [
+    tenantId,
+    agentId,
+    plan.fromMs,
+    cutoffMs,
+  ]);
+  const totals = windowAfterExpiry(plan.account, { spent: num(e!.spent), reserved: num(e!.reserved) });
+  await query(
+    `UPDATE budget_windows SET cutoff_ms = $1, spent = $2, reserved = $3
+      WHERE tenant_id = $4 AND agent_id = $5 AND window_ms = $6`,
+    [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
+  );
+  return totals;
+}
