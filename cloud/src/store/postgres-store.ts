@@ -9,6 +9,7 @@ import pg from 'pg';
 import { PostgresAgents } from './agents/postgres-agents.js';
 import { PostgresAudit } from './audit/postgres-audit.js';
 import { PostgresBudget } from './budget/postgres-budget.js';
+import { PostgresCallHistory } from './call-history/postgres-call-history.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import { PostgresPolicies } from './policies/postgres-policies.js';
 import type { PostgresClient, PostgresQuery } from './postgres-query.js';
@@ -26,7 +27,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toCall, toDecision } from './row-mappers.js';
+import { type Row, num, toDecision } from './row-mappers.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -63,6 +64,7 @@ export class PostgresStore implements Store {
   readonly #tenants: PostgresTenants;
   readonly #agents: PostgresAgents;
   readonly #budget: PostgresBudget;
+  readonly #calls: PostgresCallHistory;
   readonly #signingKeys: PostgresSigningKeys;
   readonly #policies: PostgresPolicies;
 
@@ -74,6 +76,7 @@ export class PostgresStore implements Store {
     this.#tenants = new PostgresTenants(query);
     this.#agents = new PostgresAgents(query, this.#audit);
     this.#budget = new PostgresBudget(query);
+    this.#calls = new PostgresCallHistory(query);
     this.#signingKeys = new PostgresSigningKeys(query);
     this.#policies = new PostgresPolicies(query);
   }
@@ -250,12 +253,7 @@ export class PostgresStore implements Store {
     sinceMs: number,
     limit: number,
   ): Promise<CallHistoryRecord[]> {
-    const rows = await this.#query(
-      `SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND at_ms >= $3
-       ORDER BY at_ms DESC, seq DESC LIMIT $4`,
-      [tenantId, agentId, sinceMs, limit],
-    );
-    return rows.map(toCall).reverse();
+    return this.#calls.recentCalls(tenantId, agentId, sinceMs, limit);
   }
 
   async relevantCalls(
@@ -263,27 +261,7 @@ export class PostgresStore implements Store {
     agentId: string,
     q: RelevantCallsQuery,
   ): Promise<CallHistoryRecord[]> {
-    const rows = await this.#query(
-      `SELECT * FROM (
-         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND fingerprint = $3 AND at_ms >= $4
-         UNION
-         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND near_fingerprint = $5 AND at_ms >= $4
-         UNION
-         SELECT * FROM call_history
-          WHERE tenant_id = $1 AND agent_id = $2 AND tool_key = $6 AND approved = false AND at_ms >= $7
-       ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`,
-      [
-        tenantId,
-        agentId,
-        q.fingerprint,
-        q.repeatSinceMs,
-        q.nearFingerprint,
-        q.toolName.toLowerCase(),
-        q.deniedSinceMs,
-        q.limit,
-      ],
-    );
-    return rows.map(toCall).reverse();
+    return this.#calls.relevantCalls(tenantId, agentId, q);
   }
 
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
@@ -318,25 +296,7 @@ export class PostgresStore implements Store {
           canonicalize(d.verdict),
         ],
       );
-      const call = parts.call;
-      if (call) {
-        await c.query(
-          `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
-           at_ms, approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [
-            d.id,
-            write.tenantId,
-            write.agentId,
-            call.toolName,
-            call.toolName.toLowerCase(),
-            call.fingerprint,
-            call.nearFingerprint,
-            call.atMs,
-            call.approved,
-            JSON.stringify(call.violations),
-          ],
-        );
-      }
+      if (parts.call) await this.#calls.recordCall(c, d.id, write.tenantId, write.agentId, parts.call);
       const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
       return { audit, decision, reserved: reserved && r !== undefined, result };
     });

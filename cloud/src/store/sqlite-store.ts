@@ -10,6 +10,7 @@ import { canonicalize } from '@pentagate/protocol';
 import { SqliteAgents } from './agents/sqlite-agents.js';
 import { SqliteAudit } from './audit/sqlite-audit.js';
 import { SqliteBudget } from './budget/sqlite-budget.js';
+import { SqliteCallHistory } from './call-history/sqlite-call-history.js';
 import { signedEnvelopeOf } from './decisions/decision-envelope.js';
 import type {
   AgentRecord,
@@ -24,7 +25,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toCall, toDecision } from './row-mappers.js';
+import { type Row, num, toDecision } from './row-mappers.js';
 import { SqlitePolicies } from './policies/sqlite-policies.js';
 import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
@@ -70,13 +71,10 @@ export class SqliteStore implements Store {
   readonly #tenants: SqliteTenants;
   readonly #agents: SqliteAgents;
   readonly #budget: SqliteBudget;
+  readonly #calls: SqliteCallHistory;
   readonly #signingKeys: SqliteSigningKeys;
   readonly #policies: SqlitePolicies;
   readonly #stmts: ReturnType<typeof prepare>;
-  readonly #historyByLimit = new Map<
-    number,
-    Record<'byFingerprint' | 'byNearFingerprint' | 'deniedOfTool', Database.Statement>
-  >();
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -110,6 +108,7 @@ export class SqliteStore implements Store {
     this.#tenants = new SqliteTenants(this.#db);
     this.#agents = new SqliteAgents(this.#db, this.#audit);
     this.#budget = new SqliteBudget(this.#db);
+    this.#calls = new SqliteCallHistory(this.#db);
     this.#signingKeys = new SqliteSigningKeys(this.#db);
     this.#policies = new SqlitePolicies(this.#db);
     this.#stmts = prepare(this.#db);
@@ -226,39 +225,7 @@ export class SqliteStore implements Store {
     sinceMs: number,
     limit: number,
   ): Promise<CallHistoryRecord[]> {
-    const rows = this.#stmts.recentCalls.all(tenantId, agentId, sinceMs, limit) as Row[];
-    return rows.map(toCall).reverse();
-  }
-
-  /**
-   * The relevantCalls statements for one row limit, prepared once per limit. The limit is a literal, not a
-   * bound parameter: measured on SQLite 3.4x, `LIMIT ?` made each of these lookups ~6× slower (≈15 µs vs
-   * 2.5 µs on an empty match) than the same statement with the number written in.
-   */
-  #historyStatements(limit: number) {
-    let prepared = this.#historyByLimit.get(limit);
-    if (!prepared) {
-      if (!Number.isSafeInteger(limit) || limit < 1) {
-        throw new StoreError(`relevantCalls: expected a positive integer limit, got ${limit}`);
-      }
-      const newestFirst = `ORDER BY at_ms DESC, rowid DESC LIMIT ${limit}`;
-      prepared = {
-        byFingerprint: this.#db.prepare(
-          `SELECT rowid AS seq, * FROM call_history
-            WHERE tenant_id = ? AND agent_id = ? AND fingerprint = ? AND at_ms >= ? ${newestFirst}`,
-        ),
-        byNearFingerprint: this.#db.prepare(
-          `SELECT rowid AS seq, * FROM call_history
-            WHERE tenant_id = ? AND agent_id = ? AND near_fingerprint = ? AND at_ms >= ? ${newestFirst}`,
-        ),
-        deniedOfTool: this.#db.prepare(
-          `SELECT rowid AS seq, * FROM call_history
-            WHERE tenant_id = ? AND agent_id = ? AND tool_key = ? AND approved = 0 AND at_ms >= ? ${newestFirst}`,
-        ),
-      };
-      this.#historyByLimit.set(limit, prepared);
-    }
-    return prepared;
+    return this.#calls.recentCalls(tenantId, agentId, sinceMs, limit);
   }
 
   async relevantCalls(
@@ -266,28 +233,7 @@ export class SqliteStore implements Store {
     agentId: string,
     q: RelevantCallsQuery,
   ): Promise<CallHistoryRecord[]> {
-    // Three ordered index range reads merged here: SQLite's compound UNION over `SELECT *` sorted and
-    // compared whole rows in temporary b-trees, several times the cost of the lookups themselves.
-    const s = this.#historyStatements(q.limit);
-    const parts = [
-      s.byFingerprint.all(tenantId, agentId, q.fingerprint, q.repeatSinceMs),
-      s.byNearFingerprint.all(tenantId, agentId, q.nearFingerprint, q.repeatSinceMs),
-      s.deniedOfTool.all(tenantId, agentId, q.toolName.toLowerCase(), q.deniedSinceMs),
-    ] as Row[][];
-    const seen = new Set<number>();
-    const rows: Row[] = [];
-    for (const part of parts) {
-      for (const row of part) {
-        const seq = num(row.seq);
-        if (!seen.has(seq)) {
-          seen.add(seq);
-          rows.push(row);
-        }
-      }
-    }
-    // newest first (as each part is), keep `limit`, return oldest first
-    rows.sort((a, b) => num(b.at_ms) - num(a.at_ms) || num(b.seq) - num(a.seq));
-    return rows.slice(0, q.limit).map(toCall).reverse();
+    return this.#calls.relevantCalls(tenantId, agentId, q);
   }
 
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
@@ -318,21 +264,7 @@ export class SqliteStore implements Store {
         index,
         canonicalize(d.verdict),
       );
-      const c = parts.call;
-      if (c) {
-        this.#stmts.insertCall.run(
-          d.id,
-          write.tenantId,
-          write.agentId,
-          c.toolName,
-          c.toolName.toLowerCase(),
-          c.fingerprint,
-          c.nearFingerprint,
-          c.atMs,
-          c.approved ? 1 : 0,
-          JSON.stringify(c.violations),
-        );
-      }
+      if (parts.call) this.#calls.recordCall(d.id, write.tenantId, write.agentId, parts.call);
       const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
       return { audit, decision, reserved: reserved && r !== undefined, result };
     });
@@ -410,13 +342,6 @@ function migrate(db: Database.Database): void {
 /** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
 function prepare(db: Database.Database) {
   return {
-    recentCalls: db.prepare(
-      'SELECT * FROM call_history WHERE tenant_id = ? AND agent_id = ? AND at_ms >= ? ORDER BY at_ms DESC, rowid DESC LIMIT ?',
-    ),
-    insertCall: db.prepare(
-      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
-       at_ms, approved, violations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
     insertDecision: db.prepare(
       `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
        reserved_amount, audit_index, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

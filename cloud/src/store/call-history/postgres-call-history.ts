@@ -1,0 +1,86 @@
+/**
+ * The call history on PostgreSQL: one row per decided call, what the metabolic ledger (pentagon tier3
+ * economic) reads back to spot repeats and probing. The row is written in the decision's transaction
+ * (decisions/postgres-decisions.ts); `seq` orders calls made in the same millisecond.
+ */
+import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { CallHistoryRecord } from '../records.js';
+import { toCall } from '../row-mappers.js';
+import type { DecisionParts, RelevantCallsQuery } from '../store.js';
+
+type CallParts = NonNullable<DecisionParts['call']>;
+
+export class PostgresCallHistory {
+  readonly #query: PostgresQuery;
+
+  constructor(query: PostgresQuery) {
+    this.#query = query;
+  }
+
+  async recordCall(
+    c: PostgresClient,
+    decisionId: string,
+    tenantId: string,
+    agentId: string,
+    call: CallParts,
+  ): Promise<void> {
+    await c.query(
+      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
+       at_ms, approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        decisionId,
+        tenantId,
+        agentId,
+        call.toolName,
+        call.toolName.toLowerCase(),
+        call.fingerprint,
+        call.nearFingerprint,
+        call.atMs,
+        call.approved,
+        JSON.stringify(call.violations),
+      ],
+    );
+  }
+
+  async recentCalls(
+    tenantId: string,
+    agentId: string,
+    sinceMs: number,
+    limit: number,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = await this.#query(
+      `SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND at_ms >= $3
+       ORDER BY at_ms DESC, seq DESC LIMIT $4`,
+      [tenantId, agentId, sinceMs, limit],
+    );
+    return rows.map(toCall).reverse();
+  }
+
+  async relevantCalls(
+    tenantId: string,
+    agentId: string,
+    q: RelevantCallsQuery,
+  ): Promise<CallHistoryRecord[]> {
+    const rows = await this.#query(
+      `SELECT * FROM (
+         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND fingerprint = $3 AND at_ms >= $4
+         UNION
+         SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND near_fingerprint = $5 AND at_ms >= $4
+         UNION
+         SELECT * FROM call_history
+          WHERE tenant_id = $1 AND agent_id = $2 AND tool_key = $6 AND approved = false AND at_ms >= $7
+       ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`,
+      [
+        tenantId,
+        agentId,
+        q.fingerprint,
+        q.repeatSinceMs,
+        q.nearFingerprint,
+        q.toolName.toLowerCase(),
+        q.deniedSinceMs,
+        q.limit,
+      ],
+    );
+    return rows.map(toCall).reverse();
+  }
+}
