@@ -4,13 +4,13 @@
  * agent's reservations, `audit_head` hands out audit indices in commit order. Lock order is always
  * budget account → audit head, so two transactions never wait on each other in a cycle.
  */
-import { canonicalize, PentagateError } from '@pentagate/protocol';
+import { PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
 import { PostgresAgents } from './agents/postgres-agents.js';
 import { PostgresAudit } from './audit/postgres-audit.js';
 import { PostgresBudget } from './budget/postgres-budget.js';
 import { PostgresCallHistory } from './call-history/postgres-call-history.js';
-import { signedEnvelopeOf } from './decisions/decision-envelope.js';
+import { PostgresDecisions } from './decisions/postgres-decisions.js';
 import { PostgresPolicies } from './policies/postgres-policies.js';
 import type { PostgresClient, PostgresQuery } from './postgres-query.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
@@ -27,7 +27,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toDecision } from './row-mappers.js';
+import { type Row, num } from './row-mappers.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -65,6 +65,7 @@ export class PostgresStore implements Store {
   readonly #agents: PostgresAgents;
   readonly #budget: PostgresBudget;
   readonly #calls: PostgresCallHistory;
+  readonly #decisions: PostgresDecisions;
   readonly #signingKeys: PostgresSigningKeys;
   readonly #policies: PostgresPolicies;
 
@@ -77,6 +78,11 @@ export class PostgresStore implements Store {
     this.#agents = new PostgresAgents(query, this.#audit);
     this.#budget = new PostgresBudget(query);
     this.#calls = new PostgresCallHistory(query);
+    this.#decisions = new PostgresDecisions(query, {
+      budget: this.#budget,
+      audit: this.#audit,
+      calls: this.#calls,
+    });
     this.#signingKeys = new PostgresSigningKeys(query);
     this.#policies = new PostgresPolicies(query);
   }
@@ -265,50 +271,11 @@ export class PostgresStore implements Store {
   }
 
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
-    return this.#tx(async (c) => {
-      const r = write.reservation;
-      let ledger: LedgerTotals = { spent: 0, reserved: 0 };
-      if (r)
-        ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
-      const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
-      const index = await this.#audit.nextAuditIndex(c);
-      const { parts, result } = write.build({ index, reserved, ledger });
-      const d = parts.decision;
-      if (r && reserved) {
-        await this.#budget.reserve(c, write.tenantId, write.agentId, r, write.nowMs, d.id);
-      }
-      const envelope = signedEnvelopeOf(parts);
-      const audit = await this.#audit.insertAudit(c, parts.entry, index);
-      await c.query(
-        `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
-         reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          d.id,
-          d.tenantId,
-          d.agentId,
-          d.outcome,
-          d.approved,
-          d.createdAtMs,
-          d.subjectDigest,
-          d.policyDigest,
-          d.reservedAmount,
-          index,
-          canonicalize(d.verdict),
-        ],
-      );
-      if (parts.call) await this.#calls.recordCall(c, d.id, write.tenantId, write.agentId, parts.call);
-      const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
-      return { audit, decision, reserved: reserved && r !== undefined, result };
-    });
+    return this.#tx((c) => this.#decisions.commitDecision(c, write));
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
-    const [row] = await this.#query(
-      `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
-        WHERE d.id = $1 AND d.tenant_id = $2`,
-      [decisionId, tenantId],
-    );
-    return row && toDecision(row);
+    return this.#decisions.getDecision(tenantId, decisionId);
   }
 
   async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {

@@ -6,12 +6,11 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { canonicalize } from '@pentagate/protocol';
 import { SqliteAgents } from './agents/sqlite-agents.js';
 import { SqliteAudit } from './audit/sqlite-audit.js';
 import { SqliteBudget } from './budget/sqlite-budget.js';
 import { SqliteCallHistory } from './call-history/sqlite-call-history.js';
-import { signedEnvelopeOf } from './decisions/decision-envelope.js';
+import { SqliteDecisions } from './decisions/sqlite-decisions.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -25,7 +24,7 @@ import type {
   SigningKeyRecord,
   TenantRecord,
 } from './records.js';
-import { type Row, num, toDecision } from './row-mappers.js';
+import { type Row, num } from './row-mappers.js';
 import { SqlitePolicies } from './policies/sqlite-policies.js';
 import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
@@ -72,9 +71,9 @@ export class SqliteStore implements Store {
   readonly #agents: SqliteAgents;
   readonly #budget: SqliteBudget;
   readonly #calls: SqliteCallHistory;
+  readonly #decisions: SqliteDecisions;
   readonly #signingKeys: SqliteSigningKeys;
   readonly #policies: SqlitePolicies;
-  readonly #stmts: ReturnType<typeof prepare>;
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -109,9 +108,13 @@ export class SqliteStore implements Store {
     this.#agents = new SqliteAgents(this.#db, this.#audit);
     this.#budget = new SqliteBudget(this.#db);
     this.#calls = new SqliteCallHistory(this.#db);
+    this.#decisions = new SqliteDecisions(this.#db, {
+      budget: this.#budget,
+      audit: this.#audit,
+      calls: this.#calls,
+    });
     this.#signingKeys = new SqliteSigningKeys(this.#db);
     this.#policies = new SqlitePolicies(this.#db);
-    this.#stmts = prepare(this.#db);
     let walFd: number | undefined;
     if (!memory && sync === 'group-fdatasync') {
       this.#db.pragma('synchronous = NORMAL');
@@ -237,42 +240,11 @@ export class SqliteStore implements Store {
   }
 
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
-    return this.#write(() => {
-      const r = write.reservation;
-      const ledger = r
-        ? this.#budget.lockedTotals(write.tenantId, write.agentId, r.windowMs, write.nowMs)
-        : { spent: 0, reserved: 0 };
-      const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
-      const index = this.#audit.nextAuditIndex();
-      const { parts, result } = write.build({ index, reserved, ledger });
-      const d = parts.decision;
-      if (r && reserved) {
-        this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
-      }
-      const envelope = signedEnvelopeOf(parts);
-      const audit = this.#audit.insertAudit(parts.entry, index);
-      this.#stmts.insertDecision.run(
-        d.id,
-        d.tenantId,
-        d.agentId,
-        d.outcome,
-        d.approved ? 1 : 0,
-        d.createdAtMs,
-        d.subjectDigest,
-        d.policyDigest,
-        d.reservedAmount,
-        index,
-        canonicalize(d.verdict),
-      );
-      if (parts.call) this.#calls.recordCall(d.id, write.tenantId, write.agentId, parts.call);
-      const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
-      return { audit, decision, reserved: reserved && r !== undefined, result };
-    });
+    return this.#write(() => this.#decisions.commitDecision(write));
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
-    const row = this.#stmts.getDecision.get(decisionId, tenantId) as Row | undefined;
-    return row && toDecision(row);
+    return this.#decisions.getDecision(tenantId, decisionId);
   }
 
   async appendAudit(build: AuditEntryBuilder): Promise<AuditRecord> {
@@ -337,18 +309,4 @@ function migrate(db: Database.Database): void {
       );
     }).immediate();
   }
-}
-
-/** Every statement prepared once (better-sqlite3 re-uses the compiled plan). */
-function prepare(db: Database.Database) {
-  return {
-    insertDecision: db.prepare(
-      `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
-       reserved_amount, audit_index, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    getDecision: db.prepare(
-      `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
-        WHERE d.id = ? AND d.tenant_id = ?`,
-    ),
-  };
 }

@@ -1,0 +1,81 @@
+/**
+ * Decisions on PostgreSQL. Committing one is the store's widest transaction: the budget reservation under
+ * the agent's lock, then the audit index under audit_head (always in that order, so no two transactions wait
+ * on each other in a cycle), the audit entry carrying the signed envelope (decision-envelope.ts), the
+ * decision row and the call record.
+ */
+import { canonicalize } from '@pentagate/protocol';
+import type { PostgresAudit } from '../audit/postgres-audit.js';
+import type { PostgresBudget } from '../budget/postgres-budget.js';
+import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
+import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { DecisionRecord, LedgerTotals } from '../records.js';
+import { toDecision } from '../row-mappers.js';
+import type { DecisionCommit, DecisionWrite } from '../store.js';
+import { signedEnvelopeOf } from './decision-envelope.js';
+
+/** The families a decision writes into besides its own row. */
+export interface PostgresDecisionParts {
+  budget: PostgresBudget;
+  audit: PostgresAudit;
+  calls: PostgresCallHistory;
+}
+
+export class PostgresDecisions {
+  readonly #query: PostgresQuery;
+  readonly #budget: PostgresBudget;
+  readonly #audit: PostgresAudit;
+  readonly #calls: PostgresCallHistory;
+
+  constructor(query: PostgresQuery, { budget, audit, calls }: PostgresDecisionParts) {
+    this.#query = query;
+    this.#budget = budget;
+    this.#audit = audit;
+    this.#calls = calls;
+  }
+
+  async commitDecision<T>(c: PostgresClient, write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
+    const r = write.reservation;
+    let ledger: LedgerTotals = { spent: 0, reserved: 0 };
+    if (r)
+      ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
+    const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    const index = await this.#audit.nextAuditIndex(c);
+    const { parts, result } = write.build({ index, reserved, ledger });
+    const d = parts.decision;
+    if (r && reserved) {
+      await this.#budget.reserve(c, write.tenantId, write.agentId, r, write.nowMs, d.id);
+    }
+    const envelope = signedEnvelopeOf(parts);
+    const audit = await this.#audit.insertAudit(c, parts.entry, index);
+    await c.query(
+      `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
+       reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        d.id,
+        d.tenantId,
+        d.agentId,
+        d.outcome,
+        d.approved,
+        d.createdAtMs,
+        d.subjectDigest,
+        d.policyDigest,
+        d.reservedAmount,
+        index,
+        canonicalize(d.verdict),
+      ],
+    );
+    if (parts.call) await this.#calls.recordCall(c, d.id, write.tenantId, write.agentId, parts.call);
+    const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
+    return { audit, decision, reserved: reserved && r !== undefined, result };
+  }
+
+  async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
+    const [row] = await this.#query(
+      `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
+        WHERE d.id = $1 AND d.tenant_id = $2`,
+      [decisionId, tenantId],
+    );
+    return row && toDecision(row);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Decisions on SQLite. Committing one is the store's widest write: the budget reservation, the audit entry
+ * (which carries the signed envelope, decision-envelope.ts), the decision row and the call record, all in
+ * one write of the single writer (SqliteStore), so they become durable together or not at all.
+ */
+import type Database from 'better-sqlite3';
+import { canonicalize } from '@pentagate/protocol';
+import type { SqliteAudit } from '../audit/sqlite-audit.js';
+import type { SqliteBudget } from '../budget/sqlite-budget.js';
+import type { SqliteCallHistory } from '../call-history/sqlite-call-history.js';
+import type { DecisionRecord } from '../records.js';
+import { type Row, toDecision } from '../row-mappers.js';
+import type { DecisionCommit, DecisionWrite } from '../store.js';
+import { signedEnvelopeOf } from './decision-envelope.js';
+
+function prepare(db: Database.Database) {
+  return {
+    insertDecision: db.prepare(
+      `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
+       reserved_amount, audit_index, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    getDecision: db.prepare(
+      `SELECT d.*, a.entry AS audit_entry FROM decisions d JOIN audit_log a ON a.idx = d.audit_index
+        WHERE d.id = ? AND d.tenant_id = ?`,
+    ),
+  };
+}
+
+/** The families a decision writes into besides its own row. */
+export interface SqliteDecisionParts {
+  budget: SqliteBudget;
+  audit: SqliteAudit;
+  calls: SqliteCallHistory;
+}
+
+export class SqliteDecisions {
+  readonly #stmts: ReturnType<typeof prepare>;
+  readonly #budget: SqliteBudget;
+  readonly #audit: SqliteAudit;
+  readonly #calls: SqliteCallHistory;
+
+  constructor(db: Database.Database, { budget, audit, calls }: SqliteDecisionParts) {
+    this.#stmts = prepare(db);
+    this.#budget = budget;
+    this.#audit = audit;
+    this.#calls = calls;
+  }
+
+  /** Inside a write. */
+  commitDecision<T>(write: DecisionWrite<T>): DecisionCommit<T> {
+    const r = write.reservation;
+    const ledger = r
+      ? this.#budget.lockedTotals(write.tenantId, write.agentId, r.windowMs, write.nowMs)
+      : { spent: 0, reserved: 0 };
+    const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    const index = this.#audit.nextAuditIndex();
+    const { parts, result } = write.build({ index, reserved, ledger });
+    const d = parts.decision;
+    if (r && reserved) {
+      this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
+    }
+    const envelope = signedEnvelopeOf(parts);
+    const audit = this.#audit.insertAudit(parts.entry, index);
+    this.#stmts.insertDecision.run(
+      d.id,
+      d.tenantId,
+      d.agentId,
+      d.outcome,
+      d.approved ? 1 : 0,
+      d.createdAtMs,
+      d.subjectDigest,
+      d.policyDigest,
+      d.reservedAmount,
+      index,
+      canonicalize(d.verdict),
+    );
+    if (parts.call) this.#calls.recordCall(d.id, write.tenantId, write.agentId, parts.call);
+    const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
+    return { audit, decision, reserved: reserved && r !== undefined, result };
+  }
+
+  getDecision(tenantId: string, decisionId: string): DecisionRecord | undefined {
+    const row = this.#stmts.getDecision.get(decisionId, tenantId) as Row | undefined;
+    return row && toDecision(row);
+  }
+}
