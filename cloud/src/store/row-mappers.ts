@@ -1,8 +1,10 @@
 /**
  * Maps database rows (SQLite or PostgreSQL) to records. PostgreSQL returns BIGINT as a string and
  * booleans as booleans, SQLite returns integers for both, so every reader goes through these helpers.
+ * The other way, the values of the rows both dialects insert come from here too, in column order, with
+ * the boolean in the caller's encoding (SQLite binds 1/0, PostgreSQL a boolean).
  */
-import type { AuditEntry } from '@pentagate/protocol';
+import { type AuditEntry, canonicalize } from '@pentagate/protocol';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -16,6 +18,7 @@ import type {
   TenantRecord,
   ApiKeyScope,
 } from './records.js';
+import type { DecisionParts } from './store.js';
 import { StoreError } from './store-error.js';
 
 export type Row = Record<string, unknown>;
@@ -95,6 +98,28 @@ export const toCall = (r: Row): CallHistoryRecord => ({
   violations: json(r.violations),
 });
 
+/** The call_history INSERT's values, in its column order. */
+export function callValues(
+  decisionId: string,
+  tenantId: string,
+  agentId: string,
+  c: NonNullable<DecisionParts['call']>,
+  approved: number | boolean,
+): unknown[] {
+  return [
+    decisionId,
+    tenantId,
+    agentId,
+    c.toolName,
+    c.toolName.toLowerCase(),
+    c.fingerprint,
+    c.nearFingerprint,
+    c.atMs,
+    approved,
+    JSON.stringify(c.violations),
+  ];
+}
+
 export const toDecision = (r: Row): DecisionRecord => ({
   id: str(r.id),
   tenantId: str(r.tenant_id),
@@ -109,6 +134,27 @@ export const toDecision = (r: Row): DecisionRecord => ({
   envelope: envelopeOfEntry(r.audit_entry),
   verdict: json(r.verdict),
 });
+
+/** The decisions INSERT's values, in its column order. */
+export function decisionValues(
+  d: DecisionParts['decision'],
+  auditIndex: number,
+  approved: number | boolean,
+): unknown[] {
+  return [
+    d.id,
+    d.tenantId,
+    d.agentId,
+    d.outcome,
+    approved,
+    d.createdAtMs,
+    d.subjectDigest,
+    d.policyDigest,
+    d.reservedAmount,
+    auditIndex,
+    canonicalize(d.verdict),
+  ];
+}
 
 export const toAudit = (r: Row): AuditRecord => ({
   index: num(r.idx),

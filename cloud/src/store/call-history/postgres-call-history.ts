@@ -5,7 +5,7 @@
  */
 import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
 import type { CallHistoryRecord } from '../records.js';
-import { toCall } from '../row-mappers.js';
+import { callValues, toCall } from '../row-mappers.js';
 import type { DecisionParts, RelevantCallsQuery } from '../store.js';
 
 type CallParts = NonNullable<DecisionParts['call']>;
@@ -27,18 +27,7 @@ export class PostgresCallHistory {
     await c.query(
       `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
        at_ms, approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        decisionId,
-        tenantId,
-        agentId,
-        call.toolName,
-        call.toolName.toLowerCase(),
-        call.fingerprint,
-        call.nearFingerprint,
-        call.atMs,
-        call.approved,
-        JSON.stringify(call.violations),
-      ],
+      callValues(decisionId, tenantId, agentId, call, call.approved),
     );
   }
 

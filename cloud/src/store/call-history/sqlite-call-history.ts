@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { CallHistoryRecord } from '../records.js';
-import { type Row, num, toCall } from '../row-mappers.js';
+import { type Row, callValues, num, toCall } from '../row-mappers.js';
 import type { DecisionParts, RelevantCallsQuery } from '../store.js';
 import { StoreError } from '../store-error.js';
 
@@ -38,18 +38,7 @@ export class SqliteCallHistory {
 
   /** Inside the decision's write. */
   recordCall(decisionId: string, tenantId: string, agentId: string, c: CallParts): void {
-    this.#stmts.insertCall.run(
-      decisionId,
-      tenantId,
-      agentId,
-      c.toolName,
-      c.toolName.toLowerCase(),
-      c.fingerprint,
-      c.nearFingerprint,
-      c.atMs,
-      c.approved ? 1 : 0,
-      JSON.stringify(c.violations),
-    );
+    this.#stmts.insertCall.run(...callValues(decisionId, tenantId, agentId, c, c.approved ? 1 : 0));
   }
 
   recentCalls(tenantId: string, agentId: string, sinceMs: number, limit: number): CallHistoryRecord[] {

@@ -4,13 +4,12 @@
  * on each other in a cycle), the audit entry carrying the signed envelope (decision-envelope.ts), the
  * decision row and the call record.
  */
-import { canonicalize } from '@pentagate/protocol';
 import type { PostgresAudit } from '../audit/postgres-audit.js';
 import type { PostgresBudget } from '../budget/postgres-budget.js';
 import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
 import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
 import type { DecisionRecord, LedgerTotals } from '../records.js';
-import { toDecision } from '../row-mappers.js';
+import { decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
 import { signedEnvelopeOf } from './decision-envelope.js';
 
@@ -51,19 +50,7 @@ export class PostgresDecisions {
     await c.query(
       `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
        reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        d.id,
-        d.tenantId,
-        d.agentId,
-        d.outcome,
-        d.approved,
-        d.createdAtMs,
-        d.subjectDigest,
-        d.policyDigest,
-        d.reservedAmount,
-        index,
-        canonicalize(d.verdict),
-      ],
+      decisionValues(d, index, d.approved),
     );
     if (parts.call) await this.#calls.recordCall(c, d.id, write.tenantId, write.agentId, parts.call);
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };

@@ -4,12 +4,11 @@
  * one write of the single writer (SqliteStore), so they become durable together or not at all.
  */
 import type Database from 'better-sqlite3';
-import { canonicalize } from '@pentagate/protocol';
 import type { SqliteAudit } from '../audit/sqlite-audit.js';
 import type { SqliteBudget } from '../budget/sqlite-budget.js';
 import type { SqliteCallHistory } from '../call-history/sqlite-call-history.js';
 import type { DecisionRecord } from '../records.js';
-import { type Row, toDecision } from '../row-mappers.js';
+import { type Row, decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
 import { signedEnvelopeOf } from './decision-envelope.js';
 
@@ -61,19 +60,7 @@ export class SqliteDecisions {
     }
     const envelope = signedEnvelopeOf(parts);
     const audit = this.#audit.insertAudit(parts.entry, index);
-    this.#stmts.insertDecision.run(
-      d.id,
-      d.tenantId,
-      d.agentId,
-      d.outcome,
-      d.approved ? 1 : 0,
-      d.createdAtMs,
-      d.subjectDigest,
-      d.policyDigest,
-      d.reservedAmount,
-      index,
-      canonicalize(d.verdict),
-    );
+    this.#stmts.insertDecision.run(...decisionValues(d, index, d.approved ? 1 : 0));
     if (parts.call) this.#calls.recordCall(d.id, write.tenantId, write.agentId, parts.call);
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
     return { audit, decision, reserved: reserved && r !== undefined, result };
