@@ -3,6 +3,10 @@
  * race is settled by row locks inside a transaction (READ COMMITTED): `budget_accounts` serialises one
  * agent's reservations, `audit_head` hands out audit indices in commit order. Lock order is always
  * budget account → audit head, so two transactions never wait on each other in a cycle.
+ *
+ * This class owns the pool, the migrations, the transactions and close(). The SQL lives with its record
+ * family (tenants/, agents/, budget/, call-history/, decisions/, audit/, signing-keys/, policies/), beside
+ * its SQLite twin; a family reads through the store's query and writes inside a transaction the store opens.
  */
 import { PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
@@ -28,6 +32,7 @@ import type {
   TenantRecord,
 } from './records.js';
 import { type Row, num } from './row-mappers.js';
+import { PostgresSigningKeys } from './signing-keys/postgres-signing-keys.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -37,7 +42,6 @@ import type {
   RelevantCallsQuery,
   Store,
 } from './store.js';
-import { PostgresSigningKeys } from './signing-keys/postgres-signing-keys.js';
 import { StoreError } from './store-error.js';
 import { PostgresTenants } from './tenants/postgres-tenants.js';
 

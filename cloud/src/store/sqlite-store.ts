@@ -2,6 +2,11 @@
  * The embedded store: one SQLite file (better-sqlite3) in WAL mode with synchronous=FULL, so a committed
  * audit entry survives a power cut. One process owns the file; writes go through a group-commit queue
  * (sqlite-write-queue.ts), and the single writer settles races by running each write to completion.
+ *
+ * This class owns the connection, the migrations, the write queue and the durable audit size. The statements
+ * live with their record family (tenants/, agents/, budget/, call-history/, decisions/, audit/,
+ * signing-keys/, policies/), beside its PostgreSQL twin; each write method runs its family's work as one
+ * write of the queue.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -11,6 +16,7 @@ import { SqliteAudit } from './audit/sqlite-audit.js';
 import { SqliteBudget } from './budget/sqlite-budget.js';
 import { SqliteCallHistory } from './call-history/sqlite-call-history.js';
 import { SqliteDecisions } from './decisions/sqlite-decisions.js';
+import { SqlitePolicies } from './policies/sqlite-policies.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -25,11 +31,9 @@ import type {
   TenantRecord,
 } from './records.js';
 import { type Row, num } from './row-mappers.js';
-import { SqlitePolicies } from './policies/sqlite-policies.js';
 import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
-import { SqliteTenants } from './tenants/sqlite-tenants.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -40,6 +44,7 @@ import type {
   Store,
 } from './store.js';
 import { StoreError } from './store-error.js';
+import { SqliteTenants } from './tenants/sqlite-tenants.js';
 
 export interface SqliteStoreOptions {
   /** File path, or ':memory:' for tests that need no durability. */
