@@ -107,7 +107,7 @@ export class SqliteStore implements Store {
     this.#db.pragma('cache_size = -65536');
     if (!(options.path === ':memory:')) this.#db.pragma('mmap_size = 268435456');
     migrate(this.#db);
-    // Every statement is prepared once, by the family that runs it (better-sqlite3 re-uses the compiled plan).
+    // Each family prepares its statements once, here (better-sqlite3 re-uses the compiled plan).
     this.#audit = new SqliteAudit(this.#db);
     this.#tenants = new SqliteTenants(this.#db);
     this.#agents = new SqliteAgents(this.#db, this.#audit);

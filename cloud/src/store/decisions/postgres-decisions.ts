@@ -1,8 +1,8 @@
 /**
- * Decisions on PostgreSQL. Committing one is the store's widest transaction: the budget reservation under
- * the agent's lock, then the audit index under audit_head (always in that order, so no two transactions wait
- * on each other in a cycle), the audit entry carrying the signed envelope (decision-envelope.ts), the
- * decision row and the call record.
+ * Decisions on PostgreSQL. Committing one is the store's widest transaction: the agent's budget lock and
+ * window totals, then the audit index under audit_head (always in that order, so no two transactions wait
+ * on each other in a cycle), then the reservation, the audit entry carrying the signed envelope
+ * (decision-envelope.ts), the decision row and the call record; all commit together or not at all.
  */
 import type { PostgresAudit } from '../audit/postgres-audit.js';
 import type { PostgresBudget } from '../budget/postgres-budget.js';
@@ -14,7 +14,7 @@ import type { DecisionCommit, DecisionWrite } from '../store.js';
 import { signedEnvelopeOf } from './decision-envelope.js';
 
 /** The families a decision writes into besides its own row. */
-export interface PostgresDecisionParts {
+export interface PostgresDecisionFamilies {
   budget: PostgresBudget;
   audit: PostgresAudit;
   calls: PostgresCallHistory;
@@ -26,7 +26,7 @@ export class PostgresDecisions {
   readonly #audit: PostgresAudit;
   readonly #calls: PostgresCallHistory;
 
-  constructor(query: PostgresQuery, { budget, audit, calls }: PostgresDecisionParts) {
+  constructor(query: PostgresQuery, { budget, audit, calls }: PostgresDecisionFamilies) {
     this.#query = query;
     this.#budget = budget;
     this.#audit = audit;

@@ -26,7 +26,7 @@ function prepare(db: Database.Database) {
 }
 
 /** The families a decision writes into besides its own row. */
-export interface SqliteDecisionParts {
+export interface SqliteDecisionFamilies {
   budget: SqliteBudget;
   audit: SqliteAudit;
   calls: SqliteCallHistory;
@@ -38,7 +38,7 @@ export class SqliteDecisions {
   readonly #audit: SqliteAudit;
   readonly #calls: SqliteCallHistory;
 
-  constructor(db: Database.Database, { budget, audit, calls }: SqliteDecisionParts) {
+  constructor(db: Database.Database, { budget, audit, calls }: SqliteDecisionFamilies) {
     this.#stmts = prepare(db);
     this.#budget = budget;
     this.#audit = audit;

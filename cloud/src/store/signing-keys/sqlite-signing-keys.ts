@@ -1,6 +1,7 @@
 /**
  * The cloud's signing keys on SQLite: public halves and validity only, the trust document that audit kits
- * and the keys route publish. A key is recorded once per kid and role, so a restart re-recording it is a no-op.
+ * and the keys route publish. A key is recorded once per kid and role, so a restart recording it again is
+ * a no-op.
  */
 import type Database from 'better-sqlite3';
 import type { SigningKeyRecord } from '../records.js';
