@@ -26,17 +26,13 @@ const V = 'INVARIANT' as const;
 /** Waypoints (start first) still ahead at `elapsedMs`, with their times and velocities. */
 export function remainingWaypoints(
   plan: JointPlan,
-  startRad: readonly number[],
-  startVelRadS: readonly number[],
+  startRad: number[],
+  startVelRadS: number[],
   elapsedMs: number,
-): {
-  waypointsRad: (readonly number[])[];
-  timesMs: number[];
-  velocitiesRadS: (readonly number[])[];
-} {
-  const waypointsRad: (readonly number[])[] = [startRad];
+): { waypointsRad: number[][]; timesMs: number[]; velocitiesRadS: number[][] } {
+  const waypointsRad = [startRad];
   const timesMs = [elapsedMs];
-  const velocitiesRadS: (readonly number[])[] = [startVelRadS];
+  const velocitiesRadS = [startVelRadS];
   plan.targetsRad.forEach((q, i) => {
     const t = plan.timesMs[i]!;
     if (t <= elapsedMs) return;

@@ -9,13 +9,13 @@ export interface JointPlan {
   kind: 'joint';
   intent: JointTrajectoryIntent;
   /** Target positions per point, profile joint order, rad. */
-  targetsRad: readonly (readonly number[])[];
+  targetsRad: number[][];
   /** timeFromStart per point, ms (strictly increasing, first > 0). */
   timesMs: number[];
   /** Planned velocities per point (profile order), when the intent gives them. */
-  velocitiesRadS: readonly (readonly number[])[] | undefined;
+  velocitiesRadS: number[][] | undefined;
   /** Planned efforts per point (profile order), when the intent gives them. */
-  effortsNm: readonly (readonly number[])[] | undefined;
+  effortsNm: number[][] | undefined;
   durationMs: number;
 }
 
@@ -27,9 +27,8 @@ export interface TwistPlan {
 
 export type MotionPlan = JointPlan | TwistPlan;
 
-/** `values` in profile joint order; the array itself when the intent already uses that order (the usual case). */
-function reorder(values: readonly number[], order: readonly number[] | undefined): readonly number[] {
-  return order === undefined ? values : order.map((i) => values[i]!);
+function reorder(values: readonly number[], order: readonly number[]): number[] {
+  return order.map((i) => values[i]!);
 }
 
 function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionPlan | string {
@@ -40,8 +39,7 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
   if (intent.jointNames.length !== names.length) {
     return `expected all ${names.length} joints of the profile, got ${intent.jointNames.length}`;
   }
-  const indexes = names.map((n) => intent.jointNames.indexOf(n));
-  const order = indexes.every((at, i) => at === i) ? undefined : indexes;
+  const order = names.map((n) => intent.jointNames.indexOf(n));
   const n = names.length;
   let previousMs = 0;
   for (let i = 0; i < intent.points.length; i++) {

@@ -243,30 +243,22 @@ export class EdgeGate {
     };
   }
 
-  // Commands and their setpoints are built with their members in UTF-16 order, so the JCS serialiser
-  // signs them as they are instead of copying them into that order (protocol jcs.ts); the bytes are the same.
   #setpoints(plan: MotionPlan, speedScale: number): Setpoints {
     const scale = speedScale < 1 ? { speedScale } : {};
     if (plan.kind === 'joint') {
-      return { jointNames: plan.intent.jointNames, kind: 'joint', points: plan.intent.points, ...scale };
+      return { kind: 'joint', jointNames: plan.intent.jointNames, points: plan.intent.points, ...scale };
     }
     const { linearMps, angularRadS, durationMs } = plan.intent;
-    return { angularRadS, durationMs, kind: 'twist', linearMps, ...scale };
+    return { kind: 'twist', linearMps, angularRadS, durationMs, ...scale };
   }
 
-  #sign(u: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
+  #sign(unsigned: Omit<UnsignedMotorCommand, 'v' | 'kid' | 'robotId' | 'cfgDigest'>): MotorCommand {
     return edgeCommandMacs.sign(this.#hmac.key, {
-      cfgDigest: this.#cp.cfgDigest,
-      epoch: u.epoch,
-      evidenceDigest: u.evidenceDigest,
-      intentId: u.intentId,
-      issuedAt: u.issuedAt,
+      v: 1,
       kid: this.#hmac.kid,
       robotId: this.#cp.profile.robotId,
-      seq: u.seq,
-      setpoints: u.setpoints,
-      v: 1,
-      validUntil: u.validUntil,
+      cfgDigest: this.#cp.cfgDigest,
+      ...unsigned,
     });
   }
 

@@ -16,9 +16,8 @@ import { assertBytes } from './errors.js';
 /** HMAC-SHA256 output length. */
 export const HMAC_SHA256_BYTES = 32;
 
-/** The object without its `mac` member (the object itself when it has none: signing copies nothing). */
+/** The object without its `mac` member. */
 export function withoutMac<T extends object>(value: T): Omit<T, 'mac'> {
-  if (!Object.hasOwn(value, 'mac')) return value;
   const { mac: _mac, ...rest } = value as T & { mac?: unknown };
   return rest;
 }

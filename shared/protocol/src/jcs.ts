@@ -200,40 +200,17 @@ function ordered(value: unknown, depth: number): unknown {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return ABANDON;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  // An object whose members are already in UTF-16 order (JS `<` on strings compares code units, as §3.2.3
-  // sorts) and whose values need no copy is serialised as it is: the producers on hot paths (the edge's
-  // motor commands) build their objects in that order, so signing one copies nothing.
-  let inOrder = true;
-  for (let i = 1; i < keys.length && inOrder; i++) inOrder = keys[i - 1]! < keys[i]!;
-  if (!inOrder) keys.sort();
+  const keys = Object.keys(record).sort();
   // A plain literal, not Object.create(null): V8 serialises fast-mode objects much faster than dictionaries.
-  let copy: Record<string, unknown> | undefined = inOrder ? undefined : {};
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  const copy: Record<string, unknown> = {};
+  for (const k of keys) {
     const c = k.charCodeAt(0);
     if ((c >= 0x30 && c <= 0x39) || k === '__proto__' || ANY_SURROGATE.test(k)) return ABANDON;
     const v = record[k];
-    // omitted, as in the general serialiser (and by JSON.stringify when the object is used as it is)
-    if (v === undefined) continue;
+    if (v === undefined) continue; // omitted, as in the general serialiser
     const y = ordered(v, depth + 1);
     if (y === ABANDON) return ABANDON;
-    if (y !== v && !copy) copy = membersBefore(record, keys, i);
-    if (copy) copy[k] = y;
-  }
-  return copy ?? record;
-}
-
-/** A copy of the members `keys[0..end)` of `record` (undefined ones left out). */
-function membersBefore(
-  record: Record<string, unknown>,
-  keys: string[],
-  end: number,
-): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (let j = 0; j < end; j++) {
-    const v = record[keys[j]!];
-    if (v !== undefined) copy[keys[j]!] = v;
+    copy[k] = y;
   }
   return copy;
 }
