@@ -7,20 +7,15 @@
  * simulated robot performs the lift. A grant after the edge's wait ended is refused by the cloud and the lift
  * never runs; the same token twice is refused; and the cloud's audit log holds the request and the grant.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIo } from '@pentagate/protocol';
 import t from 'tap';
 import { SCENARIO_DIR } from '../../src/cli/scenario-paths.js';
 import { cloudConsentRelay } from '../../src/fleet/cloud-consent.js';
-import { DemoCloud } from '../../src/fleet/demo-cloud.js';
-import { simulatedFirmware } from '../../src/models/firmware-report.js';
-import { spawnedEdgeCell } from '../../src/runner/robot-cell.js';
-import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../../src/runner/scenario-runner.js';
+import { runScenario } from '../../src/runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../../src/runner/timing-floor.js';
 import { type LoadedScenario, loadScenario } from '../../src/scenarios/load-scenario.js';
-import { createRobotCredentials } from '../../src/setup/robot-credentials.js';
+import { auditEventsOfType, cloudLinkedCell } from './fleet-helpers.js';
 
 // Three `pentagate` processes for set-up, the cloud and the edge: cold starts on a loaded 2-core machine.
 t.setTimeout(400_000);
@@ -54,23 +49,9 @@ t.test('an operator-signed consent travels cloud → edge over the edge-opened l
     300 + CONSENT_WAIT_MS + 600,
   );
   const profile = withTimingFloor(granted.profile, DEFAULT_TIMING_FLOOR_MS);
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-consent-relay-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const credentials = await createRobotCredentials({
-    stateDir: dir,
-    profile,
-    signedFirmware: simulatedFirmware(DEFAULT_FIRMWARE_VERSION),
-  });
   const printed: string[] = [];
   const io: CliIo = { out: (s) => printed.push(s), err: (s) => printed.push(s) };
-  const cloud = await DemoCloud.prepare(
-    { stateDir: dir, port: 0, robotId: profile.robotId, credentials },
-    io,
-  );
-  t.teardown(() => cloud.close());
-  await cloud.serve();
-  const cell = await spawnedEdgeCell(undefined, cloud.edgeLink)(credentials, profile);
-  t.teardown(() => cell.close());
+  const { credentials, cloud, cell } = await cloudLinkedCell(t, profile, 'consent-relay', io);
   const relayConsent = cloudConsentRelay(cloud.operator, io);
 
   const ok = await runScenario(granted, { prepared: { credentials, cell }, relayConsent });
@@ -108,15 +89,8 @@ t.test('an operator-signed consent travels cloud → edge over the edge-opened l
   );
 
   // The cloud's audit log: request and grant, by the operator, bound to the intent digest.
-  const headers = { authorization: `Bearer ${cloud.registration.operatorKey}` };
-  const events = async (type: string) =>
-    (
-      (await (await fetch(`${cloud.url}/api/v1/kernel/audit/events?type=${type}`, { headers })).json()) as {
-        events: { actor: string; subjectDigest: string }[];
-      }
-    ).events;
-  const requests = await events('consent.request');
-  const grants = await events('consent.grant');
+  const requests = await auditEventsOfType(cloud, 'consent.request');
+  const grants = await auditEventsOfType(cloud, 'consent.grant');
   t.equal(requests.length, 2, 'both parked lifts (the same intent, parked twice) were posted, once each');
   t.equal(grants.length, 1, 'one grant was relayed');
   t.equal(grants[0]?.actor, 'operator-sim', 'by the operator whose key signed it');

@@ -7,8 +7,6 @@
  * opened — and the simulated robot performs the lift; in the other they watch the robot's verdicts live and
  * see the signed STOP appear, with its failing vertex, while the run is still going, when a person walks in.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jcsDigestHex } from '@pentagate/crypto';
 import type { CliIo, Intent } from '@pentagate/protocol';
@@ -16,13 +14,10 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import { launchChromium, skipWithoutChromium } from '../../../scripts/test/chromium.js';
 import { SCENARIO_DIR } from '../../src/cli/scenario-paths.js';
-import { DemoCloud } from '../../src/fleet/demo-cloud.js';
-import { simulatedFirmware } from '../../src/models/firmware-report.js';
-import { spawnedEdgeCell } from '../../src/runner/robot-cell.js';
-import { DEFAULT_FIRMWARE_VERSION, runScenario } from '../../src/runner/scenario-runner.js';
+import { runScenario } from '../../src/runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../../src/runner/timing-floor.js';
 import { loadScenario } from '../../src/scenarios/load-scenario.js';
-import { createRobotCredentials } from '../../src/setup/robot-credentials.js';
+import { auditEventsOfType, cloudLinkedCell } from './fleet-helpers.js';
 
 // Three `pentagate` processes and a browser: cold starts on a loaded 2-core machine.
 t.setTimeout(400_000);
@@ -44,19 +39,8 @@ t.test(
     };
     const profile = withTimingFloor(loaded.profile, DEFAULT_TIMING_FLOOR_MS);
     const robotId = profile.robotId;
-    const dir = await mkdtemp(join(tmpdir(), 'pentagate-console-e2e-'));
-    t.teardown(() => rm(dir, { recursive: true, force: true }));
-    const credentials = await createRobotCredentials({
-      stateDir: dir,
-      profile,
-      signedFirmware: simulatedFirmware(DEFAULT_FIRMWARE_VERSION),
-    });
     const io: CliIo = { out: () => {}, err: () => {} };
-    const cloud = await DemoCloud.prepare({ stateDir: dir, port: 0, robotId, credentials }, io);
-    t.teardown(() => cloud.close());
-    await cloud.serve();
-    const cell = await spawnedEdgeCell(undefined, cloud.edgeLink)(credentials, profile);
-    t.teardown(() => cell.close());
+    const { credentials, cloud, cell } = await cloudLinkedCell(t, profile, 'console-e2e', io);
 
     const browser = await launchChromium(t);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -134,14 +118,7 @@ t.test(
     t.pass('the lift, signed after the consent, appears live too');
 
     // The cloud's audit log: the consent was signed by the browser's key, enrolled for this operator.
-    const headers = { authorization: `Bearer ${cloud.registration.operatorKey}` };
-    const events = async (type: string) =>
-      (
-        (await (await fetch(`${cloud.url}/api/v1/kernel/audit/events?type=${type}`, { headers })).json()) as {
-          events: { actor: string; subjectDigest: string }[];
-        }
-      ).events;
-    const grants = await events('consent.grant');
+    const grants = await auditEventsOfType(cloud, 'consent.grant');
     t.equal(grants.length, 1, 'one grant relayed');
     t.not(
       grants[0]?.actor,

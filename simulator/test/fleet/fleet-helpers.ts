@@ -3,6 +3,7 @@
  * key, the app listening on a real port — and restartable on the same port and database, as after a crash.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateEd25519 } from '@pentagate/crypto';
@@ -14,8 +15,13 @@ import {
   openFleetStore,
   SqliteStore,
 } from '@pentagate/cloud';
-import type { VerdictEvent } from '@pentagate/protocol';
+import type { CliIo, RobotProfile, VerdictEvent } from '@pentagate/protocol';
 import type { Test } from 'tap';
+import { DemoCloud } from '../../src/fleet/demo-cloud.js';
+import { simulatedFirmware } from '../../src/models/firmware-report.js';
+import { spawnedEdgeCell } from '../../src/runner/robot-cell.js';
+import { DEFAULT_FIRMWARE_VERSION } from '../../src/runner/scenario-runner.js';
+import { createRobotCredentials } from '../../src/setup/robot-credentials.js';
 
 export interface FleetCloud {
   dir: string;
@@ -95,4 +101,38 @@ export async function until(what: string, ok: () => boolean, timeoutMs = 15_000)
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Audit events of one type in the cloud's log, as the operator reads them (`GET /api/v1/kernel/audit/events`). */
+export async function auditEventsOfType(
+  cloud: { url: string; registration: { operatorKey: string } },
+  type: string,
+): Promise<{ actor: string; subjectDigest: string }[]> {
+  const headers = { authorization: `Bearer ${cloud.registration.operatorKey}` };
+  const res = await fetch(`${cloud.url}/api/v1/kernel/audit/events?type=${type}`, { headers });
+  return ((await res.json()) as { events: { actor: string; subjectDigest: string }[] }).events;
+}
+
+/**
+ * A robot cell linked to a real cloud, all as processes: the robot's credentials, `pentagate cloud serve`
+ * with the robot registered and the simulated operator's key enrolled (DemoCloud), and `pentagate edge run
+ * --cloud …` with its embedded broker. Everything is closed and removed at the test's end.
+ */
+export async function cloudLinkedCell(t: Test, profile: RobotProfile, name: string, io: CliIo) {
+  const dir = await mkdtemp(join(tmpdir(), `pentagate-${name}-`));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const credentials = await createRobotCredentials({
+    stateDir: dir,
+    profile,
+    signedFirmware: simulatedFirmware(DEFAULT_FIRMWARE_VERSION),
+  });
+  const cloud = await DemoCloud.prepare(
+    { stateDir: dir, port: 0, robotId: profile.robotId, credentials },
+    io,
+  );
+  t.teardown(() => cloud.close());
+  await cloud.serve();
+  const cell = await spawnedEdgeCell(undefined, cloud.edgeLink)(credentials, profile);
+  t.teardown(() => cell.close());
+  return { credentials, cloud, cell };
 }

@@ -11,14 +11,20 @@
  * leaves the rule without anchors, and it always runs. Being conservative costs speed, never a finding.
  */
 
-/** Splits `source` at its top-level `|` (outside groups, classes and escapes). */
-export function topLevelAlternatives(source: string): string[] {
-  const out: string[] = [];
+/**
+ * Walks the pattern syntax of `source` from `from`, skipping escapes and character classes, and calls
+ * `visit` with each remaining character's index, the character and the group depth after it (`(` opens,
+ * `)` closes); stops when `visit` returns true.
+ */
+function walkSyntax(
+  source: string,
+  from: number,
+  visit: (i: number, c: string, depth: number) => boolean | undefined,
+): void {
   let depth = 0;
   let inClass = false;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!;
     if (c === '\\') {
       i++;
       continue;
@@ -30,11 +36,21 @@ export function topLevelAlternatives(source: string): string[] {
     if (c === '[') inClass = true;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
+    if (visit(i, c, depth)) return;
+  }
+}
+
+/** Splits `source` at its top-level `|` (outside groups, classes and escapes). */
+export function topLevelAlternatives(source: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  walkSyntax(source, 0, (i, c, depth) => {
+    if (c === '|' && depth === 0) {
       out.push(source.slice(start, i));
       start = i + 1;
     }
-  }
+    return false;
+  });
   out.push(source.slice(start));
   return out;
 }
@@ -42,23 +58,12 @@ export function topLevelAlternatives(source: string): string[] {
 /** The group that opens `source` at `from` (`(?:…)`): its body and where it ends, or undefined. */
 function openingGroup(source: string, from: number): { body: string; end: number } | undefined {
   if (!source.startsWith('(?:', from)) return undefined;
-  let depth = 0;
-  let inClass = false;
-  for (let i = from; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return { body: source.slice(from + 3, i), end: i + 1 };
-  }
-  return undefined;
+  let found: { body: string; end: number } | undefined;
+  walkSyntax(source, from, (i, c, depth) => {
+    if (c === ')' && depth === 0) found = { body: source.slice(from + 3, i), end: i + 1 };
+    return found !== undefined;
+  });
+  return found;
 }
 
 const QUANTIFIERS_THAT_MAY_DROP = new Set(['?', '*', '{']);
