@@ -23,7 +23,7 @@ import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
 import { callRecords, HISTORY_LIMIT, ledgerState } from '../decisions/evaluation-inputs.js';
-import { callFingerprints } from '../pentagon/fingerprint.js';
+import { type CallFingerprints, callFingerprints } from '../pentagon/fingerprint.js';
 import type { GovernedAction } from '../pentagon/index.js';
 import type { LoadedPolicy } from '../policy/index.js';
 import { budgetFor } from '../policy/index.js';
@@ -170,8 +170,10 @@ export async function authorize(
     ? await cloud.store.ledgerTotals(tenantId, agent.id, budget.windowMs, nowMs)
     : { spent: 0, reserved: 0 };
   const governed = boundGoverned(req, caller, agent.lobeName);
+  // taken once: the history is read by them, and the evaluation uses them
+  const prints = callFingerprints(governed.lobeName, governed.toolName, governed.arguments);
   const history = policy
-    ? await metabolicHistory(cloud.store, tenantId, agent.id, governed, policy, nowMs)
+    ? await metabolicHistory(cloud.store, tenantId, agent.id, governed.toolName, prints, policy, nowMs)
     : [];
   const proposalId = newId('prp', nowMs);
   const input: ReplayInput = {
@@ -192,7 +194,7 @@ export async function authorize(
     },
     policyDigest: policy?.digest ?? NO_POLICY.digest,
   };
-  const outcome = decide(input, policy, k.custodyTrust);
+  const outcome = decide(input, policy, k.custodyTrust, undefined, prints);
   const b = outcome.verdict.tiers.tier3.economic.budget;
   // the limit net of the reserve the policy keeps back, as the governor computes it
   const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;
@@ -226,7 +228,7 @@ export async function authorize(
     build: (ctx) => {
       const lostRace: LostRace | undefined =
         reservation && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
-      const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace) : outcome;
+      const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace, prints) : outcome;
       const d = o.decision;
       const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
       const statement = decisionStatement({
@@ -339,15 +341,15 @@ function metabolicHistory(
   store: Store,
   tenantId: string,
   agentId: string,
-  governed: GovernedAction,
+  toolName: string,
+  prints: CallFingerprints,
   policy: LoadedPolicy,
   nowMs: number,
 ): Promise<CallHistoryRecord[]> {
-  const prints = callFingerprints(governed.lobeName, governed.toolName, governed.arguments);
   return store.relevantCalls(tenantId, agentId, {
     fingerprint: prints.fingerprint,
     nearFingerprint: prints.nearFingerprint,
-    toolName: governed.toolName,
+    toolName,
     repeatSinceMs: nowMs - policy.metabolic.repeatWindowMs,
     deniedSinceMs: nowMs - policy.metabolic.probingWindowMs,
     limit: HISTORY_LIMIT,

@@ -9,6 +9,7 @@ import type { AuthorizationDecision, AuthorizationStatus, Violation } from '@pen
 import { lostBudgetRace } from '../decisions/budget-race.js';
 import { NO_POLICY } from '../decisions/decision-statement.js';
 import { denyOverrides, type Effect } from '../pentagon/deny-overrides.js';
+import type { CallFingerprints } from '../pentagon/fingerprint.js';
 import { evaluateAction, type PentagonVerdict } from '../pentagon/index.js';
 import { oneLine } from '../pentagon/one-line.js';
 import type { LoadedPolicy } from '../policy/index.js';
@@ -143,6 +144,7 @@ export function decide(
   policy: LoadedPolicy | undefined,
   trust: TrustStore,
   lostRace?: LostRace,
+  prints?: CallFingerprints,
 ): KernelOutcome {
   const action = input.governed ?? governedActionFor(input.action, input.agent.lobeName);
   let verdict = evaluateAction({
@@ -153,6 +155,7 @@ export function decide(
     history: input.history,
     trust,
     nowMs: input.nowMs,
+    prints,
   });
   if (lostRace) verdict = lostBudgetRace(verdict, lostRace.reservation, lostRace.ledger);
   const { status, chosen, holdMs } = combine(verdict, input);

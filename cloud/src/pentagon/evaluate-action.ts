@@ -68,7 +68,7 @@ function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
   const policy = input.policy ?? noPolicy();
   // The arguments made plain JSON once: the input check, the fingerprints and the commitment share it.
   const safeArguments = jsonSafe(action.arguments);
-  const prints = fingerprintsOfSafe(action.lobeName, action.toolName, safeArguments.value);
+  const prints = input.prints ?? fingerprintsOfSafe(action.lobeName, action.toolName, safeArguments.value);
   const preliminary: RuleFinding[] = inputFindings(action, safeArguments);
   if (!input.policy) {
     preliminary.push(

@@ -6,6 +6,7 @@
 import type { TrustStore } from '@pentagate/crypto';
 import type { AuthorizationStatus, VerdictTiers, Violation } from '@pentagate/protocol';
 import type { LoadedPolicy } from '../policy/loaded-policy.js';
+import type { CallFingerprints } from './fingerprint.js';
 
 /** One earlier call of the same agent, as the platform's metabolic ledger stores it. */
 export interface CallRecord {
@@ -72,6 +73,11 @@ export interface EvaluationInput {
   history: readonly CallRecord[];
   trust: TrustStore;
   nowMs: number;
+  /**
+   * The call's fingerprints (fingerprint.ts `callFingerprints` of this action), when the caller already took
+   * them: the kernel reads the metabolic history by them. Computed here otherwise.
+   */
+  prints?: CallFingerprints | undefined;
 }
 
 export interface PentagonVerdict {
