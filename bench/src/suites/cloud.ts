@@ -13,16 +13,14 @@
  * the worker closes the app and re-opens the database: every answered request must have its audit entry
  * on disk.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import autocannon from 'autocannon';
 import { type BenchSuite, type TableRow, target } from '../harness/index.js';
-
-const root = new URL('../../../', import.meta.url);
+import { benchPolicy, type LoadResult, load, proposeLoad, root } from './cloud/propose-load.js';
 const CLOUD_DIST = process.env.PENTAGATE_BENCH_CLOUD_DIST
   ? pathToFileURL(process.env.PENTAGATE_BENCH_CLOUD_DIST).href
   : new URL('cloud/dist/index.js', root).href;
@@ -70,12 +68,6 @@ interface BenchApp {
   inject(options: Record<string, unknown>): Promise<{ statusCode: number; json(): { lobe_name: string } }>;
   close(): Promise<void>;
   get(path: string, handler: () => unknown): void;
-}
-
-/** The documented example policy with a budget that the run cannot exhaust (so calls stay approvals). */
-function benchPolicy(): string {
-  const example = readFileSync(new URL('cloud/policies/example.yaml', root), 'utf8');
-  return example.replace(/(id: default-hourly[\s\S]*?amount: )1000\b/, '$11000000000000');
 }
 
 // ---------------------------------------------------------------- worker side: one server per worker
@@ -170,59 +162,6 @@ function startWorker(
   });
 }
 
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
-function word(n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
-  return s;
-}
-
-/** A realistic tool call: a supplier payment with its trigger prompt; ids vary so no loop rule fires. */
-function proposeBody(lobe: string): string {
-  const invoice = `INV-${word(4)}-${Math.floor(Math.random() * 1e5)}`;
-  const amount = Math.round(50 + Math.random() * 900);
-  return JSON.stringify({
-    lobe_name: lobe,
-    spend_amount: amount,
-    tool_call: {
-      id: `call-${invoice}-${word(8)}`,
-      tool_name: 'payments.transfer',
-      arguments: {
-        recipient: { name: `${word(6)} Supplies Ltd`, iban: 'GB33BUKB20201555555555' },
-        amount,
-        currency: 'USD',
-        reference: invoice,
-        memo: `Settlement of ${invoice} for office equipment delivered in May`,
-      },
-      agent_confidence: 0.93,
-      trigger_prompt: `Please pay invoice ${invoice} from our approved supplier list; amount ${amount} USD, due Friday.`,
-      call_depth: 1,
-      context: { ticket: `AP-${word(3)}-${Math.floor(Math.random() * 1e4)}` },
-    },
-  });
-}
-
-interface LoadResult {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function load(options: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon(options);
-  return {
-    rps: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
-
 const suite: BenchSuite = {
   name: 'cloud',
   description:
@@ -241,14 +180,7 @@ const suite: BenchSuite = {
       ctx.log(`propose: ${connections} connections × ${durationS} s…`);
       const cloud = await startWorker('propose', dir);
       const { url, apiKey, lobe } = cloud.ready;
-      const proposeOptions = (duration: number): autocannon.Options => ({
-        url: `${url}/api/v1/agentgate/propose`,
-        connections,
-        duration,
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req) => ({ ...req, body: proposeBody(lobe!) }) }],
-      });
+      const proposeOptions = (duration: number) => proposeLoad(url, apiKey!, lobe!, connections, duration);
       await load(proposeOptions(1)); // warm-up (JIT, SQLite page cache)
       const proposeResult = await load(proposeOptions(durationS));
       const stopped = await cloud.stop();
