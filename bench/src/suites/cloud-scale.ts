@@ -12,12 +12,19 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchSuite, type TableRow, target } from '../harness/index.js';
-import { benchPolicy, type LoadResult, load, proposeLoad, root } from './cloud/propose-load.js';
+import { type BenchSuite, target } from '../harness/index.js';
+import {
+  BENCH_AGENT,
+  benchPolicy,
+  type LoadResult,
+  load,
+  loadRow,
+  proposeLoad,
+  root,
+} from './cloud/propose-load.js';
 
 const PENTAGATE = fileURLToPath(new URL('bin/pentagate.js', root));
 
@@ -32,17 +39,6 @@ function pgClient(connectionString: string): PgClient {
   const cloudRequire = createRequire(fileURLToPath(new URL('cloud/package.json', root)));
   const pg = cloudRequire('pg') as { Client: new (o: { connectionString: string }) => PgClient };
   return new pg.Client({ connectionString });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function pentagateJson<T>(args: string[]): Promise<T> {
@@ -61,15 +57,15 @@ interface Replica {
 }
 
 async function startReplica(dbUrl: string, stateDir: string, policyPath: string): Promise<Replica> {
-  const port = await freePort();
   const child = spawn(
     process.execPath,
     [
       PENTAGATE,
       'cloud',
       'serve',
+      // port 0: the replica takes a free port and says which on stderr ("listening on http://…")
       '--port',
-      String(port),
+      '0',
       '--db',
       dbUrl,
       // one state dir: the first replica generates the signing key there, the second uses the same one
@@ -85,10 +81,11 @@ async function startReplica(dbUrl: string, stateDir: string, policyPath: string)
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const url = `http://127.0.0.1:${port}`;
+  let url: string | undefined;
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += String(d);
+    url ??= /listening on (http:\/\/\S+?)\s/.exec(stderr)?.[1];
   });
   const deadline = Date.now() + 60_000;
   const fail = (message: string): never => {
@@ -98,11 +95,11 @@ async function startReplica(dbUrl: string, stateDir: string, policyPath: string)
   for (;;) {
     if (child.exitCode !== null) fail(`cloud serve exited ${child.exitCode}: ${stderr}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, process: child };
+      if (url !== undefined && (await fetch(`${url}/healthz`)).ok) return { url, process: child };
     } catch {
-      // not listening yet
+      // not answering yet
     }
-    if (Date.now() > deadline) fail(`cloud serve did not answer on ${url}/healthz within 60 s: ${stderr}`);
+    if (Date.now() > deadline) fail(`cloud serve did not answer on /healthz within 60 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -173,13 +170,7 @@ const suite: BenchSuite = {
       const registered = await fetch(`${replicas[0]!.url}/api/v1/agentgate/register`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          agent_name: 'accounts-payable',
-          domain: 'FINANCE',
-          capabilities: ['payments.transfer'],
-          agent_version: '3.2.0',
-          model_id: 'gpt-4o-2024-08-06',
-        }),
+        body: JSON.stringify(BENCH_AGENT),
       });
       if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
       const lobe = ((await registered.json()) as { lobe_name: string }).lobe_name;
@@ -200,15 +191,6 @@ const suite: BenchSuite = {
       const entries = Number((await db.query('SELECT count(*) AS n FROM audit_log')).rows[0]?.n);
       await db.end();
       const gain = two.rps / one.rps - 1;
-      const row = (name: string, r: LoadResult): TableRow => ({
-        name,
-        'req/s': Math.round(r.rps),
-        'p50 ms': r.p50Ms,
-        'p99 ms': r.p99Ms,
-        requests: r.requests,
-        'non-2xx': r.non2xx,
-        errors: r.errors,
-      });
       const answered = one.requests + two.requests;
       return {
         suite: 'cloud-scale',
@@ -222,7 +204,7 @@ const suite: BenchSuite = {
           decisionsDurable: decisions,
           auditEntriesDurable: entries,
         },
-        rows: [row('1 × cloud serve (PostgreSQL)', one), row('2 × cloud serve (same database)', two)],
+        rows: [loadRow('1 × cloud serve (PostgreSQL)', one), loadRow('2 × cloud serve (same database)', two)],
         targets: [
           target('throughput added by the second replica', gain * 100, '>=', 60, '%'),
           target('answered proposes without a decision on disk', Math.max(0, answered - decisions), '<=', 0),

@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type BenchSuite, type TableRow, target } from '../harness/index.js';
-import { benchPolicy, type LoadResult, load, proposeLoad, root } from './cloud/propose-load.js';
+import { type BenchSuite, target } from '../harness/index.js';
+import { BENCH_AGENT, benchPolicy, load, loadRow, proposeLoad, root } from './cloud/propose-load.js';
 const CLOUD_DIST = process.env.PENTAGATE_BENCH_CLOUD_DIST
   ? pathToFileURL(process.env.PENTAGATE_BENCH_CLOUD_DIST).href
   : new URL('cloud/dist/index.js', root).href;
@@ -104,13 +104,7 @@ async function serve(input: WorkerInput): Promise<void> {
     method: 'POST',
     url: '/api/v1/agentgate/register',
     headers: { authorization: `Bearer ${key}` },
-    payload: {
-      agent_name: 'accounts-payable',
-      domain: 'FINANCE',
-      capabilities: ['payments.transfer'],
-      agent_version: '3.2.0',
-      model_id: 'gpt-4o-2024-08-06',
-    },
+    payload: BENCH_AGENT,
   });
   const lobe = reg.json().lobe_name;
   port.postMessage({
@@ -186,15 +180,6 @@ const suite: BenchSuite = {
       const stopped = await cloud.stop();
 
       const ratio = proposeResult.rps / helloResult.rps;
-      const row = (name: string, r: LoadResult): TableRow => ({
-        name,
-        'req/s': Math.round(r.rps),
-        'p50 ms': r.p50Ms,
-        'p99 ms': r.p99Ms,
-        requests: r.requests,
-        'non-2xx': r.non2xx,
-        errors: r.errors,
-      });
       return {
         suite: 'cloud',
         // the runner prefixes each key with the suite name: cloud.propose.reqPerSec, cloud.ratio, …
@@ -214,8 +199,8 @@ const suite: BenchSuite = {
           ratioPercent: ratio * 100,
         },
         rows: [
-          row('GET /hello (bare Fastify)', helloResult),
-          row('POST /api/v1/agentgate/propose', proposeResult),
+          loadRow('GET /hello (bare Fastify)', helloResult),
+          loadRow('POST /api/v1/agentgate/propose', proposeResult),
         ],
         targets: [target('propose throughput vs hello-world', ratio * 100, '>=', 30, '%')],
         notes: [

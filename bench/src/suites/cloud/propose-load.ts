@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { TableRow } from '../../harness/index.js';
 
 export const root = new URL('../../../../', import.meta.url);
 
@@ -82,5 +83,27 @@ export function proposeLoad(
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: proposeBody(lobe) }) }],
+  };
+}
+
+/** The agent both suites register (`POST /api/v1/agentgate/register`) before proposing as it. */
+export const BENCH_AGENT = {
+  agent_name: 'accounts-payable',
+  domain: 'FINANCE',
+  capabilities: ['payments.transfer'],
+  agent_version: '3.2.0',
+  model_id: 'gpt-4o-2024-08-06',
+} as const;
+
+/** One table row of a load result. */
+export function loadRow(name: string, r: LoadResult): TableRow {
+  return {
+    name,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50Ms,
+    'p99 ms': r.p99Ms,
+    requests: r.requests,
+    'non-2xx': r.non2xx,
+    errors: r.errors,
   };
 }
