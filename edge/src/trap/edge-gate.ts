@@ -9,16 +9,13 @@
  * configuration change: commands signed by the previous process are dead to the controller once a newer one
  * lands).
  */
-import { TrustStore, dsseVerifyStatement, jcsDigestHex } from '@pentagate/crypto';
+import { TrustStore, jcsDigestHex } from '@pentagate/crypto';
 import {
   type ConsentRequest,
-  type ConsentStatement,
-  ConsentStatementSchema,
   type GateResult,
   type Intent,
   IntentSchema,
   type MotorCommand,
-  PAYLOAD_TYPES,
   type RobotProfile,
   type Setpoints,
   type TrustedKey,
@@ -29,24 +26,18 @@ import {
   isIntent,
   schemaIssues,
 } from '@pentagate/protocol';
-import { consentGate } from '../gates/consent.js';
 import { consentRequest } from '../gates/consent-request.js';
 import { ConsentWaits } from './consent-waits.js';
 import { stopReason } from './stop-reason.js';
-import { economyGate } from '../gates/economy.js';
 import type { GateContext } from '../gates/gate-context.js';
-import { invariantGate } from '../gates/invariant.js';
 import { type MotionPlan, planMotion } from '../gates/motion-plan.js';
-import { provenanceGate } from '../gates/provenance.js';
 import {
   type ProvenanceDocuments,
   type ProvenanceLoadReport,
   ProvenanceRegistry,
   provenanceStartProblems,
 } from '../gates/provenance-registry.js';
-import { edgeCommandMacs, nodeSha256Hex } from '../crypto/node-hmac.js';
-import { riskGate } from '../gates/risk.js';
-import { runGate } from '../gates/run-gate.js';
+import { edgeCommandMacs } from '../crypto/node-hmac.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
 import {
   type StoredFrame,
@@ -56,7 +47,13 @@ import {
 } from '../telemetry/telemetry-store.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { TelemetryOutcome, TrapResult } from './trap-result.js';
-import { verdict } from './verdicts.js';
+import { admitConsent, consentExpired } from './consent-intake.js';
+import { evidenceDigest } from './evidence-digest.js';
+import { runFiveGates } from './five-gates.js';
+import { type ActiveMotion, elapsedPlanMs, recheckMotion, startedMotion } from './motion-monitor.js';
+import { verdict, veto } from './verdicts.js';
+
+export type { ActiveMotion } from './motion-monitor.js';
 
 export interface EdgeGateOptions {
   profile: RobotProfile;
@@ -70,20 +67,6 @@ export interface EdgeGateOptions {
   /** Unix ms; defaults to Date.now. */
   clock?: () => number;
 }
-
-/** The motion a signed command started, re-checked on every telemetry update until it should have ended. */
-export interface ActiveMotion {
-  intentId: string;
-  plan: MotionPlan;
-  commandSeq: number;
-  startedAtMs: number;
-  endsAtMs: number;
-  speedScale: number;
-  /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
-  planPeakSpeedMps?: number;
-}
-
-const GATE_ORDER = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
 
 function intentIdOf(input: unknown): string | undefined {
   const id = (input as { intentId?: unknown } | null)?.intentId;
@@ -196,51 +179,14 @@ export class EdgeGate {
     };
   }
 
-  /**
-   * jcsDigestHex(the consulted frames, sorted by source). The array's JCS is spliced from each frame's
-   * canonical bytes, kept since ingest: `[` f₁ `,` f₂ … `]` is exactly RFC 8785 for an array (no whitespace).
-   */
-  static #evidenceDigest(ctx: GateContext): string {
-    const frames = [...ctx.evidence.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    let length = 2 + Math.max(0, frames.length - 1);
-    for (const [, f] of frames) length += f.canonical.length;
-    const bytes = new Uint8Array(length);
-    bytes[0] = 0x5b; // [
-    let at = 1;
-    for (let i = 0; i < frames.length; i++) {
-      if (i > 0) bytes[at++] = 0x2c; // ,
-      const c = frames[i]![1].canonical;
-      bytes.set(c, at);
-      at += c.length;
-    }
-    bytes[at] = 0x5d; // ]
-    return nodeSha256Hex(bytes);
-  }
-
-  /** All five gates, RISK first (its speed cap feeds ECONOMY), reported in pentagon order. */
-  #runGates(ctx: GateContext): GateResult[] {
-    const risk = runGate('RISK', riskGate, ctx);
-    const byVertex: Record<string, GateResult> = {
-      RISK: risk,
-      INVARIANT: runGate('INVARIANT', invariantGate, ctx),
-      ECONOMY: runGate('ECONOMY', economyGate, ctx),
-      PROVENANCE: runGate('PROVENANCE', provenanceGate, ctx),
-      CONSENT: runGate('CONSENT', consentGate, ctx),
-    };
-    return GATE_ORDER.map((v) => byVertex[v]!);
-  }
-
   #rejected(input: unknown, violation: string, nowMs: number): TrapResult {
-    return {
-      kind: 'veto',
-      verdict: verdict({
-        robotId: this.#cp.profile.robotId,
-        intentId: intentIdOf(input),
-        outcome: 'rejected-input',
-        atMs: nowMs,
-        violations: [violation],
-      }),
-    };
+    return veto({
+      robotId: this.#cp.profile.robotId,
+      intentId: intentIdOf(input),
+      outcome: 'rejected-input',
+      atMs: nowMs,
+      violations: [violation],
+    });
   }
 
   #setpoints(plan: MotionPlan, speedScale: number): Setpoints {
@@ -265,14 +211,14 @@ export class EdgeGate {
   /** Runs the gates for a planned intent and signs, vetoes, or parks it for consent. */
   #decide(intent: Intent, plan: MotionPlan, nowMs: number, consentGranted: boolean): TrapResult {
     const ctx = this.#context(plan, nowMs, consentGranted);
-    const gates = this.#runGates(ctx);
-    const evidenceDigest = EdgeGate.#evidenceDigest(ctx);
+    const gates = runFiveGates(ctx);
+    const digest = evidenceDigest(ctx.evidence);
     const base = {
       robotId: this.#cp.profile.robotId,
       intentId: intent.intentId,
       atMs: nowMs,
       gates,
-      evidenceDigest,
+      evidenceDigest: digest,
     };
     if (gates.every((g) => g.passed)) {
       const speedScale = ctx.speedScale;
@@ -285,17 +231,9 @@ export class EdgeGate {
         validUntil: nowMs + this.#cp.profile.command.validForMs,
         intentId: intent.intentId,
         setpoints: this.#setpoints(plan, speedScale),
-        evidenceDigest,
+        evidenceDigest: digest,
       });
-      this.#motion = {
-        intentId: intent.intentId,
-        plan,
-        commandSeq: seq,
-        startedAtMs: nowMs,
-        endsAtMs: nowMs + plan.durationMs / speedScale,
-        speedScale,
-        ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
-      };
+      this.#motion = startedMotion(intent.intentId, seq, nowMs, ctx);
       return {
         kind: 'signed',
         command,
@@ -327,7 +265,7 @@ export class EdgeGate {
         }),
       };
     }
-    return { kind: 'veto', verdict: verdict({ ...base, outcome: 'vetoed' }) };
+    return veto({ ...base, outcome: 'vetoed' });
   }
 
   /** Gates an intent. Never throws; never signs unless all five gates pass. */
@@ -357,20 +295,6 @@ export class EdgeGate {
     }
   }
 
-  #consentVeto(violation: string, nowMs: number, intentId?: string, detail?: string): TrapResult {
-    return {
-      kind: 'veto',
-      verdict: verdict({
-        robotId: this.#cp.profile.robotId,
-        intentId,
-        outcome: 'vetoed',
-        atMs: nowMs,
-        violations: [violation],
-        ...(detail ? { detail } : {}),
-      }),
-    };
-  }
-
   /**
    * Takes an operator's consent (a DSSE envelope of a ConsentStatement). A valid one resumes the waiting intent
    * it is bound to: the gates run again on fresh telemetry and the result is signed or vetoed. An invalid one
@@ -378,29 +302,17 @@ export class EdgeGate {
    */
   submitConsent(envelope: unknown, nowMs = this.#clock()): TrapResult {
     try {
-      let statement: ConsentStatement;
-      try {
-        statement = dsseVerifyStatement(envelope, this.#trust, ConsentStatementSchema, {
-          role: 'operator',
-          payloadType: PAYLOAD_TYPES.consent,
-          atMs: nowMs,
-        }).statement;
-      } catch (err) {
-        return this.#consentVeto(edgeViolation('CONSENT.INVALID', `${(err as Error).message}`), nowMs);
-      }
-      if (statement.robotId !== this.#cp.profile.robotId) {
-        return this.#consentVeto(
-          edgeViolation(
-            'CONSENT.WRONG_ROBOT',
-            `consent is for robot ${statement.robotId}, this edge serves ${this.#cp.profile.robotId}`,
-          ),
-          nowMs,
-        );
-      }
-      const outcome = this.#consents.release(statement, this.#cp, nowMs);
+      const outcome = admitConsent(envelope, this.#trust, this.#cp, this.#consents, nowMs);
       if ('refused' in outcome) {
-        const r = outcome.refused;
-        return this.#consentVeto(r.violation, nowMs, r.intentId, r.detail);
+        const { violation, intentId, detail } = outcome.refused;
+        return veto({
+          robotId: this.#cp.profile.robotId,
+          intentId,
+          outcome: 'vetoed',
+          atMs: nowMs,
+          violations: [violation],
+          ...(detail ? { detail } : {}),
+        });
       }
       const waiting = outcome.released;
       return this.#decide(waiting.intent, waiting.plan, nowMs, true);
@@ -415,21 +327,7 @@ export class EdgeGate {
 
   /** Turns every wait past its deadline into a `consent-expired` veto; forgets nonces of expired statements. */
   expireConsents(nowMs = this.#clock()): TrapResult[] {
-    return this.#consents.expire(nowMs).map((w) => ({
-      kind: 'veto' as const,
-      verdict: verdict({
-        robotId: this.#cp.profile.robotId,
-        intentId: w.intent.intentId,
-        outcome: 'consent-expired',
-        atMs: nowMs,
-        violations: [
-          edgeViolation(
-            'CONSENT.TIMEOUT',
-            `no valid consent within ${this.#cp.profile.consent.timeoutMs} ms (waiting since ${new Date(w.sinceMs).toISOString()})`,
-          ),
-        ],
-      }),
-    }));
+    return this.#consents.expire(nowMs).map((w) => consentExpired(this.#cp, w, nowMs));
   }
 
   /** A signed STOP. Always allowed; bumps the epoch first so no earlier command is accepted after it. */
@@ -473,25 +371,12 @@ export class EdgeGate {
       return undefined;
     }
     try {
-      const elapsedMs = Math.max(0, (nowMs - m.startedAtMs) * m.speedScale);
-      const ctx = this.#context(m.plan, nowMs, true, elapsedMs, true);
-      const gates = [
-        runGate('INVARIANT', invariantGate, ctx),
-        runGate(
-          'RISK',
-          (c) =>
-            riskGate(c, {
-              runningSpeedScale: m.speedScale,
-              ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
-            }),
-          ctx,
-        ),
-      ];
-      if (gates.every((g) => g.passed)) return undefined;
-      const evidenceDigest = EdgeGate.#evidenceDigest(ctx);
-      const violations = gates.flatMap((g) => g.violations);
-      const stop = this.protectiveStop(violations[0] ?? 'protective stop', nowMs, evidenceDigest);
-      return this.#motionStopped(m, stop, nowMs, { gates, evidenceDigest });
+      const ctx = this.#context(m.plan, nowMs, true, elapsedPlanMs(m, nowMs), true);
+      const failed = recheckMotion(m, ctx);
+      if (!failed) return undefined;
+      const violations = failed.gates.flatMap((g) => g.violations);
+      const stop = this.protectiveStop(violations[0] ?? 'protective stop', nowMs, failed.evidenceDigest);
+      return this.#motionStopped(m, stop, nowMs, failed);
     } catch (err) {
       const stop = this.protectiveStop(`monitor error: ${(err as Error)?.message ?? String(err)}`, nowMs);
       return this.#motionStopped(m, stop, nowMs, {

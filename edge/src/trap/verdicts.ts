@@ -1,5 +1,6 @@
 /** Builders for verdict events, so every outcome has the same shape. */
 import type { GateResult, VerdictEvent, VerdictOutcome } from '@pentagate/protocol';
+import type { TrapResult } from './trap-result.js';
 
 export interface VerdictFields {
   robotId: string;
@@ -37,4 +38,9 @@ export function verdict(f: VerdictFields): VerdictEvent {
   if (f.speedScale !== undefined) event.speedScale = f.speedScale;
   if (f.detail !== undefined) event.detail = f.detail.slice(0, 2048);
   return event;
+}
+
+/** A veto (or any outcome without a command) as trapAndSign returns it. */
+export function veto(f: VerdictFields): TrapResult {
+  return { kind: 'veto', verdict: verdict(f) };
 }

@@ -1,0 +1,70 @@
+/**
+ * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it should still be
+ * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time. RISK
+ * judges the speed the plan was signed with (its speed cap and its peak Cartesian speed), not what a lagging
+ * robot does to catch up.
+ */
+import type { GateResult } from '@pentagate/protocol';
+import type { GateContext } from '../gates/gate-context.js';
+import { invariantGate } from '../gates/invariant.js';
+import type { MotionPlan } from '../gates/motion-plan.js';
+import { riskGate } from '../gates/risk.js';
+import { runGate } from '../gates/run-gate.js';
+import { evidenceDigest } from './evidence-digest.js';
+
+/** The motion a signed command started, re-checked on every telemetry update until it should have ended. */
+export interface ActiveMotion {
+  intentId: string;
+  plan: MotionPlan;
+  commandSeq: number;
+  startedAtMs: number;
+  endsAtMs: number;
+  speedScale: number;
+  /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
+  planPeakSpeedMps?: number;
+}
+
+/** The motion a command signed at `nowMs` starts, from the context its gates ran in. */
+export function startedMotion(
+  intentId: string,
+  commandSeq: number,
+  nowMs: number,
+  ctx: GateContext,
+): ActiveMotion {
+  const { plan, speedScale } = ctx;
+  return {
+    intentId,
+    plan,
+    commandSeq,
+    startedAtMs: nowMs,
+    endsAtMs: nowMs + plan.durationMs / speedScale,
+    speedScale,
+    ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
+  };
+}
+
+/** How far into its plan the motion is at `nowMs`, in plan time (a speed cap stretches wall time). */
+export function elapsedPlanMs(m: ActiveMotion, nowMs: number): number {
+  return Math.max(0, (nowMs - m.startedAtMs) * m.speedScale);
+}
+
+/** Why the motion must stop (its two gates and the evidence they read), or undefined when both pass. */
+export function recheckMotion(
+  m: ActiveMotion,
+  ctx: GateContext,
+): { gates: GateResult[]; evidenceDigest: string } | undefined {
+  const gates = [
+    runGate('INVARIANT', invariantGate, ctx),
+    runGate(
+      'RISK',
+      (c) =>
+        riskGate(c, {
+          runningSpeedScale: m.speedScale,
+          ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
+        }),
+      ctx,
+    ),
+  ];
+  if (gates.every((g) => g.passed)) return undefined;
+  return { gates, evidenceDigest: evidenceDigest(ctx.evidence) };
+}
