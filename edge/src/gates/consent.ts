@@ -29,12 +29,12 @@ export function consentNeed(cp: CompiledProfile, plan: MotionPlan): ConsentNeed 
   let peakEffortNm = 0;
   let highTorque = false;
   if (plan.kind === 'joint') {
-    cp.profile.joints.forEach((j, n) => {
-      const planned = plan.effortsNm
-        ? Math.max(...plan.effortsNm.map((e) => Math.abs(e[n]!)))
-        : j.torqueLimitNm;
-      peakEffortNm = Math.max(peakEffortNm, planned);
-    });
+    if (plan.effortsNm) {
+      for (const efforts of plan.effortsNm)
+        for (const e of efforts) peakEffortNm = Math.max(peakEffortNm, Math.abs(e));
+    } else {
+      for (const j of cp.profile.joints) peakEffortNm = Math.max(peakEffortNm, j.torqueLimitNm);
+    }
     if (peakEffortNm > policy.highTorqueThresholdNm) {
       highTorque = true;
       reasons.push(

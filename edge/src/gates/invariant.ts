@@ -26,13 +26,17 @@ const V = 'INVARIANT' as const;
 /** Waypoints (start first) still ahead at `elapsedMs`, with their times and velocities. */
 export function remainingWaypoints(
   plan: JointPlan,
-  startRad: number[],
-  startVelRadS: number[],
+  startRad: readonly number[],
+  startVelRadS: readonly number[],
   elapsedMs: number,
-): { waypointsRad: number[][]; timesMs: number[]; velocitiesRadS: number[][] } {
-  const waypointsRad = [startRad];
+): {
+  waypointsRad: (readonly number[])[];
+  timesMs: number[];
+  velocitiesRadS: (readonly number[])[];
+} {
+  const waypointsRad: (readonly number[])[] = [startRad];
   const timesMs = [elapsedMs];
-  const velocitiesRadS = [startVelRadS];
+  const velocitiesRadS: (readonly number[])[] = [startVelRadS];
   plan.targetsRad.forEach((q, i) => {
     const t = plan.timesMs[i]!;
     if (t <= elapsedMs) return;
@@ -56,10 +60,10 @@ function checkArm(
   const state = measuredJointState(ctx, V, violations);
   if (!state) return;
   const joints = ctx.cp.profile.joints;
-  const src = state.frames.map(describeFrame).join('; ');
   joints.forEach((j, k) => {
     const measured = state.effortsNm[k]!;
     if (Math.abs(measured) > j.torqueLimitNm) {
+      const src = state.frames.map(describeFrame).join('; ');
       violations.push(
         edgeViolation(
           'INVARIANT.MEASURED_TORQUE',

@@ -8,14 +8,17 @@ import type { CompiledProfile } from '../profile/compiled-profile.js';
 export interface JointPlan {
   kind: 'joint';
   intent: JointTrajectoryIntent;
-  /** Target positions per point, profile joint order, rad. */
-  targetsRad: number[][];
+  /**
+   * Target positions per point, profile joint order, rad. Read-only: when the intent already lists the joints
+   * in profile order these are the intent's own arrays, not copies.
+   */
+  targetsRad: readonly (readonly number[])[];
   /** timeFromStart per point, ms (strictly increasing, first > 0). */
-  timesMs: number[];
+  timesMs: readonly number[];
   /** Planned velocities per point (profile order), when the intent gives them. */
-  velocitiesRadS: number[][] | undefined;
+  velocitiesRadS: readonly (readonly number[])[] | undefined;
   /** Planned efforts per point (profile order), when the intent gives them. */
-  effortsNm: number[][] | undefined;
+  effortsNm: readonly (readonly number[])[] | undefined;
   durationMs: number;
 }
 
@@ -27,8 +30,9 @@ export interface TwistPlan {
 
 export type MotionPlan = JointPlan | TwistPlan;
 
-function reorder(values: readonly number[], order: readonly number[]): number[] {
-  return order.map((i) => values[i]!);
+/** `values` in profile order; `order` undefined means they already are (the usual case: no copy). */
+function reorder(values: readonly number[], order: readonly number[] | undefined): readonly number[] {
+  return order ? order.map((i) => values[i]!) : values;
 }
 
 function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionPlan | string {
@@ -39,7 +43,8 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
   if (intent.jointNames.length !== names.length) {
     return `expected all ${names.length} joints of the profile, got ${intent.jointNames.length}`;
   }
-  const order = names.map((n) => intent.jointNames.indexOf(n));
+  const indices = names.map((n) => intent.jointNames.indexOf(n));
+  const order = indices.every((at, k) => at === k) ? undefined : indices;
   const n = names.length;
   let previousMs = 0;
   for (let i = 0; i < intent.points.length; i++) {

@@ -93,9 +93,32 @@ function serializeArray(arr: readonly unknown[], path: PathStack, seen: Set<obje
   return `${out}]`;
 }
 
+/**
+ * The member names of `record` in RFC 8785 §3.2.3 order: by UTF-16 code units, which is what `<` on strings
+ * compares. Objects in this project have a handful of members, mostly already in order (commands are built that
+ * way), and Array.prototype.sort allocates its work arrays even for five names — most of what a motor command's
+ * canonicalisation allocated. An insertion sort in place is linear on sorted input and allocates nothing;
+ * long name lists go to the built-in sort (same order: it compares code units without a callback).
+ */
+const INSERTION_SORT_MAX_KEYS = 16;
+
+function sortedKeys(record: object): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > INSERTION_SORT_MAX_KEYS) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
+}
+
 function serializeObject(record: Record<string, unknown>, path: PathStack, seen: Set<object>): string {
-  // The default sort compares strings by UTF-16 code units, which is §3.2.3's order, without a JS callback.
-  const keys = Object.keys(record).sort();
+  const keys = sortedKeys(record);
   let out = '{';
   let first = true;
   for (const k of keys) {
@@ -200,7 +223,7 @@ function ordered(value: unknown, depth: number): unknown {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return ABANDON;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = sortedKeys(record);
   // A plain literal, not Object.create(null): V8 serialises fast-mode objects much faster than dictionaries.
   const copy: Record<string, unknown> = {};
   for (const k of keys) {

@@ -196,6 +196,32 @@ t.test('any JSON-like value: the same bytes as the plain serialiser, or both ref
   t.ok(refused > 0, `some values are refused by both (${refused})`);
 });
 
+t.test('member order: many members, in any insertion order, sort by UTF-16 code units', async (t) => {
+  // Either side of the sorter's switch from insertion sort to the built-in sort (16 names), with names that
+  // share prefixes, differ only past the BMP or by case, so a wrong comparison shows up.
+  const name = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 5 }),
+    fc.constantFrom('a', 'aa', 'ab', 'B', 'b', '\u00e9', '\ud83d\ude00', '\uff61', 'a\u0000', 'Z'),
+  );
+  let longest = 0;
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.tuple(name, anyDouble), { maxLength: 40, size: 'max', selector: ([k]) => k }),
+      (entries) => {
+        const o: Record<string, unknown> = {};
+        for (const [k, v] of entries)
+          Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        longest = Math.max(longest, entries.length);
+        const got = outcome(() => canonicalize(o));
+        const want = outcome(() => reference(o));
+        return got.ok === want.ok && (!got.ok || !want.ok || got.text === want.text);
+      },
+    ),
+    { numRuns: 3000, seed: 3_2_3 },
+  );
+  t.ok(longest > 16, `objects beyond the insertion-sort bound were tried (${longest} members)`);
+});
+
 t.test(
   'the fast path hands integer-like, __proto__ and surrogate cases to the general serialiser',
   async (t) => {
