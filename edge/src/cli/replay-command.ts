@@ -5,7 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TrustStore, hmacKeyId, readHmacKeyFile } from '@pentagate/crypto';
-import { type Command, ExitCode, oneLine, requireOption } from '@pentagate/protocol';
+import {
+  type Command,
+  ExitCode,
+  type ParsedCommandLine,
+  UsageError,
+  oneLine,
+  requireOption,
+} from '@pentagate/protocol';
 import { EdgeGate } from '../trap/edge-gate.js';
 import { MemorySequenceStore } from '../trap/sequence-store.js';
 import { readSensorKeys } from '../telemetry/sensor-key-files.js';
@@ -16,11 +23,24 @@ import { readRoleOverridesFile } from './ros-bindings-file.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
 import { optionalString, parseDurationMs, readJsonFile, stringList } from './cli-values.js';
 
+/** The recording, from --bag or the one positional argument (not both: which one was meant?). */
+function bagArgument(args: ParsedCommandLine): string {
+  const [positional] = args.positionals;
+  const option = optionalString(args, 'bag');
+  if (positional !== undefined && option !== undefined) {
+    throw new UsageError(`give the recording once: --bag ${option} or ${positional}, not both`);
+  }
+  const bag = positional ?? option;
+  if (bag === undefined)
+    throw new UsageError('--bag is required (or give the recording as the argument)', { showUsage: true });
+  return bag;
+}
+
 export const edgeReplayCommand: Command = {
   path: ['edge', 'replay'],
-  summary: 'Replay a rosbag2 MCAP recording through the gates and summarize what they decide',
+  summary: 'Replay a rosbag2 recording (MCAP or sqlite3) through the gates and summarize what they decide',
   usage:
-    '--profile FILE --bag PATH [--json] [--record OUT.mcap] [--firmware FILE]... [--calibration FILE]... ' +
+    '--profile FILE (--bag PATH | PATH) [--json] [--record OUT.mcap] [--firmware FILE]... [--calibration FILE]... ' +
     '[--hmac-key FILE] [--sensor-key FILE]... [--bindings FILE] [--ignore-stamps] [--monitor-period 20ms]',
   description: [
     'Reads a rosbag2 recording — an MCAP file (uncompressed, zstd or lz4 chunks), a sqlite3 .db3 file (old',
@@ -83,6 +103,7 @@ export const edgeReplayCommand: Command = {
     '(/pentagate/diagnostics) at recorded time, to open in Foxglove beside the original recording.',
     '--ignore-stamps skips the header.stamp checks, for recordings stamped in simulation time (use_sim_time).',
     '',
+    'The recording may also be given as the one argument, as `ros2 bag info PATH` takes it.',
     'Exit codes: 0 the recording was replayed to its end; 2 bad usage, an unreadable profile, or a recording',
     'that could not be read to its end (the summary is still printed).',
     '',
@@ -93,7 +114,7 @@ export const edgeReplayCommand: Command = {
     profile: { type: 'string', description: 'Robot profile (YAML or JSON)', valueName: 'FILE' },
     bag: {
       type: 'string',
-      description: 'rosbag2 MCAP file (or a rosbag2 directory with one .mcap)',
+      description: 'rosbag2 recording: an .mcap or .db3 file, or a bag directory',
       valueName: 'PATH',
     },
     json: { type: 'boolean', description: 'Print the summary as JSON' },
@@ -133,9 +154,10 @@ export const edgeReplayCommand: Command = {
       valueName: 'DURATION',
     },
   },
+  positionals: [0, 1],
   async run(args, io) {
     const profilePath = requireOption(args, 'profile');
-    const bagPath = requireOption(args, 'bag');
+    const bagPath = bagArgument(args);
     const profile = loadRobotProfile(profilePath);
     const trust = TrustStore.fromDocument(profile.trust.document ?? { keys: [] }, `trust of ${profilePath}`);
     const keyPath = optionalString(args, 'hmac-key');

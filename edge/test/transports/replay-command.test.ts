@@ -164,3 +164,22 @@ t.test('a rosbag2 directory is accepted; one without a recording is refused', as
     /ERROR: recording .*emptydir: a directory with no metadata\.yaml, \.mcap or \.db3 file/,
   );
 });
+
+t.test('the recording may be the one argument instead of --bag, but not both', async (t) => {
+  const dir = t.testdir();
+  const { args, bag } = await scene(dir);
+  const withoutBag = args.filter((a, i) => a !== '--bag' && args[i - 1] !== '--bag');
+  const byOption = io();
+  t.equal(await runCli(args, commands, byOption.cli), 0, byOption.err.join('\n'));
+  const positional = io();
+  t.equal(await runCli([...withoutBag, bag], commands, positional.cli), 0, positional.err.join('\n'));
+  t.same(positional.out, byOption.out, 'the same summary either way');
+
+  const both = io();
+  t.equal(await runCli([...args, bag], commands, both.cli), 2);
+  t.match(both.err.join('\n'), /give the recording once/);
+  const neither = io();
+  t.equal(await runCli(withoutBag, commands, neither.cli), 2);
+  t.match(neither.err.join('\n'), /--bag is required \(or give the recording as the argument\)/);
+  t.same(neither.out, [], 'nothing replayed');
+});
