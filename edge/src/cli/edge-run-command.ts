@@ -12,6 +12,7 @@ import {
   readSecretFile,
   stringList,
 } from './cli-values.js';
+import { gateDocumentOptions } from './gate-document-options.js';
 import { type EdgeRunOptions, startEdgeRun } from './edge-run.js';
 import { parseTransports, type RosRunOptions } from './edge-run-transports.js';
 import { readRoleOverridesFile } from './ros-bindings-file.js';
@@ -257,24 +258,7 @@ export const edgeRunCommand: Command = {
       description: 'Serve /metrics and /healthz on this port (default: off)',
       valueName: 'N',
     },
-    firmware: {
-      type: 'string',
-      multiple: true,
-      description: 'Firmware manifest (repeatable)',
-      valueName: 'FILE',
-    },
-    calibration: {
-      type: 'string',
-      multiple: true,
-      description: 'Calibration certificate (repeatable)',
-      valueName: 'FILE',
-    },
-    'sensor-key': {
-      type: 'string',
-      multiple: true,
-      description: 'A sensor node’s HMAC key, for sources the profile marks authenticated (repeatable)',
-      valueName: 'FILE',
-    },
+    ...gateDocumentOptions,
     record: {
       type: 'string',
       description: 'Record inputs, verdicts, evidence and commands to a new MCAP file',

@@ -22,6 +22,7 @@ import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { readRoleOverridesFile } from './ros-bindings-file.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
 import { optionalString, parseDurationMs, readJsonFile, stringList } from './cli-values.js';
+import { gateDocumentOptions } from './gate-document-options.js';
 
 /** The recording, from --bag or the one positional argument (not both: which one was meant?). */
 function bagArgument(args: ParsedCommandLine): string {
@@ -123,24 +124,7 @@ export const edgeReplayCommand: Command = {
       description: 'Write verdicts, evidence and commands to a new MCAP file',
       valueName: 'OUT.mcap',
     },
-    firmware: {
-      type: 'string',
-      multiple: true,
-      description: 'Firmware manifest (repeatable)',
-      valueName: 'FILE',
-    },
-    calibration: {
-      type: 'string',
-      multiple: true,
-      description: 'Calibration certificate (repeatable)',
-      valueName: 'FILE',
-    },
-    'sensor-key': {
-      type: 'string',
-      multiple: true,
-      description: 'A sensor node’s HMAC key, for sources the profile marks authenticated (repeatable)',
-      valueName: 'FILE',
-    },
+    ...gateDocumentOptions,
     'hmac-key': {
       type: 'string',
       description: 'HMAC command key (JWK); default a throwaway key',
