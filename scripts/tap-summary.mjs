@@ -29,7 +29,6 @@ let skipped = 0;
 const unfinished = [];
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
-  let leaves = 0;
   let leafFailures = 0;
   // A subtest is announced by a 'child' parser and then closed by an assert of its own;
   // that closing point is a summary, not an assertion, so it is skipped here.
@@ -44,7 +43,6 @@ for (const file of files) {
         closingPoints--;
         return;
       }
-      leaves++;
       if (res.skip || res.todo) skipped++;
       else if (res.ok) passed++;
       else {

@@ -4,40 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { generateEd25519, trustEntryFor, writeHmacKeyFile } from '@pentagate/crypto';
+import { generateEd25519, trustEntryFor } from '@pentagate/crypto';
 import { robotTopics } from '@pentagate/protocol';
-import { hashPassword } from '../../src/broker/password-hash.js';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { cli } from './helpers/run-edge-cli.js';
 import { startEdgeCli } from './helpers/edge-cli-process.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
-import { armFixture } from './helpers/arm-fixture.js';
+import { edgeRunFiles } from './helpers/edge-run-files.js';
 import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
 
 async function files(t: { teardown(fn: () => unknown): void }) {
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-run-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const fixture = armFixture();
-  const profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify(fixture.profile));
-  const hmacKey = join(dir, 'cmd.jwk');
-  await writeHmacKeyFile(hmacKey, fixture.hmacKey.key);
-  const firmware = join(dir, 'fw.json');
-  await writeFile(firmware, JSON.stringify(fixture.firmwareManifest));
-  const users = join(dir, 'users.json');
-  await writeFile(
-    users,
-    JSON.stringify([
-      {
-        username: 'robot-r1',
-        passwordHash: await hashPassword('robot-pw', { logN: 10, r: 8, p: 1 }),
-        role: 'robot',
-        robotId: 'r1',
-      },
-    ]),
-  );
-  return { dir, fixture, profile, hmacKey, firmware, users };
+  return edgeRunFiles(dir);
 }
 
 t.test('edge run serves a robot on the embedded broker and stops it on shutdown', async (t) => {

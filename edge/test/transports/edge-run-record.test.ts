@@ -5,35 +5,17 @@ import { McapIndexedReader, TempBuffer } from '@mcap/core';
 import { writeHmacKeyFile } from '@pentagate/crypto';
 import { type MotorCommand, robotTopics } from '@pentagate/protocol';
 import t from 'tap';
-import { hashPassword } from '../../src/broker/password-hash.js';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { RECORDED_TOPICS } from '../../src/mcap/verdict-recorder.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
+import { edgeRunFiles } from '../runtime/helpers/edge-run-files.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
 import { MessageInbox, connectClient } from '../runtime/helpers/mqtt-clients.js';
 
 t.test('edge run --record writes what the running edge decided to MCAP', async (t) => {
   const dir = t.testdir();
-  const fixture = armFixture();
-  const profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify(fixture.profile));
-  const hmacKey = join(dir, 'cmd.jwk');
-  await writeHmacKeyFile(hmacKey, fixture.hmacKey.key);
-  const firmware = join(dir, 'fw.json');
-  await writeFile(firmware, JSON.stringify(fixture.firmwareManifest));
-  const users = join(dir, 'users.json');
-  await writeFile(
-    users,
-    JSON.stringify([
-      {
-        username: 'robot-r1',
-        passwordHash: await hashPassword('robot-pw', { logN: 10, r: 8, p: 1 }),
-        role: 'robot',
-        robotId: 'r1',
-      },
-    ]),
-  );
+  const { fixture, profile, hmacKey, firmware, users } = await edgeRunFiles(dir);
   const record = join(dir, 'run.mcap');
   const options = await edgeRunOptions({
     options: {

@@ -10,42 +10,21 @@ import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { createRequire } from 'node:module';
 import type * as WsProtocol from '@foxglove/ws-protocol';
 import type { Channel, MessageData } from '@foxglove/ws-protocol';
-import { writeFile } from 'node:fs/promises';
-import { writeHmacKeyFile } from '@pentagate/crypto';
 import { type MotorCommand, type VerdictEvent, robotTopics } from '@pentagate/protocol';
 import t from 'tap';
 import { WebSocket } from 'ws';
-import { hashPassword } from '../../src/broker/password-hash.js';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { RECORDED_TOPICS } from '../../src/mcap/verdict-recorder.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
-import { armFixture } from '../runtime/helpers/arm-fixture.js';
+import { edgeRunFiles } from '../runtime/helpers/edge-run-files.js';
 import { MessageInbox, connectClient } from '../runtime/helpers/mqtt-clients.js';
 
 const { FoxgloveClient } = createRequire(import.meta.url)('@foxglove/ws-protocol') as typeof WsProtocol;
 
 t.test('a Foxglove client watches the edge live: verdict, evidence, command, diagnostics', async (t) => {
   const dir = t.testdir();
-  const fixture = armFixture();
-  const profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify(fixture.profile));
-  const hmacKey = join(dir, 'cmd.jwk');
-  await writeHmacKeyFile(hmacKey, fixture.hmacKey.key);
-  const firmware = join(dir, 'fw.json');
-  await writeFile(firmware, JSON.stringify(fixture.firmwareManifest));
-  const users = join(dir, 'users.json');
-  await writeFile(
-    users,
-    JSON.stringify([
-      {
-        username: 'robot-r1',
-        passwordHash: await hashPassword('robot-pw', { logN: 10, r: 8, p: 1 }),
-        role: 'robot',
-        robotId: 'r1',
-      },
-    ]),
-  );
+  const { fixture, profile, hmacKey, firmware, users } = await edgeRunFiles(dir);
   const options = await edgeRunOptions({
     options: {
       profile,

@@ -9,7 +9,6 @@ export interface Marker {
 }
 
 const W = 640;
-const H = 200;
 const PAD = { l: 48, r: 12, t: 24, b: 28 };
 
 export function escapeHtml(text: string): string {

@@ -1,0 +1,33 @@
+/**
+ * The files `pentagate edge run` reads, written for the arm fixture into `dir`: the profile, the command HMAC
+ * key, the firmware manifest and a broker users file with the robot's account (robot-r1 / robot-pw).
+ * One place for the tests that start a real edge run from its CLI options.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeHmacKeyFile } from '@pentagate/crypto';
+import { hashPassword } from '../../../src/broker/password-hash.js';
+import { armFixture } from './arm-fixture.js';
+
+export async function edgeRunFiles(dir: string) {
+  const fixture = armFixture();
+  const profile = join(dir, 'profile.json');
+  await writeFile(profile, JSON.stringify(fixture.profile));
+  const hmacKey = join(dir, 'cmd.jwk');
+  await writeHmacKeyFile(hmacKey, fixture.hmacKey.key);
+  const firmware = join(dir, 'fw.json');
+  await writeFile(firmware, JSON.stringify(fixture.firmwareManifest));
+  const users = join(dir, 'users.json');
+  await writeFile(
+    users,
+    JSON.stringify([
+      {
+        username: 'robot-r1',
+        passwordHash: await hashPassword('robot-pw', { logN: 10, r: 8, p: 1 }),
+        role: 'robot',
+        robotId: 'r1',
+      },
+    ]),
+  );
+  return { dir, fixture, profile, hmacKey, firmware, users };
+}
