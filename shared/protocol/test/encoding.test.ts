@@ -43,6 +43,25 @@ t.test('ids are prefixed, unique and time-ordered', async (t) => {
   t.not(newId('dec'), newId('dec'));
 });
 
+t.test('ids drawn across many refills of the entropy pool never repeat a random part', async (t) => {
+  // 5,000 ids use ~12 refills of the 4 KiB pool: a pool handed out twice, or bytes reused across a
+  // refill boundary, would repeat random parts; the same millisecond makes the time part equal.
+  // Characters 10.. of the base32 body hold only random bits (the first 48 bits are the time).
+  const timeParts = new Set<string>();
+  const randomParts = new Set<string>();
+  const symbols = new Set<string>();
+  for (let i = 0; i < 5000; i++) {
+    const id = newId('dec', 1_700_000_000_000);
+    timeParts.add(id.slice(0, 4 + 9));
+    const random = id.slice(4 + 10);
+    randomParts.add(random);
+    for (const c of random) symbols.add(c);
+  }
+  t.equal(timeParts.size, 1, 'one time part');
+  t.equal(randomParts.size, 5000, 'every random part is new');
+  t.equal(symbols.size, 32, 'the random parts use the whole Crockford alphabet');
+});
+
 t.test('describeValue names what came', async (t) => {
   t.equal(describeValue(null), 'null');
   t.equal(describeValue([1, 2]), 'array of length 2');
