@@ -154,7 +154,8 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
   );
   if (other.length > 0) {
     lines.push('', '# Topics in the recording the edge does not read:');
-    for (const [topic, t] of other) lines.push(`#   ${topic} [${t.type}] ${t.messages} messages`);
+    for (const [topic, t] of other)
+      lines.push(`#   ${topic} [${t.type}] ${t.messages} message${t.messages === 1 ? '' : 's'}`);
   }
   return `${lines.join('\n')}\n`;
 }
