@@ -8,6 +8,12 @@ export function randomBytes(n: number): Bytes {
   return out;
 }
 
+/** Fills `bytes` in place (ids draw from a pool refilled this way); WebCrypto's limit is 65,536 bytes a call. */
+export function randomFillSync(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  crypto.getRandomValues(bytes);
+  return bytes;
+}
+
 export const createPrivateKey = unavailable;
 export const createPublicKey = unavailable;
 export const sign = unavailable;
