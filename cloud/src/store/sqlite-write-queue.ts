@@ -1,6 +1,7 @@
 /**
- * Group commit for SQLite. Writes that arrive in the same turn of the event loop run in ONE transaction,
- * and each write runs in its own savepoint, so one write that throws rolls back alone and rejects alone.
+ * Group commit for SQLite (the queue itself is group-commit.ts, shared with PostgreSQL). Writes that arrive
+ * in the same turn of the event loop run in ONE transaction, and each write runs in its own savepoint, so
+ * one write that throws rolls back alone and rejects alone.
  *
  * Durability without blocking the event loop: the database runs WAL with synchronous=NORMAL (a commit
  * appends to the WAL without fsync), and after each batch this queue calls `fdatasync` on the WAL file
@@ -12,118 +13,83 @@
  */
 import { fdatasync } from 'node:fs';
 import type Database from 'better-sqlite3';
-
-interface PendingWrite {
-  run: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-type Settle = () => void;
+import { type CommittedBatch, GroupCommitQueue, type WriteOutcome } from './group-commit.js';
 
 /** How the queue makes the WAL durable: `fs.fdatasync`, or a stand-in that tests hold and release. */
 export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
 
 export class SqliteWriteQueue {
-  readonly #db: Database.Database;
-  /** The WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
-  readonly #walFd: number | undefined;
-  #pending: PendingWrite[] = [];
-  #scheduled = false;
-  /** Batches committed but not yet covered by a completed fdatasync. */
-  #awaitingSync: { settle: Settle[]; fail: ((err: unknown) => void)[] } = { settle: [], fail: [] };
-  #syncing = false;
-  #idleWaiters: (() => void)[] = [];
-  readonly #syncFile: SyncFile;
+  readonly #queue: GroupCommitQueue<() => unknown>;
 
+  /** `walFd`: the WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
   constructor(db: Database.Database, walFd?: number, syncFile: SyncFile = fdatasync) {
-    this.#db = db;
-    this.#walFd = walFd;
-    this.#syncFile = syncFile;
+    const wal = walFd === undefined ? undefined : new WalSync(walFd, syncFile);
+    this.#queue = new GroupCommitQueue((writes) => commitBatch(db, writes, wal));
   }
 
   /** Queues `run` (synchronous, using the database) for the next group commit. */
   enqueue<T>(run: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ run, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
-    });
+    return this.#queue.enqueue(run);
   }
 
   /** Resolves once every write queued so far is committed and durable (or failed). */
   drained(): Promise<void> {
-    if (this.#isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.#queue.drained();
+  }
+}
+
+/** The batch in one IMMEDIATE transaction, on the event loop; its fdatasync is asked for once it committed. */
+function commitBatch(
+  db: Database.Database,
+  writes: readonly (() => unknown)[],
+  wal: WalSync | undefined,
+): CommittedBatch {
+  const outcomes: WriteOutcome[] = [];
+  db.transaction(() => {
+    for (const run of writes) {
+      try {
+        // a nested better-sqlite3 transaction is a SAVEPOINT: a throwing write rolls back alone
+        outcomes.push({ ok: true, value: db.transaction(run)() });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+  }).immediate();
+  return { outcomes, durable: wal ? wal.sync() : Promise.resolve() };
+}
+
+/** One fdatasync of the WAL at a time; each covers every batch committed before it started. */
+class WalSync {
+  readonly #fd: number;
+  readonly #syncFile: SyncFile;
+  #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  #syncing = false;
+
+  constructor(fd: number, syncFile: SyncFile) {
+    this.#fd = fd;
+    this.#syncFile = syncFile;
   }
 
-  #isIdle(): boolean {
-    return !this.#scheduled && !this.#syncing && this.#awaitingSync.settle.length === 0;
-  }
-
-  #flush(): void {
-    const batch = this.#pending;
-    this.#pending = [];
-    this.#scheduled = false;
-    const outcomes: { ok: boolean; value: unknown }[] = [];
-    try {
-      this.#db
-        .transaction(() => {
-          for (const write of batch) {
-            try {
-              // a nested better-sqlite3 transaction is a SAVEPOINT: a throwing write rolls back alone
-              outcomes.push({ ok: true, value: this.#db.transaction(write.run)() });
-            } catch (err) {
-              outcomes.push({ ok: false, value: err });
-            }
-          }
-        })
-        .immediate();
-    } catch (err) {
-      // COMMIT itself failed (disk full, I/O error): nothing of the batch is durable, so all of it fails.
-      for (const write of batch) write.reject(err);
-      this.#maybeIdle();
-      return;
-    }
-    const settle = () =>
-      batch.forEach((write, i) => {
-        const outcome = outcomes[i]!;
-        if (outcome.ok) write.resolve(outcome.value);
-        else write.reject(outcome.value);
-      });
-    if (this.#walFd === undefined) {
-      settle();
-      this.#maybeIdle();
-      return;
-    }
-    this.#awaitingSync.settle.push(settle);
-    this.#awaitingSync.fail.push((err) => {
-      for (const write of batch) write.reject(err);
+  /** Settles once an fdatasync that began after this call has completed. */
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      this.#next();
     });
-    this.#sync();
   }
 
-  /** One fdatasync at a time; each covers every batch committed before it started. */
-  #sync(): void {
-    if (this.#syncing || this.#awaitingSync.settle.length === 0) return;
-    const covered = this.#awaitingSync;
-    this.#awaitingSync = { settle: [], fail: [] };
+  #next(): void {
+    if (this.#syncing || this.#waiting.length === 0) return;
+    const covered = this.#waiting;
+    this.#waiting = [];
     this.#syncing = true;
-    this.#syncFile(this.#walFd!, (err) => {
+    this.#syncFile(this.#fd, (err) => {
       this.#syncing = false;
-      if (err) for (const fail of covered.fail) fail(err);
-      else for (const settle of covered.settle) settle();
-      this.#sync();
-      this.#maybeIdle();
+      for (const w of covered) {
+        if (err) w.reject(err);
+        else w.resolve();
+      }
+      this.#next();
     });
-  }
-
-  #maybeIdle(): void {
-    if (!this.#isIdle()) return;
-    const waiters = this.#idleWaiters;
-    this.#idleWaiters = [];
-    for (const w of waiters) w();
   }
 }
