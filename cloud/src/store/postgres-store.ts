@@ -2,13 +2,15 @@
  * The shared store: PostgreSQL through `pg`, for several cloud replicas behind a load balancer. Every
  * race is settled by row locks inside a transaction (READ COMMITTED): `budget_accounts` serialises one
  * agent's reservations, `audit_head` hands out audit indices in commit order. Lock order is always
- * budget account → audit head, so two transactions never wait on each other in a cycle.
+ * budget accounts (sorted) → audit head, so two transactions never wait on each other in a cycle.
+ * Decisions are group-committed: one transaction per batch of a process's concurrent decisions, one
+ * savepoint per decision (postgres-group-commit.ts).
  *
- * This class owns the pool, the migrations, the transactions and close(). The SQL lives with its record
- * family (tenants/, agents/, budget/, call-history/, decisions/, audit/, signing-keys/, policies/), beside
- * its SQLite twin; a family reads through the store's query and writes inside a transaction the store opens.
+ * This class owns the pool, the migrations, the transactions, the decision batches and close(). The SQL
+ * lives with its record family (tenants/, agents/, budget/, call-history/, decisions/, audit/,
+ * signing-keys/, policies/), beside its SQLite twin; a family reads through the store's query and writes
+ * inside a transaction the store opens.
  */
-import { PentagateError } from '@pentagate/protocol';
 import pg from 'pg';
 import { PostgresAgents } from './agents/postgres-agents.js';
 import { PostgresAudit } from './audit/postgres-audit.js';
@@ -16,7 +18,9 @@ import { PostgresBudget } from './budget/postgres-budget.js';
 import { PostgresCallHistory } from './call-history/postgres-call-history.js';
 import { PostgresDecisions } from './decisions/postgres-decisions.js';
 import { PostgresPolicies } from './policies/postgres-policies.js';
-import type { PostgresClient, PostgresQuery } from './postgres-query.js';
+import type { GroupCommitQueue } from './group-commit.js';
+import { type PostgresBatchWrite, postgresGroupCommit } from './postgres-group-commit.js';
+import { type PostgresClient, type PostgresQuery, storeErrorOf } from './postgres-query.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import type {
   AgentRecord,
@@ -72,6 +76,7 @@ export class PostgresStore implements Store {
   readonly #decisions: PostgresDecisions;
   readonly #signingKeys: PostgresSigningKeys;
   readonly #policies: PostgresPolicies;
+  readonly #decisionBatches: GroupCommitQueue<PostgresBatchWrite>;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
@@ -89,6 +94,7 @@ export class PostgresStore implements Store {
     });
     this.#signingKeys = new PostgresSigningKeys(query);
     this.#policies = new PostgresPolicies(query);
+    this.#decisionBatches = postgresGroupCommit(pool, { audit: this.#audit, budget: this.#budget });
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -174,8 +180,7 @@ export class PostgresStore implements Store {
       return value;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
-      if (err instanceof PentagateError) throw err;
-      throw new StoreError(`PostgreSQL: ${(err as Error).message}`);
+      throw storeErrorOf(err);
     } finally {
       client.release();
     }
@@ -274,8 +279,16 @@ export class PostgresStore implements Store {
     return this.#calls.relevantCalls(tenantId, agentId, q);
   }
 
+  /** In the process's next decision batch (postgres-group-commit.ts); resolves once that batch committed. */
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
-    return this.#tx((c) => this.#decisions.commitDecision(c, write));
+    if (this.#closed) throw new StoreError('the store is closed');
+    const r = write.reservation;
+    return this.#track(
+      this.#decisionBatches.enqueue<DecisionCommit<T>>({
+        account: r && { tenantId: write.tenantId, agentId: write.agentId },
+        run: (c, nextIndex) => this.#decisions.commitDecision(c, write, nextIndex),
+      }),
+    );
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {

@@ -29,10 +29,13 @@ export function uniqueSchema(): string {
   return `pentagate_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
 }
 
-/** Opens a store in a fresh schema; the schema is dropped when `t` ends. */
-export async function openTestPostgres(t: Test): Promise<PostgresStore> {
+/**
+ * Opens a store in a fresh schema; the schema is dropped when `t` ends. `url` (default POSTGRES_URL) may add
+ * connection parameters, e.g. an application_name to find the store's sessions in pg_stat_activity.
+ */
+export async function openTestPostgres(t: Test, url = POSTGRES_URL): Promise<PostgresStore> {
   const schema = uniqueSchema();
-  const store = await PostgresStore.open({ url: POSTGRES_URL, schema });
+  const store = await PostgresStore.open({ url, schema });
   t.teardown(async () => {
     await store.close();
     const admin = new pg.Client({ connectionString: POSTGRES_URL });

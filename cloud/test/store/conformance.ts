@@ -1,6 +1,7 @@
 /**
  * The one conformance suite every Store implementation passes (ARCHITECTURE.md §7: the same suite runs against
- * SQLite and PostgreSQL). `open` returns a fresh, empty store.
+ * SQLite and PostgreSQL). `open` returns a fresh, empty store. Its tenant, agent and decision makers are
+ * exported for the dialect-specific tests (postgres-group-commit.test.ts).
  */
 import { leafHash } from '@pentagate/crypto';
 import { canonicalBytes, newId } from '@pentagate/protocol';
@@ -19,13 +20,13 @@ function event(type: string, tenantId?: string): AuditEntryBuilder {
   );
 }
 
-async function tenant(store: Store, name = 'acme'): Promise<string> {
+export async function tenant(store: Store, name = 'acme'): Promise<string> {
   const id = newId('ten');
   await store.createTenant({ id, name, createdAtMs: T0 });
   return id;
 }
 
-async function agent(store: Store, tenantId: string, name = 'billing'): Promise<string> {
+export async function agent(store: Store, tenantId: string, name = 'billing'): Promise<string> {
   const id = newId('agt');
   const r = await store.registerAgent(
     {
@@ -44,7 +45,7 @@ async function agent(store: Store, tenantId: string, name = 'billing'): Promise<
   return id;
 }
 
-function decisionWrite(
+export function decisionWrite(
   tenantId: string,
   agentId: string,
   opts: { amount?: number; limit?: number; windowMs?: number; nowMs?: number } = {},

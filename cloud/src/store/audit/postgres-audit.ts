@@ -21,6 +21,21 @@ export class PostgresAudit {
     return num((res.rows[0] as Row).idx);
   }
 
+  /**
+   * For a group commit (postgres-group-commit.ts): locks audit_head until COMMIT and returns its size, the
+   * index the batch's first entry takes. Under READ COMMITTED a SELECT … FOR UPDATE that waited for another
+   * writer returns the row as that writer committed it, so the batch starts where the last commit ended.
+   */
+  async lockHead(c: PostgresClient): Promise<number> {
+    const res = await c.query('SELECT size FROM audit_head WHERE id = 1 FOR UPDATE');
+    return num((res.rows[0] as Row).size);
+  }
+
+  /** Inside the transaction that locked the head: the size after the batch's entries. */
+  async storeHead(c: PostgresClient, size: number): Promise<void> {
+    await c.query('UPDATE audit_head SET size = $1 WHERE id = 1', [size]);
+  }
+
   async insertAudit(
     c: PostgresClient,
     entry: ReturnType<AuditEntryBuilder>,

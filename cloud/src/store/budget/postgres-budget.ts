@@ -1,7 +1,8 @@
 /**
  * The budget ledger on PostgreSQL: reservations, their settlement, and the running window accounts that
  * budget-window.ts plans. Several replicas reserve for one agent at once, so a reservation's totals are
- * read under the agent's budget_accounts row lock, the first lock of its transaction (then audit_head).
+ * read under the agent's budget_accounts row lock, the first lock of its transaction (then audit_head;
+ * a group commit takes all its agents' locks in sorted order first, postgres-group-commit.ts).
  */
 import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
 import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
@@ -42,8 +43,24 @@ export class PostgresBudget {
   }
 
   /**
-   * Inside the decision's transaction: takes the agent's budget lock, then reads the window's totals and
-   * moves the account to this window; both stay valid until COMMIT.
+   * The agent's budget lock, held to COMMIT. A group commit (postgres-group-commit.ts) takes the locks of
+   * all its agents, in one sorted order, before anything else; the row is created first if missing.
+   */
+  async lockAccount(c: PostgresClient, tenantId: string, agentId: string): Promise<void> {
+    await c.query(
+      'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [tenantId, agentId],
+    );
+    // the row lock makes the read-check-insert of each reservation one step for every replica (ARCHITECTURE.md §7)
+    await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
+      tenantId,
+      agentId,
+    ]);
+  }
+
+  /**
+   * Inside the decision's transaction, under the agent's budget lock (lockAccount): reads the window's
+   * totals and moves the account to this window; both stay valid until COMMIT.
    */
   async lockedTotals(
     c: PostgresClient,
@@ -52,15 +69,6 @@ export class PostgresBudget {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
-    await c.query(
-      'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-      [tenantId, agentId],
-    );
-    // the row lock makes the read-check-insert below one step for every replica (ARCHITECTURE.md §7)
-    await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
-      tenantId,
-      agentId,
-    ]);
     return advanceWindow(
       async (sql, params) => (await c.query(sql, params)).rows as Row[],
       tenantId,

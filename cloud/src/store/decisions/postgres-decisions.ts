@@ -1,7 +1,7 @@
 /**
- * Decisions on PostgreSQL. Committing one is the store's widest transaction: the agent's budget lock and
- * window totals, then the audit index under audit_head (always in that order, so no two transactions wait
- * on each other in a cycle), then the reservation, the audit entry carrying the signed envelope
+ * Decisions on PostgreSQL. Committing one is the store's widest write: the window totals under the agent's
+ * budget lock, the audit index under the audit_head lock (the group commit took both, in that order, before
+ * this write: postgres-group-commit.ts), then the reservation, the audit entry carrying the signed envelope
  * (decision-envelope.ts), the decision row and the call record; all commit together or not at all.
  */
 import type { PostgresAudit } from '../audit/postgres-audit.js';
@@ -33,13 +33,22 @@ export class PostgresDecisions {
     this.#calls = calls;
   }
 
-  async commitDecision<T>(c: PostgresClient, write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
+  /**
+   * Runs in a group commit's savepoint, which already holds the agent's budget lock (when `write` reserves)
+   * and the audit_head lock; `nextIndex` hands out the batch's next audit index. The entry and the signed
+   * envelope are built for that index, so it is taken only once the totals are read.
+   */
+  async commitDecision<T>(
+    c: PostgresClient,
+    write: DecisionWrite<T>,
+    nextIndex: () => number,
+  ): Promise<DecisionCommit<T>> {
     const r = write.reservation;
     let ledger: LedgerTotals = { spent: 0, reserved: 0 };
     if (r)
       ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
-    const index = await this.#audit.nextAuditIndex(c);
+    const index = nextIndex();
     const { parts, result } = write.build({ index, reserved, ledger });
     const d = parts.decision;
     if (r && reserved) {

@@ -1,0 +1,105 @@
+/**
+ * Group commit for PostgreSQL decisions (the queue is group-commit.ts, shared with SQLite). While one
+ * batch is in flight the process's decisions queue; the next batch runs them in ONE transaction on one
+ * client, each in its own SAVEPOINT, so one write that fails (a constraint, a bad entry) rolls back alone
+ * and rejects alone. Every write pays one COMMIT — one WAL flush — per batch instead of one each.
+ *
+ * Lock order, the same for every writer on every replica (postgres-store.ts): the batch's budget_accounts
+ * rows first, in one sorted order, then audit_head, once, held to COMMIT; so two replicas' batches never
+ * wait on each other in a cycle, and indices are handed out in commit order. The other writers that append
+ * to the log (agents, policies, the kernel's and the fleet's transactions) lock their own rows and then
+ * audit_head, and lock no budget account, so none of them closes a cycle with a batch either.
+ *
+ * Durability: COMMIT returns once the WAL is flushed (synchronous_commit=on, the default, left alone), and
+ * no write is answered before its batch's COMMIT returned.
+ */
+import type pg from 'pg';
+import type { PostgresAudit } from './audit/postgres-audit.js';
+import type { PostgresBudget } from './budget/postgres-budget.js';
+import { type CommittedBatch, GroupCommitQueue, type WriteOutcome } from './group-commit.js';
+import { type PostgresClient, storeErrorOf } from './postgres-query.js';
+
+export interface BudgetAccount {
+  tenantId: string;
+  agentId: string;
+}
+
+export interface PostgresBatchWrite {
+  /** The budget account the write reserves on, if any: the batch locks it before audit_head. */
+  account: BudgetAccount | undefined;
+  /** Runs in the write's savepoint; `nextIndex` hands out the batch's next audit index. */
+  run(c: PostgresClient, nextIndex: () => number): Promise<unknown>;
+}
+
+/**
+ * Writes per transaction. Each savepoint that writes is a subtransaction with its own XID; past 64 of them
+ * (PGPROC_MAX_CACHED_SUBXIDS, src/include/storage/proc.h) a backend's subxid cache overflows and every
+ * other session's snapshot must consult pg_subtrans while the batch runs. The rest wait for the next batch.
+ */
+export const POSTGRES_MAX_BATCH = 64;
+
+export function postgresGroupCommit(
+  pool: pg.Pool,
+  families: { audit: PostgresAudit; budget: PostgresBudget },
+): GroupCommitQueue<PostgresBatchWrite> {
+  return new GroupCommitQueue((writes) => commitBatch(pool, families, writes), POSTGRES_MAX_BATCH);
+}
+
+async function commitBatch(
+  pool: pg.Pool,
+  { audit, budget }: { audit: PostgresAudit; budget: PostgresBudget },
+  writes: readonly PostgresBatchWrite[],
+): Promise<CommittedBatch> {
+  let c: PostgresClient;
+  try {
+    c = await pool.connect();
+  } catch (err) {
+    throw storeErrorOf(err);
+  }
+  let failed: Error | undefined;
+  try {
+    await c.query('BEGIN');
+    for (const a of lockOrder(writes)) await budget.lockAccount(c, a.tenantId, a.agentId);
+    const base = await audit.lockHead(c);
+    let size = base;
+    const outcomes: WriteOutcome[] = [];
+    for (const write of writes) {
+      const before = size;
+      await c.query('SAVEPOINT batch_write');
+      try {
+        const value = await write.run(c, () => size++);
+        await c.query('RELEASE SAVEPOINT batch_write');
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        // rolled back: its indices go to the next write, so the log stays gap-free
+        size = before;
+        await c.query('ROLLBACK TO SAVEPOINT batch_write');
+        await c.query('RELEASE SAVEPOINT batch_write');
+        outcomes.push({ ok: false, error: storeErrorOf(error) });
+      }
+    }
+    if (size !== base) await audit.storeHead(c, size);
+    await c.query('COMMIT');
+    return { outcomes, durable: Promise.resolve() };
+  } catch (err) {
+    failed = err as Error;
+    await c.query('ROLLBACK').catch(() => {});
+    throw storeErrorOf(err);
+  } finally {
+    // a client whose batch failed may be mid-protocol or cut off: the pool drops it rather than reuse it
+    c.release(failed);
+  }
+}
+
+/** The batch's budget accounts, each once, in the order every batch locks them: tenant, then agent. */
+export function lockOrder(writes: readonly PostgresBatchWrite[]): BudgetAccount[] {
+  const byKey = new Map<string, BudgetAccount>();
+  for (const { account } of writes) {
+    if (account) byKey.set(JSON.stringify([account.tenantId, account.agentId]), account);
+  }
+  return [...byKey.values()].sort((x, y) => compare(x.tenantId, y.tenantId) || compare(x.agentId, y.agentId));
+}
+
+function compare(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
