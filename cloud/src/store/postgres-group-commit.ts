@@ -63,19 +63,25 @@ async function commitBatch(
     const base = await audit.lockHead(c);
     let size = base;
     const outcomes: WriteOutcome[] = [];
+    // One savepoint open at a time, always the same name. Round trips here are spent holding the locks, so:
+    // a write that succeeded is released and the next one's savepoint opened in ONE simple query (which may
+    // hold several statements); ROLLBACK TO leaves its savepoint open and clean for the next write; the last
+    // is not released at all: COMMIT commits an open savepoint's work with the rest.
+    let savepoint: 'none' | 'clean' | 'used' = 'none';
     for (const write of writes) {
+      if (savepoint === 'none') await c.query('SAVEPOINT batch_write');
+      else if (savepoint === 'used') await c.query('RELEASE SAVEPOINT batch_write; SAVEPOINT batch_write');
       const before = size;
-      await c.query('SAVEPOINT batch_write');
       try {
         const value = await write.run(c, () => size++);
-        await c.query('RELEASE SAVEPOINT batch_write');
         outcomes.push({ ok: true, value });
+        savepoint = 'used';
       } catch (error) {
         // rolled back: its indices go to the next write, so the log stays gap-free
         size = before;
         await c.query('ROLLBACK TO SAVEPOINT batch_write');
-        await c.query('RELEASE SAVEPOINT batch_write');
         outcomes.push({ ok: false, error: storeErrorOf(error) });
+        savepoint = 'clean';
       }
     }
     if (size !== base) await audit.storeHead(c, size);

@@ -12,6 +12,31 @@ export type PostgresQuery = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 export type PostgresClient = pg.PoolClient;
 
+/** One SQL statement and its parameters ($1, $2, …). */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Several INSERTs as ONE statement, so one round trip: all but the last become data-modifying CTEs (WITH
+ * s0 AS (INSERT …) INSERT …), each with its parameters renumbered after the previous ones'. PostgreSQL runs
+ * every sub-statement of a WITH to completion, with the same snapshot, and fails the whole statement if one
+ * fails (docs: "Data-Modifying Statements in WITH"); the INSERTs given must not read each other's rows.
+ */
+export function oneStatement(inserts: readonly SqlStatement[]): SqlStatement {
+  const params: unknown[] = [];
+  const parts = inserts.map(({ sql, params: own }) => {
+    const offset = params.length;
+    params.push(...own);
+    return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  });
+  const last = parts.pop();
+  if (last === undefined) throw new Error('oneStatement: expected at least one INSERT');
+  if (parts.length === 0) return { sql: last, params };
+  return { sql: `WITH ${parts.map((sql, i) => `s${i} AS (${sql})`).join(', ')} ${last}`, params };
+}
+
 /** What a caller sees of a failed statement: a Pentagate error as thrown, anything else as a store error. */
 export function storeErrorOf(err: unknown): PentagateError {
   return err instanceof PentagateError ? err : new StoreError(`PostgreSQL: ${(err as Error).message}`);

@@ -2,7 +2,7 @@
  * The audit log on PostgreSQL. Appends run on the client of a transaction the caller opened: the index and
  * the entry must commit together with the caller's other writes, or not at all.
  */
-import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { PostgresClient, PostgresQuery, SqlStatement } from '../postgres-query.js';
 import type { AuditRecord } from '../records.js';
 import { type Row, bytes, num, toAudit } from '../row-mappers.js';
 import type { AuditEntryBuilder } from '../store.js';
@@ -36,18 +36,29 @@ export class PostgresAudit {
     await c.query('UPDATE audit_head SET size = $1 WHERE id = 1', [size]);
   }
 
+  /** The INSERT of `entry` at `index` (refused by encodeAuditEntry if built for another index), and its record. */
+  auditInsert(
+    entry: ReturnType<AuditEntryBuilder>,
+    index: number,
+  ): { statement: SqlStatement; record: AuditRecord } {
+    const encoded = encodeAuditEntry(entry, index);
+    return {
+      statement: {
+        sql: 'INSERT INTO audit_log (idx, entry, leaf_hash) VALUES ($1, $2, $3)',
+        params: [index, encoded.text, Buffer.from(encoded.leafHash)],
+      },
+      record: { index, entry, leafHash: encoded.leafHash },
+    };
+  }
+
   async insertAudit(
     c: PostgresClient,
     entry: ReturnType<AuditEntryBuilder>,
     index: number,
   ): Promise<AuditRecord> {
-    const encoded = encodeAuditEntry(entry, index);
-    await c.query('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES ($1, $2, $3)', [
-      index,
-      encoded.text,
-      Buffer.from(encoded.leafHash),
-    ]);
-    return { index, entry, leafHash: encoded.leafHash };
+    const { statement, record } = this.auditInsert(entry, index);
+    await c.query(statement.sql, statement.params);
+    return record;
   }
 
   async appendAudit(c: PostgresClient, build: AuditEntryBuilder): Promise<AuditRecord> {

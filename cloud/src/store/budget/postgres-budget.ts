@@ -4,7 +4,7 @@
  * read under the agent's budget_accounts row lock, the first lock of its transaction (then audit_head;
  * a group commit takes all its agents' locks in sorted order first, postgres-group-commit.ts).
  */
-import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { PostgresClient, PostgresQuery, SqlStatement } from '../postgres-query.js';
 import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
 import { type Row, num, toReservation } from '../row-mappers.js';
 import type { ReservationRequest } from '../store.js';
@@ -78,20 +78,19 @@ export class PostgresBudget {
     );
   }
 
-  /** Inside the decision's transaction, once the locked totals said it fits. */
-  async reserve(
-    c: PostgresClient,
+  /** The reservation's INSERT, for the decision's transaction once the locked totals said it fits. */
+  reservationInsert(
     tenantId: string,
     agentId: string,
     r: ReservationRequest,
     nowMs: number,
     decisionId: string,
-  ): Promise<void> {
-    await c.query(
-      `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
+  ): SqlStatement {
+    return {
+      sql: `INSERT INTO budget_reservations (id, tenant_id, agent_id, amount, state, created_at_ms, decision_id)
        VALUES ($1, $2, $3, $4, 'reserved', $5, $6)`,
-      [r.id, tenantId, agentId, r.amount, nowMs, decisionId],
-    );
+      params: [r.id, tenantId, agentId, r.amount, nowMs, decisionId],
+    };
   }
 
   async settleReservation(

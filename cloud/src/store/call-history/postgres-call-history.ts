@@ -3,7 +3,7 @@
  * economic) reads back to spot repeats and probing. The row is written in the decision's transaction
  * (decisions/postgres-decisions.ts); `seq` orders calls made in the same millisecond.
  */
-import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import type { PostgresQuery, SqlStatement } from '../postgres-query.js';
 import type { CallHistoryRecord } from '../records.js';
 import { callValues, toCall } from '../row-mappers.js';
 import type { DecisionParts, RelevantCallsQuery } from '../store.js';
@@ -17,18 +17,13 @@ export class PostgresCallHistory {
     this.#query = query;
   }
 
-  async recordCall(
-    c: PostgresClient,
-    decisionId: string,
-    tenantId: string,
-    agentId: string,
-    call: CallParts,
-  ): Promise<void> {
-    await c.query(
-      `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
+  /** The call's INSERT, for the decision's transaction. */
+  callInsert(decisionId: string, tenantId: string, agentId: string, call: CallParts): SqlStatement {
+    return {
+      sql: `INSERT INTO call_history (decision_id, tenant_id, agent_id, tool_name, tool_key, fingerprint, near_fingerprint,
        at_ms, approved, violations) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      callValues(decisionId, tenantId, agentId, call, call.approved),
-    );
+      params: callValues(decisionId, tenantId, agentId, call, call.approved),
+    };
   }
 
   async recentCalls(

@@ -7,7 +7,7 @@
 import type { PostgresAudit } from '../audit/postgres-audit.js';
 import type { PostgresBudget } from '../budget/postgres-budget.js';
 import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
-import type { PostgresClient, PostgresQuery } from '../postgres-query.js';
+import { type PostgresClient, type PostgresQuery, oneStatement } from '../postgres-query.js';
 import type { DecisionRecord, LedgerTotals } from '../records.js';
 import { decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
@@ -51,19 +51,25 @@ export class PostgresDecisions {
     const index = nextIndex();
     const { parts, result } = write.build({ index, reserved, ledger });
     const d = parts.decision;
-    if (r && reserved) {
-      await this.#budget.reserve(c, write.tenantId, write.agentId, r, write.nowMs, d.id);
-    }
     const envelope = signedEnvelopeOf(parts);
-    const audit = await this.#audit.insertAudit(c, parts.entry, index);
-    await c.query(
-      `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
+    const audit = this.#audit.auditInsert(parts.entry, index);
+    // the rows in ONE statement: the batch holds the budget and audit_head locks meanwhile, so every round
+    // trip here is time no other decision of any replica can commit
+    const rows = oneStatement([
+      ...(r && reserved
+        ? [this.#budget.reservationInsert(write.tenantId, write.agentId, r, write.nowMs, d.id)]
+        : []),
+      audit.statement,
+      {
+        sql: `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
        reserved_amount, audit_index, verdict) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      decisionValues(d, index, d.approved),
-    );
-    if (parts.call) await this.#calls.recordCall(c, d.id, write.tenantId, write.agentId, parts.call);
+        params: decisionValues(d, index, d.approved),
+      },
+      ...(parts.call ? [this.#calls.callInsert(d.id, write.tenantId, write.agentId, parts.call)] : []),
+    ]);
+    await c.query(rows.sql, rows.params);
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
-    return { audit, decision, reserved: reserved && r !== undefined, result };
+    return { audit: audit.record, decision, reserved: reserved && r !== undefined, result };
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
