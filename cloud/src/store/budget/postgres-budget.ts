@@ -160,17 +160,15 @@ async function advanceWindow(
     return totals;
   }
   if (plan.kind === 'current') return windowAfterExpiry(plan.account, undefined);
-  const [e] = await query(`${LEDGER_TOTALS_SQL} AND created_at_ms <= $4`, [
-    tenantId,
-    agentId,
-    plan.fromMs,
-    cutoffMs,
-  ]);
-  const totals = windowAfterExpiry(plan.account, { spent: num(e!.spent), reserved: num(e!.reserved) });
-  await query(
-    `UPDATE budget_windows SET cutoff_ms = $1, spent = $2, reserved = $3
-      WHERE tenant_id = $4 AND agent_id = $5 AND window_ms = $6`,
-    [cutoffMs, totals.spent, totals.reserved, tenantId, agentId, windowMs],
-  );
-  return totals;
+  // What left the window is summed and subtracted by the statement that moves the account: one round trip
+  // (the decision batch holds its locks through each). The row is locked above, so it is still `plan.account`.
+  const [moved] = await query(ADVANCE_WINDOW_SQL, [tenantId, agentId, plan.fromMs, cutoffMs, windowMs]);
+  return { spent: num(moved!.spent), reserved: num(moved!.reserved) };
 }
+
+/** Moves the locked account $1/$2/$5 from cutoff $3 to $4, less the reservations created in ($3, $4]. */
+const ADVANCE_WINDOW_SQL = `UPDATE budget_windows w
+    SET cutoff_ms = $4, spent = w.spent - e.spent, reserved = w.reserved - e.reserved
+   FROM (${LEDGER_TOTALS_SQL} AND created_at_ms <= $4) e
+  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $5
+  RETURNING w.spent, w.reserved`;
