@@ -5,10 +5,12 @@
  * and rejects alone. Every write pays one COMMIT — one WAL flush — per batch instead of one each.
  *
  * Lock order, the same for every writer on every replica (postgres-store.ts): the batch's budget_accounts
- * rows first, in one sorted order, then audit_head, once, held to COMMIT; so two replicas' batches never
- * wait on each other in a cycle, and indices are handed out in commit order. The other writers that append
- * to the log (agents, policies, the kernel's and the fleet's transactions) lock their own rows and then
- * audit_head, and lock no budget account, so none of them closes a cycle with a batch either.
+ * rows first, in one sorted order, each with its agent's budget_windows rows, then audit_head, once, held
+ * to COMMIT; so two replicas' batches never wait on each other in a cycle, and indices are handed out in
+ * commit order. The other writers that append to the log (agents, policies, the kernel's, fleet's and
+ * consent transactions) lock their own rows — a settlement its reservation and, through the reservation
+ * trigger, the agent's window rows — then audit_head, and no budget account: none of them closes a cycle
+ * with a batch either (postgres-group-commit.test.ts has both races).
  *
  * Durability: COMMIT returns once the WAL is flushed (synchronous_commit=on, the default, left alone), and
  * no write is answered before its batch's COMMIT returned.

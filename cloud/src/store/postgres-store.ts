@@ -2,7 +2,8 @@
  * The shared store: PostgreSQL through `pg`, for several cloud replicas behind a load balancer. Every
  * race is settled by row locks inside a transaction (READ COMMITTED): `budget_accounts` serialises one
  * agent's reservations, `audit_head` hands out audit indices in commit order. Lock order is always
- * budget accounts (sorted) → audit head, so two transactions never wait on each other in a cycle.
+ * budget accounts (sorted; each with its window rows) → audit head, so two transactions never wait on
+ * each other in a cycle (postgres-group-commit.ts says why, writer by writer).
  * Decisions are group-committed: one transaction per batch of a process's concurrent decisions, one
  * savepoint per decision (postgres-group-commit.ts).
  *

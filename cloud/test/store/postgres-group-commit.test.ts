@@ -9,6 +9,7 @@ import { canonicalBytes } from '@pentagate/protocol';
 import pg from 'pg';
 import type { Test } from 'tap';
 import t from 'tap';
+import { AuditLog } from '../../src/audit/audit-log.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import type { DecisionCommit } from '../../src/store/store.js';
 import { POSTGRES_URL, openTestPostgres, requirePostgres } from '../helpers/postgres.js';
@@ -353,6 +354,49 @@ if (await requirePostgres(t)) {
       );
       t.equal(await first.auditSize(), 8, '2 registrations and 6 decisions');
       await verifyLog(t, first, [...(await fromSecond), ...(await fromFirst)]);
+    },
+  );
+
+  t.test(
+    "a settlement holding the agent's budget window and waiting for the audit head does not deadlock a batch",
+    async (t) => {
+      const { name, url } = namedUrl('settle');
+      const store = await openTestPostgres(t, url);
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const first = decisionWrite(a, ag, { amount: 5 });
+      await store.commitDecision(first); // opens the agent's budget window row
+      const admin = await adminClient(t);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding!: () => void;
+      const holds = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      // as the kernel settles an execution: the reservation (whose trigger locks the window row), then the
+      // audit entry (audit_head) — the order every transaction() writer keeps
+      const settlement = store.transaction(async (c, appendAudit) => {
+        await c.query("UPDATE budget_reservations SET state = 'committed' WHERE id = $1", [
+          first.reservation!.id,
+        ]);
+        holding();
+        await gate;
+        return appendAudit(AuditLog.builder({ type: 'settled', actor: 'test', data: {} }, T0));
+      });
+      await holds;
+      const decision = store.commitDecision(decisionWrite(a, ag, { amount: 5 }));
+      t.equal(await untilWaiting(admin, name, 1), 1, "the batch waits for the settlement's window lock");
+      release();
+      const settled = await Promise.allSettled([settlement, decision]);
+      t.same(
+        settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : [])),
+        [],
+        'both committed: the batch took the window lock before the audit head, as the settlement did',
+      );
+      t.same(await store.ledgerTotals(a, ag, 60_000, T0), { spent: 5, reserved: 5 });
+      await verifyLog(t, store, [await decision]);
     },
   );
 }

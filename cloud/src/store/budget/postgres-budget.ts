@@ -45,17 +45,24 @@ export class PostgresBudget {
   /**
    * The agent's budget lock, held to COMMIT. A group commit (postgres-group-commit.ts) takes the locks of
    * all its agents, in one sorted order, before anything else; the row is created first if missing.
+   * Then the agent's window rows, before audit_head: a settlement (kernel or store) locks them through the
+   * reservation trigger and the kernel's then takes audit_head, so a batch that held audit_head while it
+   * waited for a window row would close a cycle.
    */
   async lockAccount(c: PostgresClient, tenantId: string, agentId: string): Promise<void> {
     await c.query(
       'INSERT INTO budget_accounts (tenant_id, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
       [tenantId, agentId],
     );
-    // the row lock makes the read-check-insert of each reservation one step for every replica (ARCHITECTURE.md §7)
+    // the row lock makes each reservation's read-check-insert one step for every replica (ARCHITECTURE.md §7)
     await c.query('SELECT 1 FROM budget_accounts WHERE tenant_id = $1 AND agent_id = $2 FOR UPDATE', [
       tenantId,
       agentId,
     ]);
+    await c.query(
+      'SELECT 1 FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 ORDER BY window_ms FOR UPDATE',
+      [tenantId, agentId],
+    );
   }
 
   /**
