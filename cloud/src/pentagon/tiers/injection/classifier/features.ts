@@ -11,7 +11,8 @@
 /** Bumped whenever the features below change; a weights file of another version is refused. */
 export const FEATURE_VERSION = 1;
 
-const FNV_OFFSET = 0x811c9dc5;
+/** The FNV-1a state before the first code unit of a character n-gram or a word. */
+export const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 /** Seeds that keep the feature kinds apart in the shared table. */
 const SEED_WORD = 0x9e3779b1;
@@ -19,7 +20,7 @@ const SEED_BIGRAM = 0x85ebca77;
 const SEED_CHAR = [0, 0, 0, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1] as const;
 
 /** A word: a run of letters, marks or digits (any script). */
-function isWordCodeUnit(c: number): boolean {
+export function isWordCodeUnit(c: number): boolean {
   if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a);
   // Outside ASCII: everything except general punctuation, CJK punctuation and full-width forms'
   // punctuation counts as a word character. Han/kana runs become one long "word"; their character
@@ -33,6 +34,10 @@ function isWordCodeUnit(c: number): boolean {
   );
 }
 
+/** Words longer than this are not features: very long runs (unsegmented CJK, hashes, base64) say little
+ * as one word, and their n-grams suffice. */
+export const MAX_WORD_CHARS = 24;
+
 function mix(h: number): number {
   // Final avalanche (murmur3 fmix32) so nearby FNV states spread over the whole table.
   let x = h ^ (h >>> 16);
@@ -40,6 +45,29 @@ function mix(h: number): number {
   x ^= x >>> 13;
   x = Math.imul(x, 0xc2b2ae35);
   return (x ^ (x >>> 16)) >>> 0;
+}
+
+// The hashing steps below are the feature function: extractFeatures (training) and sumFeatureWeights
+// (scoring, feature-weights.ts) are both written with them, so the two cannot drift apart.
+
+/** The FNV-1a state after one more code unit. */
+export function fnvStep(h: number, unit: number): number {
+  return Math.imul(h ^ unit, FNV_PRIME);
+}
+
+/** The table slot of a character n-gram of `length` (3, 4 or 5) code units whose FNV state is `h`. */
+export function charGramSlot(h: number, length: 3 | 4 | 5, mask: number): number {
+  return mix(h ^ SEED_CHAR[length]) & mask;
+}
+
+/** A word's hash (before masking) from its FNV state; its slot is `wordHash & mask`. */
+export function wordHash(h: number): number {
+  return mix(h ^ SEED_WORD);
+}
+
+/** The table slot of the bigram of two consecutive words' hashes. */
+export function bigramSlot(previous: number, word: number, mask: number): number {
+  return mix(Math.imul(previous, 31) ^ word ^ SEED_BIGRAM) & mask;
 }
 
 /**
@@ -80,10 +108,10 @@ export function extractFeatures(text: string, bits: number, out: FeatureBuffer):
     let h = FNV_OFFSET;
     const end = Math.min(n, i + 5);
     for (let j = i; j < end; j++) {
-      h = Math.imul(h ^ text.charCodeAt(j), FNV_PRIME);
+      h = fnvStep(h, text.charCodeAt(j));
       const len = j - i + 1;
       if (len >= 3) {
-        slots[k] = mix(h ^ SEED_CHAR[len]!) & mask;
+        slots[k] = charGramSlot(h, len as 3 | 4 | 5, mask);
         offsets[k++] = i;
       }
     }
@@ -100,19 +128,18 @@ export function extractFeatures(text: string, bits: number, out: FeatureBuffer):
     const start = i;
     let h = FNV_OFFSET;
     while (i < n && isWordCodeUnit(text.charCodeAt(i))) {
-      h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+      h = fnvStep(h, text.charCodeAt(i));
       i++;
     }
-    // Very long runs (unsegmented CJK, hashes, base64) say little as one word: their n-grams suffice.
-    if (i - start > 24) {
+    if (i - start > MAX_WORD_CHARS) {
       havePrevious = false;
       continue;
     }
-    const word = mix(h ^ SEED_WORD);
+    const word = wordHash(h);
     slots[k] = word & mask;
     offsets[k++] = start;
     if (havePrevious) {
-      slots[k] = mix(Math.imul(previous, 31) ^ word ^ SEED_BIGRAM) & mask;
+      slots[k] = bigramSlot(previous, word, mask);
       offsets[k++] = start;
     }
     previous = word;

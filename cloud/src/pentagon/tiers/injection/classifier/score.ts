@@ -2,8 +2,8 @@
  * Scores one normalised text with the classifier, window by window. A long benign document with one
  * injected paragraph must still fire, and averaging over the whole document would drown the paragraph;
  * so the text is cut into overlapping windows (`windowChars`, every `strideChars`) and the highest
- * window decides. Each feature's weight is added at its offset once, and prefix sums give every
- * window's total in O(1), so the cost stays linear in the text whatever the overlap.
+ * window decides. Each feature's weight is added at its offset once (feature-weights.ts), and prefix
+ * sums give every window's total in O(1), so the cost stays linear in the text whatever the overlap.
  *
  * Windows come in two sizes (`windowScales`): a short injected sentence inside a long window of
  * harmless text is diluted by it, so the short windows find it; a long attack spread over several
@@ -12,7 +12,7 @@
  * A window's logit is bias + Σ weights / √(feature count): the same normalisation the trainer uses
  * (train.ts), which keeps short and long windows on one scale.
  */
-import { extractFeatures, FeatureBuffer } from './features.js';
+import { sumFeatureWeights } from './feature-weights.js';
 import type { InjectionModel } from './model.js';
 
 /** Characters of the passage named in a finding: the part of the winning window that weighs most. */
@@ -28,8 +28,7 @@ export interface WindowScore {
   passageEnd: number;
 }
 
-// Features and prefix sums reused between calls (scoring is synchronous, so one set of buffers suffices).
-const features = new FeatureBuffer();
+// Prefix sums reused between calls (scoring is synchronous, so one set of buffers suffices).
 let weightPrefix = new Float64Array(1024);
 let countPrefix = new Float64Array(1024);
 
@@ -61,18 +60,10 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   ensureCapacity(n + 1);
   const ws = weightPrefix;
   const cs = countPrefix;
-  ws.fill(0, 0, n + 1);
-  cs.fill(0, 0, n + 1);
   // Sums are kept in table units and scaled once per window.
   const table: Int8Array | Float32Array = model.quantised?.table ?? model.weights;
   const scale = model.quantised?.scale ?? 1;
-  extractFeatures(text, model.bits, features);
-  const { slots, offsets, length } = features;
-  for (let k = 0; k < length; k++) {
-    const at = offsets[k]! + 1;
-    ws[at]! += table[slots[k]!]!;
-    cs[at]! += 1;
-  }
+  sumFeatureWeights(text, (1 << model.bits) - 1, table, ws, cs);
   for (let i = 1; i <= n; i++) {
     ws[i]! += ws[i - 1]!;
     cs[i]! += cs[i - 1]!;
