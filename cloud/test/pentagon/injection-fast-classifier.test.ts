@@ -5,8 +5,6 @@
  * Checked on every corpus row (and its normalised views), generated rows, and random text: any script,
  * lone and paired surrogates, the empty string and a 64 KiB field.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
 import { sumFeatureWeights } from '../../src/pentagon/tiers/injection/classifier/feature-weights.js';
@@ -18,18 +16,7 @@ import {
   windowScales,
 } from '../../src/pentagon/tiers/injection/classifier/score.js';
 import { fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
-import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
-
-const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
-  readFileSync(fileURLToPath(new URL(`../../corpus/injection/${name}.jsonl`, import.meta.url)), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { text: string }).text),
-);
-const generatedTexts = generateRows(
-  readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))),
-  { variantsPerTemplate: 2 },
-).map((r) => r.text);
+import { corpusTexts, generatedRowTexts } from './injection-texts.js';
 
 /** What the scorer sees (normalised views) and what it may be handed raw. */
 const texts = [
@@ -40,7 +27,7 @@ const texts = [
   'ab cd',
   'x'.repeat(25),
   `${'y'.repeat(24)} z`,
-  ...[...corpusTexts, ...generatedTexts].flatMap((raw) => {
+  ...[...corpusTexts, ...generatedRowTexts(2)].flatMap((raw) => {
     const v = fullTextViews(raw);
     return [raw, v.plain, v.skeleton];
   }),

@@ -3,8 +3,6 @@
  * that matches (rules/rule-prefilter.ts), and the printable-ASCII views equal the full ones.
  * Checked on every corpus row (attacks and benign, tuned and held out) and on random text.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
 import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
@@ -16,20 +14,9 @@ import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-pre
 import { hasBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { disguisesUndone, HOMOGLYPHS, LEET } from '../../src/pentagon/tiers/injection/skeleton.js';
-import { generateRows, readBank } from '../../src/pentagon/tiers/injection/training/index.js';
+import { corpusTexts, generatedRowTexts } from './injection-texts.js';
 
-const corpusTexts = ['attacks', 'benign', 'heldout-attacks', 'heldout-benign'].flatMap((name) =>
-  readFileSync(fileURLToPath(new URL(`../../corpus/injection/${name}.jsonl`, import.meta.url)), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { text: string }).text),
-);
-
-/** Rows generated from the template bank (their disguises include look-alike letters and encodings). */
-const generatedTexts = generateRows(
-  readBank(fileURLToPath(new URL('../../corpus/injection/bank/', import.meta.url))),
-  { variantsPerTemplate: 4 },
-).map((r) => r.text);
+const generatedTexts = generatedRowTexts(4);
 
 const VIEWS: readonly TextView[] = ['plain', 'skeleton', 'squashed'];
 
