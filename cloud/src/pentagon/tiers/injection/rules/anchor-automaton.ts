@@ -1,0 +1,140 @@
+/**
+ * Finds which anchors (rule-anchors.ts) occur in a text, in one pass with one table step per code unit: an
+ * Aho–Corasick automaton (Aho & Corasick 1975) turned into a full transition table. It replaces walking a
+ * trie from every position, which on the plain view started a walk at nearly every letter (the anchors
+ * of the rules for other languages start with common letters and are looked for anywhere).
+ *
+ * Anchors that must start at a word start are handled with a marker symbol: the text is read as if a
+ * marker stood before every word start (an ASCII word character after a non-word character or at the
+ * start, as JS `\b` sees it), and such an anchor is the marker followed by its text. So that anchors
+ * still match across the markers the text now contains, every anchor's own word starts after its first
+ * character carry the marker too; whether its first character is a word start depends on the text before
+ * it, which an anchor looked for anywhere does not care about. The anchors found are therefore exactly
+ * those the trie walks found: an anchor anywhere wherever it occurs, one at a word start only there.
+ */
+
+/** An anchor and the rule (by index) it stands for. */
+export interface IndexedAnchor {
+  text: string;
+  wordStart: boolean;
+  rule: number;
+}
+
+/** ASCII word characters, as `\b` sees them. */
+export function isWordChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+/** Symbol 0: a code unit in no anchor. Symbol 1: the word-start marker. Anchor units are 2 onwards. */
+const OTHER = 0;
+const WORD_START = 1;
+
+export class AnchorAutomaton {
+  /** The symbol of every UTF-16 code unit. */
+  readonly #symbolOf = new Uint16Array(65536);
+  readonly #symbols: number;
+  /** `#next[state * #symbols + symbol]`: the state after reading `symbol` in `state` (0 is the start). */
+  readonly #next: Uint16Array | Int32Array;
+  /** Per state: the rules of every anchor that ends there (its own and those it ends with). */
+  readonly #rulesAt: readonly (readonly number[])[];
+
+  constructor(anchors: readonly IndexedAnchor[]) {
+    let symbols = 2;
+    const paths = anchors.map((a) => {
+      const path: number[] = a.wordStart ? [WORD_START] : [];
+      for (let j = 0; j < a.text.length; j++) {
+        const unit = a.text.charCodeAt(j);
+        if (j > 0 && isWordChar(unit) && !isWordChar(a.text.charCodeAt(j - 1))) path.push(WORD_START);
+        if (this.#symbolOf[unit] === OTHER) this.#symbolOf[unit] = symbols++;
+        path.push(this.#symbolOf[unit]!);
+      }
+      return path;
+    });
+    this.#symbols = symbols;
+    // The trie of the anchors: children by symbol (-1: none), and the rules ending at each node.
+    const children: Int32Array[] = [new Int32Array(symbols).fill(-1)];
+    const rules: number[][] = [[]];
+    paths.forEach((path, k) => {
+      let node = 0;
+      for (const symbol of path) {
+        if (children[node]![symbol] === -1) {
+          children[node]![symbol] = children.length;
+          children.push(new Int32Array(symbols).fill(-1));
+          rules.push([]);
+        }
+        node = children[node]![symbol]!;
+      }
+      const rule = anchors[k]!.rule;
+      if (!rules[node]!.includes(rule)) rules[node]!.push(rule);
+    });
+    // Breadth first: each node's longest proper suffix that is also a trie node (`fail`), its missing
+    // transitions taken from there, and its rules joined with those of the suffix.
+    const states = children.length;
+    const next = states <= 65536 ? new Uint16Array(states * symbols) : new Int32Array(states * symbols);
+    const fail = new Int32Array(states);
+    const queue: number[] = [];
+    for (let s = 0; s < symbols; s++) {
+      const child = children[0]![s]!;
+      next[s] = child === -1 ? 0 : child;
+      if (child !== -1) queue.push(child);
+    }
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]!;
+      const suffixRules = rules[fail[node]!]!;
+      for (const r of suffixRules) if (!rules[node]!.includes(r)) rules[node]!.push(r);
+      for (let s = 0; s < symbols; s++) {
+        const child = children[node]![s]!;
+        const viaSuffix = next[fail[node]! * symbols + s]!;
+        if (child === -1) next[node * symbols + s] = viaSuffix;
+        else {
+          next[node * symbols + s] = child;
+          fail[child] = viaSuffix;
+          queue.push(child);
+        }
+      }
+    }
+    this.#next = next;
+    this.#rulesAt = rules;
+  }
+
+  /** Marks in `live` (indexed like the rules) the rules of every anchor that occurs in `text`; returns
+   * how many were not marked before. */
+  mark(text: string, live: Uint8Array): number {
+    const symbolOf = this.#symbolOf;
+    const next = this.#next;
+    const symbols = this.#symbols;
+    const rulesAt = this.#rulesAt;
+    let marked = 0;
+    let state = 0;
+    let previousIsWord = false;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      const word = isWordChar(unit);
+      if (word && !previousIsWord) {
+        state = next[state * symbols + WORD_START]!;
+        marked += markRules(rulesAt[state]!, live);
+      }
+      previousIsWord = word;
+      state = next[state * symbols + symbolOf[unit]!]!;
+      marked += markRules(rulesAt[state]!, live);
+    }
+    return marked;
+  }
+
+  /** Every rule with an anchor here. */
+  allRules(): Set<number> {
+    return new Set(this.#rulesAt.flat());
+  }
+}
+
+function markRules(rules: readonly number[], live: Uint8Array): number {
+  let marked = 0;
+  for (let k = 0; k < rules.length; k++) {
+    const r = rules[k]!;
+    if (live[r] === 0) {
+      live[r] = 1;
+      marked++;
+    }
+  }
+  return marked;
+}
