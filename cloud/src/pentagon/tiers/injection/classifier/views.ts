@@ -61,18 +61,23 @@ function commonWordCount(text: string, wordsByLength = COMMON_BY_LENGTH): number
     if (letter && start < 0) start = i;
     else if (!letter && start >= 0) {
       const length = i - start;
-      if (length < wordsByLength.length && wordsByLength[length]!.some((w) => text.startsWith(w, start)))
-        count++;
+      if (length < wordsByLength.length && isOneOf(text, start, wordsByLength[length]!)) count++;
       start = -1;
     }
   }
   return count;
 }
 
+/** Whether `text` has one of `words` at `start` (a loop, not `some` with a closure: this runs per word). */
+function isOneOf(text: string, start: number, words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++) if (text.startsWith(words[k]!, start)) return true;
+  return false;
+}
+
 export function classifierViews(raw: string, prepared: PreparedText = prepareText(raw)): ClassifierView[] {
   const { views, tagViews, payloads } = prepared;
   const out: ClassifierView[] = [{ kind: 'text', text: views.plain }];
-  if (views.skeleton !== views.plain && views.mixedScriptWords + countLeet(views.plain) > 0) {
+  if (views.skeleton !== views.plain && (views.mixedScriptWords > 0 || hasLeet(views.plain))) {
     out.push({ kind: 'skeleton', text: views.skeleton });
   }
   if (tagViews !== undefined) out.push({ kind: 'unicode-tags', text: tagViews.plain });
@@ -87,7 +92,11 @@ export function classifierViews(raw: string, prepared: PreparedText = prepareTex
   return out;
 }
 
-/** Digits or symbols standing for letters inside words (`1gn0re`), the leetspeak the skeleton undoes. */
-function countLeet(plain: string): number {
-  return plain.match(/[a-z][013457@$][a-z]/g)?.length ?? 0;
+/**
+ * Whether a digit or symbol stands for a letter inside a word (`1gn0re`), the leetspeak the skeleton
+ * undoes. (Only whether there is one matters, so the first is enough; the text is not searched when a
+ * mixed-script word already decided.)
+ */
+function hasLeet(plain: string): boolean {
+  return /[a-z][013457@$][a-z]/.test(plain);
 }
