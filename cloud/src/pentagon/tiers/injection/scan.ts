@@ -66,6 +66,11 @@ export function ruleIsLive(view: TextView, index: number): boolean {
   return LIVE[view][index] === 1;
 }
 
+function isLiveOnAny(views: readonly TextView[], index: number): boolean {
+  for (let k = 0; k < views.length; k++) if (LIVE[views[k]!][index] === 1) return true;
+  return false;
+}
+
 function runRules(
   views: { plain: string; skeleton: string; squashed: string },
   field: string,
@@ -75,6 +80,8 @@ function runRules(
   if (markLiveRules(views) === 0) return;
   for (let index = 0; index < INJECTION_RULES.length; index++) {
     const r = INJECTION_RULES[index]!;
+    // Most rules are live on no view: skip them before building the id and looking it up.
+    if (!isLiveOnAny(r.views, index)) continue;
     const id = r.id + suffix;
     if (found.has(id)) continue;
     for (const view of r.views) {
