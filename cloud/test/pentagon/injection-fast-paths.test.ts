@@ -269,3 +269,34 @@ t.test('the base64-run check is the pattern it stands for, and hex needs such a 
     { numRuns: 3000, seed: 64 },
   );
 });
+
+t.test('the banner rule finds what its quadratic form found, in time linear in a run', async (t) => {
+  const banner = INJECTION_RULES.find((r) => r.id === 'delimiter.banner')!.pattern;
+  // The pattern before the look-behind: every start inside a long run was tried again.
+  const quadratic = /[-=#*_]{3,}\s?(?:end|begin|new|system|instructions?)\b/u;
+  const same = (text: string) => JSON.stringify(banner.exec(text)) === JSON.stringify(quadratic.exec(text));
+  let found = 0;
+  for (const raw of [...corpusTexts, ...generatedTexts]) {
+    for (const view of VIEWS) {
+      const text = fullTextViews(raw)[view];
+      if (!same(text)) t.fail(`${view} of ${JSON.stringify(raw)}`);
+      if (quadratic.test(text)) found++;
+    }
+  }
+  t.ok(found > 10, `${found} corpus views hold a banner (both outcomes seen)`);
+  fc.assert(
+    fc.property(
+      fc.string({
+        unit: fc.constantFrom('-', '=', '#', '*', '_', ' ', '\n', 'x', 'end', 'new', 'instructions'),
+        maxLength: 40,
+      }),
+      same,
+    ),
+    { numRuns: 20000, seed: 47 },
+  );
+  const dashes = '-'.repeat(65_536);
+  const started = performance.now();
+  t.equal(banner.exec(dashes), null);
+  const ms = performance.now() - started;
+  t.ok(ms < 100, `${ms.toFixed(1)} ms for a 64 KiB run of dashes (the quadratic form took seconds)`);
+});

@@ -47,11 +47,15 @@ export const DELIMITER_SMUGGLING_RULES: readonly InjectionRule[] = [
     '\\b(?:end|begin|start) of (?:the\\s)?(?:user input|user message|user prompt|system prompt|instructions|context|conversation|untrusted (?:input|content|data))\\b',
     'a fake end-of-input or start-of-instructions marker',
   ),
+  // Only from the first character of a run of banner characters: a match's run always ends where the
+  // run ends (a blank or a letter follows), so a match from inside a run means one from its start, which
+  // is leftmost and is the one reported. Without the look-behind each later start of a long run (a
+  // Markdown table rule, 64 KiB of dashes) was tried again: quadratic, seconds for one field.
   rule(
     'delimiter.banner',
     'delimiter-smuggling',
     0.3,
-    '[-=#*_]{3,}\\s?(?:end|begin|new|system|instructions?)\\b',
+    '(?<![-=#*_])[-=#*_]{3,}\\s?(?:end|begin|new|system|instructions?)\\b',
     'a banner line that opens or closes a section',
   ),
 ];
