@@ -7,7 +7,11 @@ import fc from 'fast-check';
 import t from 'tap';
 import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
 import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
-import { asciiTextViews, fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
+import {
+  asciiTextViews,
+  fullTextViews,
+  mayHoldHiddenCharacters,
+} from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
@@ -299,4 +303,92 @@ t.test('the banner rule finds what its quadratic form found, in time linear in a
   t.equal(banner.exec(dashes), null);
   const ms = performance.now() - started;
   t.ok(ms < 100, `${ms.toFixed(1)} ms for a 64 KiB run of dashes (the quadratic form took seconds)`);
+});
+
+/** fullTextViews as it was: every hidden-character pattern run on every text. */
+function fullTextViewsByPatterns(raw: string) {
+  let tagText = '';
+  const withoutTags = raw.replace(/[\u{e0000}-\u{e007f}]/gu, (ch) => {
+    const cp = ch.codePointAt(0)! - 0xe0000;
+    if (cp >= 0x20 && cp < 0x7f) tagText += String.fromCharCode(cp);
+    return '';
+  });
+  const invisible = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]/g;
+  const zwj = /(?<=[A-Za-z])\u200d(?=[A-Za-z])/g;
+  const bidi = /[\u202a-\u202e\u2066-\u2069]/g;
+  const invisibleCount = (withoutTags.match(invisible)?.length ?? 0) + (withoutTags.match(zwj)?.length ?? 0);
+  const bidiCount = withoutTags.match(bidi)?.length ?? 0;
+  const bidiOverrideCount = withoutTags.match(/[\u202d\u202e]/g)?.length ?? 0;
+  const nfkc = withoutTags.normalize('NFKC').replace(invisible, '').replace(zwj, '').replace(bidi, '');
+  const plain = collapseBlanks(nfkc.toLowerCase());
+  const { skeleton, squashed } = disguisesUndone(plain);
+  return {
+    plain,
+    skeleton,
+    squashed,
+    tagText,
+    invisibleCount,
+    bidiCount,
+    bidiOverrideCount,
+    mixedScriptWords: countMixedScriptWords(plain),
+  };
+}
+
+t.test('text without hidden characters skips their patterns and gets the same views', async (t) => {
+  const hidden =
+    /[\u00ad\u180e\u200b-\u200d\u202a-\u202e\u2066-\u2069\u2060-\u2064\ufeff]|[\u{e0000}-\u{e007f}]/u;
+  // NFKC makes no hidden character out of others: no code point's decomposition or composition holds one.
+  const making: string[] = [];
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const ch = String.fromCodePoint(cp);
+    if (hidden.test(ch)) {
+      if (!mayHoldHiddenCharacters(ch)) t.fail(`U+${cp.toString(16)} is hidden but not seen`);
+    } else if (hidden.test(ch.normalize('NFKD')) || hidden.test(ch.normalize('NFKC'))) {
+      making.push(cp.toString(16));
+    }
+  }
+  t.same(making, [], 'no code point normalises to a hidden character');
+  let withHidden = 0;
+  for (const raw of [...corpusTexts, ...generatedTexts]) {
+    if (JSON.stringify(fullTextViews(raw)) !== JSON.stringify(fullTextViewsByPatterns(raw)))
+      t.fail(JSON.stringify(raw));
+    if (mayHoldHiddenCharacters(raw)) withHidden++;
+  }
+  t.ok(withHidden > 10, `${withHidden} corpus and generated rows hold hidden characters (both paths seen)`);
+  const units = [
+    ...'aZ é\n',
+    '\u00ad',
+    '\u180e',
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u202a',
+    '\u202d',
+    '\u202e',
+    '\u2060',
+    '\u2065',
+    '\u2066',
+    '\u2069',
+    '\ufeff',
+    '\u{e0041}',
+    '\u{e0020}',
+    '\u{e007f}',
+    '\udb40',
+    '\u{e0100}',
+    '\ufb01',
+    '\u2126',
+    'ｉ',
+    '\u0301',
+  ];
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string({ unit: fc.constantFrom(...units), maxLength: 40 }),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+      ),
+      (raw) => JSON.stringify(fullTextViews(raw)) === JSON.stringify(fullTextViewsByPatterns(raw)),
+    ),
+    { numRuns: 20000, seed: 53 },
+  );
 });

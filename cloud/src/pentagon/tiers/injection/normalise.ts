@@ -64,8 +64,53 @@ export function asciiTextViews(raw: string): TextViews {
   };
 }
 
+/**
+ * Whether `raw` may hold a tag, invisible, ZWJ or bidi character (the ones fullTextViews counts and
+ * removes), in one pass over its code units. Conservative: any high surrogate of the tag block and the
+ * unassigned U+2065 answer yes too.
+ */
+export function mayHoldHiddenCharacters(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    // Everything below U+00AD is visible; most text is there, so one comparison decides most units.
+    if (c < 0xad) continue;
+    if (
+      c === 0xad ||
+      c === 0x180e ||
+      (c >= 0x200b && c <= 0x200d) ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2060 && c <= 0x2069) ||
+      c === 0xfeff ||
+      c === 0xdb40 // U+E0000..U+E007F (tags) are 0xDB40 followed by 0xDC00..0xDC7F
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** `textViews` of any text: every disguise undone and counted. */
 export function fullTextViews(raw: string): TextViews {
+  const { nfkc, ...hidden } = mayHoldHiddenCharacters(raw)
+    ? hiddenCharactersRemoved(raw)
+    : // Nothing to count or remove, and NFKC makes none of these characters (no character decomposes
+      // to one, and composing makes letters and symbols): test/pentagon/injection-fast-paths.test.ts
+      // checks every code point.
+      { nfkc: raw.normalize('NFKC'), tagText: '', invisibleCount: 0, bidiCount: 0, bidiOverrideCount: 0 };
+  const plain = collapseBlanks(nfkc.toLowerCase());
+  const mixedScriptWords = countMixedScriptWords(plain);
+  const { skeleton, squashed } = disguisesUndone(plain);
+  return { plain, skeleton, squashed, ...hidden, mixedScriptWords };
+}
+
+/** NFKC of `raw` without tag, invisible and bidi characters (nor ZWJ between letters), and their counts. */
+function hiddenCharactersRemoved(raw: string): {
+  nfkc: string;
+  tagText: string;
+  invisibleCount: number;
+  bidiCount: number;
+  bidiOverrideCount: number;
+} {
   let tagText = '';
   const withoutTags = raw.replace(TAGS, (ch) => {
     const cp = ch.codePointAt(0)! - 0xe0000;
@@ -81,17 +126,5 @@ export function fullTextViews(raw: string): TextViews {
   const bidiOverrideCount = withoutTags.match(/[\u202d\u202e]/g)?.length ?? 0;
   const normalised = withoutTags.normalize('NFKC').replace(INVISIBLE, '');
   const nfkc = (hasZwj ? normalised.replace(ZWJ_BETWEEN_LETTERS, '') : normalised).replace(BIDI, '');
-  const plain = collapseBlanks(nfkc.toLowerCase());
-  const mixedScriptWords = countMixedScriptWords(plain);
-  const { skeleton, squashed } = disguisesUndone(plain);
-  return {
-    plain,
-    skeleton,
-    squashed,
-    tagText,
-    invisibleCount,
-    bidiCount,
-    bidiOverrideCount,
-    mixedScriptWords,
-  };
+  return { nfkc, tagText, invisibleCount, bidiCount, bidiOverrideCount };
 }
