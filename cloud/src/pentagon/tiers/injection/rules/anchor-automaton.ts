@@ -33,8 +33,13 @@ export class AnchorAutomaton {
   /** The symbol of every UTF-16 code unit. */
   readonly #symbolOf = new Uint16Array(65536);
   readonly #symbols: number;
-  /** `#next[state * #symbols + symbol]`: the state after reading `symbol` in `state` (0 is the start). */
-  readonly #next: Uint16Array | Int32Array;
+  /**
+   * The transition table, row by row (a state's row starts at state × symbols; 0 is the start): the entry
+   * for `symbol` is the next state's row start, times two, plus one when anchors end in that state. Rows
+   * are stored premultiplied so that a step is one read, not a multiplication and a read, and the flag
+   * saves looking at the (mostly empty) rule lists.
+   */
+  readonly #step: Int32Array;
   /** Per state: the rules of every anchor that ends there (its own and those it ends with). */
   readonly #rulesAt: readonly (readonly number[])[];
 
@@ -70,7 +75,7 @@ export class AnchorAutomaton {
     // Breadth first: each node's longest proper suffix that is also a trie node (`fail`), its missing
     // transitions taken from there, and its rules joined with those of the suffix.
     const states = children.length;
-    const next = states <= 65536 ? new Uint16Array(states * symbols) : new Int32Array(states * symbols);
+    const next = new Int32Array(states * symbols);
     const fail = new Int32Array(states);
     const queue: number[] = [];
     for (let s = 0; s < symbols; s++) {
@@ -93,7 +98,8 @@ export class AnchorAutomaton {
         }
       }
     }
-    this.#next = next;
+    if (states * symbols * 2 > 0x7fffffff) throw new RangeError('anchor automaton: too many states');
+    this.#step = next.map((state) => state * symbols * 2 + (rules[state]!.length > 0 ? 1 : 0));
     this.#rulesAt = rules;
   }
 
@@ -101,22 +107,24 @@ export class AnchorAutomaton {
    * how many were not marked before. */
   mark(text: string, live: Uint8Array): number {
     const symbolOf = this.#symbolOf;
-    const next = this.#next;
+    const step = this.#step;
     const symbols = this.#symbols;
     const rulesAt = this.#rulesAt;
     let marked = 0;
-    let state = 0;
+    let row = 0;
     let previousIsWord = false;
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
       const word = isWordChar(unit);
       if (word && !previousIsWord) {
-        state = next[state * symbols + WORD_START]!;
-        marked += markRules(rulesAt[state]!, live);
+        const entry = step[row + WORD_START]!;
+        row = entry >> 1;
+        if ((entry & 1) !== 0) marked += markRules(rulesAt[row / symbols]!, live);
       }
       previousIsWord = word;
-      state = next[state * symbols + symbolOf[unit]!]!;
-      marked += markRules(rulesAt[state]!, live);
+      const entry = step[row + symbolOf[unit]!]!;
+      row = entry >> 1;
+      if ((entry & 1) !== 0) marked += markRules(rulesAt[row / symbols]!, live);
     }
     return marked;
   }
