@@ -238,6 +238,11 @@ t.test('the one-pass skeleton and squashed views equal the replacements they rep
     if (expected.skeleton !== plain) changed++;
   }
   t.ok(changed > 20, `${changed} corpus rows have a skeleton that differs from the text`);
+  // Long texts: buffers that grow, a skeleton decoded in chunks, and one that is all letters.
+  const corpusPlain = fullTextViews(corpusTexts.join('\n')).plain;
+  for (const long of [corpusPlain, corpusPlain.repeat(2), 'ааа'.repeat(9000), 'abc'.repeat(9000)]) {
+    t.same(disguisesUndone(long), disguisesUndoneByPatterns(long), `${long.length} characters`);
+  }
   const units = [
     ...'ab z0134579@$-. ',
     ...Object.keys(HOMOGLYPHS).slice(0, 12),

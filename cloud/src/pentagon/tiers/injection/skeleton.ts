@@ -3,9 +3,10 @@
  * Greek letters to the Latin ones they imitate (Unicode TR39 confusables) and leetspeak digits and
  * symbols next to a letter to that letter; it is exactly
  *   plain.replace(/[<HOMOGLYPHS keys>]/gu, homoglyph).replace(/(?<=[a-z])[013457@$]|[013457@$](?=[a-z])/g, leet)
- * (the leetspeak test looks at the neighbours after the homoglyph mapping, as the second pattern does).
- * The squashed view is the skeleton's letters a–z only. Two passes with a callback per match cost a
- * third of the normalisation time, most on Cyrillic text, where nearly every letter matches.
+ * (the leetspeak test looks at the neighbours after the homoglyph mapping, as the second pattern does),
+ * and the squashed view, the skeleton's letters a–z only, is exactly skeleton.replace(/[^a-z]+/g, '').
+ * Those three passes, two with a callback per match, cost a third of the normalisation time, most on
+ * Cyrillic text, where nearly every letter matches; here the letters are gathered as the skeleton is made.
  */
 
 /** Cyrillic and Greek letters that render like Latin ones (after lower-casing). */
@@ -81,31 +82,43 @@ function mapped(c: number): number {
 /** Above this many changed code units the skeleton is decoded from a buffer rather than spliced. */
 const SPLICED_CHANGES = 32;
 let units = new Uint16Array(1024);
+/** The skeleton's letters a–z, in order: the squashed view, gathered in the same pass. */
+let letters = new Uint16Array(1024);
 const changedAt = new Int32Array(SPLICED_CHANGES);
 
 export function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
   const n = plain.length;
-  if (units.length < n) units = new Uint16Array(Math.max(n, units.length * 2));
+  if (units.length < n) {
+    units = new Uint16Array(Math.max(n, units.length * 2));
+    letters = new Uint16Array(units.length);
+  }
   let changes = 0;
+  let kept = 0;
   let previous = 0;
-  let current = n > 0 ? mapped(plain.charCodeAt(0)) : 0;
+  // The code units at i and i + 1, as in `plain` and after the homoglyph mapping.
+  let currentUnit = n > 0 ? plain.charCodeAt(0) : 0;
+  let current = mapped(currentUnit);
   for (let i = 0; i < n; i++) {
-    const next = i + 1 < n ? mapped(plain.charCodeAt(i + 1)) : 0;
+    const nextUnit = i + 1 < n ? plain.charCodeAt(i + 1) : 0;
+    const next = mapped(nextUnit);
     let c = current;
     // The leetspeak test reads the homoglyph-mapped neighbours, not the already replaced ones.
     if (c < 0x80 && LEET_TABLE[c]! !== 0 && (isLatinLower(previous) || isLatinLower(next)))
       c = LEET_TABLE[c]!;
     units[i] = c;
-    if (c !== plain.charCodeAt(i)) {
+    if (isLatinLower(c)) letters[kept++] = c;
+    if (c !== currentUnit) {
       if (changes < SPLICED_CHANGES) changedAt[changes] = i;
       changes++;
     }
     previous = current;
     current = next;
+    currentUnit = nextUnit;
   }
   const skeleton =
-    changes === 0 ? plain : changes <= SPLICED_CHANGES ? spliced(plain, changes) : decodeUnits(n);
-  return { skeleton, squashed: skeleton.replace(/[^a-z]+/g, '') };
+    changes === 0 ? plain : changes <= SPLICED_CHANGES ? spliced(plain, changes) : decoded(units, n);
+  // A skeleton of letters only is its own squashed view.
+  return { skeleton, squashed: kept === n ? skeleton : decoded(letters, kept) };
 }
 
 /** `plain` with its first `changes` changed code units (positions in changedAt, values in units). */
@@ -120,13 +133,13 @@ function spliced(plain: string, changes: number): string {
   return out + plain.slice(copied);
 }
 
-/** The first `length` code units of the buffer as a string, in chunks an argument list can hold. */
-function decodeUnits(length: number): string {
+/** The first `length` code units of `buffer` as a string, in chunks an argument list can hold. */
+function decoded(buffer: Uint16Array, length: number): string {
   let out = '';
   for (let start = 0; start < length; start += 8192) {
     out += String.fromCharCode.apply(
       null,
-      units.subarray(start, Math.min(length, start + 8192)) as unknown as number[],
+      buffer.subarray(start, Math.min(length, start + 8192)) as unknown as number[],
     );
   }
   return out;
