@@ -37,6 +37,8 @@ export function sumFeatureWeights(
   let c1 = n > 1 ? text.charCodeAt(1) : 0;
   let c2 = n > 2 ? text.charCodeAt(2) : 0;
   let c3 = n > 3 ? text.charCodeAt(3) : 0;
+  // Whether c0 is a word unit (carried from the step before, where it was c1).
+  let word0 = isWordCodeUnit(c0);
   // The word being read: its start (−1 outside one) and FNV state; the previous word's hash, if any.
   let wordStart = -1;
   let wordState = FNV_OFFSET;
@@ -64,14 +66,15 @@ export function sumFeatureWeights(
     // Set, not added: the word and bigram starting at i are added when the word ends, after this.
     weightAt[i + 1] = sum;
     countAt[i + 1] = count;
-    if (isWordCodeUnit(c0)) {
+    const word1 = isWordCodeUnit(c1);
+    if (word0) {
       if (wordStart < 0) {
         wordStart = i;
         wordState = FNV_OFFSET;
       }
       wordState = fnvStep(wordState, c0);
       // The word ends at i when the next unit is none (0) or not a word unit.
-      if (!isWordCodeUnit(c1)) {
+      if (!word1) {
         if (i + 1 - wordStart > MAX_WORD_CHARS) havePrevious = false;
         else {
           const word = wordHash(wordState);
@@ -87,6 +90,7 @@ export function sumFeatureWeights(
         wordStart = -1;
       }
     }
+    word0 = word1;
     c0 = c1;
     c1 = c2;
     c2 = c3;

@@ -39,12 +39,14 @@ export function isWordCodeUnit(c: number): boolean {
 export const MAX_WORD_CHARS = 24;
 
 function mix(h: number): number {
-  // Final avalanche (murmur3 fmix32) so nearby FNV states spread over the whole table.
+  // Final avalanche (murmur3 fmix32) so nearby FNV states spread over the whole table. The result is
+  // left signed (int32): every use masks it or feeds it to ^ and Math.imul, which read the same 32 bits
+  // either way, so slots are the same numbers; an unsigned result above 2^31 was a double to the JIT.
   let x = h ^ (h >>> 16);
   x = Math.imul(x, 0x85ebca6b);
   x ^= x >>> 13;
   x = Math.imul(x, 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
+  return x ^ (x >>> 16);
 }
 
 // The hashing steps below are the feature function: extractFeatures (training) and sumFeatureWeights
@@ -60,7 +62,7 @@ export function charGramSlot(h: number, length: 3 | 4 | 5, mask: number): number
   return mix(h ^ SEED_CHAR[length]) & mask;
 }
 
-/** A word's hash (before masking) from its FNV state; its slot is `wordHash & mask`. */
+/** A word's hash (int32, before masking) from its FNV state; its slot is `wordHash & mask`. */
 export function wordHash(h: number): number {
   return mix(h ^ SEED_WORD);
 }
