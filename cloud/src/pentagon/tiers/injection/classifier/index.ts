@@ -33,18 +33,20 @@ export function classifyText(
   prepared?: PreparedText,
 ): ClassifierVerdict {
   if (raw.length < MIN_CLASSIFIED_CHARS) return { probability: 0, view: 'text', passage: '' };
-  let best: ClassifierVerdict | undefined;
+  // The winning view and window; its passage is cut and cleaned once, at the end, not for every view
+  // that was the best so far.
+  let best: { kind: ClassifierViewKind; text: string; passageStart: number; passageEnd: number } | undefined;
   let bestLogit = Number.NEGATIVE_INFINITY;
   for (const view of classifierViews(raw, prepared)) {
     const s = scoreText(view.text, model);
     if (s.logit > bestLogit) {
       bestLogit = s.logit;
-      best = {
-        probability: 0,
-        view: view.kind,
-        passage: oneLine(view.text.slice(s.passageStart, s.passageEnd), PASSAGE_EXCERPT_CHARS),
-      };
+      best = { kind: view.kind, text: view.text, passageStart: s.passageStart, passageEnd: s.passageEnd };
     }
   }
-  return { ...best!, probability: Math.round(logistic(bestLogit) * 1e6) / 1e6 };
+  return {
+    probability: Math.round(logistic(bestLogit) * 1e6) / 1e6,
+    view: best!.kind,
+    passage: oneLine(best!.text.slice(best!.passageStart, best!.passageEnd), PASSAGE_EXCERPT_CHARS),
+  };
 }
