@@ -16,6 +16,8 @@ import {
   windowScales,
 } from '../../src/pentagon/tiers/injection/classifier/score.js';
 import { fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
+import { prepareText } from '../../src/pentagon/tiers/injection/prepared-text.js';
+import { classifierViews, COMMON_WORDS } from '../../src/pentagon/tiers/injection/classifier/views.js';
 import { corpusTexts, generatedRowTexts } from './injection-texts.js';
 
 /** What the scorer sees (normalised views) and what it may be handed raw. */
@@ -227,4 +229,46 @@ t.test('the feature slots are the ones the shipped weights were trained with (pi
     }
   }
   t.same([checksum, count], [448941712, 1087], 'every slot and offset of texts in several scripts');
+});
+
+/** ROT13 of a–z, as the views read it. */
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 0x61 + 13) % 26) + 0x61));
+
+/** The views as they were chosen before: the words counted with a match, the two counts in two passes. */
+function classifierViewsByPatterns(raw: string): { kind: string; text: string }[] {
+  const { views, tagViews, payloads } = prepareText(raw);
+  const out = [{ kind: 'text', text: views.plain }];
+  const leet = views.plain.match(/[a-z][013457@$][a-z]/g)?.length ?? 0;
+  if (views.skeleton !== views.plain && views.mixedScriptWords + leet > 0) {
+    out.push({ kind: 'skeleton', text: views.skeleton });
+  }
+  if (tagViews !== undefined) out.push({ kind: 'unicode-tags', text: tagViews.plain });
+  const count = (words: readonly string[]) =>
+    (views.plain.match(/[a-z]+/g) ?? []).filter((w) => words.includes(w)).length;
+  const own = count(COMMON_WORDS);
+  if (own * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
+    if (count(COMMON_WORDS.map(rot13)) >= own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
+  }
+  for (const p of payloads) out.push({ kind: p.encoding, text: p.views.plain });
+  return out;
+}
+
+t.test('the views scored are the ones the plain word counts chose', async (t) => {
+  const texts = [...corpusTexts, ...corpusTexts.map(rot13), ...generatedRowTexts(1)];
+  let turned = 0;
+  for (const raw of texts) {
+    const got = JSON.stringify(classifierViews(raw));
+    if (got !== JSON.stringify(classifierViewsByPatterns(raw))) t.fail(JSON.stringify(raw));
+    if (got.includes('"rot13"')) turned++;
+  }
+  t.ok(turned > 50, `${turned} of ${texts.length} texts are also read in ROT13 (both outcomes seen)`);
+  const words = [...COMMON_WORDS, ...COMMON_WORDS.map(rot13), 'x', 'qq', 'a1b', 'aboutthe', 'з'];
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...words), { maxLength: 40 }).map((w) => w.join(' ')),
+      (raw) => JSON.stringify(classifierViews(raw)) === JSON.stringify(classifierViewsByPatterns(raw)),
+    ),
+    { numRuns: 3000, seed: 67 },
+  );
 });

@@ -33,27 +33,35 @@ function rot13(text: string): string {
 }
 
 /** Frequent English words: ROT13 of English text contains few of them, ROT13 of ROT13 text many. */
-const COMMON_WORDS: readonly string[] =
+export const COMMON_WORDS: readonly string[] =
   'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
     ' ',
   );
-/** Words by length, so a word of the text is compared only with those of its own length. */
-function byLength(words: readonly string[]): readonly (readonly string[])[] {
-  return Array.from({ length: 13 }, (_, n) => words.filter((w) => w.length === n));
+const MAX_COMMON_CHARS = Math.max(...COMMON_WORDS.map((w) => w.length));
+/**
+ * Words by length and first letter (`[length × 26 + letter]`), so a word of the text is compared only
+ * with the one or two of its own length that start with its letter.
+ */
+function byLengthAndLetter(words: readonly string[]): readonly (readonly string[])[] {
+  const index = Array.from({ length: (MAX_COMMON_CHARS + 1) * 26 }, () => [] as string[]);
+  for (const w of words) index[w.length * 26 + (w.charCodeAt(0) - 0x61)]!.push(w);
+  return index;
 }
-const COMMON_BY_LENGTH = byLength(COMMON_WORDS);
+const COMMON = byLengthAndLetter(COMMON_WORDS);
 /**
  * The ROT13 forms of the common words. ROT13 maps each run of a–z to a run of a–z at the same place,
  * so the common words of rot13(text) are exactly the words of text found here: the turned text is
  * built only when it is scored.
  */
-const TURNED_COMMON_BY_LENGTH = byLength(COMMON_WORDS.map(rot13));
+const TURNED_COMMON = byLengthAndLetter(COMMON_WORDS.map(rot13));
 
 /**
- * Counts the words of `text` (runs of a–z) that are in `wordsByLength`, without slicing the words out.
+ * How many words of `text` (runs of a–z) are common words, and how many are common words turned by
+ * ROT13, in one pass and without slicing the words out.
  */
-function commonWordCount(text: string, wordsByLength = COMMON_BY_LENGTH): number {
-  let count = 0;
+function commonWordCounts(text: string): { own: number; turned: number } {
+  let own = 0;
+  let turned = 0;
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0;
@@ -61,11 +69,15 @@ function commonWordCount(text: string, wordsByLength = COMMON_BY_LENGTH): number
     if (letter && start < 0) start = i;
     else if (!letter && start >= 0) {
       const length = i - start;
-      if (length < wordsByLength.length && isOneOf(text, start, wordsByLength[length]!)) count++;
+      if (length <= MAX_COMMON_CHARS) {
+        const slot = length * 26 + (text.charCodeAt(start) - 0x61);
+        if (isOneOf(text, start, COMMON[slot]!)) own++;
+        if (isOneOf(text, start, TURNED_COMMON[slot]!)) turned++;
+      }
       start = -1;
     }
   }
-  return count;
+  return { own, turned };
 }
 
 /** Whether `text` has one of `words` at `start` (a loop, not `some` with a closure: this runs per word). */
@@ -82,11 +94,9 @@ export function classifierViews(raw: string, prepared: PreparedText = prepareTex
   }
   if (tagViews !== undefined) out.push({ kind: 'unicode-tags', text: tagViews.plain });
   // ROT13 of English has few common words; text with many of its own is read as it is.
-  const ownCommon = commonWordCount(views.plain);
-  if (ownCommon * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
-    if (commonWordCount(views.plain, TURNED_COMMON_BY_LENGTH) >= ownCommon + 2) {
-      out.push({ kind: 'rot13', text: rot13(views.plain) });
-    }
+  const common = commonWordCounts(views.plain);
+  if (common.own * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
+    if (common.turned >= common.own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
   for (const payload of payloads) out.push({ kind: payload.encoding, text: payload.views.plain });
   return out;
