@@ -47,6 +47,20 @@ const LIVE: Readonly<Record<TextView, Uint8Array>> = {
   skeleton: new Uint8Array(INJECTION_RULES.length),
   squashed: new Uint8Array(INJECTION_RULES.length),
 };
+/** Per view and live rule: where its matches can start at the earliest (rule-prefilter.ts). */
+const FROM: Readonly<Record<TextView, Int32Array>> = {
+  plain: new Int32Array(INJECTION_RULES.length),
+  skeleton: new Int32Array(INJECTION_RULES.length),
+  squashed: new Int32Array(INJECTION_RULES.length),
+};
+/**
+ * Each rule's pattern with the `g` flag, so a search can start at `lastIndex`: from where the rule's
+ * first anchor puts its earliest match, not from the start of the text. The match found is the same:
+ * none starts earlier, and from any start the pattern tries the same alternatives in the same order.
+ */
+const FROM_LAST_INDEX: readonly RegExp[] = INJECTION_RULES.map(
+  (r) => new RegExp(r.pattern.source, `${r.pattern.flags}g`),
+);
 
 /** Marks the rules that may match each view in `LIVE`; returns how many (rule, view) pairs are live. */
 export function markLiveRules(views: { plain: string; skeleton: string; squashed: string }): number {
@@ -54,10 +68,12 @@ export function markLiveRules(views: { plain: string; skeleton: string; squashed
   LIVE.skeleton.fill(0);
   LIVE.squashed.fill(0);
   return (
-    PREFILTERS.plain.mark(views.plain, LIVE.plain) +
+    PREFILTERS.plain.mark(views.plain, LIVE.plain, FROM.plain) +
     // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
-    (views.skeleton !== views.plain ? PREFILTERS.skeleton.mark(views.skeleton, LIVE.skeleton) : 0) +
-    PREFILTERS.squashed.mark(views.squashed, LIVE.squashed)
+    (views.skeleton !== views.plain
+      ? PREFILTERS.skeleton.mark(views.skeleton, LIVE.skeleton, FROM.skeleton)
+      : 0) +
+    PREFILTERS.squashed.mark(views.squashed, LIVE.squashed, FROM.squashed)
   );
 }
 
@@ -87,7 +103,10 @@ function runRules(
     for (const view of r.views) {
       if (LIVE[view][index] === 0) continue;
       const text = views[view];
-      const m = r.pattern.exec(text);
+      const pattern = FROM_LAST_INDEX[index]!;
+      pattern.lastIndex = FROM[view][index]!;
+      const m = pattern.exec(text);
+      pattern.lastIndex = 0;
       if (m) {
         found.set(id, {
           ruleId: id,

@@ -42,6 +42,8 @@ export class AnchorAutomaton {
   readonly #step: Int32Array;
   /** Per state: the rules of every anchor that ends there (its own and those it ends with). */
   readonly #rulesAt: readonly (readonly number[])[];
+  /** Per rule: its longest anchor, in code units (0 for rules without one here). */
+  readonly #longest: Int32Array;
 
   constructor(anchors: readonly IndexedAnchor[]) {
     let symbols = 2;
@@ -56,6 +58,8 @@ export class AnchorAutomaton {
       return path;
     });
     this.#symbols = symbols;
+    this.#longest = new Int32Array(anchors.reduce((most, a) => Math.max(most, a.rule + 1), 0));
+    for (const a of anchors) this.#longest[a.rule] = Math.max(this.#longest[a.rule]!, a.text.length);
     // The trie of the anchors: children by symbol (-1: none), and the rules ending at each node.
     const children: Int32Array[] = [new Int32Array(symbols).fill(-1)];
     const rules: number[][] = [[]];
@@ -103,9 +107,13 @@ export class AnchorAutomaton {
     this.#rulesAt = rules;
   }
 
-  /** Marks in `live` (indexed like the rules) the rules of every anchor that occurs in `text`; returns
-   * how many were not marked before. */
-  mark(text: string, live: Uint8Array): number {
+  /**
+   * Marks in `live` (indexed like the rules) the rules of every anchor that occurs in `text`; returns how
+   * many were not marked before. For each rule it marks, `from[rule]` is set to where its matches can
+   * start at the earliest: every match starts with one of its anchors, and none ends before the first
+   * one found, so no match starts more than the rule's longest anchor before that one's end.
+   */
+  mark(text: string, live: Uint8Array, from?: Int32Array): number {
     const symbolOf = this.#symbolOf;
     const step = this.#step;
     const symbols = this.#symbols;
@@ -116,15 +124,26 @@ export class AnchorAutomaton {
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
       const word = isWordChar(unit);
-      if (word && !previousIsWord) {
-        const entry = step[row + WORD_START]!;
-        row = entry >> 1;
-        if ((entry & 1) !== 0) marked += markRules(rulesAt[row / symbols]!, live);
-      }
+      // The marker before a word start; no anchor ends with it, so nothing is marked on this step.
+      if (word && !previousIsWord) row = step[row + WORD_START]! >> 1;
       previousIsWord = word;
       const entry = step[row + symbolOf[unit]!]!;
       row = entry >> 1;
-      if ((entry & 1) !== 0) marked += markRules(rulesAt[row / symbols]!, live);
+      if ((entry & 1) !== 0) marked += this.#markRules(rulesAt[row / symbols]!, live, from, i + 1);
+    }
+    return marked;
+  }
+
+  /** Marks `rules`, of anchors that end before `end`; returns how many were new. */
+  #markRules(rules: readonly number[], live: Uint8Array, from: Int32Array | undefined, end: number): number {
+    let marked = 0;
+    for (let k = 0; k < rules.length; k++) {
+      const r = rules[k]!;
+      if (live[r] === 0) {
+        live[r] = 1;
+        if (from !== undefined) from[r] = Math.max(0, end - this.#longest[r]!);
+        marked++;
+      }
     }
     return marked;
   }
@@ -133,16 +152,4 @@ export class AnchorAutomaton {
   allRules(): Set<number> {
     return new Set(this.#rulesAt.flat());
   }
-}
-
-function markRules(rules: readonly number[], live: Uint8Array): number {
-  let marked = 0;
-  for (let k = 0; k < rules.length; k++) {
-    const r = rules[k]!;
-    if (live[r] === 0) {
-      live[r] = 1;
-      marked++;
-    }
-  }
-  return marked;
 }

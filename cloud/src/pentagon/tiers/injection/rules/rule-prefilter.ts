@@ -34,13 +34,17 @@ export class RulePrefilter {
     this.#residual = unanchoredSources.length > 0 ? new RegExp(unanchoredSources.join('|'), 'u') : undefined;
   }
 
-  /** Marks in `live` (indexed like the rules) every rule that may match `text`; returns how many. */
-  mark(text: string, live: Uint8Array): number {
-    let count = this.#anchors.mark(text, live);
+  /**
+   * Marks in `live` (indexed like the rules) every rule that may match `text`; returns how many. With
+   * `from`, also where each marked rule's matches can start at the earliest (0 for rules without anchors).
+   */
+  mark(text: string, live: Uint8Array, from?: Int32Array): number {
+    let count = this.#anchors.mark(text, live, from);
     if (this.#residual?.test(text)) {
       for (const r of this.#unanchored) {
         if (live[r] === 0) {
           live[r] = 1;
+          if (from !== undefined) from[r] = 0;
           count++;
         }
       }
