@@ -16,15 +16,21 @@ export interface DecodedPayload {
 function printableShare(text: string): number {
   if (text.length === 0) return 0;
   let ok = 0;
+  // Code points, counted as they are read (not spread into an array to be counted).
+  let total = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
     if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || c >= 0xa0) ok++;
+    total++;
   }
-  return ok / [...text].length;
+  return ok / total;
 }
 
+/** One decoder for every candidate: decoding without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
 function utf8(bytes: Buffer): string | undefined {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const text = UTF8.decode(bytes);
   // Mostly printable and containing at least two words: a sentence, not binary.
   return printableShare(text) >= 0.9 && /[A-Za-z\p{L}]{2,}[^A-Za-z\p{L}]+[A-Za-z\p{L}]{2,}/u.test(text)
     ? text
