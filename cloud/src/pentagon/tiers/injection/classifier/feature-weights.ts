@@ -5,7 +5,7 @@
  * back cost as much as hashing them. The hashing steps are the ones extractFeatures uses, and the
  * additions into each offset come in the same order (its 3-, 4- and 5-gram, then the word starting
  * there, then the bigram), so the sums are the same numbers to the last bit, for float weights too.
- * test/pentagon/injection-fast-paths.test.ts compares the two on the corpus and random text.
+ * test/pentagon/injection-fast-classifier.test.ts compares the two on the corpus and random text.
  */
 import {
   bigramSlot,

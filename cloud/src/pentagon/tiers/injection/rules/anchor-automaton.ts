@@ -30,8 +30,6 @@ const OTHER = 0;
 const WORD_START = 1;
 
 export class AnchorAutomaton {
-  /** The symbol of every UTF-16 code unit (filled while the anchors are read). */
-  readonly #symbolOf = new Uint16Array(65536);
   /** Per code unit: its symbol times two, plus one for a word character (what a step reads). */
   readonly #codeOf = new Uint16Array(65536);
   readonly #symbols: number;
@@ -51,14 +49,16 @@ export class AnchorAutomaton {
   readonly #longest: Int32Array;
 
   constructor(anchors: readonly IndexedAnchor[]) {
+    // The symbol of every UTF-16 code unit, given as the anchors are read.
+    const symbolOf = new Uint16Array(65536);
     let symbols = 2;
     const paths = anchors.map((a) => {
       const path: number[] = a.wordStart ? [WORD_START] : [];
       for (let j = 0; j < a.text.length; j++) {
         const unit = a.text.charCodeAt(j);
         if (j > 0 && isWordChar(unit) && !isWordChar(a.text.charCodeAt(j - 1))) path.push(WORD_START);
-        if (this.#symbolOf[unit] === OTHER) this.#symbolOf[unit] = symbols++;
-        path.push(this.#symbolOf[unit]!);
+        if (symbolOf[unit] === OTHER) symbolOf[unit] = symbols++;
+        path.push(symbolOf[unit]!);
       }
       return path;
     });
@@ -118,7 +118,7 @@ export class AnchorAutomaton {
     }
     this.#step = step;
     for (let unit = 0; unit < 65536; unit++) {
-      this.#codeOf[unit] = this.#symbolOf[unit]! * 2 + (isWordChar(unit) ? 1 : 0);
+      this.#codeOf[unit] = symbolOf[unit]! * 2 + (isWordChar(unit) ? 1 : 0);
     }
     this.#rulesAt = rules;
   }
