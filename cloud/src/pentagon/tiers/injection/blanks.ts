@@ -41,6 +41,12 @@ export function collapseBlanks(text: string): string {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
+    // Most units are neither a line break nor a horizontal blank, all of which are U+0020 or below or
+    // between U+00A0 and U+3000: two comparisons settle the letters of most scripts.
+    if ((c > 0x20 && c < 0xa0) || c > 0x3000) {
+      i++;
+      continue;
+    }
     if (isLineBreak(c)) {
       // One space before the break (at most one is left: runs were collapsed) goes with it.
       let cut = i;
