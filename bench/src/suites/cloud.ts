@@ -202,7 +202,19 @@ const suite: BenchSuite = {
           loadRow('GET /hello (bare Fastify)', helloResult),
           loadRow('POST /api/v1/agentgate/propose', proposeResult),
         ],
-        targets: [target('propose throughput vs hello-world', ratio * 100, '>=', 30, '%')],
+        // The issue's bar is 10 % of hello-world in one process; 30 % is its long-term goal. Answers count only
+        // when durable, so the run also has to show no refusal and every answered decision on disk.
+        targets: [
+          target('propose throughput vs hello-world', ratio * 100, '>=', 10, '%'),
+          target('propose throughput vs hello-world (long-term goal)', ratio * 100, '>=', 30, '%'),
+          target('propose non-2xx and errors', proposeResult.non2xx + proposeResult.errors, '<=', 0),
+          target(
+            'answered proposes without a decision on disk',
+            Math.max(0, proposeResult.requests - stopped.decisions),
+            '<=',
+            0,
+          ),
+        ],
         notes: [
           `like for like: both servers alone in their own worker thread, started the same way, each warmed up for 1 s ` +
             `and then driven by the same autocannon settings (${connections} connections, ${durationS} s, no pipelining) ` +
