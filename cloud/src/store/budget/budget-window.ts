@@ -14,10 +14,16 @@
  * to the exact sum and leaves the account where it is.
  */
 import type { LedgerTotals } from '../records.js';
+import { type Row, num } from '../row-mappers.js';
 
 export interface WindowAccount extends LedgerTotals {
   /** The account covers reservations created strictly after this instant. */
   cutoffMs: number;
+}
+
+/** A `budget_windows` row (either dialect) as an account; undefined when the agent has none yet. */
+export function toWindowAccount(row: Row | undefined): WindowAccount | undefined {
+  return row && { cutoffMs: num(row.cutoff_ms), spent: num(row.spent), reserved: num(row.reserved) };
 }
 
 export type WindowReadPlan =

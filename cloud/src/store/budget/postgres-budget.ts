@@ -8,7 +8,7 @@ import type { PostgresClient, PostgresQuery, SqlStatement } from '../postgres-qu
 import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
 import { type Row, num, toReservation } from '../row-mappers.js';
 import type { ReservationRequest } from '../store.js';
-import { planWindowRead, windowAfterExpiry } from './budget-window.js';
+import { planWindowRead, toWindowAccount, windowAfterExpiry } from './budget-window.js';
 
 export class PostgresBudget {
   readonly #query: PostgresQuery;
@@ -27,11 +27,7 @@ export class PostgresBudget {
     // settlement committing in between cannot be counted on one side and not the other.
     const cutoffMs = nowMs - windowMs;
     const [row] = await this.#query(READ_WINDOW_SQL, [tenantId, agentId, windowMs, cutoffMs]);
-    const account = row && {
-      cutoffMs: num(row.cutoff_ms),
-      spent: num(row.spent),
-      reserved: num(row.reserved),
-    };
+    const account = toWindowAccount(row);
     if (planWindowRead(account, cutoffMs).kind === 'exact') {
       const [exact] = await this.#query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
       return { spent: num(exact!.spent), reserved: num(exact!.reserved) };
@@ -152,7 +148,7 @@ async function advanceWindow(
     'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3 FOR UPDATE',
     [tenantId, agentId, windowMs],
   );
-  const account = row && { cutoffMs: num(row.cutoff_ms), spent: num(row.spent), reserved: num(row.reserved) };
+  const account = toWindowAccount(row);
   const plan = planWindowRead(account, cutoffMs);
   if (plan.kind === 'exact') {
     const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
 import { type Row, num, toReservation } from '../row-mappers.js';
 import type { ReservationRequest } from '../store.js';
-import { planWindowRead, windowAfterExpiry } from './budget-window.js';
+import { planWindowRead, toWindowAccount, windowAfterExpiry } from './budget-window.js';
 
 function prepare(db: Database.Database) {
   return {
@@ -78,11 +78,7 @@ export class SqliteBudget {
   ): LedgerTotals {
     const cutoffMs = nowMs - windowMs;
     const row = this.#stmts.getBudgetWindow.get(tenantId, agentId, windowMs) as Row | undefined;
-    const account = row && {
-      cutoffMs: num(row.cutoff_ms),
-      spent: num(row.spent),
-      reserved: num(row.reserved),
-    };
+    const account = toWindowAccount(row);
     const plan = planWindowRead(account, cutoffMs);
     if (plan.kind === 'exact') {
       const exact = this.#stmts.ledgerTotals.get(tenantId, agentId, cutoffMs) as Row;
