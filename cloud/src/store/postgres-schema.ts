@@ -93,4 +93,22 @@ CREATE TRIGGER budget_windows_follow AFTER INSERT OR UPDATE ON budget_reservatio
     version: 4,
     sql: 'ALTER TABLE api_keys ADD COLUMN region TEXT; ALTER TABLE api_keys ADD COLUMN department TEXT;',
   },
+  {
+    // An agent with two window lengths has two window rows. The follow trigger's UPDATE locked them in the order
+    // its plan met them (heap order under a sequential scan), while a group commit locks them ORDER BY window_ms
+    // (postgres-group-commit.ts): a settlement holding the 1 h row and waiting for the 1 min row, beside a batch
+    // holding the 1 min row and waiting for the 1 h row, is a deadlock. A BEFORE trigger now takes them in the
+    // batch's order before the row changes (LockRows sits above the Sort, so rows lock in ORDER BY order).
+    version: 5,
+    sql: `
+CREATE FUNCTION budget_windows_lock_in_order() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM 1 FROM budget_windows WHERE tenant_id = NEW.tenant_id AND agent_id = NEW.agent_id
+      ORDER BY window_ms FOR UPDATE;
+    RETURN NEW;
+  END $$;
+CREATE TRIGGER budget_windows_lock_in_order BEFORE INSERT OR UPDATE ON budget_reservations
+  FOR EACH ROW EXECUTE FUNCTION budget_windows_lock_in_order();
+`,
+  },
 ];

@@ -399,4 +399,61 @@ if (await requirePostgres(t)) {
       await verifyLog(t, store, [await decision]);
     },
   );
+
+  t.test(
+    "a settlement takes the agent's window rows in window_ms order, the order a batch takes them",
+    async (t) => {
+      const { name, url } = namedUrl('order');
+      const store = await openTestPostgres(t, url);
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      // two window lengths for one agent: rows 1 min and 1 h; then a reservation inside both windows
+      await store.commitDecision(decisionWrite(a, ag, { amount: 1, windowMs: 60_000, nowMs: T0 }));
+      await store.commitDecision(decisionWrite(a, ag, { amount: 1, windowMs: 3_600_000, nowMs: T0 }));
+      const settling = decisionWrite(a, ag, { amount: 2, windowMs: 60_000, nowMs: T0 + 1 });
+      await store.commitDecision(settling);
+      const holder = await adminClient(t);
+      const windows = `${store.schema}.budget_windows`;
+      // the 1 min row's newest version now lies after the 1 h row in the heap, so a sequential scan (the
+      // plan PostgreSQL picks for a small table) meets the 1 h row first
+      await holder.query(`UPDATE ${windows} SET spent = spent WHERE agent_id = $1 AND window_ms = 60000`, [
+        ag,
+      ]);
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM ${windows} WHERE agent_id = $1 AND window_ms = 60000 FOR UPDATE`, [
+        ag,
+      ]);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const settlement = store.transaction(async (c, appendAudit) => {
+        await c.query('SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off');
+        await c.query("UPDATE budget_reservations SET state = 'committed' WHERE id = $1", [
+          settling.reservation!.id,
+        ]);
+        await gate;
+        return appendAudit(AuditLog.builder({ type: 'settled', actor: 'test', data: {} }, T0 + 2));
+      });
+      t.equal(await untilWaiting(holder, name, 1), 1, 'the settlement waits for the 1 min row');
+      const probe = await adminClient(t);
+      const longer = await probe
+        .query(`SELECT 1 FROM ${windows} WHERE agent_id = $1 AND window_ms = 3600000 FOR UPDATE NOWAIT`, [ag])
+        .then(
+          () => 'free',
+          (err: Error) => err.message,
+        );
+      t.equal(
+        longer,
+        'free',
+        'while it waits for the 1 min row it holds no lock on the 1 h row (a batch holding the 1 min row and ' +
+          'waiting for the 1 h row would otherwise close a cycle with it)',
+      );
+      await holder.query('COMMIT');
+      release();
+      await settlement;
+      t.same(await store.ledgerTotals(a, ag, 60_000, T0 + 2), { spent: 2, reserved: 2 });
+      t.same(await store.ledgerTotals(a, ag, 3_600_000, T0 + 2), { spent: 2, reserved: 2 });
+    },
+  );
 }
