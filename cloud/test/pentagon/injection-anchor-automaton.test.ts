@@ -13,18 +13,20 @@ import {
   isWordChar,
 } from '../../src/pentagon/tiers/injection/rules/anchor-automaton.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
+import { innerAnchors } from '../../src/pentagon/tiers/injection/rules/inner-anchors.js';
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { corpusTexts, generatedRowTexts } from './injection-texts.js';
 
-/** The reference: every anchor searched for at every position; per rule, where its first anchor starts
- * (−1: none found). */
+/** The reference: every anchor searched for at every position; per rule, where its first anchor starts,
+ * less the anchor's `before` and at least 0 (−1: none found). */
 function foundDirectly(anchors: readonly IndexedAnchor[], text: string, rules: number): Int32Array {
   const first = new Int32Array(rules).fill(-1);
   for (const a of anchors) {
     for (let i = text.indexOf(a.text); i >= 0; i = text.indexOf(a.text, i + 1)) {
       const atWordStart = isWordChar(text.charCodeAt(i)) && (i === 0 || !isWordChar(text.charCodeAt(i - 1)));
       if (!a.wordStart || atWordStart) {
-        if (first[a.rule]! < 0 || i < first[a.rule]!) first[a.rule] = i;
+        const at = Math.max(0, i - (a.before ?? 0));
+        if (first[a.rule]! < 0 || at < first[a.rule]!) first[a.rule] = at;
         break;
       }
     }
@@ -57,9 +59,15 @@ function agree(
   return foundByAutomaton(automaton, text, rules).join('') === live.join('');
 }
 
+/** A view's anchors: those read from the patterns and those written by hand (but for the ones that
+ * count only at the text's start, which the prefilter looks for itself). */
 function viewAnchors(view: TextView): IndexedAnchor[] {
   return INJECTION_RULES.flatMap((rule, index) =>
-    rule.views.includes(view) ? (ruleAnchors(rule.pattern) ?? []).map((a) => ({ ...a, rule: index })) : [],
+    rule.views.includes(view)
+      ? (ruleAnchors(rule.pattern) ?? innerAnchors(rule.id, rule.pattern) ?? [])
+          .filter((a) => !('atTextStart' in a && a.atTextStart === true))
+          .map((a) => ({ ...a, rule: index }))
+      : [],
   );
 }
 

@@ -11,8 +11,11 @@ import {
   asciiTextViews,
   fullTextViews,
   mayHoldHiddenCharacters,
+  textViews,
+  VIEW_BLANKS,
 } from '../../src/pentagon/tiers/injection/normalise.js';
 import { INJECTION_RULES, type TextView } from '../../src/pentagon/tiers/injection/rules/index.js';
+import { INNER_ANCHORS, innerAnchors } from '../../src/pentagon/tiers/injection/rules/inner-anchors.js';
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
 import { hasBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
@@ -130,6 +133,162 @@ t.test('anchors are read narrowly from the patterns', async (t) => {
   t.equal(anchors(String.raw`\b(?:new\s)?task`), undefined, 'an optional opening group: none');
   t.equal(anchors('[-=]{3}end'), undefined, 'a class: none');
   t.equal(ruleAnchors(/\bignore/iu), undefined, 'a case-insensitive pattern: none');
+});
+
+t.test('every hand-written anchor set applies, so no rule runs behind the alternation', async (t) => {
+  for (const id of Object.keys(INNER_ANCHORS)) {
+    const rule = INJECTION_RULES.find((r) => r.id === id);
+    t.ok(
+      rule !== undefined && innerAnchors(id, rule.pattern) !== undefined,
+      `${id}: written for its pattern`,
+    );
+  }
+  for (const view of VIEWS) {
+    t.equal(new RulePrefilter(INJECTION_RULES, view).sizes.unanchored, 0, `${view}: every rule has anchors`);
+  }
+  const changed = { ...INJECTION_RULES[0]!, id: 'delimiter.banner', pattern: /[-=#*_]{3,}\s?end/u };
+  t.equal(innerAnchors(changed.id, changed.pattern), undefined, 'a changed pattern loses its set');
+});
+
+/** Pieces of the four patterns the hand-written anchors stand for, and of their near misses. */
+const INNER_PIECES = [
+  ...['\n', '\r\n', '#', '##', '####', '**', ' ', '\t', '\u00a0', '. ', '! ', '.', '!', ':', ' :', '(', '<'],
+  ...['[', '-', '=', '_', '*', '---', '==', 'x', 'a', 'ai', 'llm', 'ais', 'llms', 'system', 'assistant'],
+  ...['developer', 'admin', 'root', 'message', 'prompt', 'override', 'note', 'now', 'must', 'ignore', 'end'],
+  ...['begin', 'new', 'instruction', 'instructions', 'to', 'for', 'the', 'any', 'all', 'agent', 'model'],
+  ...['models', 'gpt', 'bot', 'chatbot', 'language model', 'assistants', 'reading', 'processing'],
+  ...['summarising', 'summarizing', 'parsing', 'this', 'dear', 'if you are', 'an', 'attention', 'notice'],
+  ...['reminder', 'important', 'Note', 'SYSTEM', 'ΑΙ', 'а', '0', '1', '4'],
+];
+
+t.test('the rules with hand-written anchors match nowhere their anchors do not say they may', async (t) => {
+  const prefilters = {
+    plain: new RulePrefilter(INJECTION_RULES, 'plain'),
+    skeleton: new RulePrefilter(INJECTION_RULES, 'skeleton'),
+    squashed: new RulePrefilter(INJECTION_RULES, 'squashed'),
+  };
+  const inner = new Set(
+    Object.keys(INNER_ANCHORS).map((id) => INJECTION_RULES.findIndex((r) => r.id === id)),
+  );
+  const matchedByRule = new Map<number, number>();
+  const one = (...xs: string[]) => fc.constantFrom(...xs);
+  const blank = one(' ', '\n', '\t', '', '\r\n');
+  // The shapes of the four patterns, slot by slot, each slot also offering a near miss or nothing.
+  const roleLine = fc
+    .tuple(
+      one('', '\n', '. ', '! ', '.\n', 'x ', '.'),
+      one('', '#', '##', '####', '#####', '**', '*'),
+      blank,
+      one('system', 'assistant', 'developer', 'admin', 'root', 'rooted', 'sys'),
+      one('', ' message', ' prompt', ' note', ' override', 'x'),
+      blank,
+      one('', '**', '*'),
+      one(':', '', ' :'),
+      one('', '**'),
+      one('', ' you', ' the agent may', ' x'.repeat(50)),
+      one(' now', ' must', ' comply', ' approved', 'now', ''),
+    )
+    .map((slots) => slots.join(''));
+  const address = fc
+    .tuple(
+      one('', ' ', '\n', '(', '<', '[', '!', '-', 'x', '.'),
+      one(
+        'note',
+        'message',
+        'instructions',
+        'attention',
+        'if you are',
+        'dear',
+        'ai',
+        'llm',
+        'models',
+        'assistant',
+      ),
+      blank,
+      one(
+        'to',
+        'for',
+        'an',
+        'a',
+        'reading this',
+        'summarizing this',
+        'ai',
+        'chatbot',
+        'agent',
+        ':',
+        'system',
+        '',
+      ),
+      blank,
+      one('', 'the ', 'any ', 'all '),
+      one('ai', 'llm', 'language model', 'gpt', 'bot', 'agent', 'model', ':', ''),
+      one('', 's', ':', 'x'),
+    )
+    .map((slots) => slots.join(''));
+  const banner = fc
+    .tuple(
+      fc.array(one('-', '=', '#', '*', '_', 'x'), { maxLength: 6 }),
+      blank,
+      one('end', 'begin', 'new', 'system', 'instructions', 'ending'),
+    )
+    .map(([run, b, w]) => run.join('') + b + w);
+  const pieced = fc
+    .tuple(
+      fc.array(fc.constantFrom(...INNER_PIECES), { maxLength: 6 }),
+      fc.oneof(
+        roleLine,
+        address,
+        banner,
+        fc.array(fc.constantFrom(...INNER_PIECES), { maxLength: 10 }).map((p) => p.join('')),
+      ),
+      fc.array(fc.constantFrom(...INNER_PIECES), { maxLength: 6 }),
+    )
+    .map(([before, shaped, after]) => before.join('') + shaped + after.join(''));
+  fc.assert(
+    fc.property(pieced, fc.constantFrom<TextView>('plain', 'skeleton'), (raw, view) => {
+      const text = textViews(raw)[view];
+      const matching = new Map([...matchingRules(view, text)].filter(([i]) => inner.has(i)));
+      for (const i of matching.keys()) matchedByRule.set(i, (matchedByRule.get(i) ?? 0) + 1);
+      return noneLeftOut(liveRules(prefilters, view, text), matching);
+    }),
+    { numRuns: 40000, seed: 16 },
+  );
+  for (const i of inner) {
+    t.ok(
+      (matchedByRule.get(i) ?? 0) > 50,
+      `${INJECTION_RULES[i]!.id}: ${matchedByRule.get(i) ?? 0} texts matched`,
+    );
+  }
+});
+
+t.test('the views hold no blank other than the ones anchors are written with', async (t) => {
+  const otherBlank = new RegExp(`[^\\S${VIEW_BLANKS.replace('\n', '\\n')}]`, 'u');
+  const viewsOf = (raw: string) => {
+    const v = textViews(raw);
+    return [v.plain, v.skeleton, v.squashed];
+  };
+  let offending = 0;
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    // Lone surrogates too: a string may hold them.
+    const ch = String.fromCodePoint(cp);
+    for (const raw of [`a${ch}b`, ch, `${ch}\n${ch}`]) {
+      if (viewsOf(raw).some((v) => otherBlank.test(v)) && offending++ < 5) t.fail(`U+${cp.toString(16)}`);
+    }
+  }
+  t.equal(offending, 0, 'no code point, alone or between letters or line breaks, leaves another blank');
+  fc.assert(
+    fc.property(
+      fc.string({
+        unit: fc.constantFrom(
+          ...'\t\n\v\f\r \u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200bx'.split(''),
+        ),
+        maxLength: 30,
+      }),
+      (raw) => !viewsOf(raw).some((v) => otherBlank.test(v)),
+    ),
+    { numRuns: 5000, seed: 17 },
+  );
+  t.ok(otherBlank.test('a\tb') && !otherBlank.test('a \nb'), 'the check itself tells the blanks apart');
 });
 
 t.test('printable-ASCII text gets the same views from the shortcut as from full normalisation', async (t) => {

@@ -18,6 +18,14 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 /** Unicode tag characters U+E0000..U+E007F mirror ASCII invisibly ("ASCII smuggling"). */
 const TAGS = /[\u{e0000}-\u{e007f}]/gu;
 
+/**
+ * The only `\s` characters a view (plain, skeleton, squashed) can hold: blank collapsing turns every other
+ * blank and line break into one of these, and the invisible ones (U+FEFF) are removed before it. Anchors
+ * written for a rule's `\s` list just these (rules/inner-anchors.ts); test/pentagon/injection-fast-paths
+ * .test.ts checks every code point.
+ */
+export const VIEW_BLANKS = ' \n';
+
 export interface TextViews {
   /** NFKC, invisible characters removed, lower case, runs of blanks collapsed (newlines kept). */
   plain: string;

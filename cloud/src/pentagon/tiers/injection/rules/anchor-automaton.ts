@@ -13,11 +13,13 @@
  * those the trie walks found: an anchor anywhere wherever it occurs, one at a word start only there.
  */
 
-/** An anchor and the rule (by index) it stands for. */
+/** An anchor and the rule (by index) it stands for; `before`: how many code units a match of the rule
+ * may start before the anchor (0 when absent: matches start with their anchor). */
 export interface IndexedAnchor {
   text: string;
   wordStart: boolean;
   rule: number;
+  before?: number;
 }
 
 /** ASCII word characters, as `\b` sees them. */
@@ -45,7 +47,8 @@ export class AnchorAutomaton {
   readonly #step: Int32Array;
   /** Per state: the rules of every anchor that ends there (its own and those it ends with). */
   readonly #rulesAt: readonly (readonly number[])[];
-  /** Per rule: its longest anchor, in code units (0 for rules without one here). */
+  /** Per rule: the most code units from a match's start to the end of its anchor (its longest anchor and
+   * that anchor's `before`; 0 for rules without one here). */
   readonly #longest: Int32Array;
 
   constructor(anchors: readonly IndexedAnchor[]) {
@@ -64,7 +67,9 @@ export class AnchorAutomaton {
     });
     this.#symbols = symbols;
     this.#longest = new Int32Array(anchors.reduce((most, a) => Math.max(most, a.rule + 1), 0));
-    for (const a of anchors) this.#longest[a.rule] = Math.max(this.#longest[a.rule]!, a.text.length);
+    for (const a of anchors) {
+      this.#longest[a.rule] = Math.max(this.#longest[a.rule]!, a.text.length + (a.before ?? 0));
+    }
     // The trie of the anchors: children by symbol (-1: none), and the rules ending at each node.
     const children: Int32Array[] = [new Int32Array(symbols).fill(-1)];
     const rules: number[][] = [[]];
@@ -126,8 +131,9 @@ export class AnchorAutomaton {
   /**
    * Marks in `live` (indexed like the rules) the rules of every anchor that occurs in `text`; returns how
    * many were not marked before. For each rule it marks, `from[rule]` is set to where its matches can
-   * start at the earliest: every match starts with one of its anchors, and none ends before the first
-   * one found, so no match starts more than the rule's longest anchor before that one's end.
+   * start at the earliest: every match starts with one of its anchors (or at most its `before` units
+   * ahead of one), and none ends before the first one found, so no match starts more than the rule's
+   * longest anchor (and its `before`) ahead of that one's end.
    */
   mark(text: string, live: Uint8Array, from?: Int32Array): number {
     const codeOf = this.#codeOf;

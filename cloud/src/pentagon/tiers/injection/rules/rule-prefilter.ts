@@ -1,12 +1,14 @@
 /**
  * Which rules can match a view at all, found in one pass over the text instead of one regular-expression
- * pass per rule. Rules with anchors (rule-anchors.ts) are found by one automaton that reads the text once
- * (anchor-automaton.ts); the few without run behind one alternation of their patterns (a text it does not
- * match cannot match any of them). A rule left out here cannot match the text, so the findings are exactly
+ * pass per rule. Rules with anchors (rule-anchors.ts, read from the patterns; inner-anchors.ts, written by
+ * hand for the four patterns that do not start with a literal) are found by one automaton that reads the
+ * text once (anchor-automaton.ts); any without run behind one alternation of their patterns (a text it
+ * does not match cannot match any of them). A rule left out here cannot match the text, so the findings are exactly
  * those of running every rule (test/pentagon/injection-fast-paths.test.ts checks that on the whole corpus
  * and on random text).
  */
 import { AnchorAutomaton, type IndexedAnchor } from './anchor-automaton.js';
+import { innerAnchors } from './inner-anchors.js';
 import type { InjectionRule, TextView } from './rule.js';
 import { ruleAnchors } from './rule-anchors.js';
 
@@ -15,19 +17,25 @@ export class RulePrefilter {
   /** Rules without anchors (always candidates when `#residual` matches). */
   readonly #unanchored: number[] = [];
   readonly #residual: RegExp | undefined;
+  /** Anchors that count only at the start of the text (a pattern's `^`), with their rules. */
+  readonly #atTextStart: { text: string; rule: number }[] = [];
 
   constructor(rules: readonly InjectionRule[], view: TextView) {
     const unanchoredSources: string[] = [];
     const anchors: IndexedAnchor[] = [];
     rules.forEach((rule, index) => {
       if (!rule.views.includes(view)) return;
-      const found = ruleAnchors(rule.pattern);
+      const found = ruleAnchors(rule.pattern) ?? innerAnchors(rule.id, rule.pattern);
       if (found === undefined) {
         this.#unanchored.push(index);
         unanchoredSources.push(`(?:${rule.pattern.source})`);
         return;
       }
-      for (const anchor of found) anchors.push({ ...anchor, rule: index });
+      for (const anchor of found) {
+        if ('atTextStart' in anchor && anchor.atTextStart === true) {
+          this.#atTextStart.push({ text: anchor.text, rule: index });
+        } else anchors.push({ ...anchor, rule: index });
+      }
     });
     this.#anchors = new AnchorAutomaton(anchors);
     // Joining is sound: no rule has flags other than `u`, back-references or named groups.
@@ -40,6 +48,14 @@ export class RulePrefilter {
    */
   mark(text: string, live: Uint8Array, from?: Int32Array): number {
     let count = this.#anchors.mark(text, live, from);
+    for (const { text: anchor, rule } of this.#atTextStart) {
+      if (!text.startsWith(anchor)) continue;
+      if (live[rule] === 0) {
+        live[rule] = 1;
+        count++;
+      }
+      if (from !== undefined) from[rule] = 0;
+    }
     if (this.#residual?.test(text)) {
       for (const r of this.#unanchored) {
         if (live[r] === 0) {
@@ -54,6 +70,8 @@ export class RulePrefilter {
 
   /** How many rules of the view are looked up by anchor, and how many always run behind the alternation. */
   get sizes(): { anchored: number; unanchored: number } {
-    return { anchored: this.#anchors.allRules().size, unanchored: this.#unanchored.length };
+    const anchored = this.#anchors.allRules();
+    for (const { rule } of this.#atTextStart) anchored.add(rule);
+    return { anchored: anchored.size, unanchored: this.#unanchored.length };
   }
 }
