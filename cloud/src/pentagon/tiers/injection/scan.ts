@@ -6,6 +6,7 @@
 import { oneLine } from '../../one-line.js';
 import { type PreparedText, prepareText } from './prepared-text.js';
 import { INJECTION_RULES, type InjectionCategory, type TextView } from './rules/index.js';
+import { AnchorStarts } from './rules/anchor-automaton.js';
 import { RulePrefilter } from './rules/rule-prefilter.js';
 
 export { type PreparedText, prepareText } from './prepared-text.js';
@@ -53,6 +54,29 @@ const FROM: Readonly<Record<TextView, Int32Array>> = {
   skeleton: new Int32Array(INJECTION_RULES.length),
   squashed: new Int32Array(INJECTION_RULES.length),
 };
+/** Per view: where matches of the live rules can start (rule-prefilter.ts), sorted by position. */
+const STARTS: Readonly<Record<TextView, AnchorStarts>> = {
+  plain: new AnchorStarts(),
+  skeleton: new AnchorStarts(),
+  squashed: new AnchorStarts(),
+};
+/** Per view and rule: 1 when the rule has anchors there, so its matches start only where STARTS says. */
+const ANCHORED: Readonly<Record<TextView, Uint8Array>> = {
+  plain: anchoredRules('plain'),
+  skeleton: anchoredRules('skeleton'),
+  squashed: anchoredRules('squashed'),
+};
+function anchoredRules(view: TextView): Uint8Array {
+  return Uint8Array.from(INJECTION_RULES, (_, i) => (PREFILTERS[view].isAnchored(i) ? 1 : 0));
+}
+/**
+ * Each rule's pattern with the `y` flag, tried only where STARTS says a match can start, in order: the
+ * first that matches there is the rule's leftmost match, the one a search finds (it tries every position
+ * in order with the same steps at each; at the others no match can start).
+ */
+const STICKY: readonly RegExp[] = INJECTION_RULES.map(
+  (r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`),
+);
 /**
  * Each rule's pattern with the `g` flag, so a search can start at `lastIndex`: from where the rule's
  * first anchor puts its earliest match, not from the start of the text. The match found is the same:
@@ -67,14 +91,41 @@ export function markLiveRules(views: { plain: string; skeleton: string; squashed
   LIVE.plain.fill(0);
   LIVE.skeleton.fill(0);
   LIVE.squashed.fill(0);
-  return (
-    PREFILTERS.plain.mark(views.plain, LIVE.plain, FROM.plain) +
+  STARTS.plain.clear();
+  STARTS.skeleton.clear();
+  STARTS.squashed.clear();
+  const live =
+    PREFILTERS.plain.mark(views.plain, LIVE.plain, FROM.plain, STARTS.plain) +
     // Most text has no disguise: its skeleton equals its plain view, so one pass suffices.
     (views.skeleton !== views.plain
-      ? PREFILTERS.skeleton.mark(views.skeleton, LIVE.skeleton, FROM.skeleton)
+      ? PREFILTERS.skeleton.mark(views.skeleton, LIVE.skeleton, FROM.skeleton, STARTS.skeleton)
       : 0) +
-    PREFILTERS.squashed.mark(views.squashed, LIVE.squashed, FROM.squashed)
-  );
+    PREFILTERS.squashed.mark(views.squashed, LIVE.squashed, FROM.squashed, STARTS.squashed);
+  for (const starts of [STARTS.plain, STARTS.skeleton, STARTS.squashed]) {
+    if (starts.length > 1) starts.codes.subarray(0, starts.length).sort();
+  }
+  return live;
+}
+
+/** The leftmost match of rule `index` in `text`, tried only at the starts listed for it. */
+function matchAtStarts(index: number, text: string, starts: AnchorStarts): RegExpExecArray | null {
+  const pattern = STICKY[index]!;
+  const codes = starts.codes;
+  let tried = -1;
+  let m: RegExpExecArray | null = null;
+  for (let k = 0; k < starts.length; k++) {
+    const code = codes[k]!;
+    if ((code & 127) !== index) continue;
+    const at = code >> 7;
+    // Sorted: a position listed twice for the rule comes twice in a row.
+    if (at === tried) continue;
+    tried = at;
+    pattern.lastIndex = at;
+    m = pattern.exec(text);
+    if (m !== null) break;
+  }
+  pattern.lastIndex = 0;
+  return m;
 }
 
 /** Whether rule `index` may match its `view` after the last `markLiveRules`. */
@@ -103,10 +154,14 @@ function runRules(
     for (const view of r.views) {
       if (LIVE[view][index] === 0) continue;
       const text = views[view];
-      const pattern = FROM_LAST_INDEX[index]!;
-      pattern.lastIndex = FROM[view][index]!;
-      const m = pattern.exec(text);
-      pattern.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      if (ANCHORED[view][index] === 1 && !STARTS[view].full) m = matchAtStarts(index, text, STARTS[view]);
+      else {
+        const pattern = FROM_LAST_INDEX[index]!;
+        pattern.lastIndex = FROM[view][index]!;
+        m = pattern.exec(text);
+        pattern.lastIndex = 0;
+      }
       if (m) {
         found.set(id, {
           ruleId: id,

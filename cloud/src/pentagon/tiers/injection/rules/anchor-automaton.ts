@@ -27,6 +27,37 @@ export function isWordChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 }
 
+/**
+ * Where matches of the live rules may start: every occurrence of an anchor gives its start (and the
+ * `before` positions ahead of it) as `position × 128 + rule`, in the order the anchors end. Filled by
+ * `mark` up to a bound; past it `full` is set and the list no longer holds every start (the caller then
+ * searches from each rule's earliest start instead). One list is reused call after call.
+ */
+export class AnchorStarts {
+  codes = new Int32Array(256);
+  length = 0;
+  full = false;
+  constructor(readonly bound = 4096) {}
+
+  clear(): void {
+    this.length = 0;
+    this.full = false;
+  }
+
+  push(position: number, rule: number): void {
+    if (this.length >= this.bound) {
+      this.full = true;
+      return;
+    }
+    if (this.length === this.codes.length) {
+      const grown = new Int32Array(this.codes.length * 2);
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+    this.codes[this.length++] = position * 128 + rule;
+  }
+}
+
 /** Symbol 0: a code unit in no anchor. Symbol 1: the word-start marker. Anchor units are 2 onwards. */
 const OTHER = 0;
 const WORD_START = 1;
@@ -47,11 +78,15 @@ export class AnchorAutomaton {
   readonly #step: Int32Array;
   /** Per state: the rules of every anchor that ends there (its own and those it ends with). */
   readonly #rulesAt: readonly (readonly number[])[];
+  /** Per state: (rule, length, before) of every anchor that ends there, flat. */
+  readonly #endingAt: readonly (readonly number[])[];
   /** Per rule: the most code units from a match's start to the end of its anchor (its longest anchor and
    * that anchor's `before`; 0 for rules without one here). */
   readonly #longest: Int32Array;
 
   constructor(anchors: readonly IndexedAnchor[]) {
+    if (anchors.some((a) => a.rule >= 128))
+      throw new RangeError('anchor automaton: rules are numbered below 128');
     // The symbol of every UTF-16 code unit, given as the anchors are read.
     const symbolOf = new Uint16Array(65536);
     let symbols = 2;
@@ -73,6 +108,7 @@ export class AnchorAutomaton {
     // The trie of the anchors: children by symbol (-1: none), and the rules ending at each node.
     const children: Int32Array[] = [new Int32Array(symbols).fill(-1)];
     const rules: number[][] = [[]];
+    const ending: number[][] = [[]];
     paths.forEach((path, k) => {
       let node = 0;
       for (const symbol of path) {
@@ -80,11 +116,13 @@ export class AnchorAutomaton {
           children[node]![symbol] = children.length;
           children.push(new Int32Array(symbols).fill(-1));
           rules.push([]);
+          ending.push([]);
         }
         node = children[node]![symbol]!;
       }
       const rule = anchors[k]!.rule;
       if (!rules[node]!.includes(rule)) rules[node]!.push(rule);
+      addEnding(ending[node]!, rule, anchors[k]!.text.length, anchors[k]!.before ?? 0);
     });
     // Breadth first: each node's longest proper suffix that is also a trie node (`fail`), its missing
     // transitions taken from there, and its rules joined with those of the suffix.
@@ -101,6 +139,10 @@ export class AnchorAutomaton {
       const node = queue[head]!;
       const suffixRules = rules[fail[node]!]!;
       for (const r of suffixRules) if (!rules[node]!.includes(r)) rules[node]!.push(r);
+      const suffixEnding = ending[fail[node]!]!;
+      for (let e = 0; e < suffixEnding.length; e += 3) {
+        addEnding(ending[node]!, suffixEnding[e]!, suffixEnding[e + 1]!, suffixEnding[e + 2]!);
+      }
       for (let s = 0; s < symbols; s++) {
         const child = children[node]![s]!;
         const viaSuffix = next[fail[node]! * symbols + s]!;
@@ -126,6 +168,7 @@ export class AnchorAutomaton {
       this.#codeOf[unit] = symbolOf[unit]! * 2 + (isWordChar(unit) ? 1 : 0);
     }
     this.#rulesAt = rules;
+    this.#endingAt = ending;
   }
 
   /**
@@ -135,7 +178,7 @@ export class AnchorAutomaton {
    * ahead of one), and none ends before the first one found, so no match starts more than the rule's
    * longest anchor (and its `before`) ahead of that one's end.
    */
-  mark(text: string, live: Uint8Array, from?: Int32Array): number {
+  mark(text: string, live: Uint8Array, from?: Int32Array, starts?: AnchorStarts): number {
     const codeOf = this.#codeOf;
     const step = this.#step;
     const symbols = this.#symbols;
@@ -151,7 +194,11 @@ export class AnchorAutomaton {
       const entry = step[(word & (previousIsWord ^ 1)) * half + row + (code >> 1)]!;
       previousIsWord = word;
       row = entry >> 1;
-      if ((entry & 1) !== 0) marked += this.#markRules(rulesAt[row / symbols]!, live, from, i + 1);
+      if ((entry & 1) !== 0) {
+        marked += this.#markRules(rulesAt[row / symbols]!, live, from, i + 1);
+        if (starts !== undefined && !starts.full)
+          this.#addStarts(this.#endingAt[row / symbols]!, i + 1, starts);
+      }
     }
     return marked;
   }
@@ -170,8 +217,25 @@ export class AnchorAutomaton {
     return marked;
   }
 
+  /** The starts of the anchors in `ending` (of one state) that end before `end`, and the positions up
+   * to their `before` ahead of them. */
+  #addStarts(ending: readonly number[], end: number, starts: AnchorStarts): void {
+    for (let e = 0; e < ending.length; e += 3) {
+      const start = end - ending[e + 1]!;
+      for (let p = Math.max(0, start - ending[e + 2]!); p <= start; p++) starts.push(p, ending[e]!);
+    }
+  }
+
   /** Every rule with an anchor here. */
   allRules(): Set<number> {
     return new Set(this.#rulesAt.flat());
   }
+}
+
+/** Adds (rule, length, before) to a state's flat list unless it is there already. */
+function addEnding(list: number[], rule: number, length: number, before: number): void {
+  for (let e = 0; e < list.length; e += 3) {
+    if (list[e] === rule && list[e + 1] === length && list[e + 2] === before) return;
+  }
+  list.push(rule, length, before);
 }

@@ -7,7 +7,7 @@
  * those of running every rule (test/pentagon/injection-fast-paths.test.ts checks that on the whole corpus
  * and on random text).
  */
-import { AnchorAutomaton, type IndexedAnchor } from './anchor-automaton.js';
+import { AnchorAutomaton, type AnchorStarts, type IndexedAnchor } from './anchor-automaton.js';
 import { innerAnchors } from './inner-anchors.js';
 import type { InjectionRule, TextView } from './rule.js';
 import { ruleAnchors } from './rule-anchors.js';
@@ -43,11 +43,13 @@ export class RulePrefilter {
   }
 
   /**
-   * Marks in `live` (indexed like the rules) every rule that may match `text`; returns how many. With
-   * `from`, also where each marked rule's matches can start at the earliest (0 for rules without anchors).
+   * Marks in `live` (indexed like the rules) every rule that may match `text` (a view: its blanks are
+   * VIEW_BLANKS); returns how many. With `from`, also where each marked rule's matches can start at the
+   * earliest (0 for rules without anchors); with `starts`, every position where a match of a rule with
+   * anchors can start (anchor-automaton.ts).
    */
-  mark(text: string, live: Uint8Array, from?: Int32Array): number {
-    let count = this.#anchors.mark(text, live, from);
+  mark(text: string, live: Uint8Array, from?: Int32Array, starts?: AnchorStarts): number {
+    let count = this.#anchors.mark(text, live, from, starts);
     for (const { text: anchor, rule } of this.#atTextStart) {
       if (!text.startsWith(anchor)) continue;
       if (live[rule] === 0) {
@@ -55,6 +57,7 @@ export class RulePrefilter {
         count++;
       }
       if (from !== undefined) from[rule] = 0;
+      starts?.push(0, rule);
     }
     if (this.#residual?.test(text)) {
       for (const r of this.#unanchored) {
@@ -66,6 +69,12 @@ export class RulePrefilter {
       }
     }
     return count;
+  }
+
+  /** Whether rule `index` has anchors here (otherwise it runs behind the alternation, and `mark` lists no
+   * starts for it). */
+  isAnchored(index: number): boolean {
+    return !this.#unanchored.includes(index);
   }
 
   /** How many rules of the view are looked up by anchor, and how many always run behind the alternation. */
