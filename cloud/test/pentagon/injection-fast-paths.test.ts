@@ -19,7 +19,7 @@ import { INNER_ANCHORS, innerAnchors } from '../../src/pentagon/tiers/injection/
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { AnchorStarts } from '../../src/pentagon/tiers/injection/rules/anchor-automaton.js';
 import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
-import { hasBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
+import { firstBase64Run, hasBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { scanText } from '../../src/pentagon/tiers/injection/scan.js';
 import { oneLine } from '../../src/pentagon/one-line.js';
@@ -565,6 +565,23 @@ t.test('the base64-run check is the pattern it stands for, and hex needs such a 
       (text) => hasBase64Run(text) === run.test(text) && (!hex.test(text) || hasBase64Run(text)),
     ),
     { numRuns: 3000, seed: 64 },
+  );
+  // decodePayloads searches for base64 and hex from where the first run starts: no match starts earlier.
+  const firstAt = (re: RegExp, text: string) => re.exec(text)?.index ?? -1;
+  const searchedFromRun = (text: string) => {
+    const at = firstBase64Run(text);
+    const hexAt = firstAt(hex, text);
+    return at === firstAt(run, text) && (hexAt < 0 || hexAt >= at);
+  };
+  for (const text of [...corpusTexts, ...generatedTexts]) {
+    if (!searchedFromRun(text)) t.fail(`first run: ${JSON.stringify(text)}`);
+  }
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.constantFrom(...'aZ09f+/_-=. é'.split('')), maxLength: 80 }),
+      searchedFromRun,
+    ),
+    { numRuns: 5000, seed: 65 },
   );
 });
 

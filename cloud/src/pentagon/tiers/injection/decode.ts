@@ -45,6 +45,15 @@ const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
 
 /** Whether `raw` holds 20 consecutive characters of BASE64's class [A-Za-z0-9+/_-]. */
 export function hasBase64Run(raw: string): boolean {
+  return firstBase64Run(raw) >= 0;
+}
+
+/**
+ * Where the first run of 20 characters of BASE64's class starts in `raw` (−1: none). No BASE64 or HEX
+ * match starts before it: each is such a run (hex digits are in the class, and HEX needs 24), and a run
+ * starting earlier would have reached 20 characters earlier.
+ */
+export function firstBase64Run(raw: string): number {
   let run = 0;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
@@ -57,9 +66,9 @@ export function hasBase64Run(raw: string): boolean {
       c === 0x5f ||
       c === 0x2d;
     run = inClass ? run + 1 : 0;
-    if (run >= 20) return true;
+    if (run >= 20) return i - 19;
   }
-  return false;
+  return -1;
 }
 
 function decodeEscapes(s: string): string {
@@ -86,8 +95,8 @@ export function decodePayloads(raw: string): DecodedPayload[] {
   if (raw.length < 18) return out;
   // exec() over the shared global patterns rather than matchAll(), which clones the pattern per call;
   // no pattern matches the empty string, so the loop visits the same matches as matchAll would.
-  const each = (re: RegExp, fn: (m: string) => void) => {
-    re.lastIndex = 0;
+  const each = (re: RegExp, fn: (m: string) => void, from = 0) => {
+    re.lastIndex = from;
     for (let m = re.exec(raw); m !== null; m = re.exec(raw)) {
       if (out.length >= MAX_DECODED_CANDIDATES) break;
       fn(m[0].slice(0, MAX_CANDIDATE_CHARS));
@@ -96,13 +105,19 @@ export function decodePayloads(raw: string): DecodedPayload[] {
   };
   // Both need a run of 20+ base64 characters (hex digits are among them, and hex needs 24): one linear
   // pass rules them out for most text, where the patterns would be tried at every letter of every word.
-  if (hasBase64Run(raw)) {
-    each(BASE64, (m) => {
-      // Pure hex is also valid base64; leave it to the hex pass.
-      if (/^[0-9a-fA-F]+$/.test(m)) return;
-      push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
-    });
-    each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))));
+  // Both are searched from where that run starts.
+  const run = firstBase64Run(raw);
+  if (run >= 0) {
+    each(
+      BASE64,
+      (m) => {
+        // Pure hex is also valid base64; leave it to the hex pass.
+        if (/^[0-9a-fA-F]+$/.test(m)) return;
+        push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+      },
+      run,
+    );
+    each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))), run);
   }
   // Each of these needs its marker character; skip the scan when the text has none.
   if (raw.includes('\\')) each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
