@@ -364,7 +364,30 @@ t.test(
     ];
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom(...pieces, ' ', ' ', '\n'), { maxLength: 40 }).map((p) => p.join('')),
+        fc.oneof(
+          fc.array(fc.constantFrom(...pieces, ' ', ' ', '\n'), { maxLength: 40 }).map((p) => p.join('')),
+          // The squashed view's words, spaced and dotted: an anchor that leads nowhere, then one that matches.
+          fc
+            .array(
+              fc.constantFrom(
+                'ignore',
+                'forget',
+                'disregard',
+                'all',
+                'your',
+                'previous',
+                'prior',
+                'instructions',
+                'rules',
+                'x',
+                ' ',
+                '.',
+                'i g n o r e',
+              ),
+              { maxLength: 16 },
+            )
+            .map((p) => p.join('')),
+        ),
         (raw) => JSON.stringify(findings(raw)) === JSON.stringify(findingsOfEveryRule(raw)),
       ),
       { numRuns: 20000, seed: 18 },

@@ -17,6 +17,12 @@ export class RulePrefilter {
   /** Rules without anchors (always candidates when `#residual` matches). */
   readonly #unanchored: number[] = [];
   readonly #residual: RegExp | undefined;
+  /**
+   * When the view has only a few anchors, all looked for anywhere with no `before` (the squashed view: one
+   * rule, three words), they are found with `indexOf` instead of the automaton, whose one pass per text
+   * costs more than a few searches for a literal; with each anchor's rule and its rule's longest anchor.
+   */
+  readonly #literals: { text: string; rule: number; longest: number }[] | undefined;
   /** Anchors that count only at the start of the text (a pattern's `^`), with their rules. */
   readonly #atTextStart: { text: string; rule: number }[] = [];
 
@@ -38,6 +44,15 @@ export class RulePrefilter {
       }
     });
     this.#anchors = new AnchorAutomaton(anchors);
+    const literal = (a: IndexedAnchor) => !a.wordStart && (a.before ?? 0) === 0;
+    this.#literals =
+      anchors.length <= MAX_LITERALS && anchors.every(literal)
+        ? anchors.map((a) => ({
+            text: a.text,
+            rule: a.rule,
+            longest: Math.max(...anchors.filter((b) => b.rule === a.rule).map((b) => b.text.length)),
+          }))
+        : undefined;
     // Joining is sound: no rule has flags other than `u`, back-references or named groups.
     this.#residual = unanchoredSources.length > 0 ? new RegExp(unanchoredSources.join('|'), 'u') : undefined;
   }
@@ -49,7 +64,10 @@ export class RulePrefilter {
    * anchors can start (anchor-automaton.ts).
    */
   mark(text: string, live: Uint8Array, from?: Int32Array, starts?: AnchorStarts): number {
-    let count = this.#anchors.mark(text, live, from, starts);
+    let count =
+      this.#literals !== undefined
+        ? markLiterals(this.#literals, text, live, from, starts)
+        : this.#anchors.mark(text, live, from, starts);
     for (const { text: anchor, rule } of this.#atTextStart) {
       if (!text.startsWith(anchor)) continue;
       if (live[rule] === 0) {
@@ -83,4 +101,36 @@ export class RulePrefilter {
     for (const { rule } of this.#atTextStart) anchored.add(rule);
     return { anchored: anchored.size, unanchored: this.#unanchored.length };
   }
+}
+
+/** Most anchors a view may have to be searched for one by one with `indexOf`. */
+const MAX_LITERALS = 4;
+
+/**
+ * `AnchorAutomaton.mark` for anchors looked for anywhere with no `before`, by `indexOf`: the same rules
+ * marked, the same earliest starts (from the earliest end of any of the rule's anchors), and every
+ * occurrence's start listed (in another order: the list is sorted before it is read).
+ */
+function markLiterals(
+  literals: readonly { text: string; rule: number; longest: number }[],
+  text: string,
+  live: Uint8Array,
+  from: Int32Array | undefined,
+  starts: AnchorStarts | undefined,
+): number {
+  let marked = 0;
+  for (const { text: anchor, rule, longest } of literals) {
+    let at = text.indexOf(anchor);
+    if (at < 0) continue;
+    const earliest = Math.max(0, at + anchor.length - longest);
+    if (live[rule] === 0) {
+      live[rule] = 1;
+      marked++;
+      if (from !== undefined) from[rule] = earliest;
+    } else if (from !== undefined && earliest < from[rule]!) from[rule] = earliest;
+    for (; at >= 0 && starts !== undefined && !starts.full; at = text.indexOf(anchor, at + 1)) {
+      starts.push(at, rule);
+    }
+  }
+  return marked;
 }
