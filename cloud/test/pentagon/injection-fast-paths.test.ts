@@ -6,7 +6,10 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
-import { countMixedScriptWords } from '../../src/pentagon/tiers/injection/mixed-script.js';
+import {
+  countMixedScriptWords,
+  FIRST_CYRILLIC_OR_GREEK,
+} from '../../src/pentagon/tiers/injection/mixed-script.js';
 import {
   asciiTextViews,
   fullTextViews,
@@ -482,6 +485,23 @@ t.test('the one-pass mixed-script word count equals the regular expression it re
     }),
     { numRuns: 20000, seed: 17 },
   );
+});
+
+t.test('text with no Cyrillic or Greek unit is counted without the word pass, alike', async (t) => {
+  // Every code point between Latin letters: the count (skipped or not) is the regular expression's.
+  let differing = 0;
+  let mixed = 0;
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    const text = `ab${String.fromCodePoint(cp)}cd`;
+    const expected = text.match(MIXED_SCRIPT_WORD)?.length ?? 0;
+    if (countMixedScriptWords(text) !== expected && differing++ < 5) t.fail(`U+${cp.toString(16)}`);
+    if (expected > 0) mixed++;
+  }
+  t.equal(differing, 0, `every code point alike (${mixed} make a mixed-script word)`);
+  const before = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+  let below = 0;
+  for (let cp = 0; cp < FIRST_CYRILLIC_OR_GREEK; cp++) if (before.test(String.fromCodePoint(cp))) below++;
+  t.equal(below, 0, 'no Cyrillic or Greek code point below the first one');
 });
 
 t.test('mixed-script counting stays linear on text without blanks', async (t) => {

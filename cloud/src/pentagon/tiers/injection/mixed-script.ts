@@ -51,7 +51,26 @@ function classOf(cp: number): number {
   return c;
 }
 
+/** The first Cyrillic or Greek code point (U+0370); test/pentagon/injection-fast-paths.test.ts checks it. */
+export const FIRST_CYRILLIC_OR_GREEK = 0x370;
+
+/**
+ * Whether `text` may hold a Cyrillic or Greek letter: a code unit at or above U+0370 of that class, or
+ * any surrogate (the supplementary planes hold a few). Without one no word mixes the scripts, and most
+ * text (Latin scripts, CJK) is answered in one comparison or one table read per unit.
+ */
+function mayHoldCyrillicOrGreek(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < FIRST_CYRILLIC_OR_GREEK) continue;
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+    if ((classOf(c) & CYRILLIC_OR_GREEK) !== 0) return true;
+  }
+  return false;
+}
+
 export function countMixedScriptWords(text: string): number {
+  if (!mayHoldCyrillicOrGreek(text)) return 0;
   let count = 0;
   const n = text.length;
   let i = 0;
