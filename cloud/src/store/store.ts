@@ -11,6 +11,7 @@
  * for that index, so the entry, the index and the state change become durable together or not at all.
  */
 import type { AuditEntry } from '@pentagate/protocol';
+import type { ComposedRow } from './composed-row.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -72,6 +73,12 @@ export interface DecisionParts {
   entry: AuditEntry;
   decision: Omit<DecisionRecord, 'auditIndex' | 'envelope'>;
   call?: Omit<CallHistoryRecord, 'decisionId' | 'tenantId' | 'agentId'>;
+  /**
+   * Rows of stores composed on this one (the kernel's proposal row), written in the decision's
+   * transaction so they cost no write of their own; one that collides with a unique key rolls the whole
+   * decision back and rejects it with RowConflict (composed-row.ts).
+   */
+  rows?: readonly ComposedRow[];
 }
 
 export interface DecisionWrite<T> {
@@ -148,7 +155,7 @@ export interface Store {
   // Decisions -------------------------------------------------------------------------------------------
   /**
    * In one transaction: takes the reservation (if any) under a per-agent lock, takes the next audit index,
-   * calls `build`, and writes the audit entry, the decision and the call record.
+   * calls `build`, and writes the audit entry, the decision, the call record and the composed rows.
    */
   commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>>;
   getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined>;

@@ -2,11 +2,13 @@
  * Decisions on PostgreSQL. Committing one is the store's widest write: the window totals under the agent's
  * budget lock, the audit index under the audit_head lock (the group commit took both, in that order, before
  * this write: postgres-group-commit.ts), then the reservation, the audit entry carrying the signed envelope
- * (decision-envelope.ts), the decision row and the call record; all commit together or not at all.
+ * (decision-envelope.ts), the decision row, the call record and the composed rows (the kernel's proposal
+ * row, composed-row.ts); all commit together or not at all.
  */
 import type { PostgresAudit } from '../audit/postgres-audit.js';
 import type { PostgresBudget } from '../budget/postgres-budget.js';
 import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
+import { postgresRowConflict, postgresRowInsert } from '../composed-row.js';
 import { type PostgresClient, type PostgresQuery, oneStatement } from '../postgres-query.js';
 import type { DecisionRecord, LedgerTotals } from '../records.js';
 import { decisionValues, toDecision } from '../row-mappers.js';
@@ -51,6 +53,7 @@ export class PostgresDecisions {
     const index = nextIndex();
     const { parts, result } = write.build({ index, reserved, ledger });
     const d = parts.decision;
+    const composed = parts.rows ?? [];
     const envelope = signedEnvelopeOf(parts);
     const audit = this.#audit.auditInsert(parts.entry, index);
     // the rows in ONE statement: the batch holds the budget and audit_head locks meanwhile, so every round
@@ -66,8 +69,14 @@ export class PostgresDecisions {
         params: decisionValues(d, index, d.approved),
       },
       ...(parts.call ? [this.#calls.callInsert(d.id, write.tenantId, write.agentId, parts.call)] : []),
+      ...composed.map(postgresRowInsert),
     ]);
-    await c.query(rows.sql, rows.params);
+    try {
+      await c.query(rows.sql, rows.params);
+    } catch (err) {
+      // a composed row's key is taken: the batch rolls this savepoint back, and the caller is told so
+      throw postgresRowConflict(err, composed) ?? err;
+    }
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
     return { audit: audit.record, decision, reserved: reserved && r !== undefined, result };
   }

@@ -1,12 +1,14 @@
 /**
  * Decisions on SQLite. Committing one is the store's widest write: the budget reservation, the audit entry
- * (which carries the signed envelope, decision-envelope.ts), the decision row and the call record, all in
- * one write of the single writer (SqliteStore), so they become durable together or not at all.
+ * (which carries the signed envelope, decision-envelope.ts), the decision row, the call record and the
+ * composed rows (the kernel's proposal row, composed-row.ts), all in one write of the single writer
+ * (SqliteStore), so they become durable together or not at all.
  */
 import type Database from 'better-sqlite3';
 import type { SqliteAudit } from '../audit/sqlite-audit.js';
 import type { SqliteBudget } from '../budget/sqlite-budget.js';
 import type { SqliteCallHistory } from '../call-history/sqlite-call-history.js';
+import { insertSqliteRow } from '../composed-row.js';
 import type { DecisionRecord } from '../records.js';
 import { type Row, decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
@@ -33,12 +35,14 @@ export interface SqliteDecisionFamilies {
 }
 
 export class SqliteDecisions {
+  readonly #db: Database.Database;
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #budget: SqliteBudget;
   readonly #audit: SqliteAudit;
   readonly #calls: SqliteCallHistory;
 
   constructor(db: Database.Database, { budget, audit, calls }: SqliteDecisionFamilies) {
+    this.#db = db;
     this.#stmts = prepare(db);
     this.#budget = budget;
     this.#audit = audit;
@@ -55,6 +59,9 @@ export class SqliteDecisions {
     const index = this.#audit.nextAuditIndex();
     const { parts, result } = write.build({ index, reserved, ledger });
     const d = parts.decision;
+    // first: a row whose key is taken (RowConflict) fails the write before anything else is written; the
+    // write's savepoint rolls back whatever was, so the decision costs no index and no reservation
+    for (const row of parts.rows ?? []) insertSqliteRow(this.#db, row);
     if (r && reserved) {
       this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
     }
