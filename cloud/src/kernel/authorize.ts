@@ -2,24 +2,28 @@
  * `authorize`: one request → one AuthorizationDecision, for every route — the kernel's ProposedAction and
  * the agent routes' tool calls (`/agentgate/propose`, `/selfcorrect`) alike, so they share one queue of
  * proposals, approvals, holds and expiry. Reads the tenant's policy, the agent's
- * ledger and metabolic history, decides (decide.ts), writes the proposal row, then — in ONE store
- * transaction (the platform's commitDecision) — takes the budget reservation, signs the decision for its
- * audit index and writes the `decision` entry, the decision record and the call record. A lost reservation
- * race turns the decision into DENY inside that transaction, so what is signed is what the ledger holds.
+ * ledger and metabolic history, decides (decide.ts), then — in ONE store transaction (the platform's
+ * commitDecision), which is one durable write — takes the budget reservation, signs the decision for its
+ * audit index and writes the `decision` entry, the decision record, the call record and the proposal row.
+ * A lost reservation race turns the decision into DENY inside that transaction, so what is signed, what
+ * the ledger holds and what the proposal row says agree.
  *
  * The same idempotencyKey in the same tenant returns the first decision (with a fresh proof) instead of
- * deciding again; the same key with another request is refused. Region and department are what the
- * tenant's administrator bound to the API key; what the request claims is only checked against that.
+ * deciding again (earlier-decision.ts); the same key with another request is refused. Two requests with
+ * one key racing past the first look-up both decide, but the proposal row's unique key lets only one
+ * decision commit: the other rolls back whole (no reservation, no audit index) and answers with the first.
+ * Region and department are what the tenant's administrator bound to the API key; what the request claims
+ * is only checked against that.
  */
 import { jcsSha256Hex, ownEnvelopeDigest } from '../pentagon/digest.js';
 import {
   type AuthorizationDecision,
+  type AuthorizationStatus,
   type DsseEnvelope,
   newId,
   type ProposedAction,
 } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
-import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
 import { callRecords, HISTORY_LIMIT, ledgerState } from '../decisions/evaluation-inputs.js';
@@ -28,23 +32,16 @@ import type { GovernedAction } from '../pentagon/index.js';
 import type { LoadedPolicy } from '../policy/index.js';
 import { budgetFor } from '../policy/index.js';
 import { proofPacket } from '../routes/proofs.js';
-import type { ProposalRecord } from '../store/kernel-store.js';
+import { proposalRow } from '../store/kernel-rows.js';
+import type { ProposalState } from '../store/kernel-store.js';
 import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
-import type { ReservationRequest, Store } from '../store/store.js';
+import type { DecisionCommit, ReservationRequest, Store } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
 import { governedActionFor, toolNameOf } from './governed-action.js';
 import { kernelAgent } from './kernel-agent.js';
+import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
-import { findKernelDecision } from './kernel-decision.js';
 import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
-
-/**
- * How long a repeat waits for the first request with its idempotencyKey to finish deciding. Generous on
- * purpose: a decision normally takes milliseconds, but on a loaded host a short wait turned a legitimate
- * concurrent repeat into a 409.
- */
-const IDEMPOTENT_WAIT_MS = 30_000;
-const IDEMPOTENT_POLL_MS = 20;
 
 /** Which route a decision came from (audit entries and metrics name it). */
 export type DecisionRoute = 'kernel.authorize' | 'agentgate.propose' | 'selfcorrect';
@@ -82,43 +79,13 @@ export interface AuthorizeResult {
   reason: string;
 }
 
-async function earlierDecision(
-  k: KernelContext,
-  tenantId: string,
-  existing: ProposalRecord,
-  actionDigest: string,
-  keyName: string,
-  withProof: boolean,
-): Promise<AuthorizeResult> {
-  if (existing.actionDigest !== actionDigest) {
-    throw new ApiError(
-      'IDEMPOTENCY_CONFLICT',
-      `${keyName} was used for another request (digest ${existing.actionDigest}); this request has ` +
-        `digest ${actionDigest}: use a new ${keyName}`,
-      { proposalId: existing.id },
-    );
-  }
-  const until = Date.now() + IDEMPOTENT_WAIT_MS;
-  for (;;) {
-    const found = await findKernelDecision(k, tenantId, existing.id);
-    // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
-    if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
-      const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
-      return {
-        decision: proof ? { ...found.body, proof } : found.body,
-        created: false,
-        envelope: found.record.envelope as unknown as DsseEnvelope,
-        reason: String(found.record.verdict.reason ?? ''),
-      };
-    }
-    if (Date.now() >= until) break;
-    await new Promise((r) => setTimeout(r, IDEMPOTENT_POLL_MS));
-  }
-  throw new ApiError(
-    'IDEMPOTENCY_CONFLICT',
-    `the first request with this ${keyName} is still being decided; retry shortly`,
-    { proposalId: existing.id },
-  );
+/**
+ * The proposal's state as decided: a DENY is final; an ALLOW the agent routes settle at once (no execute
+ * follows) is executed; anything else waits — for execute, an operator or its hold.
+ */
+function proposalState(status: AuthorizationStatus, settleAllow: boolean): ProposalState {
+  if (status === 'DENY') return 'denied';
+  return status === 'ALLOW' && settleAllow ? 'executed' : 'open';
 }
 
 function reservationFor(
@@ -199,128 +166,133 @@ export async function authorize(
   // the limit net of the reserve the policy keeps back, as the governor computes it
   const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;
   const reservation = reservationFor(outcome, limit, budget?.windowMs ?? 0, nowMs);
-  const status = outcome.decision.status;
-  const inserted = await k.store.insertProposal({
-    tenantId,
-    id: proposalId,
-    agentId: agent.id,
-    status,
-    state: status === 'DENY' ? 'denied' : status === 'ALLOW' && req.settleAllow ? 'executed' : 'open',
-    actionType: action.type,
-    actionDigest,
-    idempotencyKey: req.idempotencyKey ?? null,
-    reservationId: reservation?.id ?? null,
-    createdAtMs: nowMs,
-    expiresAtMs: Date.parse(outcome.decision.expiresAt),
-    holdUntilMs: outcome.decision.holdUntil ? Date.parse(outcome.decision.holdUntil) : null,
-    updatedAtMs: nowMs,
-    settledBy: null,
-  });
-  if (!inserted.inserted)
-    return earlierDecision(k, tenantId, inserted.existing, actionDigest, keyName, req.withProof !== false);
-
   const policyRef = policy ? { id: policy.id, digest: policy.digest } : NO_POLICY;
-  const commit = await cloud.store.commitDecision({
-    tenantId,
-    agentId: agent.id,
-    nowMs,
-    ...(reservation ? { reservation } : {}),
-    build: (ctx) => {
-      const lostRace: LostRace | undefined =
-        reservation && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
-      const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace, prints) : outcome;
-      const d = o.decision;
-      const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
-      const statement = decisionStatement({
-        subjectName: req.subjectName,
-        actionRequest: req.actionRequest,
-        decisionId: proposalId,
-        outcome: d.status,
-        tenantId,
-        agentId: agent.id,
-        policy: policyRef,
-        tiers: o.verdict.tiers as unknown as Record<string, unknown>,
-        reservedBudget: reservedAmount,
-        issuedAtMs: nowMs,
-        expiresAtMs: Date.parse(d.expiresAt),
-        auditOrigin: cloud.keys.origin,
-        auditIndex: ctx.index,
-      });
-      const envelope = signDecision(statement, cloud.keys.proof);
-      const codes = d.violations.map((v) => v.code);
-      const entry = AuditLog.builder(
-        {
-          type: 'decision',
+  let commit: DecisionCommit<{ outcome: KernelOutcome; envelope: DsseEnvelope }>;
+  try {
+    commit = await cloud.store.commitDecision({
+      tenantId,
+      agentId: agent.id,
+      nowMs,
+      ...(reservation ? { reservation } : {}),
+      build: (ctx) => {
+        const lostRace: LostRace | undefined =
+          reservation && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
+        const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace, prints) : outcome;
+        const d = o.decision;
+        const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
+        const statement = decisionStatement({
+          subjectName: req.subjectName,
+          actionRequest: req.actionRequest,
+          decisionId: proposalId,
+          outcome: d.status,
           tenantId,
-          actor: agent.id,
-          subjectDigest: ownEnvelopeDigest(envelope),
-          data: {
-            decisionId: proposalId,
-            proposalId,
-            route: req.route,
-            actionType: action.type,
-            outcome: d.status,
-            agentId: agent.id,
-            lobeName: agent.lobeName,
-            toolName: input.governed?.toolName ?? toolNameOf(action),
-            ...agentVersionData(agent),
-            requestDigest: actionDigest,
-            policy: policyRef,
-            reservedBudget: reservedAmount,
-            violations: codes,
-            expiresAt: d.expiresAt,
-            ...(d.holdUntil ? { holdUntil: d.holdUntil } : {}),
-            envelope,
-          },
-        },
-        nowMs,
-      )(ctx.index);
-      const kernel: KernelDecisionRecord = {
-        input,
-        ...(req.route === 'kernel.authorize'
-          ? {}
-          : { origin: { route: req.route, subjectName: req.subjectName, request: req.actionRequest } }),
-        ...(lostRace ? { lostRace } : {}),
-        reservationId: reservedAmount > 0 ? reservation!.id : null,
-        policy: policyRef,
-      };
-      return {
-        result: { outcome: o, envelope },
-        parts: {
-          entry,
-          decision: {
-            id: proposalId,
+          agentId: agent.id,
+          policy: policyRef,
+          tiers: o.verdict.tiers as unknown as Record<string, unknown>,
+          reservedBudget: reservedAmount,
+          issuedAtMs: nowMs,
+          expiresAtMs: Date.parse(d.expiresAt),
+          auditOrigin: cloud.keys.origin,
+          auditIndex: ctx.index,
+        });
+        const envelope = signDecision(statement, cloud.keys.proof);
+        const codes = d.violations.map((v) => v.code);
+        const entry = AuditLog.builder(
+          {
+            type: 'decision',
             tenantId,
-            agentId: agent.id,
-            outcome: d.status,
-            approved: d.status === 'ALLOW',
-            createdAtMs: nowMs,
-            subjectDigest: actionDigest,
-            policyDigest: policy?.digest ?? null,
-            reservedAmount,
-            // the envelope (with the tier results) is stored once, in the audit entry above
-            verdict: {
-              status: d.status,
-              reason: o.verdict.reason,
-              decision: d,
-              kernel,
-            } as unknown as Record<string, unknown>,
+            actor: agent.id,
+            subjectDigest: ownEnvelopeDigest(envelope),
+            data: {
+              decisionId: proposalId,
+              proposalId,
+              route: req.route,
+              actionType: action.type,
+              outcome: d.status,
+              agentId: agent.id,
+              lobeName: agent.lobeName,
+              toolName: input.governed?.toolName ?? toolNameOf(action),
+              ...agentVersionData(agent),
+              requestDigest: actionDigest,
+              policy: policyRef,
+              reservedBudget: reservedAmount,
+              violations: codes,
+              expiresAt: d.expiresAt,
+              ...(d.holdUntil ? { holdUntil: d.holdUntil } : {}),
+              envelope,
+            },
           },
-          call: {
-            toolName: input.governed?.toolName ?? toolNameOf(action),
-            fingerprint: o.verdict.fingerprint,
-            nearFingerprint: o.verdict.nearFingerprint,
-            atMs: nowMs,
-            approved: d.status === 'ALLOW',
-            violations: codes,
+          nowMs,
+        )(ctx.index);
+        const kernel: KernelDecisionRecord = {
+          input,
+          ...(req.route === 'kernel.authorize'
+            ? {}
+            : { origin: { route: req.route, subjectName: req.subjectName, request: req.actionRequest } }),
+          ...(lostRace ? { lostRace } : {}),
+          reservationId: reservedAmount > 0 ? reservation!.id : null,
+          policy: policyRef,
+        };
+        return {
+          result: { outcome: o, envelope },
+          parts: {
+            entry,
+            decision: {
+              id: proposalId,
+              tenantId,
+              agentId: agent.id,
+              outcome: d.status,
+              approved: d.status === 'ALLOW',
+              createdAtMs: nowMs,
+              subjectDigest: actionDigest,
+              policyDigest: policy?.digest ?? null,
+              reservedAmount,
+              // the envelope (with the tier results) is stored once, in the audit entry above
+              verdict: {
+                status: d.status,
+                reason: o.verdict.reason,
+                decision: d,
+                kernel,
+              } as unknown as Record<string, unknown>,
+            },
+            call: {
+              toolName: input.governed?.toolName ?? toolNameOf(action),
+              fingerprint: o.verdict.fingerprint,
+              nearFingerprint: o.verdict.nearFingerprint,
+              atMs: nowMs,
+              approved: d.status === 'ALLOW',
+              violations: codes,
+            },
+            // built here, from the decision as signed, so the row holds the final status even when the
+            // reservation race was lost; a taken idempotency key fails this decision alone (RowConflict)
+            rows: [
+              proposalRow({
+                tenantId,
+                id: proposalId,
+                agentId: agent.id,
+                status: d.status,
+                state: proposalState(d.status, req.settleAllow === true),
+                actionType: action.type,
+                actionDigest,
+                idempotencyKey: req.idempotencyKey ?? null,
+                reservationId: reservedAmount > 0 ? reservation!.id : null,
+                createdAtMs: nowMs,
+                expiresAtMs: Date.parse(d.expiresAt),
+                holdUntilMs: d.holdUntil ? Date.parse(d.holdUntil) : null,
+                updatedAtMs: nowMs,
+                settledBy: null,
+              }),
+            ],
           },
-        },
-      };
-    },
-  });
+        };
+      },
+    });
+  } catch (err) {
+    // a concurrent request took the key first: nothing of this decision was written; answer with that one's
+    const existing = await proposalHoldingKey(k, tenantId, req.idempotencyKey, err);
+    return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
+  }
   const decided = commit.result.outcome.decision;
-  if (decided.status !== status)
-    await k.store.setDecidedStatus(tenantId, proposalId, decided.status, 'denied');
   cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });
   const proof = req.withProof === false ? undefined : await proofPacket(cloud, tenantId, proposalId);
   return {

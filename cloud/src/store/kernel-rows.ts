@@ -1,5 +1,6 @@
-/** Row ↔ record mapping for kernel proposals, shared by both kernel stores. */
+/** Row ↔ record mapping for kernel proposals, shared by both kernel stores and the decision that writes the row. */
 import type { AuthorizationStatus } from '@pentagate/protocol';
+import type { ComposedRow } from './composed-row.js';
 import type { ProposalRecord, ProposalState } from './kernel-store.js';
 import { num, type Row } from './row-mappers.js';
 
@@ -20,8 +21,8 @@ export const toProposal = (r: Row): ProposalRecord => ({
   settledBy: r.settled_by === null ? null : String(r.settled_by),
 });
 
-/** Column order of the INSERT in both stores. */
-export function proposalValues(p: ProposalRecord): unknown[] {
+/** Column order of the INSERT in both dialects. */
+function proposalValues(p: ProposalRecord): unknown[] {
   return [
     p.tenantId,
     p.id,
@@ -40,6 +41,28 @@ export function proposalValues(p: ProposalRecord): unknown[] {
   ];
 }
 
-export const PROPOSAL_COLUMNS =
-  'tenant_id, id, agent_id, status, state, action_type, action_digest, idempotency_key, reservation_id, ' +
-  'created_at_ms, expires_at_ms, hold_until_ms, updated_at_ms, settled_by';
+const PROPOSAL_COLUMNS = [
+  'tenant_id',
+  'id',
+  'agent_id',
+  'status',
+  'state',
+  'action_type',
+  'action_digest',
+  'idempotency_key',
+  'reservation_id',
+  'created_at_ms',
+  'expires_at_ms',
+  'hold_until_ms',
+  'updated_at_ms',
+  'settled_by',
+] as const;
+
+/**
+ * The proposal's row as its decision writes it (DecisionParts.rows): in the decision's transaction, so a
+ * proposal never exists without its decision, and a taken (tenant, idempotency key) fails that decision
+ * with RowConflict instead of writing anything.
+ */
+export function proposalRow(p: ProposalRecord): ComposedRow {
+  return { table: 'kernel_proposals', columns: PROPOSAL_COLUMNS, values: proposalValues(p) };
+}

@@ -6,7 +6,8 @@
  * races are decided by the database across processes (ARCHITECTURE.md §7).
  *
  * The decision itself (signed envelope, reservation, `decision` audit entry) is written by the platform's
- * `commitDecision`; the proposal row is written just before it, so a decision always has its row.
+ * `commitDecision`, and the proposal row with it, in the same transaction (`proposalRow`, kernel-rows.ts):
+ * a proposal and its decision exist together or not at all, and the row holds the final decision.
  */
 import type { AuthorizationStatus } from '@pentagate/protocol';
 import type { AuditRecord, PolicyRecord, ReservationState } from './records.js';
@@ -47,8 +48,6 @@ export interface ProposalRecord {
   settledBy: string | null;
 }
 
-export type InsertProposalResult = { inserted: true } | { inserted: false; existing: ProposalRecord };
-
 export interface Settlement {
   tenantId: string;
   proposalId: string;
@@ -82,17 +81,8 @@ export interface AuditEventQuery {
 }
 
 export interface KernelStore {
-  /** Inserts the row; a tenant + idempotency key already taken returns the existing row, writing nothing. */
-  insertProposal(proposal: ProposalRecord): Promise<InsertProposalResult>;
   getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined>;
   findByIdempotencyKey(tenantId: string, key: string): Promise<ProposalRecord | undefined>;
-  /** Records the final status after the decision committed (a lost budget race turns it into DENY). */
-  setDecidedStatus(
-    tenantId: string,
-    id: string,
-    status: AuthorizationStatus,
-    state: ProposalState,
-  ): Promise<void>;
   settle(settlement: Settlement): Promise<SettleResult>;
   /** Open proposals of the tenant with one of `statuses`, oldest first. */
   listOpen(

@@ -5,12 +5,11 @@
  * Lock order: proposal row → reservation row → audit_head, never the reverse.
  */
 import type { AuthorizationStatus } from '@pentagate/protocol';
-import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
+import { toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, POSTGRES_KERNEL_MIGRATIONS } from './kernel-schema.js';
 import { postgresAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
-  InsertProposalResult,
   KernelStore,
   ProposalRecord,
   ProposalState,
@@ -47,20 +46,6 @@ export class PostgresKernelStore implements KernelStore {
     return new PostgresKernelStore(store);
   }
 
-  async insertProposal(p: ProposalRecord): Promise<InsertProposalResult> {
-    const marks = proposalValues(p).map((_, i) => `$${i + 1}`);
-    const inserted = await this.#store.queryRows(
-      `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (${marks.join(', ')})
-       ON CONFLICT DO NOTHING RETURNING id`,
-      proposalValues(p),
-    );
-    if (inserted.length === 1) return { inserted: true };
-    const existing =
-      p.idempotencyKey === null ? undefined : await this.findByIdempotencyKey(p.tenantId, p.idempotencyKey);
-    if (!existing) throw new Error(`kernel proposal ${p.id} collides with an existing id`);
-    return { inserted: false, existing };
-  }
-
   async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
     const [row] = await this.#store.queryRows(
       'SELECT * FROM kernel_proposals WHERE tenant_id = $1 AND id = $2',
@@ -75,19 +60,6 @@ export class PostgresKernelStore implements KernelStore {
       [tenantId, key],
     );
     return row && toProposal(row);
-  }
-
-  async setDecidedStatus(
-    tenantId: string,
-    id: string,
-    status: AuthorizationStatus,
-    state: ProposalState,
-  ): Promise<void> {
-    await this.#store.queryRows(
-      `UPDATE kernel_proposals SET status = $1, state = $2, reservation_id = NULL
-        WHERE tenant_id = $3 AND id = $4 AND state = 'open'`,
-      [status, state, tenantId, id],
-    );
   }
 
   settle(s: Settlement): Promise<SettleResult> {

@@ -5,12 +5,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { AuthorizationStatus } from '@pentagate/protocol';
-import { PROPOSAL_COLUMNS, proposalValues, toProposal } from './kernel-rows.js';
+import { toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, SQLITE_KERNEL_MIGRATIONS } from './kernel-schema.js';
 import { sqliteAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
-  InsertProposalResult,
   KernelStore,
   ProposalRecord,
   ProposalState,
@@ -51,20 +50,6 @@ export class SqliteKernelStore implements KernelStore {
     return new SqliteKernelStore(store);
   }
 
-  insertProposal(p: ProposalRecord): Promise<InsertProposalResult> {
-    return this.#store.runWrite(({ db }): InsertProposalResult => {
-      const inserted = preparedOnce(
-        db,
-        `INSERT INTO kernel_proposals (${PROPOSAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
-      ).run(...proposalValues(p));
-      if (inserted.changes === 1) return { inserted: true };
-      const existing = p.idempotencyKey === null ? undefined : this.#byKey(p.tenantId, p.idempotencyKey);
-      if (!existing) throw new Error(`kernel proposal ${p.id} collides with an existing id`);
-      return { inserted: false, existing };
-    });
-  }
-
   async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
     const row = preparedOnce(this.#db, 'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?').get(
       tenantId,
@@ -83,20 +68,6 @@ export class SqliteKernelStore implements KernelStore {
       'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND idempotency_key = ?',
     ).get(tenantId, key);
     return row ? toProposal(row as Row) : undefined;
-  }
-
-  async setDecidedStatus(
-    tenantId: string,
-    id: string,
-    status: AuthorizationStatus,
-    state: ProposalState,
-  ): Promise<void> {
-    await this.#store.runWrite(({ db }) =>
-      preparedOnce(
-        db,
-        "UPDATE kernel_proposals SET status = ?, state = ?, reservation_id = NULL WHERE tenant_id = ? AND id = ? AND state = 'open'",
-      ).run(status, state, tenantId, id),
-    );
   }
 
   settle(s: Settlement): Promise<SettleResult> {

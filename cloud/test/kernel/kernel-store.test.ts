@@ -1,14 +1,17 @@
 /**
  * The kernel store's contract, run against both implementations (SQLite, and PostgreSQL when reachable):
- * proposal rows and idempotency keys, settlements (won, refused, missing) with their reservation and audit
- * entry, the approval and expiry queries, policy versions by digest, and the audit-event filters.
+ * proposal rows written with their decision and idempotency keys (a taken key fails that decision alone,
+ * even inside a batch), settlements (won, refused, missing) with their reservation and audit entry, the
+ * approval and expiry queries, policy versions by digest, and the audit-event filters.
  */
 import t from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
+import { RowConflict } from '../../src/store/composed-row.js';
+import { proposalRow } from '../../src/store/kernel-rows.js';
 import type { KernelStore, ProposalRecord } from '../../src/store/kernel-store.js';
 import { openKernelStore } from '../../src/store/open-kernel-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { DecisionCommit, Store } from '../../src/store/store.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
@@ -43,20 +46,83 @@ const entry = (
   atMs = T0,
 ) => AuditLog.builder({ type, tenantId, actor, data }, atMs);
 
+/**
+ * Writes `p` the one way a proposal is written: as a row of its decision (DecisionParts.rows), optionally
+ * with a budget reservation of `reserve`.
+ */
+function decideProposal(store: Store, p: ProposalRecord, reserve = 0): Promise<DecisionCommit<undefined>> {
+  return store.commitDecision({
+    tenantId: p.tenantId,
+    agentId: p.agentId,
+    nowMs: p.createdAtMs,
+    ...(reserve > 0
+      ? { reservation: { id: `res-${p.id}`, amount: reserve, limit: 1000, windowMs: 60_000 } }
+      : {}),
+    build: (ctx) => ({
+      result: undefined,
+      parts: {
+        entry: entry(
+          'decision',
+          { decisionId: p.id, envelope: { payloadType: 'x', payload: '', signatures: [] } },
+          p.tenantId,
+          p.agentId,
+          p.createdAtMs,
+        )(ctx.index),
+        decision: {
+          id: p.id,
+          tenantId: p.tenantId,
+          agentId: p.agentId,
+          outcome: p.status,
+          approved: p.status === 'ALLOW',
+          createdAtMs: p.createdAtMs,
+          subjectDigest: p.actionDigest,
+          policyDigest: null,
+          reservedAmount: ctx.reserved ? reserve : 0,
+          verdict: {},
+        },
+        call: {
+          toolName: 'ledger:write',
+          fingerprint: p.id.padEnd(64, '0'),
+          nearFingerprint: p.id.padEnd(64, '1'),
+          atMs: p.createdAtMs,
+          approved: true,
+          violations: [],
+        },
+        rows: [proposalRow(p)],
+      },
+    }),
+  });
+}
+
 async function contract(t: Tap, store: Store): Promise<void> {
   const k: KernelStore = await openKernelStore(store);
-  t.same(await k.insertProposal(proposal('p1', { idempotencyKey: 'key-1' })), { inserted: true });
-  const repeat = await k.insertProposal(proposal('p2', { idempotencyKey: 'key-1' }));
-  t.equal(repeat.inserted, false, 'an idempotency key is taken once per tenant');
-  t.equal(!repeat.inserted && repeat.existing.id, 'p1');
-  t.same(await k.insertProposal(proposal('p2', { idempotencyKey: 'key-1', tenantId: 'ten-b' })), {
-    inserted: true,
-  });
-  await t.rejects(k.insertProposal(proposal('p1')), /collides/);
+  await decideProposal(store, proposal('p1', { idempotencyKey: 'key-1' }));
+  const size = await store.auditSize();
+  await t.rejects(
+    decideProposal(store, proposal('p2', { idempotencyKey: 'key-1' })),
+    RowConflict,
+    'an idempotency key is taken once per tenant: the second decision fails',
+  );
+  t.equal(await store.auditSize(), size, 'the failed decision took no audit index');
+  t.equal(await store.getDecision('ten-a', 'p2'), undefined, 'and wrote no decision');
+  t.equal(await k.getProposal('ten-a', 'p2'), undefined, 'and no row');
+  await decideProposal(store, proposal('p2', { idempotencyKey: 'key-1', tenantId: 'ten-b' }));
+  await t.rejects(decideProposal(store, proposal('p1')), RowConflict, 'a proposal id is taken once');
   t.equal((await k.findByIdempotencyKey('ten-a', 'key-1'))?.id, 'p1');
   t.equal(await k.getProposal('ten-b', 'p1'), undefined, 'rows are per tenant');
+  t.same(await k.getProposal('ten-a', 'p1'), proposal('p1', { idempotencyKey: 'key-1' }), 'as written');
+
+  await batchWithTakenKey(t, store, k);
+
+  await decideProposal(store, proposal('h1', { status: 'HELD_FOR_VETO', createdAtMs: T0 + 1 }));
+  await decideProposal(
+    store,
+    proposal('r1', { status: 'REQUIRE_HUMAN', createdAtMs: T0 + 2, expiresAtMs: T0 + 10_000 }),
+  );
+  await decideProposal(store, proposal('d1', { status: 'DENY', state: 'denied' }));
 
   await store.createTenant({ id: 'ten-a', name: 'a', createdAtMs: T0 });
+  const fromIndex = await store.auditSize();
   const settled = await k.settle({
     tenantId: 'ten-a',
     proposalId: 'p1',
@@ -91,11 +157,6 @@ async function contract(t: Tap, store: Store): Promise<void> {
   });
   t.same(missing, { settled: false, current: undefined });
 
-  await k.insertProposal(proposal('h1', { status: 'HELD_FOR_VETO', createdAtMs: T0 + 1 }));
-  await k.insertProposal(
-    proposal('r1', { status: 'REQUIRE_HUMAN', createdAtMs: T0 + 2, expiresAtMs: T0 + 10_000 }),
-  );
-  await k.insertProposal(proposal('d1', { status: 'DENY', state: 'denied' }));
   t.same(
     (await k.listOpen('ten-a', ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], 10)).map((p) => p.id),
     ['h1', 'r1'],
@@ -105,8 +166,6 @@ async function contract(t: Tap, store: Store): Promise<void> {
     ['ten-a/h1', 'ten-b/p2'],
     'open or approved ones past expiry, of every tenant',
   );
-  await k.setDecidedStatus('ten-a', 'h1', 'DENY', 'denied');
-  t.same((await k.getProposal('ten-a', 'h1'))?.status, 'DENY');
 
   await store.putPolicy({
     tenantId: '*',
@@ -130,7 +189,9 @@ async function contract(t: Tap, store: Store): Promise<void> {
   await store.appendAudit(
     entry('veto', { proposalId: 'p9', agentId: 'agent-2' }, 'ten-a', 'key-op', T0 + 30),
   );
-  const q = (extra: Record<string, unknown>) => k.auditEvents({ tenantId: 'ten-a', limit: 100, ...extra });
+  // the entries from the settlement on (the proposals' decision entries before it are not what is tested)
+  const q = (extra: Record<string, unknown>) =>
+    k.auditEvents({ tenantId: 'ten-a', limit: 100, afterIndex: fromIndex - 1, ...extra });
   const types = async (extra: Record<string, unknown>) => (await q(extra)).map((r) => r.entry.type);
   t.same(await types({}), ['execution', 'decision', 'veto']);
   t.same(await types({ type: 'veto' }), ['veto']);
@@ -146,6 +207,48 @@ async function contract(t: Tap, store: Store): Promise<void> {
   ]);
   const first = await q({ limit: 1 });
   t.same(await types({ afterIndex: first[0]!.index }), ['decision', 'veto']);
+}
+
+/**
+ * Three decisions in one batch (handed over in the same turn), the second with the first's idempotency
+ * key: it fails alone — no reservation, no audit index, no rows — and its batch-mates commit, gap-free.
+ */
+async function batchWithTakenKey(t: Tap, store: Store, k: KernelStore): Promise<void> {
+  const size = await store.auditSize();
+  const far = { expiresAtMs: T0 + 3_600_000 };
+  const [a, b, c] = await Promise.allSettled([
+    decideProposal(store, proposal('b-a', { idempotencyKey: 'batch-key', ...far }), 10),
+    decideProposal(store, proposal('b-b', { idempotencyKey: 'batch-key', ...far }), 20),
+    decideProposal(store, proposal('b-c', { idempotencyKey: 'other-key', ...far }), 40),
+  ]);
+  t.equal(a.status, 'fulfilled', 'the first with the key commits');
+  t.ok(
+    b.status === 'rejected' && b.reason instanceof RowConflict,
+    'the second with it fails with RowConflict',
+  );
+  t.equal(c.status, 'fulfilled', 'a batch-mate after it commits');
+  const indices = [a, c].map((r) => (r.status === 'fulfilled' ? r.value.audit.index : -1));
+  t.same(indices, [size, size + 1], 'the failed decision left no gap in the log');
+  t.equal(await store.auditSize(), size + 2);
+  const entries = await store.auditEntries(size, size + 2);
+  t.same(
+    entries.map((e) => e.entry.data?.decisionId),
+    ['b-a', 'b-c'],
+  );
+  t.same(
+    await store.ledgerTotals('ten-a', 'agent-1', 60_000, T0),
+    { spent: 0, reserved: 50 },
+    'only the committed decisions reserved',
+  );
+  t.equal(await store.getReservation('ten-a', 'res-b-b'), undefined);
+  t.equal(await store.getDecision('ten-a', 'b-b'), undefined);
+  t.equal(await k.getProposal('ten-a', 'b-b'), undefined);
+  t.equal((await k.findByIdempotencyKey('ten-a', 'batch-key'))?.id, 'b-a');
+  const calls = await store.recentCalls('ten-a', 'agent-1', 0, 100);
+  t.notOk(
+    calls.some((call) => call.decisionId === 'b-b'),
+    'nor a call record',
+  );
 }
 
 t.test('SQLite kernel store', async (t) => {

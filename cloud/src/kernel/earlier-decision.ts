@@ -1,0 +1,79 @@
+/**
+ * The answer to an idempotent repeat: a request whose idempotencyKey (tool_call.id on the agent routes) an
+ * earlier request of the tenant took gets that request's decision, with a fresh proof, instead of a
+ * decision of its own; the same key with another request is refused. Reached both when the key is found
+ * before deciding and when a concurrent request took it first (authorize's decision then failed with
+ * RowConflict and wrote nothing).
+ */
+import type { DsseEnvelope } from '@pentagate/protocol';
+import { ApiError } from '../app/errors.js';
+import { proofPacket } from '../routes/proofs.js';
+import { RowConflict } from '../store/composed-row.js';
+import type { ProposalRecord } from '../store/kernel-store.js';
+import type { AuthorizeResult } from './authorize.js';
+import type { KernelContext } from './kernel-context.js';
+import { findKernelDecision } from './kernel-decision.js';
+
+/**
+ * How long a repeat waits for the first request's decision to become durable (SQLite group commit: it is
+ * visible once committed, provable once its batch is synced). Generous on purpose: that normally takes
+ * milliseconds, but on a loaded host a short wait turned a legitimate concurrent repeat into a 409.
+ */
+const IDEMPOTENT_WAIT_MS = 30_000;
+const IDEMPOTENT_POLL_MS = 20;
+
+export async function earlierDecision(
+  k: KernelContext,
+  tenantId: string,
+  existing: ProposalRecord,
+  actionDigest: string,
+  keyName: string,
+  withProof: boolean,
+): Promise<AuthorizeResult> {
+  if (existing.actionDigest !== actionDigest) {
+    throw new ApiError(
+      'IDEMPOTENCY_CONFLICT',
+      `${keyName} was used for another request (digest ${existing.actionDigest}); this request has ` +
+        `digest ${actionDigest}: use a new ${keyName}`,
+      { proposalId: existing.id },
+    );
+  }
+  const until = Date.now() + IDEMPOTENT_WAIT_MS;
+  for (;;) {
+    const found = await findKernelDecision(k, tenantId, existing.id);
+    // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
+    if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
+      const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
+      return {
+        decision: proof ? { ...found.body, proof } : found.body,
+        created: false,
+        envelope: found.record.envelope as unknown as DsseEnvelope,
+        reason: String(found.record.verdict.reason ?? ''),
+      };
+    }
+    if (Date.now() >= until) break;
+    await new Promise((r) => setTimeout(r, IDEMPOTENT_POLL_MS));
+  }
+  throw new ApiError(
+    'IDEMPOTENCY_CONFLICT',
+    `the first request with this ${keyName} is still being decided; retry shortly`,
+    { proposalId: existing.id },
+  );
+}
+
+/**
+ * The proposal that holds `key`, when a decision failed because its proposal row collided (RowConflict):
+ * a concurrent request with the same key committed first. Anything else is rethrown as it was.
+ */
+export async function proposalHoldingKey(
+  k: KernelContext,
+  tenantId: string,
+  key: string | undefined,
+  err: unknown,
+): Promise<ProposalRecord> {
+  if (err instanceof RowConflict && key !== undefined) {
+    const existing = await k.store.findByIdempotencyKey(tenantId, key);
+    if (existing) return existing;
+  }
+  throw err;
+}
