@@ -133,8 +133,9 @@ const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
 
 /**
  * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
- * transaction under the budget_accounts lock: the account row is locked, then moved to this window (or
- * opened with one exact sum). A clock behind the account's cutoff reads the exact sum and moves nothing.
+ * transaction under the budget_accounts lock: the account is moved to this window in one statement; with
+ * no account yet it is opened with one exact sum; a clock behind the account's cutoff reads the exact sum
+ * and moves nothing.
  */
 async function advanceWindow(
   query: (sql: string, params: unknown[]) => Promise<Row[]>,
@@ -144,34 +145,37 @@ async function advanceWindow(
   nowMs: number,
 ): Promise<LedgerTotals> {
   const cutoffMs = nowMs - windowMs;
-  const [row] = await query(
-    'SELECT cutoff_ms, spent, reserved FROM budget_windows WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3 FOR UPDATE',
-    [tenantId, agentId, windowMs],
+  // The usual case in ONE round trip: the decision batch holds audit_head meanwhile, so reading the
+  // account and then moving it was one round trip too many.
+  const [advanced] = await query(ADVANCE_FROM_STORED_CUTOFF_SQL, [tenantId, agentId, windowMs, cutoffMs]);
+  if (advanced) return { spent: num(advanced.spent), reserved: num(advanced.reserved) };
+  const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
+  const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
+  // opens a missing account; an account ahead of this clock (a lagging replica) is left as it is
+  await query(
+    `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+    [tenantId, agentId, windowMs, cutoffMs, totals.spent, totals.reserved],
   );
-  const account = toWindowAccount(row);
-  const plan = planWindowRead(account, cutoffMs);
-  if (plan.kind === 'exact') {
-    const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
-    const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
-    if (!account) {
-      await query(
-        `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [tenantId, agentId, windowMs, cutoffMs, totals.spent, totals.reserved],
-      );
-    }
-    return totals;
-  }
-  if (plan.kind === 'current') return windowAfterExpiry(plan.account, undefined);
-  // What left the window is summed and subtracted by the statement that moves the account: one round trip
-  // (the decision batch holds its locks through each). The row is locked above, so it is still `plan.account`.
-  const [moved] = await query(ADVANCE_WINDOW_SQL, [tenantId, agentId, plan.fromMs, cutoffMs, windowMs]);
-  return { spent: num(moved!.spent), reserved: num(moved!.reserved) };
+  return totals;
 }
 
-/** Moves the locked account $1/$2/$5 from cutoff $3 to $4, less the reservations created in ($3, $4]. */
-const ADVANCE_WINDOW_SQL = `UPDATE budget_windows w
-    SET cutoff_ms = $4, spent = w.spent - e.spent, reserved = w.reserved - e.reserved
-   FROM (${LEDGER_TOTALS_SQL} AND created_at_ms <= $4) e
-  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $5
-  RETURNING w.spent, w.reserved`;
+/**
+ * Moves the account $1/$2/$3 from its stored cutoff to $4 (no move if it already sits there), less the
+ * reservations created in between, and returns its totals; no row when there is no account or its cutoff
+ * is past $4 (a lagging clock), which the caller reads the long way. The row is locked by the batch
+ * (lockAccount) and reservations of the agent are inserted only under its budget_accounts lock, so the
+ * stored cutoff and the sums read here are the ones the UPDATE applies to.
+ */
+const ADVANCE_FROM_STORED_CUTOFF_SQL = `WITH expired AS (
+  SELECT COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS spent,
+         COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS reserved
+    FROM budget_windows a
+    JOIN budget_reservations r ON r.tenant_id = a.tenant_id AND r.agent_id = a.agent_id
+         AND r.created_at_ms > a.cutoff_ms AND r.created_at_ms <= $4
+   WHERE a.tenant_id = $1 AND a.agent_id = $2 AND a.window_ms = $3)
+UPDATE budget_windows w
+   SET cutoff_ms = $4, spent = w.spent - expired.spent, reserved = w.reserved - expired.reserved
+  FROM expired
+ WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3 AND w.cutoff_ms <= $4
+ RETURNING w.spent, w.reserved`;
