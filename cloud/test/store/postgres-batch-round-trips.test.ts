@@ -1,8 +1,9 @@
 /**
  * Round trips a PostgreSQL decision batch makes while it holds audit_head (postgres-group-commit.ts): every
  * one is time no decision of any replica can commit, so their number per decision is part of the design.
- * A reserving decision costs three — its savepoint, its budget window moved and read in one statement, and
- * its rows in one statement (the kernel's proposal row among them) — then the batch writes the head once.
+ * A reserving decision costs three — its savepoint, its budget window read (and moved) in one statement
+ * whether its clock is ahead of the account or behind it, and its rows in one statement (the kernel's
+ * proposal row among them) — then the batch writes the head once.
  * Counted on the wire: every query a client sends between locking audit_head and COMMIT.
  */
 import pg from 'pg';
@@ -44,10 +45,13 @@ t.test('a reserving decision costs three round trips under audit_head', async (t
   await store.commitDecision(decisionWrite(a, ag, { amount: 1, limit: 1000, nowMs: T0 }));
   const counter = countUnderAuditHead();
   t.teardown(counter.restore);
-  // handed over in one turn: one batch; each decision one millisecond later, so each moves the window
+  // handed over in one turn: one batch. Each decision at its own millisecond and not in clock order (as
+  // concurrent requests reach the batch), so some move the window and some are behind its cutoff.
   await Promise.all(
     Array.from({ length: DECISIONS }, (_, i) =>
-      store.commitDecision(decisionWrite(a, ag, { amount: 1, limit: 1000, nowMs: T0 + 1 + i })),
+      store.commitDecision(
+        decisionWrite(a, ag, { amount: 1, limit: 1000, nowMs: T0 + 1 + ((i * 7) % DECISIONS) }),
+      ),
     ),
   );
   counter.restore();

@@ -133,9 +133,8 @@ const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
 
 /**
  * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
- * transaction under the budget_accounts lock: the account is moved to this window in one statement; with
- * no account yet it is opened with one exact sum; a clock behind the account's cutoff reads the exact sum
- * and moves nothing.
+ * transaction under the budget_accounts lock, in one round trip (WINDOW_FROM_ACCOUNT_SQL); only an agent
+ * with no account yet takes the exact sum, which opens its account.
  */
 async function advanceWindow(
   query: (sql: string, params: unknown[]) => Promise<Row[]>,
@@ -145,37 +144,41 @@ async function advanceWindow(
   nowMs: number,
 ): Promise<LedgerTotals> {
   const cutoffMs = nowMs - windowMs;
-  // The usual case in ONE round trip: the decision batch holds audit_head meanwhile, so reading the
-  // account and then moving it was one round trip too many.
-  const [advanced] = await query(ADVANCE_FROM_STORED_CUTOFF_SQL, [tenantId, agentId, windowMs, cutoffMs]);
-  if (advanced) return { spent: num(advanced.spent), reserved: num(advanced.reserved) };
+  const [account] = await query(WINDOW_FROM_ACCOUNT_SQL, [tenantId, agentId, windowMs, cutoffMs]);
+  if (account) return { spent: num(account.spent), reserved: num(account.reserved) };
   const [exact] = await query(LEDGER_TOTALS_SQL, [tenantId, agentId, cutoffMs]);
   const totals = { spent: num(exact!.spent), reserved: num(exact!.reserved) };
-  // opens a missing account; an account ahead of this clock (a lagging replica) is left as it is
   await query(
     `INSERT INTO budget_windows (tenant_id, agent_id, window_ms, cutoff_ms, spent, reserved)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+     VALUES ($1, $2, $3, $4, $5, $6)`,
     [tenantId, agentId, windowMs, cutoffMs, totals.spent, totals.reserved],
   );
   return totals;
 }
 
 /**
- * Moves the account $1/$2/$3 from its stored cutoff to $4 (no move if it already sits there), less the
- * reservations created in between, and returns its totals; no row when there is no account or its cutoff
- * is past $4 (a lagging clock), which the caller reads the long way. The row is locked by the batch
- * (lockAccount) and reservations of the agent are inserted only under its budget_accounts lock, so the
- * stored cutoff and the sums read here are the ones the UPDATE applies to.
+ * The totals of the window after cutoff $4 from the account $1/$2/$3 and the reservations created between
+ * the account's cutoff and $4: one statement, because the decision batch holds audit_head meanwhile.
+ * - Cutoff at or past the account's (the usual case): the account moves to $4, less those reservations.
+ * - Cutoff behind it (decisions of a batch are not in clock order, or a lagging replica): the account
+ *   plus those reservations — the exact sum without summing the window — and the account stays.
+ * No row when there is no account. The row is locked by the batch (lockAccount), and the agent's
+ * reservations are inserted only under its budget_accounts lock, so what is read is what is moved.
  */
-const ADVANCE_FROM_STORED_CUTOFF_SQL = `WITH expired AS (
+const WINDOW_FROM_ACCOUNT_SQL = `WITH account AS (
+  SELECT cutoff_ms, spent, reserved FROM budget_windows
+   WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3),
+between_cutoffs AS (
   SELECT COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS spent,
          COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS reserved
-    FROM budget_windows a
-    JOIN budget_reservations r ON r.tenant_id = a.tenant_id AND r.agent_id = a.agent_id
-         AND r.created_at_ms > a.cutoff_ms AND r.created_at_ms <= $4
-   WHERE a.tenant_id = $1 AND a.agent_id = $2 AND a.window_ms = $3)
-UPDATE budget_windows w
-   SET cutoff_ms = $4, spent = w.spent - expired.spent, reserved = w.reserved - expired.reserved
-  FROM expired
- WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3 AND w.cutoff_ms <= $4
- RETURNING w.spent, w.reserved`;
+    FROM account a
+    JOIN budget_reservations r ON r.tenant_id = $1 AND r.agent_id = $2
+         AND r.created_at_ms > LEAST(a.cutoff_ms, $4) AND r.created_at_ms <= GREATEST(a.cutoff_ms, $4)),
+moved AS (
+  UPDATE budget_windows w
+     SET cutoff_ms = $4, spent = w.spent - b.spent, reserved = w.reserved - b.reserved
+    FROM between_cutoffs b
+   WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3 AND w.cutoff_ms < $4
+   RETURNING w.spent, w.reserved)
+SELECT COALESCE(m.spent, a.spent + b.spent) AS spent, COALESCE(m.reserved, a.reserved + b.reserved) AS reserved
+  FROM account a CROSS JOIN between_cutoffs b LEFT JOIN moved m ON true`;
