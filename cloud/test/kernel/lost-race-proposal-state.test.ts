@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { openKernelStore } from '../../src/store/open-kernel-store.js';
-import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
+import { barrierAtCommit, tightBudgetPolicy } from '../helpers/budget-race.js';
 import { bearer, registerLobe, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 import { type KernelTestCloud, kernelCloud, ledgerWrite } from './kernel-helpers.js';
@@ -19,38 +19,7 @@ const BUDGET = 100;
 const SPEND = 30;
 const CALLS = 8;
 
-const POLICY = `
-version: 1
-id: lost-race
-budgets:
-  - id: tight
-    lobe: "*"
-    amount: ${BUDGET}
-    windowMs: 3600000
-    reservePercent: 0
-    unit: USD
-metabolic:
-  maxIdentical: 10000
-  maxNearIdentical: 10000
-  probing:
-    enabled: false
-`;
-
-/** Holds every commitDecision until `calls` have arrived, so every evaluation saw the same empty ledger. */
-function barrierAtCommit(store: Store, calls: number): void {
-  let arrived = 0;
-  let open: () => void = () => {};
-  const allArrived = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const commit = store.commitDecision.bind(store);
-  store.commitDecision = async <T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> => {
-    arrived++;
-    if (arrived === calls) open();
-    await allArrived;
-    return commit(write);
-  };
-}
+const POLICY = tightBudgetPolicy('lost-race', BUDGET);
 
 type Route = 'agentgate' | 'kernel';
 

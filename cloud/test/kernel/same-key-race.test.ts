@@ -11,7 +11,8 @@ import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
 import { type CloudApp, buildApp } from '../../src/app/build-app.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
-import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { barrierAtCommit } from '../helpers/budget-race.js';
 import { bearer, EXAMPLE_POLICY, testTenant, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, POSTGRES_URL, requirePostgres } from '../helpers/postgres.js';
 import { kernelCloud, ledgerWrite } from './kernel-helpers.js';
@@ -20,29 +21,6 @@ type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
 
 const SAME_KEY = 6;
 const SPEND = 40;
-
-/**
- * Holds every commitDecision of `stores` until `calls` of them have arrived (or 5 s passed: a build that
- * settled the key before deciding would never bring them all); returns how many arrived.
- */
-function barrierAtCommit(stores: Store[], calls: number): () => number {
-  let arrived = 0;
-  let open: () => void = () => {};
-  const allArrived = new Promise<void>((resolve) => {
-    open = resolve;
-    setTimeout(resolve, 5000).unref();
-  });
-  for (const store of stores) {
-    const commit = store.commitDecision.bind(store);
-    store.commitDecision = async <T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> => {
-      arrived++;
-      if (arrived === calls) open();
-      await allArrived;
-      return commit(write);
-    };
-  }
-  return () => arrived;
-}
 
 interface Race {
   apps: CloudApp[];
@@ -66,7 +44,7 @@ async function agentRouteRace(t: Tap, r: Race): Promise<void> {
   const store = r.stores[0]!;
   const sizeBefore = await store.auditSize();
   const body = transferCall(lobe, SPEND);
-  const arrived = barrierAtCommit(r.stores, SAME_KEY);
+  const arrived = barrierAtCommit(r.stores, SAME_KEY, 5000);
   const responses = await Promise.all(
     Array.from({ length: SAME_KEY }, (_, i) =>
       r.apps[i % r.apps.length]!.inject({
@@ -114,7 +92,7 @@ async function kernelRouteRace(t: Tap, r: Race): Promise<void> {
   t.equal(first.statusCode, 200);
   const sizeBefore = await store.auditSize();
   const action = ledgerWrite(SPEND, 'same-key-bot', { idempotencyKey: `invoice-${Date.now()}` });
-  const arrived = barrierAtCommit(r.stores, SAME_KEY);
+  const arrived = barrierAtCommit(r.stores, SAME_KEY, 5000);
   const responses = await Promise.all(
     Array.from({ length: SAME_KEY }, (_, i) =>
       r.apps[i % r.apps.length]!.inject({

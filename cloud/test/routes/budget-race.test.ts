@@ -7,7 +7,8 @@
 import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
 import { type CloudApp, buildApp } from '../../src/app/build-app.js';
-import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { barrierAtCommit, tightBudgetPolicy } from '../helpers/budget-race.js';
 import { bearer, registration, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
@@ -15,47 +16,13 @@ const BUDGET = 1000;
 const SPEND = 30;
 const CALLS = 80;
 
-const RACE_POLICY = `
-version: 1
-id: race
-budgets:
-  - id: tight
-    lobe: "*"
-    amount: ${BUDGET}
-    windowMs: 3600000
-    reservePercent: 0
-    unit: USD
-metabolic:
-  maxIdentical: 10000
-  maxNearIdentical: 10000
-  probing:
-    enabled: false
-`;
+const RACE_POLICY = tightBudgetPolicy('race', BUDGET);
 
 function call(lobe: string, i: number): object {
   return transferCall(lobe, SPEND, {
     id: `race-${i}`,
     arguments: { recipient: `supplier-${i}`, amount: SPEND },
   });
-}
-
-/**
- * Holds every commitDecision until all `calls` have reached it, so every evaluation saw the same empty
- * ledger and only the store's atomic reservation can keep the budget (the race the database must settle).
- */
-function barrierAtCommit(store: Store, calls: number): void {
-  let arrived = 0;
-  let open: () => void = () => {};
-  const allArrived = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const commit = store.commitDecision.bind(store);
-  store.commitDecision = async <T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> => {
-    arrived++;
-    if (arrived === calls) open();
-    await allArrived;
-    return commit(write);
-  };
 }
 
 async function race(
