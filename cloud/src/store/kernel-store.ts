@@ -16,7 +16,9 @@ import type { AuditEntryBuilder } from './store.js';
 /**
  * `open`: as decided (ALLOW waiting to execute, REQUIRE_HUMAN waiting for an operator, HELD_FOR_VETO in or
  * past its hold). `approved`: an operator approved a REQUIRE_HUMAN. Final: `executed`, `denied` (by an
- * operator, or DENY at authorize), `vetoed`, `expired`, `superseded` (lost an idempotency race).
+ * operator, or DENY at authorize), `vetoed`, `expired`. `superseded` is allowed by the tables' CHECK and read
+ * by execute and the agent verdict, but nothing writes it: a request that loses an idempotency race leaves no
+ * row (its decision rolls back whole, authorize.ts) and answers with the first request's decision.
  */
 export const PROPOSAL_STATES = [
   'open',
