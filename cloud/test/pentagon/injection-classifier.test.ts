@@ -67,6 +67,53 @@ t.test('a corrupt or foreign weights file is refused with the reason', async (t)
   const wrongVersion = Buffer.from(bytes);
   wrongVersion.writeUInt8(99, 5);
   t.throws(() => decodeModel(wrongVersion, 'v.bin'), /expected format 1 \/ feature version 1, got 1 \/ 99/);
+  // header fields that would make every score NaN (so nothing is ever refused) or break the windows
+  const corrupt = (offset: number, write: (b: Buffer) => void) => {
+    const b = Buffer.from(bytes);
+    write(b);
+    return () => decodeModel(b, `h${offset}.bin`);
+  };
+  t.throws(
+    corrupt(8, (b) => b.writeFloatLE(Number.NaN, 8)),
+    /h8\.bin: corrupt header: scale NaN/,
+  );
+  t.throws(
+    corrupt(8, (b) => b.writeFloatLE(0, 8)),
+    /scale 0 \(must be finite and > 0\)/,
+  );
+  t.throws(
+    corrupt(12, (b) => b.writeFloatLE(Number.POSITIVE_INFINITY, 12)),
+    /bias Infinity/,
+  );
+  t.throws(
+    corrupt(16, (b) => b.writeFloatLE(Number.NaN, 16)),
+    /threshold NaN is not between 0 and 1/,
+  );
+  t.throws(
+    corrupt(16, (b) => b.writeFloatLE(1, 16)),
+    /threshold 1 is not between 0 and 1/,
+  );
+  t.throws(
+    corrupt(20, (b) => b.writeUInt32LE(0, 20)),
+    /windows of 0 characters/,
+  );
+  t.throws(
+    corrupt(24, (b) => b.writeUInt32LE(100_000, 24)),
+    /every 100000 \(need 1 ≤ stride ≤ window\)/,
+  );
+  t.doesNotThrow(
+    corrupt(0, () => {}),
+    'the unaltered copy loads',
+  );
+});
+
+t.test('weights from a diverged training run are refused when written', async (t) => {
+  const weights = new Float32Array(1 << 10);
+  weights[3] = Number.NaN;
+  t.throws(
+    () => encodeModel({ bias: 0, threshold: 0.5, windowChars: 384, strideChars: 96, bits: 10, weights }),
+    /a weight is NaN: the model did not converge/,
+  );
 });
 
 t.test('one injected passage in a long benign document fires, and the passage is named', async (t) => {

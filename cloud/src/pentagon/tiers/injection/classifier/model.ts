@@ -42,7 +42,11 @@ export function encodeModel(model: InjectionModel): Buffer {
     throw new RangeError(`expected ${size} weights for ${model.bits} bits, got ${model.weights.length}`);
   }
   let maxAbs = 0;
-  for (const w of model.weights) maxAbs = Math.max(maxAbs, Math.abs(w));
+  for (const w of model.weights) {
+    // a diverged training run: refuse to write weights the loader would refuse to read
+    if (!Number.isFinite(w)) throw new RangeError(`a weight is ${w}: the model did not converge`);
+    maxAbs = Math.max(maxAbs, Math.abs(w));
+  }
   const scale = maxAbs > 0 ? maxAbs / 127 : 1;
   const out = Buffer.alloc(HEADER_BYTES + size);
   out.write(MAGIC, 0, 'latin1');
@@ -75,6 +79,23 @@ export function decodeModel(bytes: Uint8Array, source: string): InjectionModel {
     throw new TypeError(`${source}: expected ${HEADER_BYTES} + 2^${bits} bytes, got ${buf.length}`);
   }
   const scale = buf.readFloatLE(8);
+  const bias = buf.readFloatLE(12);
+  const rawThreshold = buf.readFloatLE(16);
+  const windowChars = buf.readUInt32LE(20);
+  const strideChars = buf.readUInt32LE(24);
+  // A NaN scale, bias or threshold would make every score NaN, and `NaN >= threshold` is false: the screen
+  // would pass everything. Fail closed: such a file is corrupt, and the gate must not start with it.
+  if (!(Number.isFinite(scale) && scale > 0) || !Number.isFinite(bias)) {
+    throw new TypeError(`${source}: corrupt header: scale ${scale} (must be finite and > 0), bias ${bias}`);
+  }
+  if (!(rawThreshold > 0 && rawThreshold < 1)) {
+    throw new TypeError(`${source}: corrupt header: threshold ${rawThreshold} is not between 0 and 1`);
+  }
+  if (windowChars < 1 || strideChars < 1 || strideChars > windowChars) {
+    throw new TypeError(
+      `${source}: corrupt header: windows of ${windowChars} characters every ${strideChars} (need 1 ≤ stride ≤ window)`,
+    );
+  }
   const table = new Int8Array(1 << bits);
   table.set(new Int8Array(buf.buffer, buf.byteOffset + HEADER_BYTES, 1 << bits));
   const weights = new Float32Array(1 << bits);
@@ -83,11 +104,11 @@ export function decodeModel(bytes: Uint8Array, source: string): InjectionModel {
     bits,
     weights,
     quantised: { table, scale },
-    bias: buf.readFloatLE(12),
+    bias,
     // Stored as float32; rounded back to the decimal the trainer chose.
-    threshold: Math.round(buf.readFloatLE(16) * 1e6) / 1e6,
-    windowChars: buf.readUInt32LE(20),
-    strideChars: buf.readUInt32LE(24),
+    threshold: Math.round(rawThreshold * 1e6) / 1e6,
+    windowChars,
+    strideChars,
   };
 }
 
