@@ -185,7 +185,8 @@ const suite: BenchSuite = {
             2,
             '%',
           ),
-          target('classifier stage p99 per KiB', classify.p99Us, '<=', 50, 'µs'),
+          // Issue #16: the screen (both stages) adds ≤ 50 µs per KiB at p99 to a propose.
+          target('whole screen p99 per KiB', whole.p99Us, '<=', 50, 'µs'),
         ],
         notes: [
           `threshold ${model.threshold} (shipped with the model; chosen out-of-fold on training templates)`,
