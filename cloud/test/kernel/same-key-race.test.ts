@@ -39,20 +39,15 @@ async function gapFree(t: Tap, store: Store): Promise<void> {
   );
 }
 
-async function agentRouteRace(t: Tap, r: Race): Promise<void> {
-  const lobe = await registerLobeOn(r.apps[0]!, r.key);
-  const store = r.stores[0]!;
-  const sizeBefore = await store.auditSize();
-  const body = transferCall(lobe, SPEND);
+/**
+ * Sends `payload` to `url` SAME_KEY times at once, spread over the replicas, every request held at the store
+ * until all have decided; checks that each one reached the store and was answered, and returns the bodies.
+ */
+async function sameRequestAtOnce(t: Tap, r: Race, url: string, payload: object) {
   const arrived = barrierAtCommit(r.stores, SAME_KEY, 5000);
   const responses = await Promise.all(
     Array.from({ length: SAME_KEY }, (_, i) =>
-      r.apps[i % r.apps.length]!.inject({
-        method: 'POST',
-        url: '/api/v1/agentgate/propose',
-        headers: bearer(r.key),
-        payload: body,
-      }),
+      r.apps[i % r.apps.length]!.inject({ method: 'POST', url, headers: bearer(r.key), payload }),
     ),
   );
   t.equal(arrived(), SAME_KEY, "every request decided and reached the store: the race is the store's");
@@ -61,7 +56,15 @@ async function agentRouteRace(t: Tap, r: Race): Promise<void> {
     Array(SAME_KEY).fill(200),
     'every request is answered',
   );
-  const bodies = responses.map((res) => res.json());
+  return responses.map((res) => res.json());
+}
+
+async function agentRouteRace(t: Tap, r: Race): Promise<void> {
+  const lobe = await registerLobeOn(r.apps[0]!, r.key);
+  const store = r.stores[0]!;
+  const sizeBefore = await store.auditSize();
+  const body = transferCall(lobe, SPEND);
+  const bodies = await sameRequestAtOnce(t, r, '/api/v1/agentgate/propose', body);
   const ids = new Set(bodies.map((b) => b.decision_id));
   t.equal(ids.size, 1, 'one decision for all of them');
   t.ok(
@@ -92,24 +95,7 @@ async function kernelRouteRace(t: Tap, r: Race): Promise<void> {
   t.equal(first.statusCode, 200);
   const sizeBefore = await store.auditSize();
   const action = ledgerWrite(SPEND, 'same-key-bot', { idempotencyKey: `invoice-${Date.now()}` });
-  const arrived = barrierAtCommit(r.stores, SAME_KEY, 5000);
-  const responses = await Promise.all(
-    Array.from({ length: SAME_KEY }, (_, i) =>
-      r.apps[i % r.apps.length]!.inject({
-        method: 'POST',
-        url: '/api/v1/kernel/authorize',
-        headers: bearer(r.key),
-        payload: action,
-      }),
-    ),
-  );
-  t.equal(arrived(), SAME_KEY, "every request decided and reached the store: the race is the store's");
-  t.same(
-    responses.map((res) => res.statusCode),
-    Array(SAME_KEY).fill(200),
-    'every request is answered',
-  );
-  const bodies = responses.map((res) => res.json());
+  const bodies = await sameRequestAtOnce(t, r, '/api/v1/kernel/authorize', action);
   t.equal(new Set(bodies.map((b) => b.proposalId)).size, 1, 'one proposal for all of them');
   t.ok(
     bodies.every((b) => b.status === 'ALLOW' && b.proof?.auditEntry?.data?.decisionId === b.proposalId),
