@@ -34,10 +34,11 @@ export class RowConflict extends StoreError {
 
 /** Inside a SQLite write (its savepoint): inserts the row; a unique or primary key collision is RowConflict. */
 export function insertSqliteRow(db: Database.Database, row: ComposedRow): void {
-  const marks = row.columns.map(() => '?').join(', ');
-  const sql = `INSERT INTO ${row.table} (${row.columns.join(', ')}) VALUES (${marks})`;
   try {
-    preparedOnce(db, sql).run(...row.values);
+    preparedOnce(
+      db,
+      insertSql(row, () => '?'),
+    ).run(...row.values);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
@@ -48,11 +49,12 @@ export function insertSqliteRow(db: Database.Database, row: ComposedRow): void {
 
 /** The row's INSERT for PostgreSQL, to run in the decision's one statement (oneStatement). */
 export function postgresRowInsert(row: ComposedRow): SqlStatement {
-  const marks = row.columns.map((_, i) => `$${i + 1}`).join(', ');
-  return {
-    sql: `INSERT INTO ${row.table} (${row.columns.join(', ')}) VALUES (${marks})`,
-    params: [...row.values],
-  };
+  return { sql: insertSql(row, (i) => `$${i + 1}`), params: [...row.values] };
+}
+
+/** The row's INSERT in a dialect's placeholders (`mark` of the 0-based column position). */
+function insertSql(row: ComposedRow, mark: (position: number) => string): string {
+  return `INSERT INTO ${row.table} (${row.columns.join(', ')}) VALUES (${row.columns.map((_, i) => mark(i)).join(', ')})`;
 }
 
 /**
