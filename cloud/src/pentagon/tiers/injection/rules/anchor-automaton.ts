@@ -208,11 +208,7 @@ export class AnchorAutomaton {
     let marked = 0;
     for (let k = 0; k < rules.length; k++) {
       const r = rules[k]!;
-      if (live[r] === 0) {
-        live[r] = 1;
-        if (from !== undefined) from[r] = Math.max(0, end - this.#longest[r]!);
-        marked++;
-      }
+      marked += markLive(live, from, r, Math.max(0, end - this.#longest[r]!));
     }
     return marked;
   }
@@ -230,6 +226,22 @@ export class AnchorAutomaton {
   allRules(): Set<number> {
     return new Set(this.#rulesAt.flat());
   }
+}
+
+/**
+ * Marks rule `rule` live (indexed like the rules) with the earliest start of its matches, unless it is
+ * already: the first anchor found for a rule gives its earliest start. Returns 1 when it was new, else 0.
+ */
+export function markLive(
+  live: Uint8Array,
+  from: Int32Array | undefined,
+  rule: number,
+  earliest: number,
+): number {
+  if (live[rule] !== 0) return 0;
+  live[rule] = 1;
+  if (from !== undefined) from[rule] = earliest;
+  return 1;
 }
 
 /** Adds (rule, length, before) to a state's flat list unless it is there already. */

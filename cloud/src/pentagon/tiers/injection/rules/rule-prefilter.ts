@@ -7,7 +7,7 @@
  * those of running every rule (test/pentagon/injection-fast-paths.test.ts checks that on the whole corpus
  * and on random text).
  */
-import { AnchorAutomaton, type AnchorStarts, type IndexedAnchor } from './anchor-automaton.js';
+import { AnchorAutomaton, type AnchorStarts, type IndexedAnchor, markLive } from './anchor-automaton.js';
 import { innerAnchors } from './inner-anchors.js';
 import type { InjectionRule, TextView } from './rule.js';
 import { ruleAnchors } from './rule-anchors.js';
@@ -70,21 +70,13 @@ export class RulePrefilter {
         : this.#anchors.mark(text, live, from, starts);
     for (const { text: anchor, rule } of this.#atTextStart) {
       if (!text.startsWith(anchor)) continue;
-      if (live[rule] === 0) {
-        live[rule] = 1;
-        count++;
-      }
+      count += markLive(live, from, rule, 0);
+      // a rule another anchor marked first may start here, earlier than that anchor said
       if (from !== undefined) from[rule] = 0;
       starts?.push(0, rule);
     }
     if (this.#residual?.test(text)) {
-      for (const r of this.#unanchored) {
-        if (live[r] === 0) {
-          live[r] = 1;
-          if (from !== undefined) from[r] = 0;
-          count++;
-        }
-      }
+      for (const r of this.#unanchored) count += markLive(live, from, r, 0);
     }
     return count;
   }
@@ -123,11 +115,10 @@ function markLiterals(
     let at = text.indexOf(anchor);
     if (at < 0) continue;
     const earliest = Math.max(0, at + anchor.length - longest);
-    if (live[rule] === 0) {
-      live[rule] = 1;
-      marked++;
-      if (from !== undefined) from[rule] = earliest;
-    } else if (from !== undefined && earliest < from[rule]!) from[rule] = earliest;
+    const added = markLive(live, from, rule, earliest);
+    // literals are searched one after another, not in text order: a later one may start a rule earlier
+    if (added === 0 && from !== undefined && earliest < from[rule]!) from[rule] = earliest;
+    marked += added;
     for (; at >= 0 && starts !== undefined && !starts.full; at = text.indexOf(anchor, at + 1)) {
       starts.push(at, rule);
     }
