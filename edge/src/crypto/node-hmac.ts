@@ -4,7 +4,7 @@
  * which is most of the signing cost on trapAndSign's hot path. The evidence digest's SHA-256 likewise. test/crypto/node-hmac.test.ts checks both
  * implementations agree on random keys and messages.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { commandMacs, frameMacs, type HmacSha256, type HmacSha256Text } from '@pentagate/crypto';
 
 export const nodeHmacSha256: HmacSha256 = (key, message) => {
@@ -24,7 +24,10 @@ export const edgeCommandMacs = commandMacs(nodeHmacSha256, nodeHmacSha256Text);
 /** Sensor-frame MAC checks on the edge. */
 export const edgeFrameMacs = frameMacs(nodeHmacSha256);
 
-/** Lower-case hex SHA-256 (the evidence digest on the edge). */
+/**
+ * Lower-case hex SHA-256 (the evidence digest on the edge). `crypto.hash` (Node ≥ 20.12) is the one-shot form:
+ * no Hash object, whose native handle every minor GC would have to release.
+ */
 export function nodeSha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex');
 }

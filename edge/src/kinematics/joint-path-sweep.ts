@@ -24,6 +24,7 @@
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
 import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
 import { type DhTable, dhTable, frameOrigins } from './forward-kinematics.js';
+import { Float64Work, Uint8Work } from './work-arrays.js';
 
 export interface ZoneHit {
   zoneIndex: number;
@@ -54,6 +55,12 @@ export interface JointSweepResult {
   /** Zones (indexes) that held the start. */
   startZones: number[];
 }
+
+/** The sweep's work arrays, reused from call to call (work-arrays.ts). */
+const ORIGINS = new Float64Work();
+const Q = new Float64Work();
+const CLEARANCE = new Float64Work();
+const OCCUPIED = new Uint8Work();
 
 /** Rounding slack when spending clearance, m (far below any zone thickness). */
 const CLEARANCE_SLACK_M = 1e-9;
@@ -110,17 +117,17 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const n = dh.length / 5;
   const zoneCount = zones.length;
   const tester = new ZoneTester(zones, spacingM / 2);
-  const origins = new Float64Array(3 * n);
-  const q = new Float64Array(n);
+  const origins = ORIGINS.take(3 * n);
+  const q = Q.take(n);
   frameOrigins(dh, waypointsRad[0]!, origins);
   const startZones: number[] = [];
   for (let z = 0; z < zoneCount; z++) if (tester.firstFrameInside(z, origins, n) >= 0) startZones.push(z);
   /** 1 for a start zone not yet left (occupied), else 0. */
-  const occupied = new Uint8Array(zoneCount);
+  const occupied = OCCUPIED.zeroed(zoneCount);
   for (const z of startZones) occupied[z] = 1;
   let occupiedCount = startZones.length;
   /** Per frame: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
-  const clearanceM = new Float64Array(n);
+  const clearanceM = CLEARANCE.zeroed(n);
   let samples = 1;
 
   /** Tests one path sample (origins already computed) after moving at most stepM since the last one. */

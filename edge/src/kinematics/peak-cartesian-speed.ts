@@ -15,6 +15,15 @@
  */
 import type { DhTable } from './forward-kinematics.js';
 import { frameOrigins } from './forward-kinematics.js';
+import { Float64Work } from './work-arrays.js';
+
+/** Work arrays of peakArmSpeedMps, reused from call to call (work-arrays.ts); each is written before read. */
+const ORIGINS = new Float64Work();
+const LEVERS_A = new Float64Work();
+const LEVERS_B = new Float64Work();
+const LEVERS_MIDDLE = new Float64Work();
+const RATES = new Float64Work();
+const MID = new Float64Work();
 
 /**
  * Lever lengths at one configuration: for each frame i and joint j ≤ i, |p_i − p_{j−1}| (joint j turns about
@@ -67,13 +76,13 @@ export function peakArmSpeedMps(
   velocitiesRadS: readonly (readonly number[])[],
 ): number {
   const n = table.length / 5;
-  const origins = new Float64Array(3 * n);
+  const origins = ORIGINS.take(3 * n);
   const pairs = (n * (n + 1)) / 2;
-  let previous = new Float64Array(pairs);
-  let current = new Float64Array(pairs);
-  const middle = new Float64Array(pairs);
-  const rates = new Float64Array(n);
-  const mid = new Float64Array(n);
+  let previous = LEVERS_A.take(pairs);
+  let current = LEVERS_B.take(pairs);
+  const middle = LEVERS_MIDDLE.take(pairs);
+  const rates = RATES.take(n);
+  const mid = MID.take(n);
   let peak = 0;
   for (let k = 0; k < waypointsRad.length; k++) {
     const q = waypointsRad[k]!;
