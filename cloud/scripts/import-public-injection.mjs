@@ -6,7 +6,8 @@
  *
  *   node cloud/scripts/import-public-injection.mjs \
  *     --garak <git dir of NVIDIA/garak> --self-instruct <git dir of yizhongw/self-instruct> \
- *     --awesome <git dir of f/awesome-chatgpt-prompts> --gsm8k <git dir of openai/grade-school-math>
+ *     --awesome <git dir of f/awesome-chatgpt-prompts> --gsm8k <git dir of openai/grade-school-math> \
+ *     --greshake <git dir of greshake/llm-security>
  *
  * Needs `git` and `python3` (two of garak's sources are Python files whose string literals are read with
  * Python's `ast` module; nothing of garak is imported or run).
@@ -26,13 +27,14 @@ const COMMITS = {
   selfInstruct: '0b26ccaa415992100fa32df62d41b994cf928e23',
   awesome: '0002c43ac93fde44221b811920aaad0ad033be47',
   gsm8k: '3101c7d5072418e28b9008a6636bde82a006892c',
+  greshake: '87f4b7ffa568b7261a79b31573068d8113319212',
 };
 
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i].startsWith('--')) args[process.argv[i].slice(2)] = process.argv[++i];
 }
-for (const k of ['garak', 'self-instruct', 'awesome', 'gsm8k']) {
+for (const k of ['garak', 'self-instruct', 'awesome', 'gsm8k', 'greshake']) {
   if (!args[k]) throw new Error(`--${k} <git dir> is required`);
 }
 const show = (gitDir, commit, path) =>
@@ -356,6 +358,76 @@ function promptInject() {
   return rows;
 }
 
+const STRING_ASSIGNMENTS = `
+import ast, json, sys
+out = []
+for node in ast.walk(ast.parse(sys.stdin.read())):
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        name = node.targets[0].id
+        if ("injection" in name or "payload" in name) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            out.append([name, node.value.value])
+json.dump(out, sys.stdout)
+`;
+
+/**
+ * Greshake et al.'s indirect-injection demonstrations (greshake/llm-security, MIT): the payloads the
+ * scenarios plant in web pages and search results (string assignments named `*injection*` or
+ * `*payload*` in scenarios/gpt4 and scenarios/gpt3langchain), the puzzle pages of scenarios/puzzle
+ * (`{{clue}}` and `{{message}}` placeholders filled), and the poisoned docstring of the code-completion
+ * scenario. The scenario's Wikipedia article (CC BY-SA) and the Flask file it plants code into (BSD) are
+ * not taken.
+ */
+function greshake() {
+  const git = (...a) =>
+    execFileSync('git', ['--git-dir', args.greshake, ...a], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const files = git('ls-tree', '-r', '--name-only', COMMITS.greshake, 'scenarios/').trim().split('\n').sort();
+  const rows = [];
+  for (const file of files.filter((f) => /^scenarios\/(gpt4|gpt3langchain)\/[^/]+\.py$/.test(f))) {
+    const assignments = python(STRING_ASSIGNMENTS, show(args.greshake, COMMITS.greshake, file));
+    for (const [name, value] of assignments) {
+      const text = value
+        .split('\n')
+        .map((l) => l.replace(/^ {4}/, ''))
+        .join('\n');
+      const scenario = file.split('/').slice(1).join('/').replace(/\.py$/, '');
+      rows.push({
+        id: `greshake-${scenario.replace('/', '-')}-${name}`,
+        label: 'attack',
+        category: 'indirect',
+        text,
+        source: 'greshake-llm-security',
+        group: `greshake/${scenario.split('/').pop()}`,
+      });
+    }
+  }
+  for (const file of files.filter((f) => f.startsWith('scenarios/puzzle/puzzles/'))) {
+    const name = file.split('/').pop();
+    rows.push({
+      id: `greshake-puzzle-${name}`,
+      label: 'attack',
+      category: 'indirect',
+      text: show(args.greshake, COMMITS.greshake, file)
+        .replaceAll('{{clue}}', 'KW87DD72S')
+        .replaceAll('{{message}}', ''),
+      source: 'greshake-llm-security',
+      group: `greshake/puzzle/${name}`,
+    });
+  }
+  rows.push({
+    id: 'greshake-code-completion-leftpad',
+    label: 'attack',
+    category: 'indirect',
+    text: show(
+      args.greshake,
+      COMMITS.greshake,
+      'scenarios/code-completion/advanced-example/injection/leftpad.py',
+    ),
+    source: 'greshake-llm-security',
+    group: 'greshake/code-completion',
+  });
+  return rows;
+}
+
 // --- benign text ----------------------------------------------------------------------------------
 
 /** Self-Instruct's hand-written seed tasks and user-oriented evaluation instructions (Apache-2.0). */
@@ -458,6 +530,7 @@ const sources = [
   ['garak', garakPrompts],
   ['garak-latentinjection', latentInjection],
   ['promptinject', promptInject],
+  ['greshake-llm-security', greshake],
   ['self-instruct', selfInstruct],
   ['awesome-chatgpt-prompts', awesomePrompts],
   ['grade-school-math', gsm8k],
