@@ -4,7 +4,7 @@
  * and recall and false-positive rate at the model's threshold, overall, per language and per family.
  */
 import { classifyText, type InjectionModel } from '../classifier/index.js';
-import type { CorpusRow } from './generate.js';
+import { type CorpusRow, sourceOf } from './generate.js';
 
 export interface ScoredRow {
   row: CorpusRow;
@@ -31,6 +31,8 @@ export interface QualityReport {
   byFamily: Record<string, GroupFigures>;
   byDisguise: Record<string, GroupFigures>;
   byCarrier: Record<string, GroupFigures>;
+  /** Per source: `synthetic`, `repository`, or the public source's name (public.ts). */
+  bySource: Record<string, GroupFigures>;
 }
 
 export function scoreRows(rows: readonly CorpusRow[], model: InjectionModel): ScoredRow[] {
@@ -90,6 +92,7 @@ export function qualityReport(scored: readonly ScoredRow[], threshold: number): 
     byFamily: grouped(scored, threshold, (r) => `${r.label}/${r.family}`),
     byDisguise: grouped(scored, threshold, (r) => r.disguise),
     byCarrier: grouped(scored, threshold, (r) => r.carrier),
+    bySource: grouped(scored, threshold, sourceOf),
   };
 }
 

