@@ -24,6 +24,11 @@ export interface TrainOptions {
   learningRate: number;
   l2: number;
   seed: number;
+  /**
+   * Weight of a public row (text of other authors, `CorpusRow.source`) against a generated one (1).
+   * Unset (1) by default: 2 and 4 were no better out of fold (cloud/scripts/injection-tune.mjs).
+   */
+  publicWeight?: number;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -45,6 +50,7 @@ interface Instance {
 
 interface Example {
   attack: boolean;
+  weight: number;
   instances: Instance[];
 }
 
@@ -80,6 +86,7 @@ function windowsOf(text: string, o: TrainOptions): Instance[] {
 export function examplesOf(rows: readonly CorpusRow[], o: TrainOptions): Example[] {
   return rows.map((row) => ({
     attack: row.label === 'attack',
+    weight: row.source === undefined ? 1 : (o.publicWeight ?? 1),
     instances: classifierViews(row.text).flatMap((v) => windowsOf(v.text, o)),
   }));
 }
@@ -97,8 +104,10 @@ export function train(rows: readonly CorpusRow[], o: TrainOptions = DEFAULT_TRAI
   const gradSq = new Float32Array(size);
   let bias = 0;
   let biasGradSq = 0;
-  const attacks = examples.filter((e) => e.attack).length;
-  const benignInstances = examples.filter((e) => !e.attack).reduce((n, e) => n + e.instances.length, 0);
+  const attacks = examples.filter((e) => e.attack).reduce((n, e) => n + e.weight, 0);
+  const benignInstances = examples
+    .filter((e) => !e.attack)
+    .reduce((n, e) => n + e.weight * e.instances.length, 0);
   // Balance the classes: attack rows and benign instances carry equal total weight.
   const attackWeight = benignInstances / Math.max(1, attacks);
   const random = seededRandom(o.seed);
@@ -124,12 +133,14 @@ export function train(rows: readonly CorpusRow[], o: TrainOptions = DEFAULT_TRAI
     for (const index of order) {
       const example = examples[index]!;
       if (!example.attack) {
-        for (const inst of example.instances) step(inst, 0, 1);
+        for (const inst of example.instances) step(inst, 0, example.weight);
         continue;
       }
       if (epoch === 0) {
         // No model yet to say which instance carries the attack: the first pass spreads over all.
-        for (const inst of example.instances) step(inst, 1, attackWeight / example.instances.length);
+        for (const inst of example.instances) {
+          step(inst, 1, (example.weight * attackWeight) / example.instances.length);
+        }
         continue;
       }
       let best = example.instances[0]!;
@@ -141,7 +152,7 @@ export function train(rows: readonly CorpusRow[], o: TrainOptions = DEFAULT_TRAI
           best = inst;
         }
       }
-      step(best, 1, attackWeight);
+      step(best, 1, example.weight * attackWeight);
     }
   }
   return {
