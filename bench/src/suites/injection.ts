@@ -22,7 +22,7 @@ interface Row {
   label: 'attack' | 'benign';
   lang: string;
   family: string;
-  split: 'train' | 'heldout';
+  split: 'train' | 'heldout' | 'unused';
   text: string;
 }
 interface Group {

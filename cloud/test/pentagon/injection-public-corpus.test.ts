@@ -7,7 +7,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { publicRows, readPublicRows } from '../../src/pentagon/tiers/injection/training/index.js';
+import {
+  MEASURED_ONLY_SOURCES,
+  publicRows,
+  readPublicRows,
+} from '../../src/pentagon/tiers/injection/training/index.js';
 
 const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
 const publicDir = `${corpusDir}public/`;
@@ -94,4 +98,21 @@ t.test('each public source is split by group, about a third held out', async (t)
       );
     }
   }
+});
+
+t.test('a measured-only source is never trained on, and its held-out part is measured', async (t) => {
+  const split = publicRows(corpusDir);
+  for (const source of MEASURED_ONLY_SOURCES) {
+    const own = split.filter((r) => r.source === source);
+    t.ok(own.length > 0, `${source} has rows`);
+    t.equal(own.filter((r) => r.split === 'train').length, 0, `${source}: no row in training`);
+    t.ok(
+      own.some((r) => r.split === 'heldout'),
+      `${source}: held-out rows are measured`,
+    );
+  }
+  t.ok(
+    split.filter((r) => r.split === 'unused').every((r) => MEASURED_ONLY_SOURCES.has(r.source ?? '')),
+    'only measured-only sources have unused rows',
+  );
 });

@@ -23,7 +23,11 @@ import {
 import { BENIGN_DISGUISES, DISGUISES, type Disguise, disguise } from './disguises.js';
 import { publicRows } from './public.js';
 
-export type Split = 'train' | 'heldout';
+/**
+ * `unused`: rows of a source that is measured but never trained on (public.ts), outside its held-out part;
+ * neither trained on nor counted in the held-out figures.
+ */
+export type Split = 'train' | 'heldout' | 'unused';
 
 export interface CorpusRow {
   id: string;

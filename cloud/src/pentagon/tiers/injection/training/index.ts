@@ -4,7 +4,13 @@
  */
 export { readBank, stringSeed } from './bank.js';
 export { type CorpusRow, corpusRows, generateRows, sourceOf, templateSplit } from './generate.js';
-export { type PublicRow, publicRows, publicSplit, readPublicRows } from './public.js';
+export {
+  MEASURED_ONLY_SOURCES,
+  type PublicRow,
+  publicRows,
+  publicSplit,
+  readPublicRows,
+} from './public.js';
 export { DEFAULT_TRAIN_OPTIONS, type TrainOptions, train } from './train.js';
 export {
   type QualityReport,

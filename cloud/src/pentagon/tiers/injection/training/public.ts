@@ -23,8 +23,20 @@ export interface PublicRow {
 
 export const PUBLIC_DIR = 'public';
 
+/**
+ * Sources measured on their held-out third but never trained on. Role prompts ("I want you to act as a
+ * Linux terminal …") are benign, but role framing is also how most jailbreaks open, and a linear model over
+ * n-grams cannot tell the two apart by anything but the rest of the words: taught as benign, they cost the
+ * jailbreaks of an unseen source about 16 points of recall at 2 % false positives (65.6 % with them, 81.3 %
+ * without: leave-one-source-out, cloud/models/MODEL_CARD.md). Screening a tool call, a role assignment inside its
+ * arguments is more often an attempt to re-instruct the model than a task, so recall is kept; the
+ * false-positive rate on role prompts is reported in the model card.
+ */
+export const MEASURED_ONLY_SOURCES: ReadonlySet<string> = new Set(['awesome-chatgpt-prompts']);
+
 export function publicSplit(source: string, group: string): Split {
-  return stringSeed(`${source}/${group}`) % 3 === 1 ? 'heldout' : 'train';
+  if (stringSeed(`${source}/${group}`) % 3 === 1) return 'heldout';
+  return MEASURED_ONLY_SOURCES.has(source) ? 'unused' : 'train';
 }
 
 /** The rows of every `public/*.jsonl`, in file-name order. */
