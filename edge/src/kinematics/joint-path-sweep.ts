@@ -24,7 +24,7 @@
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
 import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
 import { type DhTable, dhTable, frameOrigins } from './forward-kinematics.js';
-import { Float64Work, Uint8Work } from './work-arrays.js';
+import { WorkArray, float64Work } from './work-arrays.js';
 
 export interface ZoneHit {
   zoneIndex: number;
@@ -57,10 +57,10 @@ export interface JointSweepResult {
 }
 
 /** The sweep's work arrays, reused from call to call (work-arrays.ts). */
-const ORIGINS = new Float64Work();
-const Q = new Float64Work();
-const CLEARANCE = new Float64Work();
-const OCCUPIED = new Uint8Work();
+const ORIGINS = float64Work();
+const Q = float64Work();
+const CLEARANCE = float64Work();
+const OCCUPIED = new WorkArray((n) => new Uint8Array(n));
 
 /** Rounding slack when spending clearance, m (far below any zone thickness). */
 const CLEARANCE_SLACK_M = 1e-9;

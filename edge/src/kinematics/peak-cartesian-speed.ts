@@ -15,15 +15,15 @@
  */
 import type { DhTable } from './forward-kinematics.js';
 import { frameOrigins } from './forward-kinematics.js';
-import { Float64Work } from './work-arrays.js';
+import { float64Work } from './work-arrays.js';
 
 /** Work arrays of peakArmSpeedMps, reused from call to call (work-arrays.ts); each is written before read. */
-const ORIGINS = new Float64Work();
-const LEVERS_A = new Float64Work();
-const LEVERS_B = new Float64Work();
-const LEVERS_MIDDLE = new Float64Work();
-const RATES = new Float64Work();
-const MID = new Float64Work();
+const ORIGINS = float64Work();
+const LEVERS_A = float64Work();
+const LEVERS_B = float64Work();
+const LEVERS_MIDDLE = float64Work();
+const RATES = float64Work();
+const MID = float64Work();
 
 /**
  * Lever lengths at one configuration: for each frame i and joint j ≤ i, |p_i − p_{j−1}| (joint j turns about

@@ -5,27 +5,31 @@
  * The path sweep and the speed bound run synchronously and never re-enter themselves, so each keeps one
  * set per module; a caller never holds one across calls (results copy what they keep).
  */
-export class Float64Work {
-  #array = new Float64Array(0);
+type WorkArrayType = Float64Array | Uint8Array;
+
+export class WorkArray<T extends WorkArrayType> {
+  readonly #make: (length: number) => T;
+  #array: T;
+
+  /** `make`: a new array of a length, e.g. `(n) => new Float64Array(n)`. */
+  constructor(make: (length: number) => T) {
+    this.#make = make;
+    this.#array = make(0);
+  }
 
   /** An array of exactly `length` elements, contents unspecified (the caller writes before reading). */
-  take(length: number): Float64Array {
-    if (this.#array.length !== length) this.#array = new Float64Array(length);
+  take(length: number): T {
+    if (this.#array.length !== length) this.#array = this.#make(length);
     return this.#array;
   }
 
   /** The same, zeroed. */
-  zeroed(length: number): Float64Array {
-    return this.take(length).fill(0);
+  zeroed(length: number): T {
+    const array = this.take(length);
+    array.fill(0);
+    return array;
   }
 }
 
-export class Uint8Work {
-  #array = new Uint8Array(0);
-
-  /** An array of exactly `length` elements, zeroed. */
-  zeroed(length: number): Uint8Array {
-    if (this.#array.length !== length) this.#array = new Uint8Array(length);
-    return this.#array.fill(0);
-  }
-}
+/** A reused Float64Array. */
+export const float64Work = (): WorkArray<Float64Array> => new WorkArray((n) => new Float64Array(n));
