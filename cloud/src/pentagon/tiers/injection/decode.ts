@@ -43,13 +43,8 @@ const ESCAPES = /(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){6,}/g;
 const PERCENT = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){6,}/g;
 const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
 
-/** Whether `raw` holds 20 consecutive characters of BASE64's class [A-Za-z0-9+/_-]. */
-export function hasBase64Run(raw: string): boolean {
-  return firstBase64Run(raw) >= 0;
-}
-
 /**
- * Where the first run of 20 characters of BASE64's class starts in `raw` (−1: none). No BASE64 or HEX
+ * Where the first run of 20 characters of BASE64's class [A-Za-z0-9+/_-] starts in `raw` (−1: none). No BASE64 or HEX
  * match starts before it: each is such a run (hex digits are in the class, and HEX needs 24), and a run
  * starting earlier would have reached 20 characters earlier.
  */
