@@ -19,22 +19,8 @@ const options = { ...training.DEFAULT_TRAIN_OPTIONS, ...overrides };
 const rows = training.corpusRows(fileURLToPath(new URL('corpus/injection/', cloud)));
 const trainRows = rows.filter((r) => r.split === 'train');
 const quantised = (m) => classifier.decodeModel(classifier.encodeModel(m), 'fitted model');
-const foldOf = (row) => training.stringSeed(row.template) % 3;
-const outOfFold = [];
-for (let fold = 0; fold < 3; fold++) {
-  const model = quantised(
-    training.train(
-      trainRows.filter((r) => foldOf(r) !== fold),
-      options,
-    ),
-  );
-  outOfFold.push(
-    ...training.scoreRows(
-      trainRows.filter((r) => foldOf(r) === fold),
-      model,
-    ),
-  );
-}
+// The same folds and fold models as the threshold of train-injection.mjs.
+const outOfFold = training.outOfFoldScores(trainRows, options, 3);
 const threshold = training.thresholdForFalsePositiveRate(outOfFold, 0.01);
 const report = training.qualityReport(outOfFold, threshold);
 const pct = (x) => (x * 100).toFixed(1);

@@ -30,20 +30,7 @@ console.error(
     `held out ${count(heldoutRows, 'attack')} / ${count(heldoutRows, 'benign')}`,
 );
 
-const foldOf = (row) => training.stringSeed(row.template) % FOLDS;
-const outOfFold = [];
-for (let fold = 0; fold < FOLDS; fold++) {
-  const model = training.train(
-    trainRows.filter((r) => foldOf(r) !== fold),
-    training.DEFAULT_TRAIN_OPTIONS,
-  );
-  outOfFold.push(
-    ...training.scoreRows(
-      trainRows.filter((r) => foldOf(r) === fold),
-      model,
-    ),
-  );
-}
+const outOfFold = training.outOfFoldScores(trainRows, training.DEFAULT_TRAIN_OPTIONS, FOLDS);
 const outOfFoldReport = training.qualityReport(outOfFold, 0.5);
 const fitted = training.train(trainRows, training.DEFAULT_TRAIN_OPTIONS);
 // Measure the quantised weights: those are what ships.

@@ -12,6 +12,7 @@ export {
   readPublicRows,
 } from './public.js';
 export { DEFAULT_TRAIN_OPTIONS, type TrainOptions, train } from './train.js';
+export { outOfFoldScores } from './out-of-fold.js';
 export {
   type QualityReport,
   qualityReport,
