@@ -46,6 +46,11 @@ export interface BuildAppOptions {
   /** Largest request body accepted (default 1 MiB). */
   bodyLimitBytes?: number;
   /**
+   * Longest time a client may take to send a whole request, headers and body (default 30 s); a slower one
+   * gets 408 and its connection is closed, so a key holder cannot pin sockets with unfinished bodies.
+   */
+  requestTimeoutMs?: number;
+  /**
    * Rate limit: 600 requests per minute per valid API key, 120 per address without one (default);
    * `false` turns it off (benchmarks).
    */
@@ -70,9 +75,22 @@ export type CloudApp = FastifyInstance & { cloud: CloudContext };
 
 export const DEFAULT_LOG_ORIGIN = 'pentagate.local/audit';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Node checks request and header time-outs on a timer (30 s by default), so a 30 s limit could take a
+ * minute to act; a check every second (or a quarter of a shorter limit) keeps the 408 near its limit.
+ */
+function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
+  return Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4)));
+}
 
 export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(requestTimeout) || requestTimeout < 1) {
+    throw new RangeError(`requestTimeoutMs must be a positive integer, got ${requestTimeout}`);
+  }
   const level = typeof options.logger === 'string' ? options.logger : 'info';
   const store = options.store;
   const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
@@ -88,6 +106,11 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   });
   const app = Fastify({
     bodyLimit,
+    // Fastify's default (0) turns Node's own request limit off: a body that never finishes would hold
+    // its socket for ever.
+    requestTimeout,
+    // Given to Node too, so its header time-out (min(60 s, this)) never outlasts the whole request's.
+    http: { requestTimeout, connectionsCheckingInterval: timeoutCheckIntervalMs(requestTimeout) },
     logger: options.logger
       ? { level, redact: ['req.headers.authorization', 'headers.authorization'] }
       : false,

@@ -82,6 +82,11 @@ export const serveCommand: Command = {
       valueName: 'BYTES',
       description: 'largest request body (default 1048576)',
     },
+    'request-timeout': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'longest time to receive a whole request, headers and body, before 408 (default 30000)',
+    },
     'log-level': {
       type: 'string',
       valueName: 'LEVEL',
@@ -94,6 +99,7 @@ export const serveCommand: Command = {
   async run(args, io) {
     const rateLimit = positiveIntOf(stringOption(args, 'rate-limit'), 'rate-limit');
     const bodyLimit = positiveIntOf(stringOption(args, 'body-limit'), 'body-limit');
+    const requestTimeout = positiveIntOf(stringOption(args, 'request-timeout'), 'request-timeout');
     const logLevel = stringOption(args, 'log-level') ?? 'info';
     const policyFile = stringOption(args, 'policy');
     const signingKeyFile = stringOption(args, 'signing-key');
@@ -111,6 +117,7 @@ export const serveCommand: Command = {
         logger: logLevel === 'silent' ? false : logLevel,
         ...(rateLimit ? { rateLimit: { max: rateLimit, timeWindowMs: 60_000 } } : {}),
         ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
+        ...(requestTimeout ? { requestTimeoutMs: requestTimeout } : {}),
       },
     });
     const signal = shutdownSignal();

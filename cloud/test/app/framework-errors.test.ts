@@ -6,7 +6,10 @@
  */
 import { connect } from 'node:net';
 import t from 'tap';
+import { generateEd25519 } from '@pentagate/crypto';
+import { buildApp } from '../../src/app/build-app.js';
 import { API_ERRORS } from '../../src/app/errors.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { testCloud } from '../helpers/cloud-app.js';
 
 interface RawResponse {
@@ -107,4 +110,46 @@ t.test('framework errors use the documented error format on the wire', async (t)
     'PUT /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
   );
   t.match(method.headers, /\r\nallow: GET, HEAD/i, '405 lists the allowed methods');
+});
+
+/** Sends `head` and `partialBody` and keeps the connection open; resolves with what the server sends. */
+function unfinished(port: number, head: string, partialBody: string): Promise<{ text: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect(port, '127.0.0.1', () => socket.write(head + partialBody));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ text, ms: performance.now() - started }));
+  });
+}
+
+t.test('a request whose body never finishes gets 408 and its connection closed', async (t) => {
+  const cloud = await testCloud(t, { requestTimeoutMs: 400 });
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(base).port);
+  const head =
+    'POST /api/v1/agentgate/propose HTTP/1.1\r\nHost: x\r\n' +
+    `Authorization: Bearer ${cloud.a.keys.agent}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+  const res = await unfinished(port, head, '{}');
+  t.match(res.text, /^HTTP\/1\.1 408 /, `408 (${res.text.slice(0, 40)})`);
+  t.match(res.text, /"code":"REQUEST_TIMEOUT"/, 'in the documented error format');
+  // the limit plus at most one check interval (a quarter of it) and scheduling slack
+  t.ok(res.ms < 400 + 100 + 1500, `answered after ${Math.round(res.ms)} ms`);
+  t.ok(res.ms >= 350, 'not before the limit');
+});
+
+t.test('requestTimeoutMs must be a positive integer', async (t) => {
+  const store = new SqliteStore({ path: ':memory:' });
+  t.teardown(() => store.close());
+  for (const requestTimeoutMs of [0, -1, 1.5]) {
+    await t.rejects(
+      buildApp({ store, ownsStore: false, signingSeed: generateEd25519().privateKey, requestTimeoutMs }),
+      RangeError,
+      `${requestTimeoutMs} refused`,
+    );
+  }
 });
