@@ -43,6 +43,11 @@ export const API_ERRORS = {
     status: 409,
     meaning: 'the item is not pending in a way this approval action applies to, or the action digest differs',
   },
+  APPROVAL_EXPIRED: {
+    status: 409,
+    meaning:
+      'this tool_call.id was approved earlier and the approval has expired: the tool must not run on it; propose the call again with a new id',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     meaning: 'the idempotencyKey was used for another action, or its first request is still being decided',

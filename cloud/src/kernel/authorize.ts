@@ -128,7 +128,15 @@ export async function authorize(
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
     if (existing)
-      return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
+      return earlierDecision(
+        k,
+        tenantId,
+        existing,
+        actionDigest,
+        keyName,
+        req.withProof !== false,
+        req.settleAllow === true,
+      );
   }
   const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
@@ -290,7 +298,15 @@ export async function authorize(
   } catch (err) {
     // a concurrent request took the key first: nothing of this decision was written; answer with that one's
     const existing = await proposalHoldingKey(k, tenantId, req.idempotencyKey, err);
-    return earlierDecision(k, tenantId, existing, actionDigest, keyName, req.withProof !== false);
+    return earlierDecision(
+      k,
+      tenantId,
+      existing,
+      actionDigest,
+      keyName,
+      req.withProof !== false,
+      req.settleAllow === true,
+    );
   }
   const decided = commit.result.outcome.decision;
   cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });

@@ -4,6 +4,11 @@
  * decision of its own; the same key with another request is refused. Reached both when the key is found
  * before deciding and when a concurrent request took it first (authorize's decision then failed with
  * RowConflict and wrote nothing).
+ *
+ * Where an approval is run at once (the agent routes: approved true means "run the tool now", spec §4 rule 2),
+ * a repeat after the approval's expiry is refused with APPROVAL_EXPIRED rather than answered `approved: true`
+ * with a governance token that offline verification rejects as expired. The kernel route still returns the
+ * decision: it carries its `expiresAt`, and execute refuses an expired proposal.
  */
 import type { DsseEnvelope } from '@pentagate/protocol';
 import { ApiError } from '../app/errors.js';
@@ -29,6 +34,7 @@ export async function earlierDecision(
   actionDigest: string,
   keyName: string,
   withProof: boolean,
+  approvalRunsAtOnce: boolean,
 ): Promise<AuthorizeResult> {
   if (existing.actionDigest !== actionDigest) {
     throw new ApiError(
@@ -43,6 +49,16 @@ export async function earlierDecision(
     const found = await findKernelDecision(k, tenantId, existing.id);
     // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
     if (found && found.record.auditIndex < (await k.cloud.store.auditSize())) {
+      const nowMs = k.nowMs();
+      if (approvalRunsAtOnce && existing.status === 'ALLOW' && nowMs > existing.expiresAtMs) {
+        throw new ApiError(
+          'APPROVAL_EXPIRED',
+          `this ${keyName} was approved at ${new Date(existing.createdAtMs).toISOString()} ` +
+            `and that approval expired at ${new Date(existing.expiresAtMs).toISOString()}: do not run the tool on it; ` +
+            `propose the call again with a new ${keyName}`,
+          { proposalId: existing.id, expiresAt: new Date(existing.expiresAtMs).toISOString() },
+        );
+      }
       const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
       return {
         decision: proof ? { ...found.body, proof } : found.body,

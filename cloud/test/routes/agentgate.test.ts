@@ -4,7 +4,7 @@
  * Beyond the tables: tool_call.id idempotency, the confidence threshold, the approvals queue (approve,
  * deny, hold), jurisdiction bound to the API key, and the 400 that names every field at fault.
  */
-import { TrustStore } from '@pentagate/crypto';
+import { TrustStore, fromGovernanceToken } from '@pentagate/crypto';
 import { verifyGovernanceToken } from '@pentagate/verifier';
 import t, { type Test } from 'tap';
 import { issueApiKey } from '../../src/tenants/tenant-admin.js';
@@ -153,6 +153,44 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     const other = await propose({ ...call, spend_amount: 201 });
     t.equal(other.statusCode, 409, 'the same id with another body is a conflict');
     t.equal(other.json().error.code, 'IDEMPOTENCY_CONFLICT');
+  });
+
+  t.test('a repeat after the approval expired is refused, not approved with an expired token', async (t) => {
+    const call = transferCall(lobe, 20);
+    const first = (await propose(call)).json();
+    t.equal(first.approved, true);
+    const envelope = fromGovernanceToken(first.governance_token);
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
+    const expiresAtMs = Date.parse(statement.predicate.expiresAt);
+    const trust = await trustOf(cloud);
+    const size = await cloud.store.auditSize();
+    cloud.clock.nowMs = expiresAtMs + 1;
+    t.equal(
+      verifyGovernanceToken(first.governance_token, trust, { atMs: cloud.clock.nowMs }).valid,
+      false,
+      'the first token no longer verifies',
+    );
+    const late = await propose(call);
+    t.equal(late.statusCode, 409);
+    t.equal(late.json().error.code, 'APPROVAL_EXPIRED');
+    t.match(
+      late.json().error.message,
+      /do not run the tool on it; propose the call again with a new tool_call\.id/,
+    );
+    t.type(late.json().error.details.proposalId, 'string', 'names the proposal');
+    const written = await cloud.store.auditEntries(size, await cloud.store.auditSize());
+    t.same(
+      written.map((e) => e.entry.type),
+      ['refusal'],
+      'no decision: only the refusal is recorded, as every refusal is',
+    );
+    cloud.clock.nowMs = expiresAtMs;
+    const inTime = (await propose(call)).json();
+    t.equal(
+      inTime.governance_token,
+      first.governance_token,
+      'until the expiry the repeat is the same verdict',
+    );
   });
 
   t.test('vetoes a denied tool: violations are strings led by their code, details beside', async (t) => {
