@@ -33,7 +33,20 @@ declare module 'fastify' {
 /** What the Authorization header amounts to: a caller, or the refusal a keyed route would answer. */
 export type Authentication = { caller: Caller } | { refusal: ApiError };
 
-const BEARER = /^Bearer ([^\s]+)$/;
+/** RFC 6750 §2.1 `"Bearer" 1*SP b64token`; the scheme is case-insensitive (RFC 9110 §11.1). */
+const BEARER = /^bearer +([^\s]+)$/i;
+
+/** RFC 6750 §3: a 401 names the scheme; `invalid_token` when a key was presented and refused. */
+function wwwAuthenticate(headerGiven: boolean): string {
+  return headerGiven ? 'Bearer realm="pentagate", error="invalid_token"' : 'Bearer realm="pentagate"';
+}
+
+/** How many Authorization fields the request carries (Node keeps only the first in `headers`). */
+function authorizationFields(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') n++;
+  return n;
+}
 
 /** The caller of a route that requires a key; routes call this instead of reading `request.caller`. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -78,7 +91,13 @@ const resolved = new WeakMap<FastifyRequest, Promise<Authentication>>();
 export function authenticate(request: FastifyRequest, store: Store): Promise<Authentication> {
   let authentication = resolved.get(request);
   if (authentication === undefined) {
-    authentication = resolve(request.headers.authorization, store);
+    authentication =
+      authorizationFields(request.raw.rawHeaders) > 1
+        ? // a proxy reading the last field would see another caller than this server, which reads the first
+          Promise.resolve({
+            refusal: new ApiError('INVALID_HEADERS', 'expected one Authorization header, got several'),
+          })
+        : resolve(request.headers.authorization, store);
     resolved.set(request, authentication);
   }
   return authentication;
@@ -96,7 +115,12 @@ export function registerAuth(app: FastifyInstance, store: Store, limiter?: Reque
     if (limiter) await limiter(request, reply);
     const scopes = request.routeOptions.config?.scopes;
     if (!scopes) return;
-    if ('refusal' in authentication) throw authentication.refusal;
+    if ('refusal' in authentication) {
+      if (authentication.refusal.code === 'UNAUTHENTICATED') {
+        reply.header('www-authenticate', wwwAuthenticate(request.headers.authorization !== undefined));
+      }
+      throw authentication.refusal;
+    }
     const { scope } = authentication.caller;
     if (!scopes.includes(scope)) {
       throw new ApiError(

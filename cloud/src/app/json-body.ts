@@ -3,7 +3,8 @@
  * refused, never replaced by U+FFFD; duplicate member names, lone surrogates, numbers that overflow a
  * double, integers beyond 2^53 - 1, nesting deeper than 64 and `__proto__` members (prototype poisoning)
  * are refused (I-JSON, RFC 7493). A body declared in another charset than UTF-8 is refused with 415: JSON
- * exchanged between systems is UTF-8 (RFC 8259 §8.1).
+ * exchanged between systems is UTF-8 (RFC 8259 §8.1). So is a body sent with a content coding (gzip, br…): the
+ * server decodes none, and reading compressed bytes as JSON would misreport the problem (RFC 9110 §15.5.16).
  */
 import { readJson } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,15 @@ export function checkCharset(contentType: string | undefined): void {
   throw new ApiError(
     'UNSUPPORTED_MEDIA_TYPE',
     `request body: expected application/json in UTF-8 (RFC 8259 §8.1), got charset ${JSON.stringify(charset.slice(0, 40))}`,
+  );
+}
+
+/** Refuses a body sent with a content coding other than `identity`. */
+export function checkContentEncoding(contentEncoding: string | undefined): void {
+  if (contentEncoding === undefined || /^\s*(identity)?\s*$/i.test(contentEncoding)) return;
+  throw new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `request body: Content-Encoding ${JSON.stringify(contentEncoding.slice(0, 40))} is not supported; send the JSON unencoded`,
   );
 }
 
@@ -37,6 +47,7 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
     { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
     (request, body, done) => {
       try {
+        checkContentEncoding(request.headers['content-encoding']);
         checkCharset(request.headers['content-type']);
         done(null, parseJsonBody(body as Buffer, bodyLimitBytes));
       } catch (err) {

@@ -2,11 +2,12 @@
  * Bad input: every kind gets a 4xx JSON error naming the problem, and the only
  * write is the refusal's audit entry. Also the mapping of server-side faults (500, 503).
  */
+import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { toApiError } from '../../src/app/error-handler.js';
 import { API_ERRORS } from '../../src/app/errors.js';
 import { StoreError } from '../../src/store/store-error.js';
-import { bearer, registerLobe, testCloud, transferCall } from '../helpers/cloud-app.js';
+import { bearer, registerLobe, registration, testCloud, transferCall } from '../helpers/cloud-app.js';
 
 t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal audit entry', async (t) => {
   const cloud = await testCloud(t, { bodyLimitBytes: 4096 });
@@ -103,6 +104,18 @@ t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal 
       status: 415,
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message: /application\/json/,
+    },
+    {
+      name: 'a gzip-compressed body',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/register',
+        headers: { ...bearer(key), ...json, 'content-encoding': 'gzip' },
+        payload: gzipSync(JSON.stringify(registration('gzipped'))),
+      },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /Content-Encoding "gzip" is not supported/,
     },
     {
       name: 'a mistyped field',

@@ -1,0 +1,85 @@
+/**
+ * The Authorization header as HTTP defines it: the scheme is case-insensitive (RFC 9110 §11.1) and followed by
+ * one or more spaces (RFC 6750 §2.1); a 401 says which scheme to use (RFC 6750 §3); and a request with two
+ * Authorization fields is refused, since a proxy in front that reads the last one would see another caller than
+ * this server, which would read the first. Sent over a real socket: HTTP clients do not send duplicate fields.
+ */
+import { connect } from 'node:net';
+import t from 'tap';
+import { bearer, testCloud } from '../helpers/cloud-app.js';
+
+function rawGet(
+  port: number,
+  path: string,
+  headerLines: string[],
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = `GET ${path} HTTP/1.1\r\nHost: x\r\n${headerLines.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`;
+    // written, not ended: a half-closed socket lets Node abort a request whose answer waits on a write
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), text }));
+  });
+}
+
+t.test('the scheme is case-insensitive and may be followed by several spaces', async (t) => {
+  const cloud = await testCloud(t);
+  const key = cloud.a.keys.auditor;
+  for (const authorization of [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`]) {
+    const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: { authorization } });
+    t.equal(res.statusCode, 200, JSON.stringify(authorization.replace(key, 'KEY')));
+  }
+  for (const authorization of [`Bearer${key}`, `Bearer ${key} extra`, `Basic ${key}`]) {
+    const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/keys', headers: { authorization } });
+    t.equal(res.statusCode, 401, `${JSON.stringify(authorization.replace(key, 'KEY'))} refused`);
+  }
+});
+
+t.test('a 401 carries WWW-Authenticate: Bearer (RFC 6750 §3)', async (t) => {
+  const cloud = await testCloud(t);
+  const none = await cloud.app.inject({ method: 'GET', url: '/api/v1/keys' });
+  t.equal(none.statusCode, 401);
+  t.equal(none.headers['www-authenticate'], 'Bearer realm="pentagate"', 'no key: the scheme');
+  const unknown = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/keys',
+    headers: bearer(`pgk_${'A'.repeat(43)}`),
+  });
+  t.equal(unknown.statusCode, 401);
+  t.equal(
+    unknown.headers['www-authenticate'],
+    'Bearer realm="pentagate", error="invalid_token"',
+    'a refused key: invalid_token',
+  );
+  const ok = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/keys',
+    headers: bearer(cloud.a.keys.auditor),
+  });
+  t.notOk('www-authenticate' in ok.headers, 'not on a success');
+});
+
+t.test('two Authorization fields are refused whichever comes first', async (t) => {
+  const cloud = await testCloud(t);
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(base).port);
+  const valid = `Authorization: Bearer ${cloud.a.keys.auditor}`;
+  const other = `Authorization: Bearer ${cloud.b.keys.auditor}`;
+  const unknown = `Authorization: Bearer pgk_${'A'.repeat(43)}`;
+  t.equal((await rawGet(port, '/api/v1/keys', [valid])).status, 200, 'one field: served');
+  for (const [name, lines] of [
+    ['valid then unknown', [valid, unknown]],
+    ['unknown then valid', [unknown, valid]],
+    ["two tenants' keys", [valid, other]],
+  ] as const) {
+    const res = await rawGet(port, '/api/v1/keys', [...lines]);
+    t.equal(res.status, 400, `${name}: 400`);
+    t.match(res.text, /"code":"INVALID_HEADERS"/, `${name}: INVALID_HEADERS`);
+    t.match(res.text, /one Authorization header, got several/, `${name}: says why`);
+  }
+});
