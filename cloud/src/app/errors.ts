@@ -43,6 +43,11 @@ export const API_ERRORS = {
     status: 409,
     meaning: 'the item is not pending in a way this approval action applies to, or the action digest differs',
   },
+  REGISTRATION_CONFLICT: {
+    status: 409,
+    meaning:
+      'this agent_name and agent_version are registered with another model_id, domain or capabilities; a changed agent registers a new agent_version',
+  },
   APPROVAL_EXPIRED: {
     status: 409,
     meaning:

@@ -3,7 +3,9 @@
  * agent_version, model_id }` → `{ lobe_name, propose_endpoint }` (+ `agent_id`). Idempotent for the same
  * tenant, agent name and agent_version: a repeat returns the first lobe (200) and writes nothing; a new
  * agent is stored with an `agent.registered` audit entry (201) — recording its model id and version —
- * in the same transaction.
+ * in the same transaction. A repeat that declares another model_id, domain or set of capabilities is
+ * refused (409 REGISTRATION_CONFLICT): the lobe's decisions commit to the model it registered with (tier 1,
+ * zkInference), and the agent's own version is where a change shows (spec §9.2), so it registers anew.
  */
 import {
   type AgentRegistration,
@@ -14,6 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
 import type { CloudContext } from '../app/context.js';
+import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { AuditLog } from '../audit/audit-log.js';
 import type { AgentRecord } from '../store/records.js';
@@ -27,6 +30,25 @@ export function lobeNameFor(agentName: string, version: string): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
   const name = `${clean(agentName)}@${clean(version)}`.replace(/^[^A-Za-z0-9]+/, '');
   return name.length > 0 && name.length <= 128 ? name : newId('lobe');
+}
+
+/** The declared fields of a repeat that differ from the registered agent's, as `field: registered → declared`. */
+function changedFields(agent: AgentRecord, body: AgentRegistration): string[] {
+  const changes: string[] = [];
+  const registeredModel = agent.metadata.modelId;
+  if (registeredModel !== body.model_id) {
+    changes.push(`model_id: ${JSON.stringify(registeredModel)} → ${JSON.stringify(body.model_id)}`);
+  }
+  if (agent.domain !== body.domain) {
+    changes.push(`domain: ${JSON.stringify(agent.domain)} → ${JSON.stringify(body.domain)}`);
+  }
+  // a set: the order capabilities are listed in says nothing
+  const registered = [...new Set((agent.metadata.capabilities as string[] | undefined) ?? [])].sort();
+  const declared = [...new Set(body.capabilities)].sort();
+  if (registered.join('\u0000') !== declared.join('\u0000')) {
+    changes.push(`capabilities: ${JSON.stringify(registered)} → ${JSON.stringify(declared)}`);
+  }
+  return changes;
 }
 
 export async function registerAgent(
@@ -115,6 +137,15 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
         outcome = await registerAgent(cloud.store, { ...base, lobeName: newId('lobe', nowMs) }, nowMs);
       if ('conflict' in outcome)
         throw new Error(`registration conflict on ${outcome.conflict} with fresh ids`);
+      const changes = outcome.created ? [] : changedFields(outcome.agent, body);
+      if (changes.length > 0) {
+        throw new ApiError(
+          'REGISTRATION_CONFLICT',
+          `${outcome.agent.lobeName} is registered with other values (${changes.join('; ')}): register the ` +
+            'changed agent under a new agent_version',
+          { lobe_name: outcome.agent.lobeName },
+        );
+      }
       reply.code(outcome.created ? 201 : 200);
       return {
         lobe_name: outcome.agent.lobeName,

@@ -82,6 +82,36 @@ t.test('register (specification §2.2)', async (t) => {
       t.equal(await cloud.store.auditSize(), size, 'a repeat writes nothing');
       const v2 = await register({ ...body, agent_version: '2.2' });
       t.equal(v2.json().lobe_name, 'treasury-bot@2.2', 'a new agent_version is a new lobe');
+      const reordered = await register({ ...body, capabilities: ['payments', 'payments'] });
+      t.equal(reordered.statusCode, 200, 'capabilities are a set');
+    },
+  );
+
+  t.test(
+    'a repeat that declares another model, domain or capabilities is refused and changes nothing',
+    async (t) => {
+      const body = registration('ledger-bot');
+      t.equal((await register(body)).statusCode, 201);
+      for (const [field, changed] of [
+        ['model_id', { ...body, model_id: 'another-model' }],
+        ['domain', { ...body, domain: 'HR' }],
+        ['capabilities', { ...body, capabilities: ['payments.transfer', 'shell.exec'] }],
+      ] as const) {
+        const size = await cloud.store.auditSize();
+        const res = await register(changed);
+        t.equal(res.statusCode, 409, `${field}: 409`);
+        t.equal(res.json().error.code, 'REGISTRATION_CONFLICT');
+        t.match(res.json().error.message, new RegExp(`${field}: .* → `), `${field}: names the change`);
+        t.match(res.json().error.message, /new agent_version/, `${field}: says what to do`);
+        const written = await cloud.store.auditEntries(size, await cloud.store.auditSize());
+        t.same(
+          written.map((e) => e.entry.type),
+          ['refusal'],
+          `${field}: only the refusal is recorded`,
+        );
+      }
+      const agent = await cloud.store.findAgentByLobe(cloud.a.id, 'ledger-bot@1.0.0');
+      t.equal(agent?.metadata.modelId, body.model_id, 'the registered model is unchanged');
     },
   );
 
