@@ -39,7 +39,10 @@ export async function registerRateLimit(
     max: (_request, key) => (key.startsWith('key:') ? options.max : maxWithoutKey),
     keyGenerator: (request) => budgetKey(request, store),
     errorResponseBuilder: (_request, context) =>
-      new ApiError('RATE_LIMITED', `more than ${context.max} requests in ${context.after}; retry later`),
+      new ApiError(
+        'RATE_LIMITED',
+        `more than ${context.max} requests in ${options.timeWindowMs / 1000} s; retry in ${context.after}`,
+      ),
   });
   return app.rateLimit() as RequestLimiter;
 }

@@ -126,6 +126,18 @@ t.test('register (specification §2.2)', async (t) => {
     t.equal(await cloud.store.auditSize(), size + 1, 'writes nothing but the refusal');
   });
 
+  t.test('refuses a blank agent_name, model_id or capability', async (t) => {
+    for (const [field, body] of [
+      ['/agent_name', { ...registration(' '), agent_name: '   ' }],
+      ['/model_id', { ...registration('blank-model'), model_id: ' ' }],
+      ['/capabilities/0', { ...registration('blank-capability'), capabilities: ['\u00a0'] }],
+    ] as const) {
+      const res = await register(body);
+      t.equal(res.statusCode, 400, `${field}: 400`);
+      t.ok(issuePaths(res).includes(field), `${field}: named`);
+    }
+  });
+
   t.test('refuses a domain outside the list and names the allowed values', async (t) => {
     const res = await register({ ...registration('casino-bot'), domain: 'CASINO' });
     t.equal(res.statusCode, 400);

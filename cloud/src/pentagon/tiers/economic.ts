@@ -78,7 +78,7 @@ export function economicTier(
     findings.push(
       finding(
         'ECONOMY.LOOP_IDENTICAL',
-        `this exact ${action.toolName} call was already proposed ${identical} times in the last ${m.repeatWindowMs} ms (at most ${m.maxIdentical} allowed)`,
+        `this exact ${action.toolName} call was already proposed ${identical} times in the last ${m.repeatWindowMs} ms; this would be call ${identical + 1} (at most ${m.maxIdentical} allowed)`,
         `do not repeat the same ${action.toolName} call; reuse the earlier result or wait ${m.repeatWindowMs} ms`,
         'tier3.economic/metabolic',
       ),
@@ -87,7 +87,7 @@ export function economicTier(
     findings.push(
       finding(
         'ECONOMY.LOOP_NEAR_IDENTICAL',
-        `${near} near-identical ${action.toolName} calls (differing only in numbers, case or spacing) in the last ${m.repeatWindowMs} ms (at most ${m.maxNearIdentical} allowed)`,
+        `${near} near-identical ${action.toolName} calls (differing only in numbers, case or spacing) in the last ${m.repeatWindowMs} ms; this would be call ${near + 1} (at most ${m.maxNearIdentical} allowed)`,
         `batch the ${action.toolName} calls into one, or slow down to at most ${m.maxNearIdentical} per ${m.repeatWindowMs} ms`,
         'tier3.economic/metabolic',
       ),

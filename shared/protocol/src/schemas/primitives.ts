@@ -50,7 +50,9 @@ export type KeyId = Static<typeof KeyIdSchema>;
 export const NameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_ID_LENGTH,
-  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  // at least one character that is not white space: a blank name names nothing (and an agent named " "
+  // would get a lobe name made of its version alone)
+  pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
 });
 
 /** Free text on one or more lines (reasons, messages): no control characters but tab and newline. */
