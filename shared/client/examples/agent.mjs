@@ -27,7 +27,7 @@ async function governed(title, action, perform) {
     console.log('    an operator can approve it: POST /api/v1/approvals/<id>/approve { actionDigest }');
   }
   if (decision.status !== 'ALLOW') return decision;
-  const result = await client.execute({ proposalId: decision.proposalId });
+  const result = await client.execute(decision.proposalId);
   await perform();
   console.log(
     `  execution ${result.executionId} at ${result.executedAt} (audit entry #${result.auditIndex}); proof kept for auditors`,
@@ -49,7 +49,7 @@ try {
 
   // Executing the same proposal again is refused by the kernel, whichever process tries.
   try {
-    await client.execute({ proposalId: paid.proposalId });
+    await client.execute(paid.proposalId);
   } catch (err) {
     if (err instanceof DoubleExecutionError)
       console.log(`  second execute refused: ${err.code} (${err.status})`);
@@ -76,7 +76,7 @@ try {
     async () => {},
   );
   try {
-    await client.execute({ proposalId: unsure.proposalId });
+    await client.execute(unsure.proposalId);
   } catch (err) {
     if (err instanceof ExecutionDeniedError) console.log(`  execute before approval refused: ${err.message}`);
     else throw err;

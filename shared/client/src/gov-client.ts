@@ -36,6 +36,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** The object form of `execute`'s input; `execute` also takes the proposalId string itself (§2.1). */
+export interface ExecuteRequest {
+  proposalId: string;
+}
+
 const API_KEY = /^pgk_[A-Za-z0-9_-]{43}$/;
 
 function ms(v: number | Date | undefined): string | undefined {
@@ -87,13 +92,15 @@ export class GovClient {
 
   /**
    * Executes an allowed (or approved, or elapsed-hold) proposal, exactly once. Throws ExecutionDeniedError
-   * when it may not run and DoubleExecutionError when it already ran. Never retried.
+   * when it may not run and DoubleExecutionError when it already ran. Never retried. Specification §2.1:
+   * "execute input: proposalId (string)" — `execute(decision.proposalId)`; `{ proposalId }` works too.
    */
-  execute(request: { proposalId: string }, options: CallOptions = {}): Promise<ExecutionResult> {
+  execute(request: string | ExecuteRequest, options: CallOptions = {}): Promise<ExecutionResult> {
     return this.#transport.request({
       method: 'POST',
       path: '/api/v1/kernel/execute',
-      body: { proposalId: request.proposalId },
+      // `?.`: a JavaScript caller passing nothing gets the server's 400 naming proposalId, not a TypeError.
+      body: { proposalId: typeof request === 'string' ? request : request?.proposalId },
       signal: options.signal,
       repeatable: false,
     });

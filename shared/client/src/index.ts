@@ -3,6 +3,11 @@
  * No runtime dependencies: `fetch` only, so it runs in Node 20 and in browsers.
  */
 export * from './errors.js';
-export { GovClient, type GovClientOptions, type CallOptions } from './gov-client.js';
+export {
+  GovClient,
+  type GovClientOptions,
+  type CallOptions,
+  type ExecuteRequest,
+} from './gov-client.js';
 export type { FetchLike } from './transport.js';
 export * from './types.js';

@@ -81,8 +81,8 @@ t.test('every status, exactly-once execution, replay and audit events over a rea
   t.ok(deny.remediation && deny.violations.length > 0);
   t.ok(held.holdUntil);
 
-  const executed = await client.execute({ proposalId: allow.proposalId });
-  t.equal(executed.executed, true);
+  const executed = await client.execute(allow.proposalId);
+  t.equal(executed.executed, true, 'execute takes the proposalId string (specification §2.1)');
   t.type(executed.executionId, 'string', 'ExecutionResult carries executionId (specification §2.1)');
   t.ok(conforms(ExecutionResultSchema, executed));
 
