@@ -20,7 +20,10 @@ import type {
 export interface GovClientOptions {
   /** The cloud's base URL, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** A tenant API key (`pgk_…`); scope `agent` for authorize/execute. */
+  /**
+   * A tenant API key (`pgk_…`); scope `agent` for authorize/execute. Any string is accepted here: one that
+   * cannot be a Pentagate key fails each call with AuthenticationError, unsent (see Transport).
+   */
   apiKey: string;
   /** Per-attempt time-out (default 10 000 ms). */
   timeoutMs?: number;
@@ -41,8 +44,6 @@ export interface ExecuteRequest {
   proposalId: string;
 }
 
-const API_KEY = /^pgk_[A-Za-z0-9_-]{43}$/;
-
 function ms(v: number | Date | undefined): string | undefined {
   if (v === undefined) return undefined;
   return String(typeof v === 'number' ? v : v.getTime());
@@ -59,10 +60,10 @@ export class GovClient {
         0,
       );
     }
-    if (!API_KEY.test(options.apiKey)) {
+    if (typeof options.apiKey !== 'string') {
       throw new ValidationFailedError(
         'INVALID_OPTIONS',
-        'apiKey: expected pgk_ followed by 43 base64url characters',
+        `apiKey: expected a string, got ${typeof options.apiKey}`,
         0,
       );
     }

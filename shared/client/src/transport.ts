@@ -6,6 +6,7 @@
  */
 import {
   AbortedError,
+  AuthenticationError,
   BadResponseError,
   errorForResponse,
   type GovError,
@@ -59,6 +60,24 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+const API_KEY = /^pgk_[A-Za-z0-9_-]{43}$/;
+/** What fetch accepts in a header value (RFC 9110 field-value): tab, visible ASCII, space, obs-text. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Why `apiKey` cannot be a Pentagate key, or undefined when it can. Such a key fails as the server would
+ * fail it, with AuthenticationError ("authentication failure", specification §7), but without being
+ * sent: it cannot authenticate, and one that is no header value would otherwise fail inside fetch, as a
+ * NetworkError. The reason never quotes the key.
+ */
+function apiKeyProblem(apiKey: string): string | undefined {
+  if (!HEADER_VALUE.test(apiKey))
+    return 'apiKey holds a character not allowed in an HTTP header (a line break, say, read with the key from a file)';
+  if (!API_KEY.test(apiKey))
+    return `apiKey is not a Pentagate key: expected pgk_ followed by 43 base64url characters, got ${apiKey.length} characters`;
+  return undefined;
+}
+
 function retryAfterMs(header: string | null): number | undefined {
   if (header === null) return undefined;
   const seconds = Number(header);
@@ -67,12 +86,21 @@ function retryAfterMs(header: string | null): number | undefined {
 
 export class Transport {
   readonly #o: TransportOptions;
+  readonly #apiKeyProblem: string | undefined;
 
   constructor(options: TransportOptions) {
     this.#o = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+    this.#apiKeyProblem = apiKeyProblem(options.apiKey);
   }
 
   async request<T>(spec: RequestSpec): Promise<T> {
+    if (this.#apiKeyProblem !== undefined) {
+      throw new AuthenticationError(
+        'UNAUTHENTICATED',
+        `${spec.method} ${spec.path}: not sent: ${this.#apiKeyProblem}`,
+        0,
+      );
+    }
     const attempts = spec.repeatable ? this.#o.maxRetries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -128,11 +156,15 @@ export class Transport {
       try {
         body = text.length === 0 ? undefined : JSON.parse(text);
       } catch {
-        throw new BadResponseError(
-          'BAD_RESPONSE',
-          `${what}: expected a JSON body, got ${JSON.stringify(text.slice(0, 120))} (HTTP ${response.status})`,
-          response.status,
-        );
+        // 401 and 403 refuse the request whatever the body, and a proxy or gateway answers them with its own
+        // page: the status alone picks the class (401: AuthenticationError, specification §7).
+        // Other statuses keep BadResponseError: without the server's body, a 5xx does not mean "changed nothing".
+        if (response.status !== 401 && response.status !== 403)
+          throw new BadResponseError(
+            'BAD_RESPONSE',
+            `${what}: expected a JSON body, got ${JSON.stringify(text.slice(0, 120))} (HTTP ${response.status})`,
+            response.status,
+          );
       }
       if (!response.ok) {
         const e = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)

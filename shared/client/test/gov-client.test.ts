@@ -29,7 +29,7 @@ import {
   AbortedError,
   ValidationFailedError,
 } from '../src/index.js';
-import { closedPort, liveCloud, rawServer } from './live-cloud.js';
+import { closedPort, liveCloud, proxyPage, rawServer } from './live-cloud.js';
 
 const FAKE_KEY = `pgk_${'A'.repeat(43)}`;
 
@@ -198,16 +198,60 @@ t.test('transport failures: time-out, abort, refused connection, non-JSON answer
   t.type(network, NetworkError);
   t.equal(network.status, 0);
 
-  const html = await rawServer(t, 'html');
+  const html = await rawServer(t, proxyPage(200));
   const bad = await rejection(
     new GovClient({ baseUrl: html.baseUrl, apiKey: FAKE_KEY }).execute({ proposalId: 'p' }),
   );
   t.type(bad, BadResponseError);
   t.match(bad.message, /expected a JSON body/);
 
+  const behindProxy = async (status: number) =>
+    rejection(
+      new GovClient({ baseUrl: (await rawServer(t, proxyPage(status))).baseUrl, apiKey: FAKE_KEY }).authorize(
+        ledger(1),
+      ),
+    );
+  const html401 = await behindProxy(401);
+  t.type(html401, AuthenticationError, 'a 401 is an authentication failure whatever its body');
+  t.same([html401.code, html401.status], ['HTTP_401', 401]);
+  t.type(await behindProxy(403), PermissionDeniedError, 'a 403 likewise');
+
   t.throws(() => new GovClient({ baseUrl: 'ftp://x', apiKey: FAKE_KEY }), ValidationFailedError);
-  t.throws(() => new GovClient({ baseUrl: 'http://x', apiKey: 'secret' }), ValidationFailedError);
+  t.throws(
+    () => new GovClient({ baseUrl: 'http://x', apiKey: undefined as unknown as string }),
+    ValidationFailedError,
+    'a key that is not a string is an options error',
+  );
 });
+
+t.test(
+  'a key that cannot be a Pentagate key fails every call with AuthenticationError, unsent',
+  async (t) => {
+    const server = await rawServer(t, proxyPage(200));
+    const cases = [
+      { apiKey: 'nope-secret', why: /not a Pentagate key/ },
+      { apiKey: `${FAKE_KEY}\n`, why: /not allowed in an HTTP header/ },
+      { apiKey: 'pgk_secret\u2028', why: /not allowed in an HTTP header/ },
+    ];
+    for (const { apiKey, why } of cases) {
+      const client = new GovClient({ baseUrl: server.baseUrl, apiKey });
+      for (const call of [
+        () => client.authorize(ledger(1, { idempotencyKey: 'k' })),
+        () => client.execute('prp_x'),
+        () => client.replay('prp_x'),
+        () => client.getAuditEvents(),
+        () => client.auditEvents().next(),
+      ]) {
+        const err = await rejection(call());
+        t.type(err, AuthenticationError);
+        t.same([err.code, err.status], ['UNAUTHENTICATED', 0]);
+        t.match(err.message, why);
+        t.notOk(err.message.includes(apiKey.trim()), 'the message never holds the key');
+      }
+    }
+    t.equal(server.hits, 0, 'nothing was sent');
+  },
+);
 
 t.test('retry policy: only calls that cannot act twice are retried', async (t) => {
   const drop = await rawServer(t, 'drop');

@@ -1,7 +1,7 @@
 /**
  * A real Pentagate cloud on a real port for the client tests: SQLite in a temp directory, the documented
  * example policy, two tenants with a key per scope, and a clock the test can move (holds, expiry).
- * Plus tiny real HTTP servers that misbehave on purpose (hang, drop the connection, answer HTML).
+ * Plus tiny real HTTP servers that misbehave on purpose (hang, drop the connection, answer a fixed body).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -74,14 +74,26 @@ export interface RawServer {
   hits: number;
 }
 
-/** A real HTTP server whose every request is handled by `behaviour` (hang, drop, garbage). */
-export async function rawServer(t: Test, behaviour: 'hang' | 'drop' | 'html'): Promise<RawServer> {
+/** A fixed answer: status, content type and body text. */
+export interface RawAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** What a proxy in front of the cloud may answer: an HTML page. */
+export function proxyPage(status: number): RawAnswer {
+  return { status, contentType: 'text/html', body: '<html>proxy error</html>' };
+}
+
+/** A real HTTP server whose every request is handled by `behaviour` (hang, drop, or a fixed answer). */
+export async function rawServer(t: Test, behaviour: 'hang' | 'drop' | RawAnswer): Promise<RawServer> {
   const state: RawServer = { baseUrl: '', hits: 0 };
   const server: Server = createServer((req, res) => {
     state.hits++;
     if (behaviour === 'drop') req.socket.destroy();
-    if (behaviour === 'html')
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy error</html>');
+    else if (behaviour !== 'hang')
+      res.writeHead(behaviour.status, { 'content-type': behaviour.contentType }).end(behaviour.body);
     // 'hang': never answer
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
