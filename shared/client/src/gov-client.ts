@@ -6,15 +6,16 @@
  * idempotencyKey (the server then returns the first decision); reads are retried likewise.
  */
 import { ValidationFailedError } from './errors.js';
-import { type FetchLike, Transport } from './transport.js';
-import type {
-  AuditEntry,
-  AuditEventsPage,
-  AuditEventsQuery,
-  AuthorizationDecision,
-  ExecutionResult,
-  ProposedAction,
-  ReplayResult,
+import { type FetchLike, type Shape, Transport } from './transport.js';
+import {
+  AUTHORIZATION_STATUSES,
+  type AuditEntry,
+  type AuditEventsPage,
+  type AuditEventsQuery,
+  type AuthorizationDecision,
+  type ExecutionResult,
+  type ProposedAction,
+  type ReplayResult,
 } from './types.js';
 
 export interface GovClientOptions {
@@ -43,6 +44,30 @@ export interface CallOptions {
 export interface ExecuteRequest {
   proposalId: string;
 }
+
+// Each result's required fields (types.ts); Shape<T> makes the compiler list every one.
+const DECISION: Shape<AuthorizationDecision> = {
+  proposalId: 'string',
+  status: AUTHORIZATION_STATUSES,
+  violations: 'array',
+  expiresAt: 'string',
+  policyDigest: 'string',
+};
+const EXECUTION: Shape<ExecutionResult> = {
+  executionId: 'string',
+  proposalId: 'string',
+  executed: 'boolean',
+  executedAt: 'string',
+  auditIndex: 'number',
+};
+const REPLAY: Shape<ReplayResult> = {
+  proposalId: 'string',
+  original: 'object',
+  replayed: 'object',
+  identical: 'boolean',
+  differences: 'array',
+};
+const AUDIT_PAGE: Shape<AuditEventsPage> = { events: 'array' };
 
 function ms(v: number | Date | undefined): string | undefined {
   if (v === undefined) return undefined;
@@ -88,6 +113,7 @@ export class GovClient {
       body: action,
       signal: options.signal,
       repeatable: action.idempotencyKey !== undefined,
+      result: DECISION,
     });
   }
 
@@ -104,6 +130,7 @@ export class GovClient {
       body: { proposalId: typeof request === 'string' ? request : request?.proposalId },
       signal: options.signal,
       repeatable: false,
+      result: EXECUTION,
     });
   }
 
@@ -115,6 +142,7 @@ export class GovClient {
       query: { policy: options.policy },
       signal: options.signal,
       repeatable: true,
+      result: REPLAY,
     });
   }
 
@@ -134,6 +162,7 @@ export class GovClient {
       },
       signal: options.signal,
       repeatable: true,
+      result: AUDIT_PAGE,
     });
   }
 

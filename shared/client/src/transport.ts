@@ -1,8 +1,9 @@
 /**
- * One HTTP exchange with the kernel over `fetch`: bearer key, JSON in and out, a time-out per attempt,
- * the caller's AbortSignal, error responses mapped to GovError classes, and retries ONLY for requests the
- * caller marked safe to repeat (GETs, and authorize with an idempotencyKey) and only after failures that
- * changed nothing or may have changed nothing idempotently: network errors, time-outs and 503.
+ * One HTTP exchange with the kernel over `fetch`: bearer key, JSON in and out (a 2xx body checked for its
+ * result's required fields), a time-out per attempt, the caller's AbortSignal, error responses mapped to
+ * GovError classes, and retries ONLY for requests the caller marked safe to repeat (GETs, and authorize
+ * with an idempotencyKey) and only after failures that changed nothing or may have changed nothing
+ * idempotently: network errors, time-outs and 503.
  */
 import {
   AbortedError,
@@ -28,7 +29,12 @@ export interface TransportOptions {
   retryDelayMs: number;
 }
 
-export interface RequestSpec {
+/** A field's JSON type, or the closed set of its string values. */
+export type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly string[];
+/** A result's required fields (those that cannot be undefined) and their JSON types. */
+export type Shape<T> = { readonly [K in keyof T as undefined extends T[K] ? never : K]: FieldType };
+
+export interface RequestSpec<T> {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | undefined>;
@@ -36,6 +42,8 @@ export interface RequestSpec {
   signal?: AbortSignal | undefined;
   /** True only when repeating the request cannot do anything twice. */
   repeatable: boolean;
+  /** What a 2xx body must hold; nested values are trusted. */
+  result: Shape<T>;
 }
 
 function isRetryable(err: GovError): boolean {
@@ -78,6 +86,30 @@ function apiKeyProblem(apiKey: string): string | undefined {
   return undefined;
 }
 
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v;
+}
+
+function fits(v: unknown, want: FieldType): boolean {
+  if (typeof want !== 'string') return want.includes(v as string);
+  if (want === 'array') return Array.isArray(v);
+  if (want === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === want;
+}
+
+/** Why `body` is not a JSON object with the fields of `shape`, or undefined when it is. */
+function shapeProblem(body: unknown, shape: Shape<unknown>): string | undefined {
+  if (!fits(body, 'object')) return `expected a JSON object, got ${describe(body)}`;
+  for (const [field, want] of Object.entries(shape) as [string, FieldType][]) {
+    const v = (body as Record<string, unknown>)[field];
+    if (!fits(v, want))
+      return `${field}: expected ${typeof want === 'string' ? want : `one of ${want.join(', ')}`}, got ${describe(v)}`;
+  }
+  return undefined;
+}
+
 function retryAfterMs(header: string | null): number | undefined {
   if (header === null) return undefined;
   const seconds = Number(header);
@@ -93,7 +125,7 @@ export class Transport {
     this.#apiKeyProblem = apiKeyProblem(options.apiKey);
   }
 
-  async request<T>(spec: RequestSpec): Promise<T> {
+  async request<T>(spec: RequestSpec<T>): Promise<T> {
     if (this.#apiKeyProblem !== undefined) {
       throw new AuthenticationError(
         'UNAUTHENTICATED',
@@ -113,14 +145,14 @@ export class Transport {
     }
   }
 
-  #url(spec: RequestSpec): string {
+  #url(spec: RequestSpec<unknown>): string {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) params.set(k, v);
     const qs = params.toString();
     return `${this.#o.baseUrl}${spec.path}${qs ? `?${qs}` : ''}`;
   }
 
-  async #once<T>(spec: RequestSpec): Promise<T> {
+  async #once<T>(spec: RequestSpec<T>): Promise<T> {
     if (spec.signal?.aborted) throw new AbortedError('ABORTED', 'the request was aborted by the caller', 0);
     const controller = new AbortController();
     let timedOut = false;
@@ -179,13 +211,10 @@ export class Transport {
           retryAfterMs(response.headers.get('retry-after')),
         );
       }
-      if (typeof body !== 'object' || body === null) {
-        throw new BadResponseError(
-          'BAD_RESPONSE',
-          `${what}: expected a JSON object, got ${typeof body}`,
-          response.status,
-        );
-      }
+      // A wrong answer fails here, named, rather than as an undefined field later in the caller's code.
+      const problem = shapeProblem(body, spec.result);
+      if (problem !== undefined)
+        throw new BadResponseError('BAD_RESPONSE', `${what}: ${problem}`, response.status);
       return body as T;
     } finally {
       clearTimeout(timer);

@@ -253,6 +253,49 @@ t.test(
   },
 );
 
+t.test('a 2xx answer without the result’s required fields is a BadResponseError', async (t) => {
+  const answering = async (body: string) => {
+    const server = await rawServer(t, { status: 200, contentType: 'application/json', body });
+    const client = new GovClient({ baseUrl: server.baseUrl, apiKey: FAKE_KEY });
+    return {
+      authorize: () => client.authorize(ledger(1)),
+      execute: () => client.execute('prp_x'),
+      replay: () => client.replay('prp_x'),
+      getAuditEvents: () => client.getAuditEvents(),
+    };
+  };
+  for (const body of ['[]', 'null', '42', '"ok"', '{}']) {
+    for (const [operation, call] of Object.entries(await answering(body))) {
+      const bad = await rejection(call());
+      t.type(bad, BadResponseError, `${operation} answered ${body}`);
+      t.same([bad.code, bad.status], ['BAD_RESPONSE', 200]);
+    }
+  }
+  const decision = {
+    proposalId: 'prp_1',
+    status: 'MAYBE',
+    violations: [],
+    expiresAt: '2026-01-01T00:05:00.000Z',
+    policyDigest: 'a'.repeat(64),
+  };
+  const unknownStatus = await rejection((await answering(JSON.stringify(decision))).authorize());
+  t.type(unknownStatus, BadResponseError);
+  t.match(
+    unknownStatus.message,
+    /status: expected one of ALLOW, DENY, REQUIRE_HUMAN, HELD_FOR_VETO, got "MAYBE"/,
+  );
+  const noExecutionId = {
+    proposalId: 'prp_1',
+    executed: true,
+    executedAt: decision.expiresAt,
+    auditIndex: 3,
+  };
+  const execution = await rejection((await answering(JSON.stringify(noExecutionId))).execute());
+  t.match(execution.message, /executionId: expected string, got undefined/);
+  const eventsObject = await rejection((await answering('{"events":{}}')).getAuditEvents());
+  t.match(eventsObject.message, /events: expected array, got object/);
+});
+
 t.test('retry policy: only calls that cannot act twice are retried', async (t) => {
   const drop = await rawServer(t, 'drop');
   const client = new GovClient({ baseUrl: drop.baseUrl, apiKey: FAKE_KEY, maxRetries: 2, retryDelayMs: 5 });
