@@ -1,7 +1,8 @@
 /**
- * The kernel's wire types, as TypeScript types and const arrays. The client depends on nothing, so these
- * are copies of the shapes in @pentagate/protocol (schemas/kernel.ts, action-type.ts, proof.ts, audit.ts);
- * shared/client/test/types-match-protocol.test.ts checks they stay structurally identical.
+ * The kernel's wire types, as TypeScript types, const arrays and (for §2.1's enumerations) frozen objects.
+ * The client depends on nothing, so these are copies of the shapes in @pentagate/protocol
+ * (schemas/kernel.ts, action-type.ts, proof.ts, audit.ts); shared/client/test/types-match-protocol.test.ts
+ * checks they stay structurally identical.
  * Times are ISO 8601 strings where the field says so; digests are 64 lower-case hex characters.
  */
 
@@ -19,9 +20,29 @@ export const ACTION_TYPES = [
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
+/** `ledger:write` → `LEDGER_WRITE`, `ALLOW` → `ALLOW`. */
+type ConstantName<V extends string> = Uppercase<V extends `${infer A}:${infer B}` ? `${A}_${B}` : V>;
+
+/** A frozen object of `values`, each under its ConstantName, for callers that write `ActionType.X`. */
+function constants<const V extends string>(
+  values: readonly V[],
+): { readonly [K in V as ConstantName<K>]: K } {
+  return Object.freeze(Object.fromEntries(values.map((v) => [v.replace(':', '_').toUpperCase(), v]))) as {
+    readonly [K in V as ConstantName<K>]: K;
+  };
+}
+
+/**
+ * Specification §2.1 names ActionType as an export: the value (`ActionType.LEDGER_WRITE === 'ledger:write'`)
+ * beside the type of the same name, so plain JavaScript has it too.
+ */
+export const ActionType = constants(ACTION_TYPES);
+
 /** ALLOW and DENY are final; REQUIRE_HUMAN waits for an operator; HELD_FOR_VETO runs after its hold unless vetoed. */
 export const AUTHORIZATION_STATUSES = ['ALLOW', 'DENY', 'REQUIRE_HUMAN', 'HELD_FOR_VETO'] as const;
 export type AuthorizationStatus = (typeof AUTHORIZATION_STATUSES)[number];
+/** Specification §2.1's AuthorizationStatus as a value (`AuthorizationStatus.ALLOW === 'ALLOW'`), as ActionType. */
+export const AuthorizationStatus = constants(AUTHORIZATION_STATUSES);
 
 export const VERTICES = ['INVARIANT', 'ECONOMY', 'RISK', 'PROVENANCE', 'CONSENT'] as const;
 export type Vertex = (typeof VERTICES)[number];
