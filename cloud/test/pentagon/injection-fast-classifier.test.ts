@@ -235,7 +235,10 @@ t.test('the feature slots are the ones the shipped weights were trained with (pi
 const rot13 = (text: string) =>
   text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 0x61 + 13) % 26) + 0x61));
 
-/** The views as they were chosen before: the words counted with a match, the two counts in two passes. */
+/**
+ * The views as they were chosen before: the words counted with a match, the two counts in two passes, runs
+ * shortened with a regular expression.
+ */
 function classifierViewsByPatterns(raw: string): { kind: string; text: string }[] {
   const { views, tagViews, payloads } = prepareText(raw);
   const out = [{ kind: 'text', text: views.plain }];
@@ -251,7 +254,10 @@ function classifierViewsByPatterns(raw: string): { kind: string; text: string }[
     if (count(COMMON_WORDS.map(rot13)) >= own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
   for (const p of payloads) out.push({ kind: p.encoding, text: p.views.plain });
-  return out;
+  // runs of one character shortened to three (classifier/runs.ts), and views left too short dropped
+  return out
+    .map((v) => ({ kind: v.kind, text: v.text.replace(/(.)\1{3,}/gs, (_run, c: string) => c.repeat(3)) }))
+    .filter((v) => v.text.length >= 12);
 }
 
 t.test('the views scored are the ones the plain word counts chose', async (t) => {

@@ -20,7 +20,9 @@ function printableShare(text: string): number {
   let total = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || c >= 0xa0) ok++;
+    // U+FFFD is what the decoder put where the bytes were not UTF-8: binary, not text
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || (c >= 0xa0 && c !== 0xfffd))
+      ok++;
     total++;
   }
   return ok / total;

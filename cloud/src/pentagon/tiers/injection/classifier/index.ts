@@ -7,14 +7,14 @@ import { oneLine } from '../../../one-line.js';
 import type { PreparedText } from '../scan.js';
 import { type InjectionModel, bundledModel } from './model.js';
 import { logistic, scoreText } from './score.js';
-import { type ClassifierViewKind, classifierViews } from './views.js';
+import { type ClassifierViewKind, MIN_CLASSIFIED_CHARS, classifierViews } from './views.js';
+
+export { MIN_CLASSIFIED_CHARS } from './views.js';
 
 export type { InjectionModel } from './model.js';
 export { bundledModel, decodeModel, encodeModel } from './model.js';
 export type { ClassifierViewKind } from './views.js';
 
-/** Fields shorter than this carry no sentence to score (identifiers, amounts, flags). */
-export const MIN_CLASSIFIED_CHARS = 12;
 const PASSAGE_EXCERPT_CHARS = 200;
 
 export interface ClassifierVerdict {
@@ -45,8 +45,8 @@ export function classifyText(
     }
   }
   return {
-    probability: Math.round(logistic(bestLogit) * 1e6) / 1e6,
-    view: best!.kind,
-    passage: oneLine(best!.text.slice(best!.passageStart, best!.passageEnd), PASSAGE_EXCERPT_CHARS),
+    probability: best ? Math.round(logistic(bestLogit) * 1e6) / 1e6 : 0,
+    view: best?.kind ?? 'text',
+    passage: best ? oneLine(best.text.slice(best.passageStart, best.passageEnd), PASSAGE_EXCERPT_CHARS) : '',
   };
 }

@@ -3,9 +3,14 @@
  * (look-alike letters and leetspeak mapped back), the ASCII hidden in Unicode tag characters, every
  * encoded payload (base64, hex, escapes, percent, HTML references) decoded once, and the ROT13 reading
  * when it reads as more English than the text itself. The highest-scoring view decides, so an attack
- * is seen in whichever form it is readable.
+ * is seen in whichever form it is readable. Every view has its long runs of one character shortened
+ * (runs.ts).
  */
 import { type PreparedText, prepareText } from '../scan.js';
+import { collapseRuns } from './runs.js';
+
+/** Texts shorter than this carry no sentence to score (identifiers, amounts, flags). */
+export const MIN_CLASSIFIED_CHARS = 12;
 
 export type ClassifierViewKind =
   | 'text'
@@ -99,7 +104,9 @@ export function classifierViews(raw: string, prepared: PreparedText = prepareTex
     if (common.turned >= common.own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
   for (const payload of payloads) out.push({ kind: payload.encoding, text: payload.views.plain });
-  return out;
+  for (const view of out) view.text = collapseRuns(view.text);
+  // a view left shorter than a sentence (a run of one character, an identifier) has nothing to score
+  return out.filter((view) => view.text.length >= MIN_CLASSIFIED_CHARS);
 }
 
 /**
