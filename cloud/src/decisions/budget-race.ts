@@ -4,12 +4,9 @@
  * with ECONOMY.BUDGET_EXCEEDED and a remediation computed from the ledger as it stood under the lock.
  */
 import type { PentagonVerdict } from '../pentagon/index.js';
+import { amount, exceedingAmounts } from '../pentagon/violation.js';
 import type { LedgerTotals } from '../store/records.js';
 import type { ReservationRequest } from '../store/store.js';
-
-function amount(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
-}
 
 export function lostBudgetRace(
   verdict: PentagonVerdict,
@@ -17,8 +14,9 @@ export function lostBudgetRace(
   ledger: LedgerTotals,
 ): PentagonVerdict {
   const remaining = Math.max(0, reservation.limit - ledger.spent - ledger.reserved);
+  const shown = exceedingAmounts(reservation.amount, remaining);
   const message =
-    `spend ${amount(reservation.amount)} exceeds the remaining budget ${amount(remaining)} ` +
+    `spend ${shown.spend} exceeds the remaining budget ${shown.remaining} ` +
     '(concurrent calls reserved the rest)';
   const { tier1, tier2, tier3 } = verdict.tiers;
   return {

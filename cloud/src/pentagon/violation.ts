@@ -31,3 +31,12 @@ export function effectOf(code: string): Effect {
 export function amount(n: number): string {
   return String(Math.round(n * 1e6) / 1e6);
 }
+
+/**
+ * A spend and the budget it exceeds, each as `amount` writes it unless that makes them read the same
+ * ("spend 1000 exceeds the remaining budget 1000" for 1000.0000001): then in full.
+ */
+export function exceedingAmounts(spend: number, remaining: number): { spend: string; remaining: string } {
+  const shown = { spend: amount(spend), remaining: amount(remaining) };
+  return shown.spend === shown.remaining ? { spend: String(spend), remaining: String(remaining) } : shown;
+}

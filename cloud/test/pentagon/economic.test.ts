@@ -125,3 +125,12 @@ t.test('probing: after three denied variants of a tool, a fourth variant is refu
     'ALLOW',
   );
 });
+
+t.test('a spend over the budget by less than the shown precision is written in full', async (t) => {
+  // 500 remain (see above); 500.0000001 would read "spend 500 exceeds the remaining budget 500"
+  const over = evaluate(call({ spend_amount: 500.0000001 }));
+  t.same(codes(over), ['ECONOMY.BUDGET_EXCEEDED']);
+  t.same(over.remediation, [
+    'spend 500.0000001 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
+  ]);
+});

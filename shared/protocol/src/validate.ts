@@ -88,11 +88,15 @@ export function schemaIssues(schema: TSchema, value: unknown): ValidationIssue[]
   if (checker.Check(value)) return [];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
+  /** Paths reported missing: that the absent value is also not a string says nothing more. */
+  const missing = new Set<string>();
   for (const e of flatten(checker.Errors(value))) {
     const key = `${e.path}|${e.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const got = valueAt(value, e.path);
+    if (got === undefined && missing.has(e.path)) continue;
+    if (/^Expected required property/.test(e.message)) missing.add(e.path);
     issues.push({
       path: e.path,
       message: `${e.message.replace(/^Expected/, 'expected')}, got ${describeValue(got)}`,

@@ -47,3 +47,15 @@ t.test('a value outside an enum is refused with the allowed values listed', asyn
   t.match(err.message, /expected one of "FINANCE", "HEALTHCARE", "LEGAL",.* got "FINANZ"/);
   for (const name of AGENT_DOMAIN_NAMES) t.ok(err.message.includes(`"${name}"`), `lists ${name}`);
 });
+
+t.test('a missing member is reported once, not also as a value of the wrong type', async (t) => {
+  const issues = schemaIssues(SetpointsSchema, {
+    kind: 'twist',
+    linearMps: { x: 1, y: 0, z: 0 },
+    durationMs: 10,
+  });
+  t.same(
+    issues.filter((i) => i.path === '/angularRadS'),
+    [{ path: '/angularRadS', message: 'expected required property, got nothing' }],
+  );
+});

@@ -10,7 +10,7 @@ import type { EconomicTier } from '@pentagate/protocol';
 import { type LoadedPolicy, budgetFor } from '../../policy/loaded-policy.js';
 import type { CallFingerprints } from '../fingerprint.js';
 import type { AgentIdentity, CallRecord, GovernedAction, LedgerState, RuleFinding } from '../types.js';
-import { amount, finding } from '../violation.js';
+import { amount, exceedingAmounts, finding } from '../violation.js';
 
 /** Codes that say nothing about the policy's substance, so they do not count as probing denials. */
 const NOT_PROBING_EVIDENCE = new Set([
@@ -60,11 +60,12 @@ export function economicTier(
       ),
     );
   } else if (spend > remaining) {
+    const shown = exceedingAmounts(spend, remaining);
     findings.push(
       finding(
         'ECONOMY.BUDGET_EXCEEDED',
-        `spend ${amount(spend)} exceeds the remaining budget ${amount(remaining)} (rule ${rule?.id}: ${amount(limit)} per ${ledger.windowMs} ms, ${amount(reservePercent)}% held in reserve, ${amount(ledger.spentInWindow)} spent, ${amount(ledger.reservedInWindow)} reserved)`,
-        `spend ${amount(spend)} exceeds the remaining budget ${amount(remaining)}: lower it to ${amount(remaining)} or less, or ask for approval`,
+        `spend ${shown.spend} exceeds the remaining budget ${shown.remaining} (rule ${rule?.id}: ${amount(limit)} per ${ledger.windowMs} ms, ${amount(reservePercent)}% held in reserve, ${amount(ledger.spentInWindow)} spent, ${amount(ledger.reservedInWindow)} reserved)`,
+        `spend ${shown.spend} exceeds the remaining budget ${shown.remaining}: lower it to ${shown.remaining} or less, or ask for approval`,
         `tier3.economic/${rule?.id}`,
       ),
     );
