@@ -14,10 +14,13 @@
  *
  * The file is opened read-only. A bag in WAL mode (SQLite file header bytes 18–19 = 2) would get `-wal`/`-shm`
  * files beside it even so, so such a bag is read from a private copy: reading never changes a user's bag directory.
+ * The copy takes the bag's `-wal` along, named `<copy>-wal` as SQLite looks for it: rosbag2's `resilient` preset
+ * records in WAL mode, and a recording interrupted before its last checkpoint holds its messages only there
+ * (https://sqlite.org/wal.html). The `-shm` is not copied: it is an index SQLite rebuilds from the log.
  */
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
-import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -60,6 +63,7 @@ function open(path: string): { db: Database.Database; release(): void } {
       copyDir = mkdtempSync(join(tmpdir(), 'pentagate-db3-'));
       file = join(copyDir, 'bag.db3');
       copyFileSync(path, file);
+      if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${file}-wal`);
     }
     const db = new Database(file, { readonly: true, fileMustExist: true });
     db.prepare('SELECT count(*) FROM sqlite_master').get();

@@ -19,6 +19,11 @@ export interface Db3WriterOptions {
   schemaVersion?: 3 | 4;
   /** Schema 4 only: write the message_definitions rows (default true). */
   withDefinitions?: boolean;
+  /**
+   * Write-ahead log without checkpoints, as rosbag2's `resilient` storage preset leaves a bag (PRAGMA
+   * journal_mode=WAL): committed messages stay in `<file>-wal` until a checkpoint, which `commit()` never runs.
+   */
+  wal?: boolean;
 }
 
 export class Db3Writer {
@@ -32,6 +37,10 @@ export class Db3Writer {
     this.#version = options.schemaVersion ?? 3;
     this.#withDefinitions = options.withDefinitions ?? true;
     this.#db = new Database(path);
+    if (options.wal) {
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('wal_autocheckpoint = 0');
+    }
     const hash = this.#version >= 4 ? ',type_description_hash TEXT NOT NULL' : '';
     this.#db.exec(`
       CREATE TABLE schema(schema_version INTEGER PRIMARY KEY,ros_distro TEXT NOT NULL);
@@ -88,8 +97,18 @@ export class Db3Writer {
     );
   }
 
-  async finish(): Promise<void> {
+  /** Commits what was written and keeps the connection (and, in WAL mode, the uncheckpointed `-wal`) open. */
+  commit(): void {
     this.#db.exec('COMMIT');
+  }
+
+  /** Closes the connection; the last one in WAL mode checkpoints the log into the file and deletes it. */
+  close(): void {
     this.#db.close();
+  }
+
+  async finish(): Promise<void> {
+    this.commit();
+    this.close();
   }
 }
