@@ -81,6 +81,8 @@ export const edgeReplayCommand: Command = {
     '                             frameId), not-gated (read and checked, used by no gate: IMU);',
     '                             skipped.examples one detail each',
     "  telemetry.accepted, telemetry.rejected      frames the gates' telemetry store took or refused, by reason",
+    '  telemetry.ignoredJoints    joint names the joint states carry and the profile does not (a gripper):',
+    "                             ignored; the profile's joints are checked by name",
     '  intents, consents          how many reached trapAndSign and submitConsent',
     '  verdicts.byOutcome         signed, vetoed, awaiting-consent, stopped, rejected-input, consent-expired',
     '  verdicts.byVertex          per vertex (INVARIANT, ECONOMY, RISK, PROVENANCE, CONSENT): gate results',

@@ -60,6 +60,9 @@ function checkArm(
   const state = measuredJointState(ctx, V, violations);
   if (!state) return;
   const joints = ctx.cp.profile.joints;
+  // Shown with the gate (a DiagnosticStatus value on /diagnostics), so a skipped joint is never invisible.
+  const ignored = state.frames.flatMap((f) => f.frame.names.filter((n) => !ctx.cp.jointIndex.has(n)));
+  if (ignored.length > 0) evidence.ignoredJoints = ignored;
   joints.forEach((j, k) => {
     const measured = state.effortsNm[k]!;
     if (Math.abs(measured) > j.torqueLimitNm) {

@@ -35,7 +35,13 @@ export interface ReplaySummary {
   messages: { total: number; byTopic: TopicCount[] };
   /** Messages not fed to the gates, by reason (recording problems, mapping skips, unbound topics). */
   skipped: { total: number; byReason: Record<string, number>; examples: Record<string, string> };
-  telemetry: { accepted: number; rejected: Record<string, number>; examples: Record<string, string> };
+  telemetry: {
+    accepted: number;
+    rejected: Record<string, number>;
+    examples: Record<string, string>;
+    /** Joint names in accepted joint states that the profile does not name (ignored; its own joints are checked). */
+    ignoredJoints: string[];
+  };
   intents: number;
   consents: number;
   verdicts: {
@@ -91,6 +97,9 @@ export function renderReplaySummary(s: ReplaySummary): string {
     lines.push(
       `    ${String(n).padStart(7)}  ${reason}${s.telemetry.examples[reason] ? ` (e.g. ${s.telemetry.examples[reason]})` : ''}`,
     );
+  }
+  if (s.telemetry.ignoredJoints.length > 0) {
+    lines.push(`    ignored joints not in the profile: ${s.telemetry.ignoredJoints.join(', ')}`);
   }
   lines.push(`  intents   ${s.intents}; consents ${s.consents}`);
   lines.push(

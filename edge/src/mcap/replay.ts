@@ -59,7 +59,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     durationMs: 0,
     messages: { total: 0, byTopic: [] },
     skipped: { total: 0, byReason: {}, examples: {} },
-    telemetry: { accepted: 0, rejected: {}, examples: {} },
+    telemetry: { accepted: 0, rejected: {}, examples: {}, ignoredJoints: [] },
     intents: 0,
     consents: 0,
     verdicts: {
@@ -150,6 +150,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       const outcome = gate.ingestTelemetry(input.frame, nowMs);
       if (outcome.accepted) {
         summary.telemetry.accepted += 1;
+        if (outcome.newlyIgnoredJoints) summary.telemetry.ignoredJoints.push(...outcome.newlyIgnoredJoints);
         latestFrames.set(input.frame.source, input.frame);
         measured.check(input.frame, nowMs);
       } else {

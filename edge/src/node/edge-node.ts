@@ -157,6 +157,12 @@ export class EdgeNode {
 
   #onTelemetry(frame: unknown, topic: string, nowMs: number): void {
     const outcome = this.#gate.ingestTelemetry(frame, nowMs);
+    if (outcome.newlyIgnoredJoints) {
+      this.#log.warn(
+        { topic, joints: outcome.newlyIgnoredJoints },
+        'joint state names joints the profile does not: ignored (the profile joints are still checked)',
+      );
+    }
     if (outcome.stop) this.#publishStop(outcome.stop);
     if (!outcome.accepted) this.#metrics.recordRejectedInput('telemetry', outcome.reason ?? 'refused');
     if (outcome.verdict) this.#summarised(outcome.verdict, topic);

@@ -77,7 +77,12 @@ export type FrameLookup<F extends TelemetryFrame = TelemetryFrame> =
   | { status: 'resync'; framesNeeded: number };
 
 export type IngestResult =
-  | { accepted: true; frame: TelemetryFrame }
+  | {
+      accepted: true;
+      frame: TelemetryFrame;
+      /** Joint names not in the profile, ignored, that no frame carried before (each is reported once). */
+      newlyIgnoredJoints?: string[];
+    }
   | {
       accepted: false;
       reason: TelemetryRejection;
@@ -106,6 +111,7 @@ export class TelemetryStore {
   readonly #sequences = new Map<string, SourceSequence>();
   readonly #rejected = new Map<TelemetryRejection, number>(TELEMETRY_REJECTIONS.map((r) => [r, 0]));
   readonly #jointNames: Set<string>;
+  readonly #ignoredJoints = new Set<string>();
   readonly #keys: SensorKeys;
 
   /** `sensorKeys`: the sensor nodes' HMAC keys by key id (`--sensor-key`), for `authenticated` sources. */
@@ -121,6 +127,18 @@ export class TelemetryStore {
     return Object.fromEntries(this.#rejected) as Record<TelemetryRejection, number>;
   }
 
+  /** Joint names that accepted frames carried and the profile does not name (ignored), in order of appearance. */
+  ignoredJoints(): string[] {
+    return [...this.#ignoredJoints];
+  }
+
+  #ignore(frame: TelemetryFrame): string[] {
+    if (frame.kind !== 'joint-state') return [];
+    const fresh = frame.names.filter((n) => !this.#jointNames.has(n) && !this.#ignoredJoints.has(n));
+    for (const n of fresh) this.#ignoredJoints.add(n);
+    return fresh;
+  }
+
   #reject(reason: TelemetryRejection, detail: string): IngestResult {
     this.#rejected.set(reason, (this.#rejected.get(reason) ?? 0) + 1);
     return { accepted: false, reason, detail };
@@ -133,8 +151,12 @@ export class TelemetryStore {
         if (f.positionsRad.length !== n || f.velocitiesRadS.length !== n || f.effortsNm.length !== n) {
           return `expected ${n} positions, velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`;
         }
-        const unknown = f.names.find((name) => !this.#jointNames.has(name));
-        if (unknown !== undefined) return `joint ${JSON.stringify(unknown)} is not in the profile`;
+        // Joints the profile does not name (a gripper's finger_joint on the arm's /joint_states: sensor_msgs/
+        // JointState carries every joint of the robot) are ignored, not refused; the gates take the profile's
+        // joints by name and fail closed on one that is missing. A frame with none of them is another part's.
+        if (!f.names.some((name) => this.#jointNames.has(name))) {
+          return `none of its joints (${f.names.join(', ')}) is in the profile`;
+        }
         if (!finiteArray(f.positionsRad) || !finiteArray(f.velocitiesRadS) || !finiteArray(f.effortsNm)) {
           return 'expected finite numbers';
         }
@@ -219,7 +241,12 @@ export class TelemetryStore {
       canonical: utf8Bytes(text),
     };
     this.#latest.set(frame.source, stored);
-    return { accepted: true, frame: stored.frame };
+    const ignored = this.#ignore(stored.frame);
+    return {
+      accepted: true,
+      frame: stored.frame,
+      ...(ignored.length > 0 ? { newlyIgnoredJoints: ignored } : {}),
+    };
   }
 
   /**

@@ -433,6 +433,10 @@ export class EdgeGate {
       };
     }
     const stopped = this.monitor(arrivalMs);
-    return stopped ? { accepted: true, stop: stopped.stop, verdict: stopped.verdict } : { accepted: true };
+    return {
+      accepted: true,
+      ...(r.newlyIgnoredJoints ? { newlyIgnoredJoints: r.newlyIgnoredJoints } : {}),
+      ...(stopped ? { stop: stopped.stop, verdict: stopped.verdict } : {}),
+    };
   }
 }

@@ -9,6 +9,8 @@ export type TrapResult =
 /** What `EdgeGate.ingestTelemetry` and `EdgeGate.monitor` return. */
 export interface TelemetryOutcome {
   accepted: boolean;
+  /** Joint names not in the profile that this accepted frame was the first to carry (ignored; report once). */
+  newlyIgnoredJoints?: string[];
   /** Why the frame was refused (a telemetry rejection reason and the detail). */
   reason?: string;
   /** A signed STOP, when the re-check of the motion in progress failed. */
