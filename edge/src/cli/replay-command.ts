@@ -99,6 +99,8 @@ export const edgeReplayCommand: Command = {
     '                             operating radius, low battery voltage; each once',
     '                             when it begins (atMs, check, subject, value, limit, detail)',
     '  measured.framesInBreach    frames found in breach, per check',
+    '  measured.notChecked        checks that could not run for lack of data, per check: frames and why (a',
+    '                             JointState with an empty effort array: positions are still judged)',
     '  recordedTo                 the --record file',
     '',
     '--record OUT.mcap writes every verdict (/pentagate/verdict, JSON), the frames it was decided on',

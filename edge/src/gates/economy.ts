@@ -30,7 +30,7 @@ export function economyGate(ctx: GateContext): GateResult {
   const battery = freshFrame<BatteryFrame>(ctx, V, ctx.cp.batterySource, 'battery', violations);
   let startRad: number[] | undefined;
   if (ctx.plan.kind === 'joint') {
-    startRad = measuredJointState(ctx, V, violations)?.positionsRad;
+    startRad = measuredJointState(ctx, V, violations, [])?.positionsRad;
   }
   if (!battery || violations.length > 0) return result(V, violations, {});
   const energy = motionEnergy(ctx.cp.profile, ctx.plan, startRad, ctx.speedScale);

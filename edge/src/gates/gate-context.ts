@@ -94,11 +94,19 @@ export interface JointState {
   frames: FreshFrame<JointStateFrame>[];
 }
 
-/** Measured joint state in profile order, merged from every joint-state source; every joint must be covered. */
+/** What a gate reads of a joint state beside positions; sensor_msgs/JointState may leave either array empty. */
+export type JointMeasure = 'velocity' | 'effort';
+
+/**
+ * Measured joint state in profile order, merged from every joint-state source; every joint must be covered, with
+ * the velocities and efforts in `needs`. A measure a frame left empty reads NaN; a gate that needs it fails closed
+ * with `<VERTEX>.MISSING_DATA` naming it, never judging an absent value as a harmless one.
+ */
 export function measuredJointState(
   ctx: GateContext,
   vertex: DataVertex,
   violations: string[],
+  needs: readonly JointMeasure[],
 ): JointState | undefined {
   const n = ctx.cp.profile.joints.length;
   const positionsRad = new Array<number>(n).fill(Number.NaN);
@@ -115,8 +123,8 @@ export function measuredJointState(
       const j = ctx.cp.jointIndex.get(name);
       if (j === undefined) return;
       positionsRad[j] = f.frame.positionsRad[k]!;
-      velocitiesRadS[j] = f.frame.velocitiesRadS[k]!;
-      effortsNm[j] = f.frame.effortsNm[k]!;
+      velocitiesRadS[j] = f.frame.velocitiesRadS[k] ?? Number.NaN;
+      effortsNm[j] = f.frame.effortsNm[k] ?? Number.NaN;
     });
   }
   const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
@@ -127,6 +135,21 @@ export function measuredJointState(
     );
     return undefined;
   }
+  for (const need of needs) {
+    const values = need === 'velocity' ? velocitiesRadS : effortsNm;
+    const lacking = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(values[j]!)).map((j) => j.name);
+    if (lacking.length === 0) continue;
+    const empty = frames.filter(
+      (f) => (need === 'velocity' ? f.frame.velocitiesRadS : f.frame.effortsNm).length === 0,
+    );
+    violations.push(
+      edgeViolation(
+        `${vertex}.MISSING_DATA`,
+        `no measured ${need} for ${lacking.join(', ')}: ${empty.map(describeFrame).join('; ')} has an empty ${need} array`,
+      ),
+    );
+  }
+  if (violations.length > before) return undefined;
   return { positionsRad, velocitiesRadS, effortsNm, frames };
 }
 

@@ -57,7 +57,7 @@ function checkArm(
   violations: string[],
   evidence: Record<string, unknown>,
 ): void {
-  const state = measuredJointState(ctx, V, violations);
+  const state = measuredJointState(ctx, V, violations, ['effort', 'velocity']);
   if (!state) return;
   const joints = ctx.cp.profile.joints;
   // Shown with the gate (a DiagnosticStatus value on /diagnostics), so a skipped joint is never invisible.

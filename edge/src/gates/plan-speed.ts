@@ -1,7 +1,7 @@
 /**
  * The peak Cartesian speed of the motion RISK judges (peak-cartesian-speed.ts): an arm's remaining waypoints
- * from its measured joint state, or a base's twist. Without a fresh joint state (INVARIANT vetoes then anyway)
- * the start segment is unknown, so the rated speed is taken if it is higher: never an optimistic figure.
+ * from its measured joint state, or a base's twist. Without a fresh joint state with velocities (INVARIANT vetoes
+ * then anyway) the start segment is unknown, so the rated speed is taken if it is higher: never an optimistic figure.
  */
 import { peakArmSpeedMps, peakBaseSpeedMps } from '../kinematics/peak-cartesian-speed.js';
 import type { GateContext } from './gate-context.js';
@@ -17,7 +17,7 @@ export function planPeakSpeedMps(ctx: GateContext): number {
       cp.profile.base?.footprintRadiusM ?? 0,
     );
   }
-  const state = measuredJointState(ctx, 'RISK', []);
+  const state = measuredJointState(ctx, 'RISK', [], ['velocity']);
   if (state) {
     const w = remainingWaypoints(plan, state.positionsRad, state.velocitiesRadS, ctx.elapsedMs);
     return peakArmSpeedMps(cp.dhTable, w.waypointsRad, w.timesMs, w.velocitiesRadS);

@@ -28,6 +28,8 @@ export interface MeasuredSummary {
   breaches: MeasuredBreach[];
   /** Frames found in breach, per check. */
   framesInBreach: Partial<Record<MeasuredCheck, number>>;
+  /** Checks that could not run on some frames for lack of data (an empty effort array), with how many and why. */
+  notChecked: Partial<Record<MeasuredCheck, { frames: number; why: string }>>;
 }
 
 const MAX_LISTED = 100;
@@ -36,7 +38,7 @@ export class MeasuredChecks {
   readonly #profile: RobotProfile;
   readonly #dh: Float64Array | undefined;
   readonly #active = new Set<string>();
-  readonly summary: MeasuredSummary = { breaches: [], framesInBreach: {} };
+  readonly summary: MeasuredSummary = { breaches: [], framesInBreach: {}, notChecked: {} };
 
   constructor(profile: RobotProfile) {
     this.#profile = profile;
@@ -51,6 +53,9 @@ export class MeasuredChecks {
       found.push({ atMs, check, subject, value, limit, detail });
     const p = this.#profile;
     if (frame.kind === 'joint-state') {
+      // sensor_msgs/JointState may leave effort empty (not measured): positions are still judged.
+      const hasEffort = frame.effortsNm.length > 0;
+      if (!hasEffort) this.#notChecked('effort', `${frame.source} has an empty effort array`);
       const q = new Float64Array(p.joints.length);
       let complete = true;
       p.joints.forEach((joint, i) => {
@@ -59,7 +64,7 @@ export class MeasuredChecks {
           complete = false;
           return;
         }
-        const effort = Math.abs(frame.effortsNm[k]!);
+        const effort = hasEffort ? Math.abs(frame.effortsNm[k]!) : 0;
         if (effort > joint.torqueLimitNm) {
           breach(
             'effort',
@@ -160,6 +165,11 @@ export class MeasuredChecks {
       }
     }
     this.#record(frame, found);
+  }
+
+  #notChecked(check: MeasuredCheck, why: string): void {
+    this.summary.notChecked[check] ??= { frames: 0, why };
+    this.summary.notChecked[check].frames += 1;
   }
 
   #record(frame: TelemetryFrame, found: readonly MeasuredBreach[]): void {

@@ -127,6 +127,9 @@ export function renderReplaySummary(s: ReplaySummary): string {
     const offset = ((b.atMs - (s.firstMessageMs ?? b.atMs)) / 1000).toFixed(3);
     lines.push(`    +${offset} s  ${b.check.padEnd(14)} ${b.detail}`);
   }
+  for (const [check, n] of Object.entries(s.measured.notChecked)) {
+    lines.push(`    not checked: ${check} on ${n.frames} frames (${n.why})`);
+  }
   if (s.recordedOutputs > 0)
     lines.push(
       `  recorded  ${s.recordedOutputs} of the edge's own decisions (counted, not fed to the gates)`,

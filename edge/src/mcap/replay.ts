@@ -74,7 +74,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     firstFailureByVertex: {},
     logTimeBackwards: 0,
     recordedOutputs: 0,
-    measured: { breaches: [], framesInBreach: {} },
+    measured: { breaches: [], framesInBreach: {}, notChecked: {} },
   };
   const pending: Promise<void>[] = [];
   const measured = new MeasuredChecks(profile);

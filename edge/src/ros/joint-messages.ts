@@ -18,16 +18,17 @@ export function jointStateBody(msg: RosRecord, t: string) {
   const positionsRad = finiteArray(msg, 'position', t);
   const velocitiesRadS = finiteArray(msg, 'velocity', t);
   const effortsNm = finiteArray(msg, 'effort', t);
-  // JointState allows empty velocity/effort arrays ("not available"); the gates need measured effort.
-  for (const [name, xs] of [
-    ['position', positionsRad],
-    ['velocity', velocitiesRadS],
-    ['effort', effortsNm],
+  // sensor_msgs/JointState: "each array may be empty" (not measured). Velocity and effort pass on empty, and the
+  // gates that need them fail closed (gate-context.ts); positions are what every check reads, so they must be there.
+  for (const [name, xs, mayBeEmpty] of [
+    ['position', positionsRad, false],
+    ['velocity', velocitiesRadS, true],
+    ['effort', effortsNm, true],
   ] as const) {
-    if (xs.length !== names.length) {
+    if (xs.length !== names.length && !(mayBeEmpty && xs.length === 0)) {
       throw new MappingSkip(
         'missing-field',
-        `${t}.${name}: expected ${names.length} values (one per joint), got ${xs.length}`,
+        `${t}.${name}: expected ${names.length} values (one per joint)${mayBeEmpty ? ' or none' : ''}, got ${xs.length}`,
       );
     }
   }

@@ -148,8 +148,11 @@ export class TelemetryStore {
     switch (f.kind) {
       case 'joint-state': {
         const n = f.names.length;
-        if (f.positionsRad.length !== n || f.velocitiesRadS.length !== n || f.effortsNm.length !== n) {
-          return `expected ${n} positions, velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`;
+        // Velocities and efforts may be absent (empty), as in sensor_msgs/JointState; gate-context.ts fails the
+        // gates that need them.
+        const fits = (xs: readonly number[]) => xs.length === n || xs.length === 0;
+        if (f.positionsRad.length !== n || !fits(f.velocitiesRadS) || !fits(f.effortsNm)) {
+          return `expected ${n} positions, and ${n} or no velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`;
         }
         // Joints the profile does not name (a gripper's finger_joint on the arm's /joint_states: sensor_msgs/
         // JointState carries every joint of the robot) are ignored, not refused; the gates take the profile's

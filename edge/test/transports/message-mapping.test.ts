@@ -66,29 +66,58 @@ t.test('JointState becomes a joint-state frame with position, velocity and effor
   t.match(second, { kind: 'telemetry', frame: { seq: 2 } }, 'seq counts per source');
 });
 
-t.test('JointState with NaN effort, missing effort or wrong field types is a counted skip', async (t) => {
-  const b = bindRole(arm, 'jointStates', '/joint_states', undefined);
-  const m = mapper();
-  const base = { header: header(), name: names, position: [0, 0, 0, 0, 0, 0], velocity: [0, 0, 0, 0, 0, 0] };
-  t.match(m.map(b, { ...base, effort: [0, Number.NaN, 0, 0, 0, 0] }, T0), {
-    kind: 'skip',
-    reason: 'non-finite',
-    detail: /effort\[1\]/,
-  });
-  t.match(m.map(b, { ...base, effort: [] }, T0), {
-    kind: 'skip',
-    reason: 'missing-field',
-    detail: /effort: expected 6 values/,
-  });
-  t.match(m.map(b, { ...base, effort: 'heavy' }, T0), { kind: 'skip', reason: 'wrong-type' });
-  t.match(m.map(b, { ...base }, T0), { kind: 'skip', reason: 'missing-field' });
-  t.match(m.map(b, 42, T0), { kind: 'skip', reason: 'wrong-type' });
-  t.match(m.map(b, { ...base, effort: [0, 0, 0, 0, 0, 0] }, T0, 'sensor_msgs/msg/Imu'), {
-    kind: 'skip',
-    reason: 'wrong-type',
-  });
-  t.match(m.skipCounts(), { 'non-finite': 1, 'missing-field': 2, 'wrong-type': 3 });
-});
+t.test(
+  'JointState with NaN effort, a short effort array or wrong field types is a counted skip',
+  async (t) => {
+    const b = bindRole(arm, 'jointStates', '/joint_states', undefined);
+    const m = mapper();
+    const base = {
+      header: header(),
+      name: names,
+      position: [0, 0, 0, 0, 0, 0],
+      velocity: [0, 0, 0, 0, 0, 0],
+    };
+    t.match(m.map(b, { ...base, effort: [0, Number.NaN, 0, 0, 0, 0] }, T0), {
+      kind: 'skip',
+      reason: 'non-finite',
+      detail: /effort\[1\]/,
+    });
+    t.match(m.map(b, { ...base, effort: [1, 2, 3] }, T0), {
+      kind: 'skip',
+      reason: 'missing-field',
+      detail: /effort: expected 6 values \(one per joint\) or none, got 3/,
+    });
+    t.match(m.map(b, { ...base, position: [], effort: [] }, T0), {
+      kind: 'skip',
+      reason: 'missing-field',
+      detail: /position: expected 6 values \(one per joint\), got 0/,
+    });
+    t.match(m.map(b, { ...base, effort: 'heavy' }, T0), { kind: 'skip', reason: 'wrong-type' });
+    t.match(m.map(b, { ...base }, T0), { kind: 'skip', reason: 'missing-field' });
+    t.match(m.map(b, 42, T0), { kind: 'skip', reason: 'wrong-type' });
+    t.match(m.map(b, { ...base, effort: [0, 0, 0, 0, 0, 0] }, T0, 'sensor_msgs/msg/Imu'), {
+      kind: 'skip',
+      reason: 'wrong-type',
+    });
+    t.match(m.skipCounts(), { 'non-finite': 1, 'missing-field': 3, 'wrong-type': 3 });
+  },
+);
+
+t.test(
+  'JointState with empty velocity and effort (sensor_msgs/JointState: "each array may be empty")',
+  async (t) => {
+    const b = bindRole(arm, 'jointStates', '/joint_states', undefined);
+    const r = mapper().map(
+      b,
+      { header: header(), name: names, position: [0, 1, 0, 0, 0, 0], velocity: [], effort: [] },
+      T0,
+    );
+    t.match(r, {
+      kind: 'telemetry',
+      frame: { positionsRad: [0, 1, 0, 0, 0, 0], velocitiesRadS: [], effortsNm: [] },
+    });
+  },
+);
 
 t.test('header.stamp feeds staleness: stale, future, zero and backwards stamps are skipped', async (t) => {
   const b = bindRole(arm, 'jointStates', '/joint_states', undefined);

@@ -48,8 +48,8 @@ const common = {
   mac: Type.Optional(FrameMacSchema),
 };
 
-function perJoint(limit: number) {
-  return Type.Array(Type.Number({ minimum: -limit, maximum: limit }), { minItems: 1, maxItems: MAX_JOINTS });
+function perJoint(limit: number, minItems = 1) {
+  return Type.Array(Type.Number({ minimum: -limit, maximum: limit }), { minItems, maxItems: MAX_JOINTS });
 }
 
 const Vector3M = Type.Object(
@@ -78,9 +78,13 @@ function jointStateFrame(uniqueNames: boolean) {
         ...(uniqueNames ? { uniqueItems: true } : {}),
       }),
       positionsRad: perJoint(1e4),
-      velocitiesRadS: perJoint(1e3),
-      /** Measured joint effort, N·m (sensor_msgs/JointState.effort). */
-      effortsNm: perJoint(1e5),
+      /**
+       * Measured joint velocity, rad/s; empty when the robot does not measure it (sensor_msgs/JointState: "each
+       * array may be empty"). A gate that needs it fails closed without it.
+       */
+      velocitiesRadS: perJoint(1e3, 0),
+      /** Measured joint effort, N·m (sensor_msgs/JointState.effort); empty when not measured, as velocity. */
+      effortsNm: perJoint(1e5, 0),
     },
     { additionalProperties: false },
   );
