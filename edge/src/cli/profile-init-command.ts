@@ -10,6 +10,7 @@ import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/pr
 import { readRecording } from '../mcap/recording-reader.js';
 import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-types.js';
 import { optionalString } from './cli-values.js';
+import { uniqueSourceNames } from './topic-source-names.js';
 
 interface Found {
   topics: Map<string, { type: string; messages: number }>;
@@ -73,8 +74,6 @@ async function scan(bag: string): Promise<Found> {
   return found;
 }
 
-const sourceName = (topic: string) =>
-  (topic.split('/').filter(Boolean).pop() ?? 'source').replace(/[^A-Za-z0-9._-]/g, '_');
 const roleName = (source: string) =>
   source
     .replace(/^[^A-Za-z]+/, '')
@@ -125,7 +124,11 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
     '',
     'sources:',
   );
-  const named = sensors.map(([topic, t]) => ({ topic, type: t.type, source: sourceName(topic) }));
+  const sourceNames = uniqueSourceNames(
+    sensors.map(([topic]) => topic),
+    ['firmware'],
+  );
+  const named = sensors.map(([topic, t]) => ({ topic, type: t.type, source: sourceNames.get(topic)! }));
   for (const s of named) {
     const k = SOURCE_OF_TYPE[s.type]!;
     lines.push(
@@ -134,13 +137,16 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
   }
   lines.push('  - { name: firmware, kind: firmware, maxAgeMs: 600000 }', '', 'topics:', '  ros2:');
   for (const s of named) lines.push(`    ${roleName(s.source)}: { name: ${s.topic}, qos: ${qos(false, 5)} }`);
-  for (const [topic, t] of intents)
-    lines.push(`    intent: { name: ${topic}, qos: ${qos(true, 10)} } # [${t.type}]`);
+  // One `intent` role (a second key would make the YAML invalid); other intent topics are listed to choose from.
+  intents.forEach(([topic, t], i) => {
+    const role = `${i === 0 ? '' : '# or '}intent`;
+    lines.push(`    ${role}: { name: ${topic}, qos: ${qos(true, 10)} } # [${t.type}]`);
+  });
   lines.push(`    cmd: { name: /pentagate/cmd, qos: ${qos(true, 10)} }`);
   lines.push(`    verdict: { name: /pentagate/verdict, qos: ${qos(true, 50)} }`);
   const overrides = [
     ...named.map((s) => ({ role: roleName(s.source), type: s.type })),
-    ...intents.map(([, t]) => ({ role: 'intent', type: t.type })),
+    ...intents.slice(0, 1).map(([, t]) => ({ role: 'intent', type: t.type })),
   ].filter((o) => !DEFAULT_TYPES.has(o.type));
   if (overrides.length > 0) {
     lines.push('', '# Roles whose type is not the default need a --bindings file for edge run, e.g.:');
