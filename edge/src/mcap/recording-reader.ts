@@ -14,6 +14,32 @@ import { readRosbagSqlite } from './rosbag-sqlite-reader.js';
 
 const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** rosbag2's `compression_mode: file` compresses whole storage files, which are not read here. */
+const FILE_COMPRESSED =
+  'the bag was recorded with whole-file compression (compression_mode FILE), which is not read: rewrite it uncompressed with `ros2 bag convert` (output options without compression), or `zstd -d` each file';
+
+/** How many first bytes are read to tell the storage (and name what a file is when it is no recording). */
+const HEAD_BYTES = 64;
+
+/** Files that are often taken for a recording, each by its first bytes, with what to do about it. */
+const NOT_RECORDINGS: readonly { is(head: Buffer): boolean; detail: string }[] = [
+  {
+    // ROS 1 bag format 2.0 (wiki.ros.org/Bags/Format/2.0): the version line comes first.
+    is: (head) => head.toString('latin1').startsWith('#ROSBAG V'),
+    detail:
+      'a ROS 1 bag, not a rosbag2 recording: convert it with the `rosbags` tool (rosbags-convert --src FILE --dst DIR)',
+  },
+  {
+    // git-lfs spec v1: a pointer file starts with its version line.
+    is: (head) => head.toString('latin1').startsWith('version https://git-lfs.github.com/spec/'),
+    detail: 'a Git LFS pointer file, not the recording itself: fetch it with `git lfs pull`',
+  },
+  {
+    // Zstandard frame magic (RFC 8878 §3.1.1): rosbag2 with compression_mode FILE compresses each whole file.
+    is: (head) => head.length >= 4 && head.readUInt32LE(0) === 0xfd2fb528,
+    detail: `a zstd-compressed file: ${FILE_COMPRESSED}`,
+  },
+];
 
 function unreadable(path: string, detail: string): TransportError {
   return new TransportError('MCAP_UNREADABLE', `recording ${path}: ${detail}`);
@@ -24,8 +50,8 @@ async function storageOf(path: string): Promise<'mcap' | 'sqlite3'> {
   try {
     const fh = await open(path, 'r');
     try {
-      head = Buffer.alloc(16);
-      const { bytesRead } = await fh.read(head, 0, 16, 0);
+      head = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0);
       head = head.subarray(0, bytesRead);
     } finally {
       await fh.close();
@@ -38,7 +64,9 @@ async function storageOf(path: string): Promise<'mcap' | 'sqlite3'> {
   }
   if (head.length === 0) throw unreadable(path, 'the file is empty');
   if (head.subarray(0, 8).equals(MCAP_MAGIC)) return 'mcap';
-  if (head.equals(SQLITE_MAGIC)) return 'sqlite3';
+  if (head.subarray(0, 16).equals(SQLITE_MAGIC)) return 'sqlite3';
+  const known = NOT_RECORDINGS.find((n) => n.is(head));
+  if (known) throw unreadable(path, known.detail);
   throw unreadable(path, 'neither MCAP nor a rosbag2 sqlite3 database (unknown magic bytes)');
 }
 
@@ -51,12 +79,15 @@ export async function bagFiles(dir: string): Promise<string[]> {
     metadata = undefined;
   }
   if (metadata !== undefined) {
-    let info: { relative_file_paths?: unknown } | undefined;
+    let info: { relative_file_paths?: unknown; compression_mode?: unknown } | undefined;
     try {
       info = (parseYaml(metadata) as { rosbag2_bagfile_information?: typeof info })
         ?.rosbag2_bagfile_information;
     } catch (err) {
       throw unreadable(dir, `metadata.yaml is not YAML: ${(err as Error).message}`);
+    }
+    if (typeof info?.compression_mode === 'string' && info.compression_mode.toUpperCase() === 'FILE') {
+      throw unreadable(dir, FILE_COMPRESSED);
     }
     const paths = info?.relative_file_paths;
     if (Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string')) {
@@ -65,7 +96,10 @@ export async function bagFiles(dir: string): Promise<string[]> {
     }
     // Without relative_file_paths (a metadata.yaml being rewritten), the files in the directory say it.
   }
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.mcap') || f.endsWith('.db3'));
+  const all = await readdir(dir);
+  const files = all.filter((f) => f.endsWith('.mcap') || f.endsWith('.db3'));
+  if (files.length === 0 && all.some((f) => /\.(mcap|db3)\.zstd$/.test(f)))
+    throw unreadable(dir, FILE_COMPRESSED);
   if (files.length === 0) throw unreadable(dir, 'a directory with no metadata.yaml, .mcap or .db3 file');
   // multiple_files_2 sorts after multiple_files_10 by name: order by the split index rosbag2 appends.
   const index = (f: string) => Number(/_(\d+)\.(mcap|db3)$/.exec(f)?.[1] ?? Number.NaN);
