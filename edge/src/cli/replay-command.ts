@@ -110,7 +110,7 @@ export const edgeReplayCommand: Command = {
     '',
     'The recording may also be given as the one argument, as `ros2 bag info PATH` takes it.',
     'Exit codes: 0 the recording was replayed to its end; 2 bad usage, an unreadable profile, or a recording',
-    'that could not be read to its end (the summary is still printed).',
+    'that could not be read to its end (the summary of what was read is still printed; none when nothing was).',
     '',
     'Example: pentagate edge replay --profile edge/profiles/ur5e-arm.yaml --bag rosbag2_2026_11_22/ \\',
     '           --firmware fw.manifest.json --calibration lidar-front.cal.json --record verdicts.mcap',
@@ -183,8 +183,13 @@ export const edgeReplayCommand: Command = {
       ...(recorder ? { recorder } : {}),
     });
     if (recorder) await recorder.close();
-    io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
-    // The summary (what was read before the error) goes to stdout; the error itself is the one stderr line.
+    // The summary (what was read before the error) goes to stdout; the error itself is the one stderr line. When
+    // nothing was read (a missing, empty or unreadable recording) there is no summary: an empty one ("measured 0
+    // breaches") would read like a clean recording.
+    const nothingRead = summary.error !== undefined && summary.messages.total === 0;
+    if (!nothingRead) {
+      io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
+    }
     if (summary.error) io.err(`pentagate edge replay: ${oneLine(summary.error)}`);
     return summary.error ? ExitCode.usage : ExitCode.ok;
   },

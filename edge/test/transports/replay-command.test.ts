@@ -160,9 +160,15 @@ t.test('a rosbag2 directory is accepted; one without a recording is refused', as
     2,
   );
   t.match(
-    e.out.join('\n'),
-    /ERROR: recording .*emptydir: a directory with no metadata\.yaml, \.mcap or \.db3 file/,
+    e.err.join('\n'),
+    /^pentagate edge replay: recording .*emptydir: a directory with no metadata\.yaml, \.mcap or \.db3 file$/,
   );
+  t.same(e.out, [], 'nothing was read: the error alone, no empty summary');
+  const missing = io();
+  const missingArgs = args.map((a) => (a === bag ? join(dir, 'nope.mcap') : a));
+  t.equal(await runCli([...missingArgs, '--json'], commands, missing.cli), 2);
+  t.same(missing.out, []);
+  t.match(missing.err, [/nope\.mcap: cannot open it \(ENOENT\)/]);
 });
 
 t.test('the recording may be the one argument instead of --bag, but not both', async (t) => {
