@@ -69,6 +69,8 @@ export const edgeReplayCommand: Command = {
     '  recording, robotId         the file and the profile replayed',
     '  error                      why the file could not be read to its end (truncated, corrupt, not MCAP);',
     '                             everything before that point was replayed',
+    '  warnings                   what was wrong with a recording that was still read (a split file missing);',
+    '                             also on stderr',
     '  firstMessageMs, lastMessageMs, durationMs   log-time span, Unix ms',
     '  messages.total, messages.byTopic[]          per topic and type: count and what it fed',
     '                             (telemetry:<source>, intent, consent, observed, not gated: <why> (an IMU),',
@@ -190,6 +192,7 @@ export const edgeReplayCommand: Command = {
     if (!nothingRead) {
       io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
     }
+    for (const w of summary.warnings) io.err(`warning: ${oneLine(w)}`);
     if (summary.error) io.err(`pentagate edge replay: ${oneLine(summary.error)}`);
     return summary.error ? ExitCode.usage : ExitCode.ok;
   },

@@ -70,8 +70,32 @@ async function storageOf(path: string): Promise<'mcap' | 'sqlite3'> {
   throw unreadable(path, 'neither MCAP nor a rosbag2 sqlite3 database (unknown magic bytes)');
 }
 
+/** Called with what a reader should know about a recording that is still read (a split file missing). */
+export type RecordingWarning = (warning: string) => void;
+
+/**
+ * Split files are named `<bag>_<index>` from 0 (rosbag2 SequentialWriter, `split_bagfile`): without the metadata
+ * that lists them, a hole in the indices is a file that is gone, and the recording has a gap in time there.
+ */
+function warnOfMissingSplits(
+  dir: string,
+  files: readonly string[],
+  index: (f: string) => number,
+  warn: RecordingWarning,
+) {
+  const present = new Set(files.map(index).filter(Number.isInteger));
+  if (present.size === 0) return;
+  const missing: number[] = [];
+  for (let i = 0; i < Math.max(...present); i += 1) if (!present.has(i)) missing.push(i);
+  if (missing.length > 0) {
+    warn(
+      `${dir}: split file${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${files.map((f) => basename(f)).join(', ')} missing (no metadata.yaml to list them): the recording has a gap there`,
+    );
+  }
+}
+
 /** The files of a bag directory, in recording order. */
-export async function bagFiles(dir: string): Promise<string[]> {
+export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): Promise<string[]> {
   let metadata: string | undefined;
   try {
     metadata = await readFile(join(dir, 'metadata.yaml'), 'utf8');
@@ -103,11 +127,12 @@ export async function bagFiles(dir: string): Promise<string[]> {
   if (files.length === 0) throw unreadable(dir, 'a directory with no metadata.yaml, .mcap or .db3 file');
   // multiple_files_2 sorts after multiple_files_10 by name: order by the split index rosbag2 appends.
   const index = (f: string) => Number(/_(\d+)\.(mcap|db3)$/.exec(f)?.[1] ?? Number.NaN);
+  warnOfMissingSplits(dir, files, index, warn);
   return files.sort((a, b) => index(a) - index(b) || (a < b ? -1 : a > b ? 1 : 0)).map((f) => join(dir, f));
 }
 
 /** The files a recording path stands for: itself, or its bag directory's files. */
-export async function recordingFiles(path: string): Promise<string[]> {
+export async function recordingFiles(path: string, warn?: RecordingWarning): Promise<string[]> {
   let isDir = false;
   try {
     isDir = (await stat(path)).isDirectory();
@@ -117,12 +142,15 @@ export async function recordingFiles(path: string): Promise<string[]> {
       `cannot open it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
-  return isDir ? bagFiles(path) : [path];
+  return isDir ? bagFiles(path, warn) : [path];
 }
 
 /** Yields every message of the recording (file or bag directory), file after file. */
-export async function* readRecording(path: string): AsyncGenerator<RecordedItem, void, void> {
-  for (const file of await recordingFiles(path)) {
+export async function* readRecording(
+  path: string,
+  warn?: RecordingWarning,
+): AsyncGenerator<RecordedItem, void, void> {
+  for (const file of await recordingFiles(path, warn)) {
     if ((await storageOf(file)) === 'mcap') yield* readRosbag(file);
     else yield* readRosbagSqlite(file);
   }

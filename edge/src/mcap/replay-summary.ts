@@ -29,6 +29,8 @@ export interface ReplaySummary {
   robotId: string;
   /** Set when the recording could not be read to its end; everything before that point was replayed. */
   error?: string;
+  /** What was wrong with a recording that was still read (a split file missing). */
+  warnings: string[];
   firstMessageMs: number | null;
   lastMessageMs: number | null;
   durationMs: number;
@@ -77,6 +79,7 @@ export function renderReplaySummary(s: ReplaySummary): string {
   const lines: string[] = [];
   lines.push(`recording ${s.recording} (robot ${s.robotId})`);
   if (s.error) lines.push(`ERROR: ${s.error}`);
+  for (const w of s.warnings) lines.push(`WARNING: ${w}`);
   lines.push(
     `  time      ${iso(s.firstMessageMs)} .. ${iso(s.lastMessageMs)} (${(s.durationMs / 1000).toFixed(3)} s)`,
   );

@@ -75,6 +75,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     logTimeBackwards: 0,
     recordedOutputs: 0,
     measured: { breaches: [], framesInBreach: {}, notChecked: {} },
+    warnings: [],
   };
   const pending: Promise<void>[] = [];
   const measured = new MeasuredChecks(profile);
@@ -170,7 +171,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   };
 
   try {
-    for await (const item of readRecording(options.bagPath)) {
+    for await (const item of readRecording(options.bagPath, (w) => summary.warnings.push(w))) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);
