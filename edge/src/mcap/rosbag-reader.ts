@@ -152,7 +152,8 @@ export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, vo
           record = reader.nextRecord();
         } catch (err) {
           const message = (err as Error).message;
-          const hint = /compression/i.test(message)
+          // an unsupported compression, not a failed decompression (that is a corrupt chunk: nothing to convert)
+          const hint = /unsupported compression|compression .*not supported/i.test(message)
             ? ' (recompress the recording with `ros2 bag convert` or `mcap convert`; uncompressed, zstd and lz4 chunks are read)'
             : '';
           throw unreadable(path, `${message}${hint} (within the first ${offset} bytes)`);

@@ -77,7 +77,10 @@ function open(path: string): { db: Database.Database; release(): void } {
     };
   } catch (err) {
     if (copyDir) rmSync(copyDir, { recursive: true, force: true });
-    throw unreadable(path, `not a readable sqlite3 database: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    // SQLite says "malformed" for a file cut short as for one damaged inside
+    const what = /malformed/i.test(message) ? 'truncated or corrupt' : 'not readable';
+    throw unreadable(path, `a sqlite3 database that is ${what}: ${message}`);
   }
 }
 
@@ -175,7 +178,7 @@ export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, v
           type: decoder.type,
           logTimeNs,
           reason: 'decode-failed',
-          detail: `${decoder.topic}: ${decoder.type} message of ${m.data.byteLength} bytes does not decode: ${(err as Error).message}`,
+          detail: `${decoder.topic}: ${decoder.type} message ${describeData(m.data)} does not decode: ${(err as Error).message}`,
         };
       }
     }
@@ -185,4 +188,9 @@ export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, v
   } finally {
     release();
   }
+}
+
+/** The `data` column as a message: a BLOB by its size; anything else (a row written as TEXT) by its type. */
+function describeData(data: unknown): string {
+  return data instanceof Uint8Array ? `of ${data.byteLength} bytes` : `stored as ${typeof data}, not bytes,`;
 }

@@ -165,6 +165,7 @@ t.test('truncated and corrupt sqlite3 bags: a clear error, no signature', async 
   await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
   const c = await replayScene(cut);
   t.match(c.error, /cut\.db3/);
+  t.match(c.error, /truncated or corrupt|rosbag2 tables/, 'says what is wrong with it');
   t.equal(c.commands.motion, 0);
   const junk = Buffer.from(bytes);
   for (let i = 4096; i < junk.length; i += 97) junk[i] = 0xa5;
