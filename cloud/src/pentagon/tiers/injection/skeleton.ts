@@ -79,20 +79,22 @@ function mapped(c: number): number {
   return c < HOMOGLYPH_LIMIT ? HOMOGLYPH_TABLE[c]! || c : c;
 }
 
-/** Above this many changed code units the skeleton is decoded from a buffer rather than spliced. */
-const SPLICED_CHANGES = 32;
-let units = new Uint16Array(1024);
+/**
+ * The skeleton's code units and the squashed view's letters go into reused buffers, each made a string by
+ * one native decode: building them with String.fromCharCode.apply (or splicing slices of `plain`) cost
+ * more than the pass itself. The skeleton is UTF-16LE, low byte first on any machine.
+ */
+let skeletonBytes = Buffer.alloc(2048);
 /** The skeleton's letters a–z, in order: the squashed view, gathered in the same pass. */
-let letters = new Uint16Array(1024);
-const changedAt = new Int32Array(SPLICED_CHANGES);
+let letters = Buffer.alloc(1024);
 
 export function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
   const n = plain.length;
-  if (units.length < n) {
-    units = new Uint16Array(Math.max(n, units.length * 2));
-    letters = new Uint16Array(units.length);
+  if (letters.length < n) {
+    letters = Buffer.alloc(Math.max(n, letters.length * 2));
+    skeletonBytes = Buffer.alloc(2 * letters.length);
   }
-  let changes = 0;
+  let changed = false;
   let kept = 0;
   let previous = 0;
   // The code units at i and i + 1, as in `plain` and after the homoglyph mapping.
@@ -105,42 +107,15 @@ export function disguisesUndone(plain: string): { skeleton: string; squashed: st
     // The leetspeak test reads the homoglyph-mapped neighbours, not the already replaced ones.
     if (c < 0x80 && LEET_TABLE[c]! !== 0 && (isLatinLower(previous) || isLatinLower(next)))
       c = LEET_TABLE[c]!;
-    units[i] = c;
+    skeletonBytes[2 * i] = c & 0xff;
+    skeletonBytes[2 * i + 1] = c >> 8;
     if (isLatinLower(c)) letters[kept++] = c;
-    if (c !== currentUnit) {
-      if (changes < SPLICED_CHANGES) changedAt[changes] = i;
-      changes++;
-    }
+    if (c !== currentUnit) changed = true;
     previous = current;
     current = next;
     currentUnit = nextUnit;
   }
-  const skeleton =
-    changes === 0 ? plain : changes <= SPLICED_CHANGES ? spliced(plain, changes) : decoded(units, n);
+  const skeleton = changed ? skeletonBytes.toString('utf16le', 0, 2 * n) : plain;
   // A skeleton of letters only is its own squashed view.
-  return { skeleton, squashed: kept === n ? skeleton : decoded(letters, kept) };
-}
-
-/** `plain` with its first `changes` changed code units (positions in changedAt, values in units). */
-function spliced(plain: string, changes: number): string {
-  let out = '';
-  let copied = 0;
-  for (let k = 0; k < changes; k++) {
-    const at = changedAt[k]!;
-    out += plain.slice(copied, at) + String.fromCharCode(units[at]!);
-    copied = at + 1;
-  }
-  return out + plain.slice(copied);
-}
-
-/** The first `length` code units of `buffer` as a string, in chunks an argument list can hold. */
-function decoded(buffer: Uint16Array, length: number): string {
-  let out = '';
-  for (let start = 0; start < length; start += 8192) {
-    out += String.fromCharCode.apply(
-      null,
-      buffer.subarray(start, Math.min(length, start + 8192)) as unknown as number[],
-    );
-  }
-  return out;
+  return { skeleton, squashed: kept === n ? skeleton : letters.toString('latin1', 0, kept) };
 }
