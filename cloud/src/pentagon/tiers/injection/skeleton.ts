@@ -74,6 +74,11 @@ function isLatinLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a;
 }
 
+/** 1 for a–z, else 0, by arithmetic (both differences are non-negative only inside the range). */
+function isLatinLowerBit(c: number): number {
+  return (((c - 0x61) | (0x7a - c)) >>> 31) ^ 1;
+}
+
 /** A code unit after the homoglyph mapping. */
 function mapped(c: number): number {
   return c < HOMOGLYPH_LIMIT ? HOMOGLYPH_TABLE[c]! || c : c;
@@ -109,7 +114,9 @@ export function disguisesUndone(plain: string): { skeleton: string; squashed: st
       c = LEET_TABLE[c]!;
     skeletonBytes[2 * i] = c & 0xff;
     skeletonBytes[2 * i + 1] = c >> 8;
-    if (isLatinLower(c)) letters[kept++] = c;
+    // Written always and kept only for a letter: a branch here is mispredicted at most word ends.
+    letters[kept] = c;
+    kept += isLatinLowerBit(c);
     if (c !== currentUnit) changed = true;
     previous = current;
     current = next;

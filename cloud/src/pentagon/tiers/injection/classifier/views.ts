@@ -7,7 +7,10 @@
  * (runs.ts).
  */
 import { type PreparedText, prepareText } from '../scan.js';
+import { commonWordCounts, rot13 } from './common-words.js';
 import { collapseRuns } from './runs.js';
+
+export { COMMON_WORDS } from './common-words.js';
 
 /** Texts shorter than this carry no sentence to score (identifiers, amounts, flags). */
 export const MIN_CLASSIFIED_CHARS = 12;
@@ -26,69 +29,6 @@ export type ClassifierViewKind =
 export interface ClassifierView {
   kind: ClassifierViewKind;
   text: string;
-}
-
-function rot13(text: string): string {
-  const out = new Array<string>(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    out[i] = c >= 0x61 && c <= 0x7a ? String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61) : text[i]!;
-  }
-  return out.join('');
-}
-
-/** Frequent English words: ROT13 of English text contains few of them, ROT13 of ROT13 text many. */
-export const COMMON_WORDS: readonly string[] =
-  'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
-    ' ',
-  );
-const MAX_COMMON_CHARS = Math.max(...COMMON_WORDS.map((w) => w.length));
-/**
- * Words by length and first letter (`[length × 26 + letter]`), so a word of the text is compared only
- * with the one or two of its own length that start with its letter.
- */
-function byLengthAndLetter(words: readonly string[]): readonly (readonly string[])[] {
-  const index = Array.from({ length: (MAX_COMMON_CHARS + 1) * 26 }, () => [] as string[]);
-  for (const w of words) index[w.length * 26 + (w.charCodeAt(0) - 0x61)]!.push(w);
-  return index;
-}
-const COMMON = byLengthAndLetter(COMMON_WORDS);
-/**
- * The ROT13 forms of the common words. ROT13 maps each run of a–z to a run of a–z at the same place,
- * so the common words of rot13(text) are exactly the words of text found here: the turned text is
- * built only when it is scored.
- */
-const TURNED_COMMON = byLengthAndLetter(COMMON_WORDS.map(rot13));
-
-/**
- * How many words of `text` (runs of a–z) are common words, and how many are common words turned by
- * ROT13, in one pass and without slicing the words out.
- */
-function commonWordCounts(text: string): { own: number; turned: number } {
-  let own = 0;
-  let turned = 0;
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const letter = c >= 0x61 && c <= 0x7a;
-    if (letter && start < 0) start = i;
-    else if (!letter && start >= 0) {
-      const length = i - start;
-      if (length <= MAX_COMMON_CHARS) {
-        const slot = length * 26 + (text.charCodeAt(start) - 0x61);
-        if (isOneOf(text, start, COMMON[slot]!)) own++;
-        if (isOneOf(text, start, TURNED_COMMON[slot]!)) turned++;
-      }
-      start = -1;
-    }
-  }
-  return { own, turned };
-}
-
-/** Whether `text` has one of `words` at `start` (a loop, not `some` with a closure: this runs per word). */
-function isOneOf(text: string, start: number, words: readonly string[]): boolean {
-  for (let k = 0; k < words.length; k++) if (text.startsWith(words[k]!, start)) return true;
-  return false;
 }
 
 export function classifierViews(raw: string, prepared: PreparedText = prepareText(raw)): ClassifierView[] {
