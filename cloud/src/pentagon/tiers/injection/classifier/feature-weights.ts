@@ -12,8 +12,8 @@ import {
   charGramSlot,
   FNV_OFFSET,
   fnvStep,
-  isWordCodeUnit,
   MAX_WORD_CHARS,
+  WORD_CODE_UNITS,
   wordHash,
 } from './features.js';
 
@@ -38,7 +38,7 @@ export function sumFeatureWeights(
   let c2 = n > 2 ? text.charCodeAt(2) : 0;
   let c3 = n > 3 ? text.charCodeAt(3) : 0;
   // Whether c0 is a word unit (carried from the step before, where it was c1).
-  let word0 = isWordCodeUnit(c0);
+  let word0 = WORD_CODE_UNITS[c0] === 1;
   // The word being read: its start (−1 outside one) and FNV state; the previous word's hash, if any.
   let wordStart = -1;
   let wordState = FNV_OFFSET;
@@ -66,7 +66,7 @@ export function sumFeatureWeights(
     // Set, not added: the word and bigram starting at i are added when the word ends, after this.
     weightAt[i + 1] = sum;
     countAt[i + 1] = count;
-    const word1 = isWordCodeUnit(c1);
+    const word1 = WORD_CODE_UNITS[c1] === 1;
     if (word0) {
       if (wordStart < 0) {
         wordStart = i;

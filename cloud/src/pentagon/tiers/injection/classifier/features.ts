@@ -34,6 +34,14 @@ export function isWordCodeUnit(c: number): boolean {
   );
 }
 
+/**
+ * isWordCodeUnit as a table by code unit (1: a word unit), for the scoring pass (feature-weights.ts): one
+ * read, where the comparisons' branches were mispredicted at word edges.
+ */
+export const WORD_CODE_UNITS: Uint8Array = Uint8Array.from({ length: 0x10000 }, (_, c) =>
+  isWordCodeUnit(c) ? 1 : 0,
+);
+
 /** Words longer than this are not features: very long runs (unsegmented CJK, hashes, base64) say little
  * as one word, and their n-grams suffice. */
 export const MAX_WORD_CHARS = 24;
