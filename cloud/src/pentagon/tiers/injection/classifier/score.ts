@@ -64,9 +64,15 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   const table: Int8Array | Float32Array = model.quantised?.table ?? model.weights;
   const scale = model.quantised?.scale ?? 1;
   sumFeatureWeights(text, (1 << model.bits) - 1, table, ws, cs);
+  // The running totals stay in locals: reading back the entry just stored put a store and a load in the
+  // chain of every addition. The same additions, so the same sums.
+  let weight = 0;
+  let count = 0;
   for (let i = 1; i <= n; i++) {
-    ws[i]! += ws[i - 1]!;
-    cs[i]! += cs[i - 1]!;
+    weight += ws[i]!;
+    ws[i] = weight;
+    count += cs[i]!;
+    cs[i] = count;
   }
   let best: WindowScore = { logit: model.bias, windowStart: 0, windowEnd: n, passageStart: 0, passageEnd: n };
   let bestLogit = Number.NEGATIVE_INFINITY;
