@@ -194,6 +194,46 @@ t.test('window scores equal the reference scorer on the corpus and random text',
   }
 });
 
+/** Units an edit writes: letters a skeleton maps to, leetspeak and word-joining symbols, blanks, other
+ * scripts and lone surrogates, so that edits join, split, lengthen and shorten words. */
+const EDIT_UNITS = [...'aos01@$ .-_\n', 'ж', '中', '\ud800', '\udc00'];
+/** A text and a variant of it with up to eight units replaced (as a skeleton differs from its plain view). */
+const textAndVariant = fc
+  .tuple(randomText, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...EDIT_UNITS)), { maxLength: 8 }))
+  .map(([text, edits]) => {
+    const units = Array.from({ length: text.length }, (_, i) => text[i]!);
+    for (const [at, unit] of edits) if (units.length > 0) units[at % units.length] = unit;
+    return [text, units.join('')] as const;
+  });
+
+t.test(
+  'a variant scored right after its text (a skeleton after its plain view) scores as in full',
+  async (t) => {
+    for (const m of [model, floatModel]) {
+      fc.assert(
+        fc.property(textAndVariant, ([text, variant]) => {
+          scoreText(text, m);
+          return JSON.stringify(scoreText(variant, m)) === JSON.stringify(referenceScore(variant, m));
+        }),
+        { numRuns: 5000, seed: 41 },
+      );
+    }
+    let pairs = 0;
+    for (const raw of corpusTexts) {
+      const v = fullTextViews(raw);
+      if (v.skeleton === v.plain) continue;
+      pairs++;
+      scoreText(v.plain, model);
+      const got = scoreText(v.skeleton, model);
+      if (JSON.stringify(got) !== JSON.stringify(referenceScore(v.skeleton, model))) {
+        t.fail(`skeleton of ${JSON.stringify(raw.slice(0, 80))}`);
+        break;
+      }
+    }
+    t.ok(pairs > 40, `${pairs} corpus skeletons scored after their plain views`);
+  },
+);
+
 t.test('the feature slots are the ones the shipped weights were trained with (pinned)', async (t) => {
   // Computed with the feature code the model was trained with: a change to the hashing that kept the
   // one-pass sums equal to the feature list would still change every slot, and the weights would no

@@ -14,6 +14,7 @@
  */
 import { sumFeatureWeights } from './feature-weights.js';
 import type { InjectionModel } from './model.js';
+import { variantPrefixSums } from './variant-weights.js';
 
 /** Characters of the passage named in a finding: the part of the winning window that weighs most. */
 export const PASSAGE_CHARS = 160;
@@ -32,12 +33,17 @@ export interface WindowScore {
 let weightPrefix = new Float64Array(1024);
 let countPrefix = new Float64Array(1024);
 
+/** The text whose prefix sums the buffers hold, and the table they were summed from. */
+let summedText: string | undefined;
+let summedTable: Int8Array | Float32Array | undefined;
+
 function ensureCapacity(n: number): void {
   if (weightPrefix.length >= n) return;
   let size = weightPrefix.length;
   while (size < n) size *= 2;
   weightPrefix = new Float64Array(size);
   countPrefix = new Float64Array(size);
+  summedText = undefined;
 }
 
 /** The window sizes and steps scored: the model's own and one a third of it. */
@@ -63,17 +69,18 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   // Sums are kept in table units and scaled once per window.
   const table: Int8Array | Float32Array = model.quantised?.table ?? model.weights;
   const scale = model.quantised?.scale ?? 1;
-  sumFeatureWeights(text, (1 << model.bits) - 1, table, ws, cs);
-  // The running totals stay in locals: reading back the entry just stored put a store and a load in the
-  // chain of every addition. The same additions, so the same sums.
-  let weight = 0;
-  let count = 0;
-  for (let i = 1; i <= n; i++) {
-    weight += ws[i]!;
-    ws[i] = weight;
-    count += cs[i]!;
-    cs[i] = count;
-  }
+  const mask = (1 << model.bits) - 1;
+  // A field's skeleton is scored right after its plain view, from which it differs in a few units
+  // (variant-weights.ts gives the same sums); any other text is summed in full.
+  const variant =
+    summedText !== undefined &&
+    summedText.length === n &&
+    summedTable === table &&
+    table instanceof Int8Array &&
+    variantPrefixSums(summedText, text, mask, table, ws, cs);
+  if (!variant) sumPrefixes(text, mask, table);
+  summedText = text;
+  summedTable = table;
   let best: WindowScore = { logit: model.bias, windowStart: 0, windowEnd: n, passageStart: 0, passageEnd: n };
   let bestLogit = Number.NEGATIVE_INFINITY;
   for (const size of windowScales(model.windowChars, model.strideChars)) {
@@ -91,6 +98,23 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   }
   narrowToPassage(best);
   return best;
+}
+
+/** The prefix sums of `text`'s feature weights and counts, in full. */
+function sumPrefixes(text: string, mask: number, table: Int8Array | Float32Array): void {
+  const ws = weightPrefix;
+  const cs = countPrefix;
+  sumFeatureWeights(text, mask, table, ws, cs);
+  // The running totals stay in locals: reading back the entry just stored put a store and a load in the
+  // chain of every addition. The same additions, so the same sums.
+  let weight = 0;
+  let count = 0;
+  for (let i = 1; i <= text.length; i++) {
+    weight += ws[i]!;
+    ws[i] = weight;
+    count += cs[i]!;
+    cs[i] = count;
+  }
 }
 
 /** Moves the passage bounds to the heaviest `PASSAGE_CHARS` of the winning window. */
