@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { collapseBlanks } from '../../src/pentagon/tiers/injection/blanks.js';
+import { CodeUnits } from '../../src/pentagon/tiers/injection/code-units.js';
 import {
   countMixedScriptWords,
   FIRST_CYRILLIC_OR_GREEK,
@@ -746,4 +747,28 @@ t.test('text without hidden characters skips their patterns and gets the same vi
     ),
     { numRuns: 20000, seed: 53 },
   );
+});
+
+t.test('code units copied into a typed array are the ones charCodeAt reads, then a 0', async (t) => {
+  const units = new CodeUnits();
+  const same = (text: string) => {
+    const got = units.of(text);
+    for (let i = 0; i < text.length; i++) if (got[i] !== text.charCodeAt(i)) return false;
+    return got[text.length] === 0;
+  };
+  // Lone and paired surrogates, any plane, and texts that make the array grow (and shrink back).
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 3000 }),
+        fc.string({
+          unit: fc.constantFrom('a', '\ud800', '\udc00', '\u{1f600}', 'ж', '\uffff'),
+          maxLength: 200,
+        }),
+      ),
+      same,
+    ),
+    { numRuns: 2000, seed: 53 },
+  );
+  t.ok(same('x'.repeat(70_000)) && same('ab'), 'a 70,000-unit text, then a short one');
 });

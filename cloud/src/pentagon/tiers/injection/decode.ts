@@ -3,6 +3,7 @@
  * HTML character references. Each candidate is decoded once (no recursion, bounded count and size) and
  * kept only if it decodes to mostly printable text, so images, keys and hashes are ignored.
  */
+import { CodeUnits } from './code-units.js';
 
 /** Most candidates decoded per field; the rest are ignored (a bound on work per call). */
 export const MAX_DECODED_CANDIDATES = 16;
@@ -50,15 +51,18 @@ const BASE64_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
   /[A-Za-z0-9+/_-]/.test(String.fromCharCode(c)) ? 1 : 0,
 );
 
+const rawUnits = new CodeUnits();
+
 /**
  * Where the first run of 20 characters of BASE64's class [A-Za-z0-9+/_-] starts in `raw` (−1: none). No BASE64 or HEX
  * match starts before it: each is such a run (hex digits are in the class, and HEX needs 24), and a run
  * starting earlier would have reached 20 characters earlier.
  */
 export function firstBase64Run(raw: string): number {
+  const units = rawUnits.of(raw);
   let run = 0;
   for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
+    const c = units[i]!;
     // A run grows by one or falls to 0 by arithmetic: a branch here was mispredicted at every word edge.
     run = (run + 1) * (c < 0x80 ? BASE64_UNITS[c]! : 0);
     if (run >= 20) return i - 19;

@@ -8,6 +8,7 @@
  * Those three passes, two with a callback per match, cost a third of the normalisation time, most on
  * Cyrillic text, where nearly every letter matches; here the letters are gathered as the skeleton is made.
  */
+import { CodeUnits } from './code-units.js';
 
 /** Cyrillic and Greek letters that render like Latin ones (after lower-casing). */
 export const HOMOGLYPHS: Readonly<Record<string, string>> = {
@@ -93,6 +94,8 @@ let skeletonBytes = Buffer.alloc(2048);
 /** The skeleton's letters a–z, in order: the squashed view, gathered in the same pass. */
 let letters = Buffer.alloc(1024);
 
+const plainUnits = new CodeUnits();
+
 export function disguisesUndone(plain: string): { skeleton: string; squashed: string } {
   const n = plain.length;
   if (letters.length < n) {
@@ -102,11 +105,12 @@ export function disguisesUndone(plain: string): { skeleton: string; squashed: st
   let changed = false;
   let kept = 0;
   let previous = 0;
-  // The code units at i and i + 1, as in `plain` and after the homoglyph mapping.
-  let currentUnit = n > 0 ? plain.charCodeAt(0) : 0;
+  // The code units at i and i + 1, as in `plain` and after the homoglyph mapping (0 past the end).
+  const units = plainUnits.of(plain);
+  let currentUnit = units[0]!;
   let current = mapped(currentUnit);
   for (let i = 0; i < n; i++) {
-    const nextUnit = i + 1 < n ? plain.charCodeAt(i + 1) : 0;
+    const nextUnit = units[i + 1]!;
     const next = mapped(nextUnit);
     let c = current;
     // The leetspeak test reads the homoglyph-mapped neighbours, not the already replaced ones.

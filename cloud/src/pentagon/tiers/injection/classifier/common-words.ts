@@ -8,6 +8,7 @@
  * run of a–z by its letters (five bits each, six to an int) and looks the key up in one small table:
  * no word is sliced out or compared as a string.
  */
+import { CodeUnits } from '../code-units.js';
 
 export const COMMON_WORDS: readonly string[] =
   'the and you your all to of is are be this that with for now any previous instructions ignore system prompt not do from'.split(
@@ -72,6 +73,8 @@ for (const [words, kind] of [
   }
 }
 
+const textUnits = new CodeUnits();
+
 /** How many words of `text` (runs of a–z) are common words, and how many are common words turned. */
 export function commonWordCounts(text: string): { own: number; turned: number } {
   let own = 0;
@@ -80,8 +83,9 @@ export function commonWordCounts(text: string): { own: number; turned: number } 
   let length = 0;
   let head = 0;
   let tail = 0;
+  const units = textUnits.of(text);
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const c = units[i]!;
     if (c >= 0x61 && c <= 0x7a) {
       if (length < HALF_LETTERS) head = withLetter(head, c);
       else if (length < MAX_COMMON_CHARS) tail = withLetter(tail, c);
