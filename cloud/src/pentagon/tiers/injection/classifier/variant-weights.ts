@@ -9,6 +9,7 @@
  * features' differences gives the very numbers a full pass over the variant gives (the order of
  * additions cannot matter). A float table would not: it is refused here and scored in full.
  */
+import { CodeUnits } from '../code-units.js';
 import {
   bigramSlot,
   charGramSlot,
@@ -19,8 +20,11 @@ import {
   wordHash,
 } from './features.js';
 
-/** Above one changed unit in this many the variant is scored in full (it would cost about as much). */
-const MOST_CHANGES_PER_UNIT = 1 / 8;
+/**
+ * Above one changed unit in this many the variant is summed in full: on the bench's skeletons,
+ * recomputing around each change costs about what a full pass does at one change in 16 to 20 units.
+ */
+const MOST_CHANGES_PER_UNIT = 1 / 24;
 
 // Reused between calls (scoring is synchronous): changed positions and per-offset differences.
 let changed = new Int32Array(256);
@@ -62,9 +66,12 @@ export function variantPrefixSums(
     if (at < wordsDone || !inAWord(text, variant, at)) continue;
     wordsDone = replayWords(text, variant, at, k, changes, mask, table);
   }
+  // No difference lies before the first change's n-grams or the start of its word.
+  const first = changes > 0 ? changed[0]! : n;
+  const untouched = Math.min(Math.max(0, first - 4), first < n ? wordStart(text, variant, first) : n);
   let weight = 0;
   let count = 0;
-  for (let i = 1; i <= n; i++) {
+  for (let i = untouched + 1; i <= n; i++) {
     weight += weightDelta[i]!;
     weightPrefix[i]! += weight;
     count += countDelta[i]!;
@@ -73,12 +80,17 @@ export function variantPrefixSums(
   return true;
 }
 
+const textUnits = new CodeUnits();
+const variantUnits = new CodeUnits();
+
 /** Lists in `changed` where `text` and `variant` differ; their number, or −1 when more than `most`. */
 function changedUnits(text: string, variant: string, most: number): number {
   if (changed.length < most) changed = new Int32Array(most);
+  const a = textUnits.of(text);
+  const b = variantUnits.of(variant);
   let changes = 0;
   for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === variant.charCodeAt(i)) continue;
+    if (a[i] === b[i]) continue;
     if (changes === most) return -1;
     changed[changes++] = i;
   }
@@ -90,12 +102,21 @@ function inAWord(text: string, variant: string, i: number): boolean {
   return WORD_CODE_UNITS[text.charCodeAt(i)] === 1 || WORD_CODE_UNITS[variant.charCodeAt(i)] === 1;
 }
 
+/** Where the run of word units (in either text) holding unit `at` starts; `at` when none holds it. */
+function wordStart(text: string, variant: string, at: number): number {
+  if (!inAWord(text, variant, at)) return at;
+  let start = at;
+  while (start > 0 && inAWord(text, variant, start - 1)) start--;
+  return start;
+}
+
 /**
  * The word and bigram features around the change at `changed[k]`, a unit inside a word in either text,
- * taken out for `text` and put in for `variant`. The span replayed starts at the run of word units (in either text) holding the change and
- * ends after the next run without a change, whose bigram reads the changed word; a change inside that
- * run extends the span. Before the span both texts have the same words, so each run is primed with the
- * same previous word. Returns where the span ends (later changes before it are covered).
+ * taken out for `text` and put in for `variant`. The span replayed starts at the run of word units (in
+ * either text) holding the change and ends after the next run without a change, whose bigram reads the
+ * changed word; a change inside that run extends the span. Before the span both texts have the same
+ * words, so each run is primed with the same previous word. Returns where the span ends (later changes
+ * before it are covered).
  */
 function replayWords(
   text: string,
@@ -107,8 +128,7 @@ function replayWords(
   table: Int8Array,
 ): number {
   const n = text.length;
-  let start = at;
-  while (start > 0 && inAWord(text, variant, start - 1)) start--;
+  const start = wordStart(text, variant, at);
   let end = at;
   let next = k;
   for (;;) {
