@@ -179,26 +179,14 @@ export class AnchorAutomaton {
    * longest anchor (and its `before`) ahead of that one's end.
    */
   mark(text: string, live: Uint8Array, from?: Int32Array, starts?: AnchorStarts): number {
-    const codeOf = this.#codeOf;
-    const step = this.#step;
+    const count = readAnchorEnds(text, this.#codeOf, this.#step, ANCHOR_ENDS);
     const symbols = this.#symbols;
-    const half = step.length / 2;
-    const rulesAt = this.#rulesAt;
     let marked = 0;
-    let row = 0;
-    let previousIsWord = 0;
-    for (let i = 0; i < text.length; i++) {
-      const code = codeOf[text.charCodeAt(i)]!;
-      const word = code & 1;
-      // A word character after a non-word one starts a word: read the marker too (the second half).
-      const entry = step[(word & (previousIsWord ^ 1)) * half + row + (code >> 1)]!;
-      previousIsWord = word;
-      row = entry >> 1;
-      if ((entry & 1) !== 0) {
-        marked += this.#markRules(rulesAt[row / symbols]!, live, from, i + 1);
-        if (starts !== undefined && !starts.full)
-          this.#addStarts(this.#endingAt[row / symbols]!, i + 1, starts);
-      }
+    for (let k = 0; k < count; k++) {
+      const end = ANCHOR_ENDS.ends[k]!;
+      const state = ANCHOR_ENDS.rows[k]! / symbols;
+      marked += this.#markRules(this.#rulesAt[state]!, live, from, end);
+      if (starts !== undefined && !starts.full) this.#addStarts(this.#endingAt[state]!, end, starts);
     }
     return marked;
   }
@@ -226,6 +214,50 @@ export class AnchorAutomaton {
   allRules(): Set<number> {
     return new Set(this.#rulesAt.flat());
   }
+}
+
+/** Where anchors end in the text last read (one past their last unit), and the row of the state there. */
+class AnchorEnds {
+  ends = new Int32Array(256);
+  rows = new Int32Array(256);
+
+  /** Makes room for `count` ends. */
+  reserve(count: number): void {
+    if (this.ends.length >= count) return;
+    this.ends = new Int32Array(count);
+    this.rows = new Int32Array(count);
+  }
+}
+const ANCHOR_ENDS = new AnchorEnds();
+
+/**
+ * Steps the automaton (`codeOf`, `step`: see AnchorAutomaton) through `text` and lists in `out` where
+ * anchors end; returns how many. The loop is a function of its own, of typed arrays and no callbacks:
+ * inside the method, next to the marking, V8 compiled it well in some processes and at half the speed
+ * in others (the rules stage took 49 or 64 µs per KiB from one run to the next); alone it runs at the
+ * faster speed in every run.
+ */
+function readAnchorEnds(text: string, codeOf: Uint16Array, step: Int32Array, out: AnchorEnds): number {
+  out.reserve(text.length);
+  const ends = out.ends;
+  const rows = out.rows;
+  const half = step.length / 2;
+  let count = 0;
+  let row = 0;
+  let previousIsWord = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = codeOf[text.charCodeAt(i)]!;
+    const word = code & 1;
+    // A word character after a non-word one starts a word: read the marker too (the second half).
+    const entry = step[(word & (previousIsWord ^ 1)) * half + row + (code >> 1)]!;
+    previousIsWord = word;
+    row = entry >> 1;
+    if ((entry & 1) !== 0) {
+      ends[count] = i + 1;
+      rows[count++] = row;
+    }
+  }
+  return count;
 }
 
 /**
