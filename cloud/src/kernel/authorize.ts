@@ -33,7 +33,7 @@ import type { LoadedPolicy } from '../policy/index.js';
 import { budgetFor } from '../policy/index.js';
 import { proofPacket } from '../routes/proofs.js';
 import { proposalRow } from '../store/kernel-rows.js';
-import type { ProposalState } from '../store/kernel-store.js';
+import type { ProposalRecord, ProposalState } from '../store/kernel-store.js';
 import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
 import type { DecisionCommit, ReservationRequest, Store } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
@@ -125,18 +125,20 @@ export async function authorize(
   const nowMs = k.nowMs();
   const actionDigest = jcsSha256Hex(req.actionRequest);
   const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
+  // the answer to a repeat of the key, found before deciding or after a concurrent request took it
+  const answerEarlier = (existing: ProposalRecord) =>
+    earlierDecision(
+      k,
+      tenantId,
+      existing,
+      actionDigest,
+      keyName,
+      req.withProof !== false,
+      req.settleAllow === true,
+    );
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
-    if (existing)
-      return earlierDecision(
-        k,
-        tenantId,
-        existing,
-        actionDigest,
-        keyName,
-        req.withProof !== false,
-        req.settleAllow === true,
-      );
+    if (existing) return answerEarlier(existing);
   }
   const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
@@ -298,15 +300,7 @@ export async function authorize(
   } catch (err) {
     // a concurrent request took the key first: nothing of this decision was written; answer with that one's
     const existing = await proposalHoldingKey(k, tenantId, req.idempotencyKey, err);
-    return earlierDecision(
-      k,
-      tenantId,
-      existing,
-      actionDigest,
-      keyName,
-      req.withProof !== false,
-      req.settleAllow === true,
-    );
+    return answerEarlier(existing);
   }
   const decided = commit.result.outcome.decision;
   cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });
