@@ -89,8 +89,13 @@ t.test('unknown command and unknown option are usage errors with exit 2', async 
   t.match(io.stderr.join('\n'), /unknown command 'frobnicate'/);
   const opt = capture();
   t.equal(await runCli(['keys', 'generate', '--kindd', 'x'], commands, opt), ExitCode.usage);
-  t.match(opt.stderr.join('\n'), /Unknown option '--kindd'/);
+  t.match(opt.stderr.join('\n'), /unknown option '--kindd' \(did you mean --kind\?\)/);
+  t.match(opt.stderr.join('\n'), /`pentagate keys generate --help` lists the options/);
   t.match(opt.stderr.join('\n'), /Usage: pentagate keys generate/);
+  t.notMatch(opt.stderr.join('\n'), /positional argument/, "not node:util's hint about '-' positionals");
+  const far = capture();
+  t.equal(await runCli(['keys', 'generate', '--zzzzzz'], commands, far), ExitCode.usage);
+  t.match(far.stderr.join('\n'), /unknown option '--zzzzzz'; /, 'no suggestion when no option is close');
 });
 
 t.test('options are parsed, defaults applied, required options enforced', async (t) => {

@@ -149,7 +149,7 @@ t.test('bad usage exits 2 with the usage line', async (t) => {
       ['verify', 'proof', packet, '--trust', trust, '--at', '2025-02-31T00:00:00Z'],
       /--at: expected an RFC 3339/,
     ],
-    [['verify', 'proof', packet, '--trust', trust, '--bogus'], /Unknown option '--bogus'/],
+    [['verify', 'proof', packet, '--trust', trust, '--bogus'], /unknown option '--bogus'/],
     [['verify', 'command', packet], /--hmac-key is required/],
     [['verify', 'nothing'], /is not a command/],
   ];

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { PentagateError, UsageError } from '../errors.js';
 import type { CliIo, Command, ParsedCommandLine } from './command.js';
 import { renderCommandHelp, renderGroupHelp, renderTopHelp } from './help.js';
+import { unknownOptionMessage } from './unknown-option.js';
 import { describeUserError, oneLine } from './user-error.js';
 
 /** Exit codes shared by every subcommand: 0 ok/valid, 1 invalid/failed, 2 bad usage or unreadable input. */
@@ -34,6 +35,13 @@ function parseCommandLine(command: Command, rest: string[]): ParsedCommandLine {
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (err) {
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message);
+    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown?.[1]) {
+      throw new UsageError(
+        unknownOptionMessage(unknown[1], Object.keys(command.options), command.path.join(' ')),
+        { showUsage: true },
+      );
+    }
     throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), { showUsage: true });
   }
   const values = parsed.values as ParsedCommandLine['options'];
