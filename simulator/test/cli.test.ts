@@ -86,16 +86,19 @@ t.test('demo names the option to change when its port is taken', async (t) => {
   t.match(bad.err, /--port: expected a TCP port/);
 });
 
-t.test('pentagate demo prints a signed verdict and a STOP live, and exits cleanly on SIGTERM', async (t) => {
-  if (!requireEdgeCli(t)) return;
-  const port = await freePort();
+/**
+ * Starts the demo as a terminal would, the leader of its own process group, and sends SIGINT to the whole
+ * group (what Ctrl-C does) once `when` matches its output.
+ */
+async function demoInterrupted(
+  port: number,
+  when: RegExp,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   // --duration only as a cap: on a loaded machine the edge's start alone can take many seconds.
   const child = spawn(
     process.execPath,
     [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '90'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let signalled = false;
   let out = '';
@@ -103,18 +106,40 @@ t.test('pentagate demo prints a signed verdict and a STOP live, and exits cleanl
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
-    if (!signalled && /STOPPED.*RISK\.HUMAN_IN_RADIUS/.test(out)) {
+    if (!signalled && when.test(out) && child.pid !== undefined) {
       signalled = true;
-      child.kill('SIGTERM');
+      process.kill(-child.pid, 'SIGINT');
     }
   });
-  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+    child.on('exit', (c, s) => r([c, s])),
+  );
+  return { code, signal, out, err };
+}
+
+t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it cleanly', async (t) => {
+  if (!requireEdgeCli(t)) return;
+  const port = await freePort();
+  const { code, out, err } = await demoInterrupted(port, /STOPPED.*RISK\.HUMAN_IN_RADIUS/);
   t.equal(code, 0, err);
+  t.equal(err, '', 'nothing on stderr: the cloud and the edge did not die of the Ctrl-C beside the demo');
   t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict is printed');
   t.match(out, /STOPPED\s+\S+\s+seq \d+\s+RISK\.HUMAN_IN_RADIUS/, 'the STOP and its violation are printed');
   t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
+  t.match(out, /check it: npx pentagate verify kit \S+/, 'the audit kit is exported after a Ctrl-C too');
   // The seconds before the first verdict are explained, in order, before the edge is up.
   t.match(out, /Pentagate demo: preparing robot \S+'s cell[\s\S]*Pentagate demo: starting the /);
+  t.ok(await portFree(port), 'the edge and its broker are gone');
+});
+
+t.test('Ctrl-C while the demo starts stops it without an error or a stack trace', async (t) => {
+  if (!requireEdgeCli(t)) return;
+  const port = await freePort();
+  const { code, signal, out, err } = await demoInterrupted(port, /Pentagate demo: starting the /);
+  t.equal(signal, null, 'the demo handles the signal rather than dying of it');
+  t.ok(code === 0 || code === 130, `exit ${code}: a user's stop, not a failure`);
+  t.equal(err, '', 'nothing on stderr');
+  if (code === 130) t.match(out, /Pentagate demo: stopped before the edge was up\./);
   t.ok(await portFree(port), 'the edge and its broker are gone');
 });
 

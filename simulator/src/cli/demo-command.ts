@@ -271,12 +271,19 @@ export const demoCommand: Command = {
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     // on, not once: a second signal during the clean-up (the edge's final STOP) must not kill us half-way.
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    // SIGHUP (the terminal closed) too: the cloud and the edge run in their own process group and would
+    // not get it.
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    for (const s of signals) process.on(s, onSignal);
     let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
     // --duration counts from when the edge is up: key generation and the edge's start are not demo time.
     const startClock = () => {
-      if (durationS !== undefined) timer = setTimeout(onSignal, durationS * 1000);
+      if (durationS !== undefined)
+        timer = setTimeout(() => {
+          timedOut = true;
+          onSignal();
+        }, durationS * 1000);
     };
     let edge: EdgeProcess | undefined;
     let cloud: DemoCloud | undefined;
@@ -317,16 +324,25 @@ export const demoCommand: Command = {
         { stateDir, port: cloudPort, robotId: profile.robotId, credentials },
         io,
       );
-      const starting = cloud.serve();
-      edge = await EdgeProcess.start({
-        credentials,
-        robotId: profile.robotId,
-        mqttPort: port,
-        cloud: cloud.edgeLink,
-        // the edge starts beside the cloud: on a busy machine two cold starts take a while
-        startTimeoutMs: 120_000,
-      });
-      await starting;
+      // Both start at once. Wait for both to settle, so an edge that started is stopped (finally) when the
+      // cloud could not start, and a failure of either is answered here, not as an unhandled rejection.
+      const [edgeStart, cloudStart] = await Promise.allSettled([
+        EdgeProcess.start({
+          credentials,
+          robotId: profile.robotId,
+          mqttPort: port,
+          cloud: cloud.edgeLink,
+          // the edge starts beside the cloud: on a busy machine two cold starts take a while
+          startTimeoutMs: 120_000,
+          // Ctrl-C reaches the demo only; the demo stops the edge and the cloud in order
+          ownProcessGroup: true,
+        }),
+        cloud.serve(),
+      ]);
+      if (edgeStart.status === 'rejected') throw edgeStart.reason;
+      edge = edgeStart.value;
+      if (cloudStart.status === 'rejected') throw cloudStart.reason;
+      const running = edgeStart.value;
       startClock();
       io.out(
         `Pentagate demo: edge for robot ${profile.robotId} on the embedded broker mqtt://127.0.0.1:${port}; ` +
@@ -335,8 +351,8 @@ export const demoCommand: Command = {
       cloud.printWelcome();
       if (outage) cloud.scheduleOutage(outage);
       const cell = {
-        robot: edge.accounts.robot,
-        operator: edge.accounts.operator,
+        robot: running.accounts.robot,
+        operator: running.accounts.operator,
         log: () => '',
         alive: () => true,
         close: async () => {},
@@ -351,7 +367,7 @@ export const demoCommand: Command = {
         cloudConsentRelay(cloud.operator, io),
       );
       io.out('Pentagate demo: stopping (the edge sends a final signed STOP).');
-      await edge.stop();
+      await running.stop();
       edge = undefined;
       const summary = await cloud.finish(join(stateDir, 'edge'), kitDir);
       io.out(
@@ -361,6 +377,12 @@ export const demoCommand: Command = {
       );
       return 0;
     } catch (err) {
+      if (stop.signal.aborted && !timedOut) {
+        // Ctrl-C while starting also reaches the short-lived helper commands (same process group), which
+        // then fail: that is the user's stop, not an error (128 + SIGINT, as a shell reports it).
+        io.out('Pentagate demo: stopped before the edge was up.');
+        return 130;
+      }
       if (err instanceof PentagateError) {
         io.err(`pentagate demo: ${err.message}`);
         return err.code === 'PORT_IN_USE' || err instanceof UsageError ? 2 : 1;
@@ -368,8 +390,7 @@ export const demoCommand: Command = {
       throw err;
     } finally {
       if (timer) clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const s of signals) process.off(s, onSignal);
       await edge?.stop();
       await cloud?.close();
       if (stateDir) await rm(stateDir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { SimulatorError } from '../errors.js';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
 import { brokerAccountsFor } from './broker-accounts.js';
+import { killOnExit, processGroupOptions } from './own-process-group.js';
 import type { MqttEndpoint } from '../transport/mqtt-connection.js';
 
 /** The repository's `bin/pentagate.js`, found from this file (src/ or dist/ alike). */
@@ -37,6 +38,8 @@ export interface EdgeProcessOptions {
   logLevel?: string;
   /** Ship the audit outbox to this cloud with the robot's edge key (`--cloud`, `--cloud-key-file`). */
   cloud?: { url: string; keyPath: string };
+  /** Start the edge in its own process group, so a terminal's Ctrl-C reaches only its supervisor. */
+  ownProcessGroup?: boolean;
 }
 
 /** The `pentagate edge run` argument vector that starts the edge for this cell (see `edge run --help`). */
@@ -135,7 +138,9 @@ export class EdgeProcess {
     });
     const child = spawn(process.execPath, [PENTAGATE_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...processGroupOptions(options.ownProcessGroup),
     });
+    if (options.ownProcessGroup) killOnExit(child);
     const url = `mqtt://127.0.0.1:${mqttPort}`;
     const edge = new EdgeProcess(child, {
       robot: { url, ...accounts.simulator },

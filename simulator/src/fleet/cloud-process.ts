@@ -7,12 +7,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { SimulatorError } from '../errors.js';
 import { PENTAGATE_BIN } from '../edge/edge-process.js';
+import { killOnExit, processGroupOptions } from '../edge/own-process-group.js';
 
 export interface CloudProcessOptions {
   stateDir: string;
   /** 0 picks a free port at the first start; restarts reuse the port it got. */
   port: number;
   startTimeoutMs?: number;
+  /** Start the cloud in its own process group, so a terminal's Ctrl-C reaches only its supervisor. */
+  ownProcessGroup?: boolean;
 }
 
 export class CloudProcess {
@@ -21,6 +24,7 @@ export class CloudProcess {
   #child: ChildProcess | undefined;
   #url = '';
   readonly #startTimeoutMs: number;
+  readonly #ownProcessGroup: boolean;
   readonly output: string[] = [];
 
   /** A cloud not started yet: `restart()` starts it. */
@@ -29,6 +33,7 @@ export class CloudProcess {
     this.#port = options.port;
     // a cold start of node + the cloud's modules took 25 s on this project's shared machine under load
     this.#startTimeoutMs = options.startTimeoutMs ?? 120_000;
+    this.#ownProcessGroup = options.ownProcessGroup ?? false;
   }
 
   static async start(options: CloudProcessOptions): Promise<CloudProcess> {
@@ -65,8 +70,9 @@ export class CloudProcess {
         'warn',
         '--json',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'], ...processGroupOptions(this.#ownProcessGroup) },
     );
+    if (this.#ownProcessGroup) killOnExit(child);
     this.#child = child;
     child.stderr?.on('data', (chunk: Buffer) => this.#keep(chunk));
     const exited = once(child, 'exit');

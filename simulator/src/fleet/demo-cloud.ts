@@ -79,7 +79,8 @@ export class DemoCloud {
       options.port === 0 ? freeLoopbackPort() : options.port,
     ]);
     return new DemoCloud(
-      new CloudProcess({ stateDir: cloudDir, port }),
+      // its own process group: Ctrl-C stops the demo, which then stops the cloud after exporting the kit
+      new CloudProcess({ stateDir: cloudDir, port, ownProcessGroup: true }),
       registration,
       io,
       options.credentials.operatorKeyPath,
