@@ -80,7 +80,12 @@ t.test('group help for a prefix of several commands', async (t) => {
   t.notMatch(io.stdout.join('\n'), /keys generate/);
   const wrong = capture();
   t.equal(await runCli(['verify', 'nothing'], commands, wrong), ExitCode.usage);
-  t.match(wrong.stderr.join('\n'), /is not a command/);
+  t.match(wrong.stderr.join('\n'), /'verify nothing' is not a command/);
+  const bare = capture();
+  t.equal(await runCli(['verify'], commands, bare), ExitCode.usage);
+  t.match(bare.stderr.join('\n'), /'verify' needs a subcommand; pick one of these:/);
+  t.notMatch(bare.stderr.join('\n'), /is not a command/, 'a group alone is not called a wrong command');
+  t.match(bare.stderr.join('\n'), /verify proof/);
 });
 
 t.test('unknown command and unknown option are usage errors with exit 2', async (t) => {
@@ -110,9 +115,18 @@ t.test('options are parsed, defaults applied, required options enforced', async 
 });
 
 t.test('positional counts are enforced', async (t) => {
+  const seenBefore = seen.length;
   const none = capture();
   t.equal(await runCli(['verify', 'proof', '--trust', 't.json'], commands, none), ExitCode.usage);
   t.match(none.stderr.join('\n'), /expected 1 argument\(s\), got 0/);
+  t.notMatch(none.stderr.join('\n'), /unexpected/);
+  const extra = capture();
+  t.equal(
+    await runCli(['keys', 'generate', 'profile.yaml', '--kind', 'hmac'], commands, extra),
+    ExitCode.usage,
+  );
+  t.match(extra.stderr.join('\n'), /expected 0 argument\(s\), got 1; unexpected: 'profile\.yaml'/);
+  t.equal(seen.length, seenBefore, 'the command did not run');
   const one = capture();
   t.equal(await runCli(['verify', 'proof', 'p.json', '--trust', 't.json'], commands, one), ExitCode.invalid);
 });

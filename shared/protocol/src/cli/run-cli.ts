@@ -75,7 +75,12 @@ export async function runCli(
       const prefix = words.slice(0, n);
       if (commands.some((c) => prefix.every((w, i) => c.path[i] === w))) {
         const wantsHelp = argv.includes('--help') || argv.includes('-h');
-        if (!wantsHelp) io.err(`pentagate: '${argv.join(' ')}' is not a command.`);
+        // `pentagate verify` alone is a group waiting for its subcommand, not a wrong command
+        const complaint =
+          n === words.length && words.length === argv.length
+            ? `'${argv.join(' ')}' needs a subcommand; pick one of these:`
+            : `'${argv.join(' ')}' is not a command.`;
+        if (!wantsHelp) io.err(`pentagate: ${complaint}`);
         io[wantsHelp ? 'out' : 'err'](renderGroupHelp(prefix, commands));
         return wantsHelp ? ExitCode.ok : ExitCode.usage;
       }
@@ -95,7 +100,10 @@ export async function runCli(
     if (parsed.positionals.length < min || parsed.positionals.length > max) {
       const want =
         min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
-      throw new UsageError(`expected ${want} argument(s), got ${parsed.positionals.length}`, {
+      // naming the extra words shows which one was meant as an option's value (`edge check FILE` for --profile)
+      const extra = parsed.positionals.slice(max).map((p) => `'${p}'`);
+      const unexpected = extra.length > 0 ? `; unexpected: ${extra.join(' ')}` : '';
+      throw new UsageError(`expected ${want} argument(s), got ${parsed.positionals.length}${unexpected}`, {
         showUsage: true,
       });
     }
