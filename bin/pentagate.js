@@ -16,4 +16,10 @@ try {
   }
   throw err;
 }
+// `pentagate … | head` closes the pipe early: the reader has what it wanted, so stop quietly instead of
+// dying of an unhandled EPIPE with a stack trace.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
 process.exitCode = await runCli(process.argv.slice(2), commands);

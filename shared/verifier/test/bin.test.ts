@@ -2,7 +2,8 @@
  * The real `pentagate` bin in a child process: the subcommand list and the exit code of unreadable input.
  * The bin loads the built packages (dist/); when they are not built this test skips and says why.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
@@ -48,5 +49,20 @@ t.test(
       r.stderr,
       /^pentagate verify proof: trust file no-such-trust\.json: cannot read it \(no such file\)\n$/,
     );
+  },
+);
+
+t.test(
+  'a reader that closes the pipe early (`| head`) ends the command quietly, without an EPIPE stack',
+  { skip: built ? false : 'not built' },
+  async (t) => {
+    const child = spawn(process.execPath, ['bin/pentagate.js', '--help'], { cwd: root });
+    // closed before the bin has loaded its commands, so its first write finds no reader
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    t.equal(code, 0);
+    t.equal(err, '', 'nothing on stderr');
   },
 );
