@@ -66,7 +66,18 @@ t.test('an invalid scenario is refused with exit 2 and every problem named by pa
   t.match(y.err, /YAML [A-Z_]+/);
   const missing = await cli(['sim', 'run', join(dir, 'absent.yaml')]);
   t.equal(missing.code, 2);
-  t.match(missing.err, /absent\.yaml/);
+  t.match(
+    missing.err,
+    /scenario \S*absent\.yaml: no such file; `pentagate sim list` names the bundled scenarios/,
+  );
+  t.notMatch(missing.err, /ENOENT/, 'no raw system error');
+  // a name as `sim list` prints it
+  const named = await cli(['sim', 'run', 'demo-cell']);
+  t.equal(named.code, 2);
+  t.match(
+    named.err,
+    /scenario demo-cell: no such file; the bundled scenario of that name is \S*scenarios\/demo-cell\.yaml/,
+  );
 });
 
 // The demo starts the cloud, the edge and the robot as processes: on a shared 2-CPU machine that outlasts

@@ -3,6 +3,7 @@
  * edge (spawned with its embedded broker), with a progress display on stderr, a summary table (or JSON) on
  * stdout, an optional self-contained HTML report, and exit code 1 when any expectation failed.
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
@@ -11,7 +12,7 @@ import { CellPool, type PoolRunOptions } from '../runner/cell-pool.js';
 import { type ScenarioResult, runScenario } from '../runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS } from '../runner/timing-floor.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
-import { SCENARIO_DIR, scenarioFiles } from './scenario-paths.js';
+import { SCENARIO_DIR, missingScenarioMessage, scenarioFiles } from './scenario-paths.js';
 import { resultJson, summaryTable } from './summary-table.js';
 
 function progressBar(tMs: number, totalMs: number, width = 24): string {
@@ -83,6 +84,10 @@ export const simRunCommand: Command = {
     }
     const loaded: LoadedScenario[] = [];
     for (const file of args.positionals) {
+      if (!existsSync(file)) {
+        io.err(`pentagate sim run: ${missingScenarioMessage(file)}`);
+        return 2;
+      }
       try {
         loaded.push(loadScenario(file));
       } catch (err) {
