@@ -100,6 +100,15 @@ t.test('bench arguments', async (t) => {
   t.throws(() => parseBenchArgs(['--cpu', '-1']), /argument is ambiguous/);
   t.throws(() => parseBenchArgs(['Crypto']), /expected a suite name .* got "Crypto"/);
   t.throws(() => parseBenchArgs(['--verbose']), { code: 'USAGE' });
+  t.throws(
+    () => parseBenchArgs(['crypto', '--quik']),
+    /^unknown option '--quik'; the options are --json, --quick, --no-pin, --cpu N, --help\nusage: npm run bench/,
+  );
+  try {
+    parseBenchArgs(['--quik']);
+  } catch (error) {
+    t.notMatch((error as Error).message, /positional argument/, "not node:util's hint about '-' positionals");
+  }
 });
 
 t.test('targets compute met; NaN never meets a target', async (t) => {

@@ -30,6 +30,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   try {
     parsed = parse(argv);
   } catch (error) {
+    // node:util words an unknown option as a hint about positionals starting with '-', which misleads:
+    // the usual cause is a typo, and the four options fit on the line
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+      throw new UsageError(
+        `unknown option '${unknown[1]}'; the options are --json, --quick, --no-pin, --cpu N, --help\n${BENCH_USAGE}`,
+      );
+    }
     throw new UsageError(`${(error as Error).message}\n${BENCH_USAGE}`);
   }
   const { values, positionals } = parsed;
