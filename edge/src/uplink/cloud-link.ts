@@ -5,6 +5,7 @@
  */
 import {
   type ConsentRelay,
+  describeFetchFailure,
   ConsentRelaySchema,
   type ConsentRequest,
   type EdgeAuditRecord,
@@ -145,7 +146,10 @@ export class CloudLink {
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (err) {
-      throw new UplinkError('CLOUD_UNREACHABLE', `${method} ${this.#base}${path}: ${(err as Error).message}`);
+      throw new UplinkError(
+        'CLOUD_UNREACHABLE',
+        `cannot reach the cloud: ${method} ${this.#base}${path}: ${describeFetchFailure(err)}`,
+      );
     }
     const text = await res.text().catch(() => '');
     if (res.status !== 200) {

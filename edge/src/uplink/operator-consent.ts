@@ -4,6 +4,7 @@
  * key never leaves this machine; the cloud only checks and relays the token.
  */
 import {
+  describeFetchFailure,
   PentagateError,
   type RobotConsentItem,
   RobotConsentListSchema,
@@ -36,7 +37,10 @@ async function call(cloud: OperatorCloud, method: string, path: string, body?: u
       signal: AbortSignal.timeout(15_000),
     });
   } catch (err) {
-    throw new ConsentCloudError('CLOUD_UNREACHABLE', `${method} ${base}${path}: ${(err as Error).message}`);
+    throw new ConsentCloudError(
+      'CLOUD_UNREACHABLE',
+      `cannot reach the cloud: ${method} ${base}${path}: ${describeFetchFailure(err)}`,
+    );
   }
   const text = await res.text();
   if (res.status !== 200) {

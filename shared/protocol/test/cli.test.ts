@@ -2,6 +2,7 @@ import t from 'tap';
 import {
   type CliIo,
   type Command,
+  describeFetchFailure,
   ExitCode,
   InvalidInputError,
   UsageError,
@@ -148,4 +149,24 @@ t.test('resolveCommandLine checks a command line without running it', async (t) 
   t.throws(() => resolveCommandLine(['verify', 'proof', '--bogus'], commands), UsageError);
   t.throws(() => resolveCommandLine(['nope'], commands), /not a pentagate command/);
   t.throws(() => resolveCommandLine(['verify', 'proof'], commands), /expected 1\.\.1/);
+});
+
+t.test('a fetch that got no answer is described by its cause, not "fetch failed"', async (t) => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:8080'), {
+    code: 'ECONNREFUSED',
+    address: '10.0.0.9',
+    port: 8080,
+  });
+  t.equal(
+    describeFetchFailure(new TypeError('fetch failed', { cause: refused })),
+    '10.0.0.9:8080 refused the connection (is the server running on that port?) (ECONNREFUSED)',
+  );
+  t.equal(
+    describeFetchFailure(new TypeError('fetch failed', { cause: new Error('bad port') })),
+    'fetch failed: bad port',
+    'a cause without an errno keeps its own words',
+  );
+  const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+  t.match(describeFetchFailure(timeout), /^no answer in time/);
+  t.equal(describeFetchFailure('text'), 'text');
 });

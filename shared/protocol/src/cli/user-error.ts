@@ -66,3 +66,17 @@ export function describeUserError(err: unknown, portOptions: readonly string[] =
   if (syntaxErrorNames.has(e.name)) return `malformed input: ${oneLine(e.message)}`;
   return undefined;
 }
+
+/**
+ * Why a `fetch` got no answer, as one line. Node's fetch (undici) rejects with a bare "fetch failed" and
+ * keeps the reason in `cause` (a refused connection, an unknown host, a bad port); an AbortSignal.timeout
+ * rejects with a TimeoutError.
+ */
+export function describeFetchFailure(err: unknown): string {
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  const described = describeUserError(cause);
+  if (described !== undefined) return described;
+  if (cause instanceof Error) return `${(err as Error).message}: ${cause.message}`;
+  if (err instanceof Error && err.name === 'TimeoutError') return `no answer in time (${err.message})`;
+  return err instanceof Error ? err.message : String(err);
+}
