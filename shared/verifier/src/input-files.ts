@@ -75,7 +75,11 @@ export async function readInputText(path: string, what: string): Promise<string>
   return decodeUtf8(await readInputBytes(path, what), `${what} ${path}`);
 }
 
-export async function readInputJson(path: string, what: string): Promise<unknown> {
-  const bytes = await readInputBytes(path, what);
+/** Parses the bytes read from `path` as JSON, naming the file in any error. */
+export function parseInputJson(bytes: Uint8Array, path: string, what: string): unknown {
   return readJson(bytes, { what: `${what} ${path}`, maxBytes: MAX_INPUT_BYTES });
+}
+
+export async function readInputJson(path: string, what: string): Promise<unknown> {
+  return parseInputJson(await readInputBytes(path, what), path, what);
 }

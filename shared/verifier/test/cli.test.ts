@@ -199,6 +199,15 @@ t.test('unreadable input exits 2 with a message naming what was expected and wha
   const r = await pentagate('verify', 'proof', await file('p.json', packet), '--trust', badTrust);
   t.equal(r.code, 2);
   t.match(r.err, /trust file .*kid: expected [0-9a-f]{16} \(the key id of its publicKey\)/);
+  // a signing key where the trust file belongs: say what it is and how to make a trust file
+  const pem = await file(
+    'proof-key.pem',
+    '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n-----END PRIVATE KEY-----\n',
+  );
+  const k = await pentagate('verify', 'proof', await file('p.json', packet), '--trust', pem);
+  t.equal(k.code, 2);
+  t.match(k.err, /trust file .*proof-key\.pem: this is a PEM key, not a trust file; .*keys public/);
+  noStack(t, k.err);
 });
 
 t.test('checkpoint, inclusion and consistency files through the CLI', async (t) => {

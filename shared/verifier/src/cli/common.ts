@@ -7,11 +7,12 @@ import { TrustStore } from '@pentagate/crypto';
 import {
   type CliIo,
   ExitCode,
+  InvalidInputError,
   type OptionSpec,
   type ParsedCommandLine,
   requireOption,
 } from '@pentagate/protocol';
-import { readInputJson } from '../input-files.js';
+import { parseInputJson, readInputBytes } from '../input-files.js';
 import type { VerificationReport } from '../report.js';
 import { parseAtOption } from '../time.js';
 
@@ -36,8 +37,18 @@ export const EXIT_CODES_HELP = [
   'more than 16 MiB, a key id the trust file does not list, a truncated or padded proof).',
 ].join('\n');
 
+/** The first bytes of a PEM file (RFC 7468 §2): a key given where the trust file belongs. */
+const PEM_START = '-----BEGIN ';
+
 export async function loadTrustFile(path: string): Promise<TrustStore> {
-  return TrustStore.fromDocument(await readInputJson(path, 'trust file'), `trust file ${path}`);
+  const bytes = await readInputBytes(path, 'trust file');
+  if (new TextDecoder().decode(bytes.subarray(0, PEM_START.length)) === PEM_START) {
+    throw new InvalidInputError(
+      `trust file ${path}: this is a PEM key, not a trust file; a trust file is the JSON of GET /api/v1/keys, ` +
+        'or { "keys": [ … ] } of the trustEntry that `pentagate keys public KEY --role ROLE --json` prints',
+    );
+  }
+  return TrustStore.fromDocument(parseInputJson(bytes, path, 'trust file'), `trust file ${path}`);
 }
 
 export async function requireTrust(args: ParsedCommandLine): Promise<TrustStore> {
