@@ -4,7 +4,12 @@
  * simulated operator signed with its own key (the cloud relays it to the edge over the edge's link).
  */
 import { jcsDigestHex } from '@pentagate/crypto';
-import { ConsentCloudError, relayConsent, waitingConsents } from '@pentagate/edge/commands';
+import {
+  ConsentCloudError,
+  relayConsent,
+  type WaitingConsent,
+  waitingConsents,
+} from '@pentagate/edge/commands';
 import type { CliIo, DsseEnvelope, Intent } from '@pentagate/protocol';
 
 const APPEAR_TIMEOUT_MS = 3000;
@@ -17,6 +22,18 @@ export interface CloudOperator {
   apiKeyPath: string;
   operatorId: string;
   operatorKeyPath: string;
+}
+
+/**
+ * Why this move waits, in the edge CONSENT gate's terms: over the high-torque threshold, or a move class the
+ * profile marks safety-critical whatever its torque (then the peak is below the threshold, and saying only
+ * "peak against threshold" reads as if it should have passed).
+ */
+function whyConsent(r: WaitingConsent['request']): string {
+  const peak = `peak ${r.peakEffortNm} N·m`;
+  return r.scope === 'high-torque'
+    ? `${peak} is above the ${r.highTorqueThresholdNm} N·m high-torque threshold`
+    : `move class ${r.moveClass ?? 'default'} is safety-critical (${peak}, high-torque threshold ${r.highTorqueThresholdNm} N·m)`;
 }
 
 export function cloudConsentRelay(
@@ -36,7 +53,7 @@ export function cloudConsentRelay(
     const r = move.request;
     io.out(
       `— consent: ${intent.robotId} waits for an operator: intent ${intent.intentId} (${r.moveClass ?? 'default'}), ` +
-        `peak ${r.peakEffortNm} N·m against a ${r.highTorqueThresholdNm} N·m threshold (${r.scope}). A person grants it with:\n` +
+        `${whyConsent(r)}. A person grants it with:\n` +
         `    npx pentagate consent grant --cloud ${operator.url} --cloud-key-file ${operator.apiKeyPath} ` +
         `--robot ${intent.robotId} --intent-digest ${digest} --key ${operator.operatorKeyPath} --operator ${operator.operatorId}`,
     );

@@ -63,7 +63,11 @@ t.test('an operator-signed consent travels cloud → edge over the edge-opened l
       .map((e) => `${e.name}: ${e.detail}`)
       .join('\n'),
   );
-  t.match(printed.join('\n'), /ur5e-01 waits for an operator: intent lift \(heavy-lift\)/);
+  t.match(
+    printed.join('\n'),
+    /ur5e-01 waits for an operator: intent lift \(heavy-lift\), move class heavy-lift is safety-critical \(peak [\d.]+ N·m, high-torque threshold [\d.]+ N·m\)\./,
+    'why it waits: the move class, not the torque',
+  );
   t.match(printed.join('\n'), /signed it with their own key; the cloud relayed it/);
   t.notOk(
     ok.trace.events.some((e) => /consent topic|refused by the cloud/.test(e.detail)),
