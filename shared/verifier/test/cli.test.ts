@@ -262,6 +262,13 @@ t.test('kit through the CLI: valid, tampered, and without --trust', async (t) =>
   t.match(bad.out, /✗ digest of checkpoint\.note: expected sha256/);
   const notKit = await pentagate('verify', 'kit', join(dir, 'nope'), '--trust', trust);
   t.equal(notKit.code, 2);
+  const notKitSelfTrust = await pentagate('verify', 'kit', join(dir, 'nope'));
+  t.equal(notKitSelfTrust.code, 2);
+  t.match(
+    notKitSelfTrust.err,
+    /^pentagate verify kit: audit kit \S+nope: expected a directory, got nothing\s*$/,
+    'one line: the error alone, no note about --trust',
+  );
 });
 
 t.test('command through the CLI: key file, --state, --at, and the unused --trust', async (t) => {

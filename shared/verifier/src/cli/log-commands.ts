@@ -163,12 +163,13 @@ export const logCommands: Command[] = [
     async run(args, io) {
       const trustPath = args.options.trust;
       const trust = typeof trustPath === 'string' ? await loadTrustFile(trustPath) : undefined;
-      if (!trust) io.err("note: no --trust given; checking against the kit's own trust.json (self-asserted)");
       const time = checkTime(args);
       const report = await verifyAuditKit(args.positionals[0]!, {
         ...(trust ? { trust } : {}),
         ...(time ? { atMs: time.atMs } : {}),
       });
+      // after the kit was read: a kit that cannot be read gets its one error line alone
+      if (!trust) io.err("note: no --trust given; checking against the kit's own trust.json (self-asserted)");
       return emitReport(report, args, io, time);
     },
   },
