@@ -138,6 +138,11 @@ t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it 
   t.match(out, /STOPPED\s+\S+\s+seq \d+\s+RISK\.HUMAN_IN_RADIUS/, 'the STOP and its violation are printed');
   t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
   t.match(out, /check it: npx pentagate verify kit \S+/, 'the audit kit is exported after a Ctrl-C too');
+  t.match(
+    out,
+    /console: {4}http:\/\/127\.0\.0\.1:\d+\/console in a browser/,
+    "the operator console's address",
+  );
   // The seconds before the first verdict are explained, in order, before the edge is up.
   t.match(out, /Pentagate demo: preparing robot \S+'s cell[\s\S]*Pentagate demo: starting the /);
   t.ok(await portFree(port), 'the edge and its broker are gone');
