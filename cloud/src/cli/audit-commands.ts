@@ -25,6 +25,12 @@ export const auditExportCommand: Command = {
     const keys = serverKeysFromSeed(seed, logOriginOf(args));
     const result = await withStore(args, async (store) => {
       const known = await store.listSigningKeys();
+      // a state directory or --db that no `serve` has used yet: the key check below would blame the key
+      if (known.length === 0) {
+        throw new InvalidInputError(
+          'this store has no audit log yet: `pentagate cloud serve` with the same --state-dir or --db starts one; export after it has run',
+        );
+      }
       if (
         !known.some(
           (k) => k.kid === keys.checkpoint.keyid && k.role === 'checkpoint' && k.name === keys.origin,

@@ -242,3 +242,22 @@ t.test('`cloud serve` refuses bad options with exit 2', async (t) => {
   t.equal(policy.code, 2);
   t.match(policy.err, /--policy: cannot read/);
 });
+
+t.test('audit export from a store no serve has used says so, not that the key is wrong', async (t) => {
+  const fresh = await cli(
+    'cloud',
+    'audit',
+    'export',
+    '--state-dir',
+    join(dir, 'never-served'),
+    '--out',
+    join(dir, 'kit3'),
+  );
+  t.equal(fresh.code, 2);
+  t.match(
+    fresh.err,
+    /this store has no audit log yet: `pentagate cloud serve` with the same --state-dir or --db/,
+  );
+  t.notMatch(fresh.err, /never used/);
+  t.notOk(readdirSync(dir).includes('kit3'), 'no kit directory is written');
+});
