@@ -4,11 +4,11 @@
  * encoded payload (base64, hex, escapes, percent, HTML references) decoded once, and the ROT13 reading
  * when it reads as more English than the text itself. The highest-scoring view decides, so an attack
  * is seen in whichever form it is readable. Every view has its long runs of one character shortened
- * (runs.ts).
+ * and its phrases said three or more times in a row kept once (runs.ts).
  */
 import { type PreparedText, prepareText } from '../scan.js';
 import { commonWordCounts, rot13 } from './common-words.js';
-import { collapseRuns } from './runs.js';
+import { collapseRepeatedPhrases, collapseRuns } from './runs.js';
 
 export { COMMON_WORDS } from './common-words.js';
 
@@ -44,7 +44,7 @@ export function classifierViews(raw: string, prepared: PreparedText = prepareTex
     if (common.turned >= common.own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
   for (const payload of payloads) out.push({ kind: payload.encoding, text: payload.views.plain });
-  for (const view of out) view.text = collapseRuns(view.text);
+  for (const view of out) view.text = collapseRepeatedPhrases(collapseRuns(view.text));
   // a view left shorter than a sentence (a run of one character, an identifier) has nothing to score
   return out.filter((view) => view.text.length >= MIN_CLASSIFIED_CHARS);
 }
