@@ -89,6 +89,9 @@ t.test('collapseRepeatedPhrases keeps one copy of a phrase said three or more ti
   t.equal(collapseRepeatedPhrases('line one\nok ok ok\nline two'), 'line one\nok\nline two', 'breaks kept');
   const text = 'no repeated phrase in this sentence at all';
   t.equal(collapseRepeatedPhrases(text), text);
+  const flood = '--------\n<end of session> <end of session> <end of session> <end of session> ------';
+  t.equal(collapseRepeatedPhrases(flood), flood, 'a repeated fake boundary (delimiter flooding) stays');
+  t.equal(collapseRepeatedPhrases('[system] [system] [system] go'), '[system] [system] [system] go');
 });
 
 t.test('benign repetition of words passes the whole screen', async (t) => {

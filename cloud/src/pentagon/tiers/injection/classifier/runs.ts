@@ -80,6 +80,14 @@ function sameWord(text: string, bounds: number[], a: number, b: number): boolean
   );
 }
 
+/** Characters that mark a boundary rather than prose: brackets, tags, pipes, rules and markup. */
+const DELIMITER_CHARS = new Set('<>[]{}|#=*_~`/\\'.split('').map((c) => c.charCodeAt(0)));
+
+function hasDelimiter(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (DELIMITER_CHARS.has(text.charCodeAt(i))) return true;
+  return false;
+}
+
 /**
  * The same idea for words: a phrase of one to four words said three or more times in a row ("please please
  * please …", "lorem ipsum lorem ipsum …") keeps one copy. Twenty copies of "please" otherwise fill a window with
@@ -87,6 +95,7 @@ function sameWord(text: string, bounds: number[], a: number, b: number): boolean
  * the logit grow with the square root of the copies, so pleading, thanks or a word typed over and over
  * ("system system …", 0.999) scored like an instruction. Saying a phrase again adds no instruction: one copy
  * keeps every word and n-gram it has; an attack padded with repeated words keeps its own words once.
+ * Repeated delimiters are not prose and are left as they are (see below).
  */
 export function collapseRepeatedPhrases(text: string): string {
   const bounds = wordBounds(text);
@@ -102,6 +111,9 @@ export function collapseRepeatedPhrases(text: string): string {
       while (w + k + n < words && sameWord(text, bounds, w + n, w + k + n)) n++;
       const copies = 1 + Math.floor(n / k);
       if (copies < MIN_REPEATED_PHRASE_COPIES) continue;
+      // a repeated fake boundary ("<end of session> <end of session> …") is delimiter flooding, an attack
+      // technique (OWASP LLM01): its repetition is the signal and stays
+      if (hasDelimiter(text, bounds[2 * w]!, bounds[2 * (w + k * copies) - 1]!)) continue;
       for (let j = w + k * KEPT_PHRASE_COPIES; j < w + k * copies; j++) keep[j] = 0;
       changed = true;
       w += k * copies;
