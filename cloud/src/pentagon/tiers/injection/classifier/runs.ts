@@ -74,10 +74,12 @@ function wordBounds(text: string): number[] {
 
 function sameWord(text: string, bounds: number[], a: number, b: number): boolean {
   const length = bounds[2 * a + 1]! - bounds[2 * a]!;
-  return (
-    length === bounds[2 * b + 1]! - bounds[2 * b]! &&
-    text.startsWith(text.slice(bounds[2 * a]!, bounds[2 * a + 1]!), bounds[2 * b]!)
-  );
+  if (length !== bounds[2 * b + 1]! - bounds[2 * b]!) return false;
+  // unit by unit: a slice per comparison allocated for every pair of words of one length
+  const from = bounds[2 * a]!;
+  const to = bounds[2 * b]!;
+  for (let i = 0; i < length; i++) if (text.charCodeAt(from + i) !== text.charCodeAt(to + i)) return false;
+  return true;
 }
 
 /** Characters that mark a boundary rather than prose: brackets, tags, pipes, rules and markup. */
