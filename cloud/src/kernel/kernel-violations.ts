@@ -10,7 +10,8 @@ import { effectOf } from '../pentagon/violation.js';
 export const KERNEL_VIOLATION_CODES = {
   'INVARIANT.PAYLOAD_INVALID': {
     vertex: 'INVARIANT',
-    meaning: 'the payload lacks a field the action type needs (ledger:write: amount > 0 and recipient)',
+    meaning:
+      'the payload lacks a field the action type needs (ledger:write: amount > 0 and recipient), or declares a spendAmount that is not a number >= 0',
     effect: 'deny',
   },
   'CONSENT.LOW_CONFIDENCE': {

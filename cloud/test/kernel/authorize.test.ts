@@ -74,6 +74,41 @@ t.test('ledger:write reads payload.amount and payload.recipient', async (t) => {
   t.match(over.remediation, /100/, 'the remediation names what is left of the budget');
 });
 
+t.test('a declared spendAmount that is not a number >= 0 is refused, not taken as no spend', async (t) => {
+  const c = await kernelCloud(t);
+  const key = c.a.keys.agent;
+  const invoke = (spendAmount: unknown, agentId: string) => ({
+    type: 'tool:invoke',
+    payload: { tool: 'payments.refund', spendAmount },
+    context: { agentId, confidenceScore: 0.9 },
+  });
+  // the example policy's default budget is 1000 per hour: the string "5000" must not slip past it as 0
+  for (const [i, spend] of [['5000'], [-100], [null], [{ amount: 5000 }]].entries()) {
+    const d = (await post(c, key, AUTHORIZE, invoke(spend[0], `spender-${i}`))).json();
+    t.equal(d.status, 'DENY', `spendAmount ${JSON.stringify(spend[0])} is refused`);
+    t.same(
+      d.violations.map((v: { code: string }) => v.code),
+      ['INVARIANT.PAYLOAD_INVALID'],
+    );
+    t.match(d.violations[0].message, /payload\.spendAmount, when given, as a finite number >= 0/);
+  }
+  const fits = (await post(c, key, AUTHORIZE, invoke(999, 'spender-ok'))).json();
+  t.equal(fits.status, 'ALLOW', 'a numeric spend within the budget passes');
+  t.equal(fits.proof.auditEntry.data.envelope !== undefined, true);
+  const over = (await post(c, key, AUTHORIZE, invoke(2, 'spender-ok'))).json();
+  t.same(
+    over.violations.map((v: { code: string }) => v.code),
+    ['ECONOMY.BUDGET_EXCEEDED'],
+    'and is reserved against the budget',
+  );
+  const free = {
+    type: 'tool:invoke',
+    payload: { tool: 'search.web' },
+    context: { agentId: 'reader', confidenceScore: 0.9 },
+  };
+  t.equal((await post(c, key, AUTHORIZE, free)).json().status, 'ALLOW', 'no spendAmount spends nothing');
+});
+
 t.test('a low confidenceScore raises REQUIRE_HUMAN; a stop is always allowed', async (t) => {
   const c = await kernelCloud(t);
   const key = c.a.keys.agent;
