@@ -1,7 +1,10 @@
 /**
  * Governance tokens: the compact form `pgt1.<kid>.<base64url(payload)>.<base64url(sig)>` of a decision's
- * DSSE signature (ARCHITECTURE.md §5). The token is expanded back into the envelope and checked exactly like the
- * envelope of a proof packet.
+ * DSSE signature (ARCHITECTURE.md §5). The token is expanded back into the envelope and checked like the
+ * envelope of a proof packet, and one check more: a token is the permission to run the tool, so its decision
+ * must be an approval (ALLOW, or APPROVED by an operator). Every decision is signed, refusals and pending
+ * ones too, and the agent receives those envelopes, so the compact form of a DENY, VETOED, REQUIRE_HUMAN or
+ * HELD_FOR_VETO statement is well formed and correctly signed — and must still not verify as a token.
  */
 import { type TrustStore, fromGovernanceToken } from '@pentagate/crypto';
 import {
@@ -12,6 +15,9 @@ import {
   validate,
 } from '@pentagate/protocol';
 import { type DecisionCheckOptions, checkDecisionEnvelope } from './decision-checks.js';
+
+/** The outcomes the cloud issues a governance token for: an approval at decision time or by an operator. */
+const TOKEN_OUTCOMES: readonly string[] = ['ALLOW', 'APPROVED'];
 import { ReportBuilder, type VerificationReport } from './report.js';
 
 /** `pentagate verify token`: a governance token against the trust file. */
@@ -22,7 +28,17 @@ export function verifyGovernanceToken(
 ): VerificationReport {
   const envelope = validate(DsseEnvelopeSchema, fromGovernanceToken(token.trim()), 'governance token');
   const report = new ReportBuilder('governance token (statement not verified)');
-  checkDecisionEnvelope(report, envelope, trust, options);
+  const statement = checkDecisionEnvelope(report, envelope, trust, options);
+  if (statement) {
+    const { outcome } = statement.predicate;
+    report.check(
+      'outcome',
+      TOKEN_OUTCOMES.includes(outcome),
+      `${outcome}: the tool may run`,
+      `expected ALLOW or APPROVED, got ${outcome}: a signed decision that is not an approval is no ` +
+        'permission to run the tool (verify it as a proof packet with `pentagate verify proof`)',
+    );
+  }
   return report.finish(options.atMs);
 }
 

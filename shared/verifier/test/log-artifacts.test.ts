@@ -1,4 +1,10 @@
-import { TrustStore, createEd25519Signer, createNoteSigner, signCheckpoint } from '@pentagate/crypto';
+import {
+  TrustStore,
+  createEd25519Signer,
+  createNoteSigner,
+  signCheckpoint,
+  toGovernanceToken,
+} from '@pentagate/crypto';
 import { canonicalBytes, toBase64 } from '@pentagate/protocol';
 import {
   tokenFromFileText,
@@ -13,8 +19,10 @@ import {
   T0_MS,
   buildLog,
   checkpointNote,
+  decisionStatement,
   governanceToken,
   iso,
+  signDecision,
   trustDocument,
   trustEntry,
 } from './fixtures/artifacts.js';
@@ -44,6 +52,27 @@ t.test('governance token: expired, unknown kid, and malformed', async (t) => {
   t.match(unknown.failures[0], token.split('.')[1]!);
   t.throws(() => verifyGovernanceToken('pgt1.abc', trust), { code: 'INVALID_INPUT' });
 });
+
+t.test(
+  'governance token: only an approval is a token; a signed refusal or a pending decision is not',
+  async (t) => {
+    // Every decision is signed (proofs of refusals too) and its envelope is served to the agent, so anyone
+    // can compact a REQUIRE_HUMAN, HELD_FOR_VETO, DENY or VETOED envelope into pgt1 form. Such a token must
+    // not verify as permission to run the tool.
+    for (const outcome of ['REQUIRE_HUMAN', 'HELD_FOR_VETO', 'DENY', 'VETOED'] as const) {
+      const token = toGovernanceToken(signDecision(decisionStatement(4, { outcome })));
+      const report = verifyGovernanceToken(token, trust, { atMs: T0_MS + 4_000 });
+      t.equal(report.valid, false, `${outcome} is not an approval`);
+      t.same(failedNames(report), ['outcome'], outcome);
+      t.match(report.failures[0], new RegExp(`expected ALLOW or APPROVED, got ${outcome}`));
+    }
+    for (const outcome of ['ALLOW', 'APPROVED'] as const) {
+      const token = toGovernanceToken(signDecision(decisionStatement(4, { outcome })));
+      const report = verifyGovernanceToken(token, trust, { atMs: T0_MS + 4_000 });
+      t.equal(report.valid, true, `${outcome}: ${report.failures.join('; ')}`);
+    }
+  },
+);
 
 t.test('checkpoint: valid, untrusted signer, key window', async (t) => {
   const note = checkpointNote(log);

@@ -90,6 +90,8 @@ export const logCommands: Command[] = [
       "  - signed by a trusted key of role 'proof' (unknown key ids are named), valid at issuedAt",
       '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate and a subject digest',
       '  - the decision is in force at --at or the current clock',
+      '  - the decision is an approval (outcome ALLOW, or APPROVED by an operator): a signed refusal or a',
+      '    decision still waiting for an operator (REQUIRE_HUMAN, HELD_FOR_VETO) is no permission to run',
       'A token carries no audit-log proof; use `pentagate verify proof` for that.',
     ],
     read: async (file) => tokenFromFileText(await readInputText(file, 'governance token')),
