@@ -12,7 +12,8 @@ function escapeLiteral(ch: string): string {
 
 /**
  * `name` mode (tool, lobe and agent names): `*` matches any run of characters.
- * `path` mode (resources): `**` matches anything, `*` anything but `/`, `?` one character but `/`.
+ * `path` mode (resources): `**` matches anything, `*` anything but `/`, `?` one character but `/`; a
+ * whole segment `**/ ` also matches no directory at all, and a final `; /**` the directory itself.
  */
 export function compileGlob(pattern: string, mode: GlobMode): RegExp {
   let out = '';
@@ -20,10 +21,21 @@ export function compileGlob(pattern: string, mode: GlobMode): RegExp {
     const ch = pattern[i]!;
     if (ch === '*') {
       const double = pattern[i + 1] === '*';
+      const segmentStart = i === 0 || pattern[i - 1] === '/';
       if (double) i++;
-      out += mode === 'name' || double ? '.*' : '[^/]*';
       // Collapse runs of stars: `***` is as good as `**` and avoids needless backtracking.
       while (pattern[i + 1] === '*') i++;
+      const segmentEnd = i + 1 === pattern.length || pattern[i + 1] === '/';
+      if (mode === 'path' && double && segmentStart && pattern[i + 1] === '/') {
+        // `**/` is zero or more whole directories (as in .gitignore): `**/.env` is also `.env` itself.
+        out += '(?:.*/)?';
+        i++;
+      } else if (mode === 'path' && double && segmentEnd && out.endsWith('/')) {
+        // A trailing `/**` covers the directory itself too: acting on `/etc` acts on all inside it.
+        out = `${out.slice(0, -1)}(?:/.*)?`;
+      } else {
+        out += mode === 'name' || double ? '.*' : '[^/]*';
+      }
     } else if (ch === '?') {
       out += mode === 'name' ? '.' : '[^/]';
     } else {

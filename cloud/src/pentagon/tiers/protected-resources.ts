@@ -1,10 +1,9 @@
 /**
  * INVARIANT: protected resources (core logic, policies, secrets) are not touched by tool calls — they
- * change only through the governed policy route. Every string argument is compared with each pattern,
- * both as written and, for paths, after POSIX normalisation, so `/srv/app/../../etc/passwd` cannot pass
- * as something other than `/etc/passwd`.
+ * change only through the governed policy route. Every string argument is compared with each pattern
+ * in every form a tool could open it under (resource-path-forms.ts), so `/srv/app/../../etc/passwd`,
+ * `file://localhost/etc/passwd` or ` /etc/passwd` cannot pass as something other than `/etc/passwd`.
  */
-import { posix } from 'node:path';
 import type { ProofFirewallTier } from '@pentagate/protocol';
 import { matchesAny } from '../../policy/glob.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
@@ -12,19 +11,7 @@ import { oneLine } from '../one-line.js';
 import type { StringField } from '../string-fields.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
-
-function candidates(value: string): string[] {
-  const out = [value];
-  const slashed = value.replace(/\\/g, '/');
-  if (slashed.includes('/')) {
-    const normal = posix.normalize(slashed);
-    if (normal !== value) out.push(normal);
-    // `file:///etc/passwd` and similar URLs name a path too.
-    const m = /^file:\/\/(\/.*)$/i.exec(slashed);
-    if (m?.[1]) out.push(posix.normalize(m[1]));
-  }
-  return out;
-}
+import { resourcePathForms } from './resource-path-forms.js';
 
 export interface ProtectedResult {
   hits: ProofFirewallTier['protectedResources'];
@@ -41,7 +28,7 @@ export function protectedResources(
   const rules = policy.protectedResources.filter((r) => !r.tools || matchesAny(r.tools, action.toolName));
   if (rules.length === 0) return { hits, findings };
   for (const field of argumentFields) {
-    const forms = candidates(field.value);
+    const forms = resourcePathForms(field.value);
     for (const rule of rules) {
       if (!forms.some((f) => rule.matcher.test(f))) continue;
       const shown = oneLine(field.value, 200);

@@ -1,0 +1,63 @@
+/**
+ * The protected-resource rule (INVARIANT) under the forms a tool could open a path in: the example
+ * policy protects `/etc/**`, `policy:**` and, for fs.* and storage.* tools, `**\/.env`.
+ */
+import t from 'tap';
+import { compileGlob } from '../../src/policy/glob.js';
+import { call, codes, evaluate } from './fixtures.js';
+
+const verdictFor = (path: string, tool = 'fs.read') =>
+  evaluate(call({ tool_name: tool, arguments: { path } }));
+
+t.test('every form of a protected path is refused', async (t) => {
+  for (const path of [
+    '.env', // the working directory's own secrets file: `**/` is zero or more directories
+    '.ENV',
+    '.env/',
+    'a/.env/',
+    '/etc', // the protected directory itself
+    'file://localhost/etc/passwd', // RFC 8089: `localhost` is the local host
+    'file:///%65tc/passwd', // a file URL's path is percent-encoded
+    ' /etc/passwd',
+    '\t/etc/shadow\n',
+    'x/../../etc/passwd', // climbs out of an unknown start directory, which may be `/`
+    '~/../../etc/passwd',
+    '../../../etc/passwd',
+    ' policy:tenant-1/main',
+  ]) {
+    const v = verdictFor(path);
+    t.equal(v.status, 'DENY', JSON.stringify(path));
+    t.same(codes(v), ['INVARIANT.PROTECTED_RESOURCE'], JSON.stringify(path));
+  }
+});
+
+t.test('paths outside the protected patterns still pass', async (t) => {
+  for (const path of [
+    'x.env',
+    'app/.envrc',
+    '/etcetera/notes',
+    '/srv/etc/passwd',
+    'etc/passwd',
+    '../srv/data.csv',
+    'file://fileserver/etc/passwd', // another host's file, not this one
+    '/%65tc/passwd', // not a URL: the file system would not decode it
+    'policy-notes.txt',
+  ]) {
+    t.equal(verdictFor(path).status, 'ALLOW', JSON.stringify(path));
+  }
+  t.equal(verdictFor('.env', 'email.read').status, 'ALLOW', 'the .env rule is scoped to fs.* and storage.*');
+});
+
+t.test('path globs: `**/` may match no directory, a final `/**` the directory itself', async (t) => {
+  const matches = (pattern: string, value: string) => compileGlob(pattern, 'path').test(value);
+  t.ok(matches('a/**/b', 'a/b'));
+  t.ok(matches('a/**/b', 'a/x/y/b'));
+  t.notOk(matches('a/**/b', 'ab'));
+  t.ok(matches('/var/log/**', '/var/log'));
+  t.ok(matches('/var/log/**', '/var/log/'));
+  t.notOk(matches('/var/log/**', '/var/logs'));
+  t.ok(matches('x**y', 'x/a/y'), 'a `**` inside a segment still matches anything');
+  t.notOk(matches('/srv/*/secret', '/srv/a/b/secret'), '`*` stays within one segment');
+  t.ok(matches('policy:**', 'policy:'));
+  t.ok(compileGlob('shell.*', 'name').test('Shell.Exec'), 'name globs are unchanged');
+});
