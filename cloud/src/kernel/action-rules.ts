@@ -7,6 +7,7 @@ import type { ProposedAction } from '@pentagate/protocol';
 import { amount } from '../pentagon/violation.js';
 import type { KernelRuleSettings } from './kernel-settings.js';
 import type { KernelFinding } from './kernel-violations.js';
+import { payloadFieldFindings } from './payload-fields.js';
 
 function ledgerWriteFindings(action: ProposedAction): KernelFinding[] {
   const out: KernelFinding[] = [];
@@ -26,25 +27,6 @@ function ledgerWriteFindings(action: ProposedAction): KernelFinding[] {
     });
   }
   return out;
-}
-
-/**
- * A declared `payload.spendAmount` (every type but ledger:write, whose spend is `amount`) is what the
- * budget gate (ECONOMY) reserves. One that is not a finite number ≥ 0 — the string "5000", a negative
- * credit — would otherwise count as 0 and pass the gate unreserved, so it is refused: fail closed.
- */
-function declaredSpendFindings(action: ProposedAction): KernelFinding[] {
-  if (action.type === 'ledger:write' || !Object.hasOwn(action.payload, 'spendAmount')) return [];
-  const spend = action.payload.spendAmount;
-  if (typeof spend === 'number' && Number.isFinite(spend) && spend >= 0) return [];
-  return [
-    {
-      code: 'INVARIANT.PAYLOAD_INVALID',
-      message: `${action.type} needs payload.spendAmount, when given, as a finite number >= 0, got ${JSON.stringify(spend) ?? 'nothing'}`,
-      remediation:
-        'send payload.spendAmount as a number >= 0 in the budget unit, or leave it out when the action spends nothing',
-    },
-  ];
 }
 
 function exportFindings(action: ProposedAction, settings: KernelRuleSettings): KernelFinding[] {
@@ -93,7 +75,7 @@ export function actionRuleFindings(
     default:
       break;
   }
-  findings.push(...declaredSpendFindings(action));
+  findings.push(...payloadFieldFindings(action));
   // Every route's confidence lands in context.confidenceScore (agent_confidence, confidence): one threshold.
   const confidence = action.context.confidenceScore;
   if (!(confidence >= settings.minConfidence)) {

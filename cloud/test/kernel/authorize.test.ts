@@ -74,40 +74,74 @@ t.test('ledger:write reads payload.amount and payload.recipient', async (t) => {
   t.match(over.remediation, /100/, 'the remediation names what is left of the budget');
 });
 
-t.test('a declared spendAmount that is not a number >= 0 is refused, not taken as no spend', async (t) => {
-  const c = await kernelCloud(t);
-  const key = c.a.keys.agent;
-  const invoke = (spendAmount: unknown, agentId: string) => ({
-    type: 'tool:invoke',
-    payload: { tool: 'payments.refund', spendAmount },
-    context: { agentId, confidenceScore: 0.9 },
-  });
-  // the example policy's default budget is 1000 per hour: the string "5000" must not slip past it as 0
-  for (const [i, spend] of [['5000'], [-100], [null], [{ amount: 5000 }]].entries()) {
-    const d = (await post(c, key, AUTHORIZE, invoke(spend[0], `spender-${i}`))).json();
-    t.equal(d.status, 'DENY', `spendAmount ${JSON.stringify(spend[0])} is refused`);
-    t.same(
-      d.violations.map((v: { code: string }) => v.code),
-      ['INVARIANT.PAYLOAD_INVALID'],
+t.test(
+  'a payload field a gate reads, given with the wrong type, is refused rather than read as absent',
+  async (t) => {
+    const c = await kernelCloud(t);
+    const key = c.a.keys.agent;
+    let n = 0;
+    const decide = async (type: string, payload: Record<string, unknown>) =>
+      (
+        await post(c, key, AUTHORIZE, {
+          type,
+          payload,
+          context: { agentId: `typed-${n++}`, confidenceScore: 0.9 },
+        })
+      ).json();
+    const refusals: [string, Record<string, unknown>, RegExp][] = [
+      // ECONOMY: the string "5000" or a negative credit must not pass the 1000-per-hour budget as no spend
+      [
+        'tool:invoke',
+        { tool: 'payments.refund', spendAmount: '5000' },
+        /payload\.spendAmount, when given, as a finite number >= 0, got "5000"/,
+      ],
+      ['message:send', { to: 'ops@example.com', spendAmount: -100 }, /spendAmount, when given, .* got -100/],
+      ['tool:invoke', { tool: 'payments.refund', spendAmount: null }, /spendAmount, when given, .* got null/],
+      // CONSENT: a bulk or personal export must not skip the operator by its field's type
+      [
+        'data:export',
+        { table: 'customers', recordCount: '5000' },
+        /payload\.recordCount, when given, as an integer >= 0, got "5000"/,
+      ],
+      ['data:export', { table: 'customers', recordCount: null }, /recordCount, when given, .* got null/],
+      ['data:export', { table: 'customers', recordCount: -1 }, /recordCount, when given, .* got -1/],
+      [
+        'data:export',
+        { table: 'customers', personalData: 'true' },
+        /payload\.personalData, when given, as true or false, got "true"/,
+      ],
+      ['data:export', { table: 'customers', personalData: 1 }, /personalData, when given, .* got 1/],
+    ];
+    for (const [type, payload, message] of refusals) {
+      const d = await decide(type, payload);
+      t.equal(d.status, 'DENY', JSON.stringify(payload));
+      t.same(
+        d.violations.map((v: { code: string }) => v.code),
+        ['INVARIANT.PAYLOAD_INVALID'],
+        JSON.stringify(payload),
+      );
+      t.match(d.violations[0].message, message);
+    }
+    // the same fields with their documented types still reach their gates
+    t.equal((await decide('data:export', { table: 'customers', recordCount: 5000 })).status, 'REQUIRE_HUMAN');
+    t.equal(
+      (await decide('data:export', { table: 'orders', recordCount: 10, personalData: false })).status,
+      'ALLOW',
     );
-    t.match(d.violations[0].message, /payload\.spendAmount, when given, as a finite number >= 0/);
-  }
-  const fits = (await post(c, key, AUTHORIZE, invoke(999, 'spender-ok'))).json();
-  t.equal(fits.status, 'ALLOW', 'a numeric spend within the budget passes');
-  t.equal(fits.proof.auditEntry.data.envelope !== undefined, true);
-  const over = (await post(c, key, AUTHORIZE, invoke(2, 'spender-ok'))).json();
-  t.same(
-    over.violations.map((v: { code: string }) => v.code),
-    ['ECONOMY.BUDGET_EXCEEDED'],
-    'and is reserved against the budget',
-  );
-  const free = {
-    type: 'tool:invoke',
-    payload: { tool: 'search.web' },
-    context: { agentId: 'reader', confidenceScore: 0.9 },
-  };
-  t.equal((await post(c, key, AUTHORIZE, free)).json().status, 'ALLOW', 'no spendAmount spends nothing');
-});
+    t.equal(
+      (await decide('data:read', { table: 'orders', recordCount: 'all' })).status,
+      'ALLOW',
+      'only data:export reads recordCount',
+    );
+    const fits = await decide('tool:invoke', { tool: 'payments.refund', spendAmount: 999 });
+    t.equal(fits.status, 'ALLOW', 'a numeric spend within the budget passes');
+    t.equal(
+      (await decide('tool:invoke', { tool: 'search.web' })).status,
+      'ALLOW',
+      'no spendAmount spends nothing',
+    );
+  },
+);
 
 t.test('a low confidenceScore raises REQUIRE_HUMAN; a stop is always allowed', async (t) => {
   const c = await kernelCloud(t);

@@ -1,0 +1,61 @@
+/**
+ * Payload fields the kernel's gates read beside the pentagon's: `spendAmount` (ECONOMY: what the budget
+ * reserves, every type but ledger:write) and, for data:export, `recordCount` and `personalData` (CONSENT:
+ * a bulk or personal export waits for an operator). A gate that read such a field of the wrong JSON type
+ * as absent would pass the action — the string "5000" as no spend and no bulk, "true" as no personal data —
+ * so a field that is given must have its documented type, or the proposal is refused: fail closed.
+ */
+import type { ActionType, ProposedAction } from '@pentagate/protocol';
+import type { KernelFinding } from './kernel-violations.js';
+
+interface TypedField {
+  name: string;
+  /** The action types whose gates read the field. */
+  appliesTo: (type: ActionType) => boolean;
+  valid: (value: unknown) => boolean;
+  expected: string;
+  remediation: string;
+}
+
+const isNonNegativeNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+const TYPED_FIELDS: readonly TypedField[] = [
+  {
+    name: 'spendAmount',
+    appliesTo: (type) => type !== 'ledger:write', // its spend is payload.amount (ledgerWriteFindings)
+    valid: isNonNegativeNumber,
+    expected: 'a finite number >= 0',
+    remediation:
+      'send payload.spendAmount as a number >= 0 in the budget unit, or leave it out when the action spends nothing',
+  },
+  {
+    name: 'recordCount',
+    appliesTo: (type) => type === 'data:export',
+    valid: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+    expected: 'an integer >= 0',
+    remediation: 'send payload.recordCount as the number of records exported, or leave it out',
+  },
+  {
+    name: 'personalData',
+    appliesTo: (type) => type === 'data:export',
+    valid: (v) => typeof v === 'boolean',
+    expected: 'true or false',
+    remediation:
+      'send payload.personalData as true or false, or leave it out when no personal data is exported',
+  },
+];
+
+export function payloadFieldFindings(action: ProposedAction): KernelFinding[] {
+  const out: KernelFinding[] = [];
+  for (const field of TYPED_FIELDS) {
+    if (!field.appliesTo(action.type) || !Object.hasOwn(action.payload, field.name)) continue;
+    const value = action.payload[field.name];
+    if (field.valid(value)) continue;
+    out.push({
+      code: 'INVARIANT.PAYLOAD_INVALID',
+      message: `${action.type} needs payload.${field.name}, when given, as ${field.expected}, got ${JSON.stringify(value) ?? 'nothing'}`,
+      remediation: field.remediation,
+    });
+  }
+  return out;
+}
