@@ -14,7 +14,9 @@ import {
   NetworkError,
   ServerError,
   TimeoutError,
+  ValidationFailedError,
 } from './errors.js';
+import { jsonBodyProblem } from './json-body.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -130,6 +132,14 @@ export class Transport {
       throw new AuthenticationError(
         'UNAUTHENTICATED',
         `${spec.method} ${spec.path}: not sent: ${this.#apiKeyProblem}`,
+        0,
+      );
+    }
+    const bodyProblem = spec.body === undefined ? undefined : jsonBodyProblem(spec.body);
+    if (bodyProblem !== undefined) {
+      throw new ValidationFailedError(
+        'INVALID_BODY',
+        `${spec.method} ${spec.path}: not sent: ${bodyProblem}`,
         0,
       );
     }

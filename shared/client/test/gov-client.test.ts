@@ -253,6 +253,52 @@ t.test(
   },
 );
 
+t.test('an action JSON cannot carry unchanged is refused before it is sent', async (t) => {
+  const server = await rawServer(t, proxyPage(200));
+  const client = new GovClient({ baseUrl: server.baseUrl, apiKey: FAKE_KEY });
+  const exportOf = (payload: Record<string, unknown>): ProposedAction => ({
+    type: 'data:export',
+    payload,
+    context: { agentId: 'export-bot', confidenceScore: 0.9 },
+  });
+  const cyclic: Record<string, unknown> = { table: 'customers' };
+  cyclic.self = cyclic;
+  const cases: [ProposedAction, RegExp][] = [
+    // JSON.stringify would send these as null: the kernel would decide another export than the one run
+    [
+      exportOf({ recordCount: Number.POSITIVE_INFINITY }),
+      /\/payload\/recordCount is Infinity, which JSON cannot carry/,
+    ],
+    [exportOf({ recordCount: Number.NaN }), /\/payload\/recordCount is NaN/],
+    [exportOf({ 'rows/ids': [1, undefined] }), /\/payload\/rows~1ids\/1 is undefined/],
+    [exportOf({ recordCount: 10n }), /\/payload\/recordCount is a BigInt/],
+    [exportOf(cyclic), /\/payload\/self refers back to an enclosing value/],
+    [
+      { ...ledger(1), context: { agentId: 'a', confidenceScore: Number.NaN } },
+      /\/context\/confidenceScore is NaN/,
+    ],
+  ];
+  for (const [action, why] of cases) {
+    for (const call of [
+      () => client.authorize(action),
+      () => client.authorize({ ...action, idempotencyKey: 'k' }),
+    ]) {
+      const err = await rejection(call());
+      t.type(err, ValidationFailedError, 'not a NetworkError: nothing was sent, so the outcome is known');
+      t.same([err.code, err.status], ['INVALID_BODY', 0]);
+      t.match(err.message, /POST \/api\/v1\/kernel\/authorize: not sent: /);
+      t.match(err.message, why);
+    }
+  }
+  t.equal(server.hits, 0, 'nothing was sent');
+  // what JSON carries as given still goes: an optional member left undefined, a Date as its ISO text
+  const sent = await rejection(
+    client.authorize(exportOf({ table: 'orders', note: undefined, since: new Date(0), recordCount: -0 })),
+  );
+  t.type(sent, BadResponseError, 'the request reached the server (which answered a page)');
+  t.equal(server.hits, 1);
+});
+
 t.test('a 2xx answer without the result’s required fields is a BadResponseError', async (t) => {
   const answering = async (body: string) => {
     const server = await rawServer(t, { status: 200, contentType: 'application/json', body });
