@@ -1,7 +1,8 @@
 /**
  * Payload fields the kernel's gates read beside the pentagon's: `spendAmount` (ECONOMY: what the budget
- * reserves, every type but ledger:write) and, for data:export, `recordCount` and `personalData` (CONSENT:
- * a bulk or personal export waits for an operator). A gate that read such a field of the wrong JSON type
+ * reserves, every type but ledger:write), `callDepth` (ECONOMY: the recursion limit), `region` and
+ * `department` (INVARIANT: jurisdiction claims) and, for data:export, `recordCount` and `personalData`
+ * (CONSENT: a bulk or personal export waits for an operator). A gate that read such a field of the wrong JSON type
  * as absent would pass the action — the string "5000" as no spend and no bulk, "true" as no personal data —
  * so a field that is given must have its documented type, or the proposal is refused: fail closed.
  */
@@ -28,6 +29,21 @@ const TYPED_FIELDS: readonly TypedField[] = [
     remediation:
       'send payload.spendAmount as a number >= 0 in the budget unit, or leave it out when the action spends nothing',
   },
+  {
+    name: 'callDepth',
+    appliesTo: () => true, // ECONOMY: the metabolic gate's recursion limit
+    valid: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+    expected: 'an integer >= 0',
+    remediation:
+      'send payload.callDepth as how deep in a chain of agent calls this action is, or leave it out',
+  },
+  ...(['region', 'department'] as const).map((name) => ({
+    name,
+    appliesTo: () => true, // INVARIANT: a jurisdiction claim, checked against the API key's binding
+    valid: (v: unknown) => typeof v === 'string' && v.length > 0,
+    expected: 'a non-empty string',
+    remediation: `send payload.${name} as a string, or leave it out: the API key's binding is the jurisdiction`,
+  })),
   {
     name: 'recordCount',
     appliesTo: (type) => type === 'data:export',

@@ -92,11 +92,24 @@ t.test(
       // ECONOMY: the string "5000" or a negative credit must not pass the 1000-per-hour budget as no spend
       [
         'tool:invoke',
-        { tool: 'payments.refund', spendAmount: '5000' },
+        { tool: 'compute.batch', spendAmount: '5000' },
         /payload\.spendAmount, when given, as a finite number >= 0, got "5000"/,
       ],
       ['message:send', { to: 'ops@example.com', spendAmount: -100 }, /spendAmount, when given, .* got -100/],
-      ['tool:invoke', { tool: 'payments.refund', spendAmount: null }, /spendAmount, when given, .* got null/],
+      ['tool:invoke', { tool: 'compute.batch', spendAmount: null }, /spendAmount, when given, .* got null/],
+      // ECONOMY's recursion limit and INVARIANT's jurisdiction claims likewise
+      [
+        'tool:invoke',
+        { tool: 'search.web', callDepth: '50' },
+        /payload\.callDepth, when given, as an integer >= 0, got "50"/,
+      ],
+      ['data:read', { table: 'orders', callDepth: 2.5 }, /callDepth, when given, .* got 2\.5/],
+      [
+        'data:read',
+        { table: 'orders', region: ['US'] },
+        /payload\.region, when given, as a non-empty string, got \["US"\]/,
+      ],
+      ['data:read', { table: 'orders', department: 7 }, /payload\.department, when given, .* got 7/],
       // CONSENT: a bulk or personal export must not skip the operator by its field's type
       [
         'data:export',
@@ -133,7 +146,7 @@ t.test(
       'ALLOW',
       'only data:export reads recordCount',
     );
-    const fits = await decide('tool:invoke', { tool: 'payments.refund', spendAmount: 999 });
+    const fits = await decide('tool:invoke', { tool: 'compute.batch', spendAmount: 999 });
     t.equal(fits.status, 'ALLOW', 'a numeric spend within the budget passes');
     t.equal(
       (await decide('tool:invoke', { tool: 'search.web' })).status,
