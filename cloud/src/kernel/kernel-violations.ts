@@ -11,7 +11,7 @@ export const KERNEL_VIOLATION_CODES = {
   'INVARIANT.PAYLOAD_INVALID': {
     vertex: 'INVARIANT',
     meaning:
-      'the payload lacks a field the action type needs (ledger:write: amount > 0 and recipient), or gives spendAmount, recordCount or personalData with another type than documented',
+      'the payload lacks a field the action type needs (ledger:write: amount > 0 and recipient; tool:invoke: a tool name in tool), or gives spendAmount, callDepth, region, department, recordCount or personalData with another type than documented',
     effect: 'deny',
   },
   'CONSENT.LOW_CONFIDENCE': {

@@ -1,18 +1,21 @@
 /**
- * Payload fields the kernel's gates read beside the pentagon's: `spendAmount` (ECONOMY: what the budget
+ * Payload fields the kernel's gates read beside the pentagon's: `tool` (every tool rule of the policy, for
+ * tool:invoke, which must name it), `spendAmount` (ECONOMY: what the budget
  * reserves, every type but ledger:write), `callDepth` (ECONOMY: the recursion limit), `region` and
  * `department` (INVARIANT: jurisdiction claims) and, for data:export, `recordCount` and `personalData`
  * (CONSENT: a bulk or personal export waits for an operator). A gate that read such a field of the wrong JSON type
  * as absent would pass the action — the string "5000" as no spend and no bulk, "true" as no personal data —
  * so a field that is given must have its documented type, or the proposal is refused: fail closed.
  */
-import type { ActionType, ProposedAction } from '@pentagate/protocol';
+import { type ActionType, conforms, type ProposedAction, ToolNameSchema } from '@pentagate/protocol';
 import type { KernelFinding } from './kernel-violations.js';
 
 interface TypedField {
   name: string;
   /** The action types whose gates read the field. */
   appliesTo: (type: ActionType) => boolean;
+  /** Whether those types need it (else only a field that is given is checked). */
+  required?: boolean;
   valid: (value: unknown) => boolean;
   expected: string;
   remediation: string;
@@ -21,6 +24,17 @@ interface TypedField {
 const isNonNegativeNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 const TYPED_FIELDS: readonly TypedField[] = [
+  {
+    name: 'tool',
+    appliesTo: (type) => type === 'tool:invoke',
+    // The policy's tool rules (INVARIANT: denied tools; CONSENT; holds) match this name. Anything else —
+    // `["shell.exec"]`, which an executor's `tools[payload.tool]` reads as "shell.exec", or ` shell.exec` —
+    // would be judged as the bare type `tool:invoke`, which no tool rule names.
+    required: true,
+    valid: (v) => conforms(ToolNameSchema, v),
+    expected: 'a tool name (letters, digits and ._:/-, starting with a letter or digit, at most 128)',
+    remediation: 'name the tool to run in payload.tool, as the policy names it (e.g. payments.transfer)',
+  },
   {
     name: 'spendAmount',
     appliesTo: (type) => type !== 'ledger:write', // its spend is payload.amount (ledgerWriteFindings)
@@ -64,12 +78,13 @@ const TYPED_FIELDS: readonly TypedField[] = [
 export function payloadFieldFindings(action: ProposedAction): KernelFinding[] {
   const out: KernelFinding[] = [];
   for (const field of TYPED_FIELDS) {
-    if (!field.appliesTo(action.type) || !Object.hasOwn(action.payload, field.name)) continue;
+    if (!field.appliesTo(action.type)) continue;
+    if (!field.required && !Object.hasOwn(action.payload, field.name)) continue;
     const value = action.payload[field.name];
     if (field.valid(value)) continue;
     out.push({
       code: 'INVARIANT.PAYLOAD_INVALID',
-      message: `${action.type} needs payload.${field.name}, when given, as ${field.expected}, got ${JSON.stringify(value) ?? 'nothing'}`,
+      message: `${action.type} needs payload.${field.name}${field.required ? '' : ', when given,'} as ${field.expected}, got ${JSON.stringify(value) ?? 'nothing'}`,
       remediation: field.remediation,
     });
   }

@@ -97,6 +97,19 @@ t.test(
       ],
       ['message:send', { to: 'ops@example.com', spendAmount: -100 }, /spendAmount, when given, .* got -100/],
       ['tool:invoke', { tool: 'compute.batch', spendAmount: null }, /spendAmount, when given, .* got null/],
+      // tool:invoke is judged by the tool it names: a tool rule must not miss it by its form
+      [
+        'tool:invoke',
+        { tool: ['shell.exec'], command: 'ls' },
+        /tool:invoke needs payload\.tool as a tool name .* got \["shell\.exec"\]/,
+      ],
+      [
+        'tool:invoke',
+        { tool: ' shell.exec', command: 'ls' },
+        /payload\.tool as a tool name .* got " shell\.exec"/,
+      ],
+      ['tool:invoke', { tool: 'shell\u200b.exec', command: 'ls' }, /payload\.tool as a tool name/],
+      ['tool:invoke', { command: 'ls' }, /payload\.tool as a tool name .* got nothing/],
       // ECONOMY's recursion limit and INVARIANT's jurisdiction claims likewise
       [
         'tool:invoke',
