@@ -176,5 +176,8 @@ export function decide(
     expiresAt: iso(expiryOf(status, input, holdUntilMs)),
     policyDigest: policy?.digest ?? NO_POLICY.digest,
   };
-  return { decision, verdict, reserveAmount: status === 'DENY' ? 0 : action.spendAmount, holdMs };
+  // the spend the pentagon decided on (a spend argument may raise the declared one; a protective stop the
+  // pentagon denied still reserves what it declared)
+  const reserveAmount = status === 'DENY' ? 0 : Math.max(action.spendAmount, verdict.reserveAmount);
+  return { decision, verdict, reserveAmount, holdMs };
 }

@@ -16,6 +16,7 @@ import { economicTier } from './tiers/economic.js';
 import { jurisdictionTier } from './tiers/jurisdiction.js';
 import { proofFirewallTier } from './tiers/proof-firewall.js';
 import { simulationTier } from './tiers/simulation.js';
+import { spendFromArguments } from './tiers/spend-arguments.js';
 import { ZK_INFERENCE_NOTE, zkInferenceTier } from './tiers/zk-inference.js';
 import type { EvaluationInput, GovernedAction, PentagonVerdict, RuleFinding } from './types.js';
 import { finding, toViolation } from './violation.js';
@@ -64,8 +65,14 @@ function reasonFor(
 }
 
 function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
-  const { action, agent, ledger, history, trust, nowMs } = input;
+  const { agent, ledger, history, trust, nowMs } = input;
   const policy = input.policy ?? noPolicy();
+  // What the call spends: the declared spend_amount, raised to a spend argument the policy names.
+  const spent = spendFromArguments(policy, input.action);
+  const action =
+    spent.spendAmount === input.action.spendAmount
+      ? input.action
+      : { ...input.action, spendAmount: spent.spendAmount };
   // The arguments made plain JSON once: the input check, the fingerprints and the commitment share it.
   const safeArguments = jsonSafe(action.arguments);
   const prints = input.prints ?? fingerprintsOfSafe(action.lobeName, action.toolName, safeArguments.value);
@@ -100,6 +107,7 @@ function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
     ...jurisdiction.findings,
     ...firewall.findings,
     ...tools.findings,
+    ...spent.findings,
     ...economic.findings,
   ];
   const arbitration = arbitrate(all, tools.holdMs);

@@ -51,6 +51,7 @@ function semanticProblems(policy: PolicyDocument): PolicyProblem[] {
     'holdForVeto',
     'protectedResources',
     'provenanceRequired',
+    'spendArguments',
   ] as const) {
     tools[kind]?.forEach((r, i) => {
       claim(r.id, `/tools/${kind}/${i}`);
@@ -121,6 +122,12 @@ function compile(document: PolicyDocument, source: string): LoadedPolicy {
       tools: names(r.tools),
       reason: r.reason,
       arguments: [...r.arguments],
+    })),
+    spendArguments: (tools.spendArguments ?? []).map((r) => ({
+      id: r.id,
+      tools: names(r.tools),
+      reason: r.reason,
+      argument: r.argument,
     })),
     jurisdictions: (document.jurisdictions ?? []).map((j) => ({
       ...j,

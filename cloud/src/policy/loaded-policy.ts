@@ -48,6 +48,8 @@ export interface LoadedPolicy {
   holds: (CompiledToolRule & { holdMs: number })[];
   protectedResources: CompiledProtectedResource[];
   provenance: (CompiledToolRule & { arguments: string[] })[];
+  /** Tools whose spend is (at least) the value of a named argument. */
+  spendArguments: (CompiledToolRule & { argument: string })[];
   jurisdictions: CompiledJurisdictionRule[];
   injection: {
     threshold: number;

@@ -48,6 +48,14 @@ export const HoldToolRuleSchema = Type.Object(
   { ...ToolRule, holdMs: Type.Integer({ minimum: 1, maximum: 30 * 24 * 3_600_000 }) },
   { additionalProperties: false },
 );
+/**
+ * ECONOMY: the top-level argument that carries what a tool spends (`amount` of `payments.transfer`). The call
+ * spends at least its value, whatever `spend_amount` declares; missing or not a number >= 0 refuses the call.
+ */
+export const SpendArgumentRuleSchema = Type.Object(
+  { ...ToolRule, argument: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 export const ProtectedResourceRuleSchema = Type.Object(
   {
     id: IdentifierSchema,
@@ -166,6 +174,7 @@ export const PolicyDocumentSchema = Type.Object(
           holdForVeto: Type.Optional(Type.Array(HoldToolRuleSchema, { maxItems: 1024 })),
           protectedResources: Type.Optional(Type.Array(ProtectedResourceRuleSchema, { maxItems: 1024 })),
           provenanceRequired: Type.Optional(Type.Array(ProvenanceRuleSchema, { maxItems: 1024 })),
+          spendArguments: Type.Optional(Type.Array(SpendArgumentRuleSchema, { maxItems: 1024 })),
         },
         { additionalProperties: false },
       ),

@@ -64,11 +64,22 @@ const fixedCases: Record<string, { call: ToolCall; history?: CallRecord[]; noPol
     call: call({ region: 'US', trigger_prompt: undefined, arguments: { customerId: 'c-1001' } }),
   },
   denyBudget: {
-    call: call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9' }, spend_amount: 750 }),
+    call: call({
+      tool_name: 'payments.transfer',
+      arguments: { to: 'acct-9', amount: 750 },
+      spend_amount: 750,
+    }),
   },
   shellDenied: { call: call({ tool_name: 'Shell.Exec', arguments: { cmd: 'ls -la' } }) },
   consentLarge: {
-    call: call({ tool_name: 'payments.wire', arguments: { to: 'x' }, spend_amount: 20_000 }),
+    call: call({ tool_name: 'payments.wire', arguments: { to: 'x', amount: 20_000 }, spend_amount: 20_000 }),
+  },
+  // spend_amount understates what the tool moves: the spend argument (tools.spendArguments) counts
+  spendUnderstated: {
+    call: call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9', amount: 750 }, spend_amount: 0 }),
+  },
+  spendArgumentMissing: {
+    call: call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9' }, spend_amount: 10 }),
   },
   holdBulk: { call: call({ tool_name: 'email.send_bulk', arguments: { list: 'all' } }) },
   protectedPath: {

@@ -69,6 +69,12 @@ export const VIOLATION_CODES = {
     meaning: 'spend_amount exceeds what remains of the budget in the current window',
     effect: 'deny',
   },
+  'ECONOMY.SPEND_ARGUMENT_INVALID': {
+    vertex: 'ECONOMY',
+    meaning:
+      'the policy names an argument of this tool as what it spends, and that argument is missing or not a number >= 0',
+    effect: 'deny',
+  },
   'ECONOMY.LOOP_IDENTICAL': {
     vertex: 'ECONOMY',
     meaning: 'the same call (same tool and arguments) was proposed too often within the repeat window',

@@ -1,0 +1,119 @@
+/**
+ * What a call spends is what its tool will move, not only what the agent declares. Under the example
+ * policy `payments.*` spend their `amount` argument (tools.spendArguments), so a 20 000 USD transfer
+ * declared as spend_amount 0 — on propose, on selfcorrect (whose specification record has no spend field
+ * at all) and as a kernel tool:invoke — is checked against the budget and, where the budget covers it
+ * (treasury-bot: 45 000 a day), still needs the four-eyes approval (large-transfers, minSpend 10 000).
+ * Before, all three were approved at once with nothing reserved.
+ */
+import t from 'tap';
+import { registerLobe, selfCorrectBody, transferCall } from '../helpers/cloud-app.js';
+import { kernelCloud, post } from '../kernel/kernel-helpers.js';
+
+const ARGS = { recipient: 'IBAN DE89 3704 0044 0532 0130 00', amount: 20_000, currency: 'USD' };
+
+t.test('propose: spend_amount 0 for a 20 000 transfer is checked against the budget', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const res = await post(
+    cloud,
+    cloud.a.keys.agent,
+    '/api/v1/agentgate/propose',
+    transferCall(lobe, 0, { arguments: ARGS }),
+  );
+  t.equal(res.statusCode, 200);
+  const body = res.json();
+  t.equal(body.approved, false, 'not approved');
+  t.notOk('governance_token' in body, 'no token');
+  t.match(
+    body.violations.join('\n'),
+    /ECONOMY\.BUDGET_EXCEEDED: spend 20000 exceeds the remaining budget 1000/,
+  );
+  t.equal(body.tiers.tier3.economic.budget.requested, 20_000, 'the tier shows the spend the tool makes');
+});
+
+t.test('propose: an amount the budget cannot cover is refused whatever spend_amount says', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const res = await post(
+    cloud,
+    cloud.a.keys.agent,
+    '/api/v1/agentgate/propose',
+    transferCall(lobe, 0, { arguments: { ...ARGS, amount: 5_000 } }),
+  );
+  const body = res.json();
+  t.equal(body.approved, false);
+  t.match(
+    body.violations.join('\n'),
+    /ECONOMY\.BUDGET_EXCEEDED: spend 5000 exceeds the remaining budget 1000/,
+  );
+});
+
+t.test('propose: a small transfer reserves its amount, not the declared 0', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const pay = (amount: number) =>
+    post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, { arguments: { ...ARGS, amount, memo: `invoice ${amount}` } }),
+    );
+  t.equal((await pay(600)).json().approved, true, 'within the budget of 1000');
+  const second = (await pay(600)).json();
+  t.equal(second.approved, false, 'the first 600 was reserved, so a second 600 does not fit');
+  t.match(second.violations.join('\n'), /ECONOMY\.BUDGET_EXCEEDED/);
+});
+
+t.test('propose: a payments call whose amount is missing or not a number is refused', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  for (const amount of [undefined, '20000', -5, null]) {
+    const args: Record<string, unknown> = { recipient: 'ACME GmbH', currency: 'USD', memo: String(amount) };
+    if (amount !== undefined) args.amount = amount;
+    const body = (
+      await post(
+        cloud,
+        cloud.a.keys.agent,
+        '/api/v1/agentgate/propose',
+        transferCall(lobe, 0, { arguments: args }),
+      )
+    ).json();
+    t.equal(body.approved, false, `amount ${JSON.stringify(amount)}`);
+    t.match(
+      body.violations.join('\n'),
+      /ECONOMY\.SPEND_ARGUMENT_INVALID: payments\.transfer spends the value of argument "amount"/,
+    );
+  }
+});
+
+t.test(
+  'selfcorrect: a spec-only record (no spend field) for a 20 000 transfer needs four eyes',
+  async (t) => {
+    const cloud = await kernelCloud(t);
+    const body = selfCorrectBody('treasury-bot', 0, { tool_args: ARGS });
+    delete (body.action as Record<string, unknown>).spend_amount;
+    const res = await post(cloud, cloud.a.keys.agent, '/api/v1/selfcorrect', body);
+    t.equal(res.statusCode, 403);
+    t.equal(res.json().type, 'SERVICE_GOVERNANCE_VETO');
+    t.match(
+      res.json().violations.join('\n'),
+      /CONSENT\.HUMAN_REQUIRED: payments\.transfer spending 20000 \(>= 10000\)/,
+    );
+  },
+);
+
+t.test('kernel tool:invoke: the payload amount counts, not spendAmount 0', async (t) => {
+  const cloud = await kernelCloud(t);
+  const res = await post(cloud, cloud.a.keys.agent, '/api/v1/kernel/authorize', {
+    type: 'tool:invoke',
+    payload: { tool: 'payments.transfer', ...ARGS, spendAmount: 0 },
+    context: { agentId: 'treasury-bot', confidenceScore: 0.9 },
+  });
+  t.equal(res.statusCode, 200);
+  t.equal(res.json().status, 'REQUIRE_HUMAN', 'a 20 000 transfer waits for the second person');
+  t.match(
+    res.json().violations.map((v: { code: string }) => v.code),
+    ['CONSENT.HUMAN_REQUIRED'],
+  );
+});
