@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import type { KernelRuleSettings } from '../kernel/kernel-settings.js';
 import { KERNEL_VIOLATION_CODES } from '../kernel/kernel-violations.js';
-import { ERROR_RESPONSES } from './error-responses.js';
+import { documentedResponses, ERROR_RESPONSES } from './error-responses.js';
 
 /** Plain JSON Schema (TypeBox adds symbol keys, which JSON drops anyway). */
 function plain(schema: unknown): unknown {
@@ -94,10 +94,23 @@ export function agentgateSchemaDocument(settings: KernelRuleSettings): Record<st
 
 export function registerAgentgateSchema(app: FastifyInstance, settings: KernelRuleSettings): void {
   const document = agentgateSchemaDocument(settings);
+  const documentSchema = {
+    type: 'object',
+    description:
+      'JSON Schemas of the agent routes (registration, propose, tool call, verdict, self-correction), what each ' +
+      'tier object holds, the domains, the policy settings an agent sees and every violation code',
+    required: Object.keys(document),
+    properties: Object.fromEntries(Object.keys(document).map((k) => [k, { type: 'object' }])),
+  };
   app.get(
     '/api/v1/agentgate/schema',
     {
-      config: { scopes: ROUTE_SCOPES.keys },
+      config: {
+        scopes: ROUTE_SCOPES.keys,
+        // The 200 body in the document only: a response schema would have the serializer drop whatever
+        // it does not list, and the document is static JSON built once.
+        swaggerTransform: documentedResponses({ 200: documentSchema }),
+      },
       schema: {
         summary: 'Schemas, tier documentation, domains and violation codes',
         response: ERROR_RESPONSES,

@@ -1,4 +1,5 @@
 /** The error body schema, attached to each route's 4xx responses so the OpenAPI document shows them. */
+import type { SwaggerTransform } from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 
 export const ErrorResponseSchema = Type.Object(
@@ -23,3 +24,15 @@ export const ERROR_RESPONSES = {
   429: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
+
+/**
+ * A route's `config.swaggerTransform` that puts `responses` into the OpenAPI document only, over the route's
+ * own: for a body the serializer must not be given (it drops what a schema does not list) or a status
+ * with two shapes (the serializer keeps the one the route itself sends).
+ */
+export function documentedResponses(responses: Record<number, unknown>): SwaggerTransform {
+  return ({ schema, url }) => ({
+    url,
+    schema: { ...schema, response: { ...(schema.response as object), ...responses } },
+  });
+}

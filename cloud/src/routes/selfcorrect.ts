@@ -24,7 +24,7 @@ import type { KernelContext } from '../kernel/kernel-context.js';
 import type { AgentRecord } from '../store/records.js';
 import { registerAgent } from './agentgate-register.js';
 import { DECISION_ID_HEADER } from './agentgate-propose.js';
-import { ERROR_RESPONSES } from './error-responses.js';
+import { documentedResponses, ERROR_RESPONSES, ErrorResponseSchema } from './error-responses.js';
 
 /** The version recorded for agents registered by first contact on this route. */
 export const FIRST_CONTACT_VERSION = 'selfcorrect';
@@ -65,7 +65,17 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
   app.post(
     '/api/v1/selfcorrect',
     {
-      config: { scopes: ROUTE_SCOPES.agent },
+      config: {
+        scopes: ROUTE_SCOPES.agent,
+        // The document only: a 403 is the veto brief or, like on every route, the error body (a key of
+        // another scope). The serializer keeps the veto schema, which a veto always matches.
+        swaggerTransform: documentedResponses({
+          403: {
+            anyOf: [SelfCorrectVetoSchema, ErrorResponseSchema],
+            description: 'the veto brief, or an error',
+          },
+        }),
+      },
       schema: {
         summary:
           'Ask whether an action is cleared (a governed decision); a veto is a brief with violations and remediation',
