@@ -78,10 +78,11 @@ export class GovClient {
   readonly #transport: Transport;
 
   constructor(options: GovClientOptions) {
-    if (!/^https?:\/\//.test(options.baseUrl)) {
+    if (!/^https?:\/\/[^?#]*$/.test(options.baseUrl)) {
+      // the paths are appended to baseUrl: a query or a fragment in it would swallow them
       throw new ValidationFailedError(
         'INVALID_OPTIONS',
-        `baseUrl: expected an http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
+        `baseUrl: expected an http(s) URL without a query or fragment, got ${JSON.stringify(options.baseUrl)}`,
         0,
       );
     }
@@ -136,6 +137,17 @@ export class GovClient {
 
   /** Re-decides a proposal from its stored input; `policy` names another stored policy digest (what-if). */
   replay(proposalId: string, options: CallOptions & { policy?: string } = {}): Promise<ReplayResult> {
+    if (proposalId === '.' || proposalId === '..') {
+      // no proposal has such an id, and no encoding sends it: the URL parser resolves `.`, `..` and their
+      // percent-encoded forms away (`/replay/..` is `/api/v1/kernel/`), which another route could answer
+      return Promise.reject(
+        new ValidationFailedError(
+          'INVALID_ARGUMENT',
+          `proposalId: expected a proposal id, got ${JSON.stringify(proposalId)}, a dot segment no URL can carry`,
+          0,
+        ),
+      );
+    }
     return this.#transport.request({
       method: 'GET',
       path: `/api/v1/kernel/replay/${encodeURIComponent(proposalId)}`,

@@ -373,3 +373,26 @@ t.test('an idempotent authorize retried after a lost answer gets the first decis
   t.equal(again.proposalId, first.proposalId);
   t.equal(again.status, first.status);
 });
+
+t.test('replay of a dot-segment id is refused unsent, not resolved away by the URL parser', async (t) => {
+  // `replay('..')` built /api/v1/kernel/replay/.. — which fetch's URL parser turns into /api/v1/kernel/ (so
+  // does %2E%2E) — and was answered 404 "no route GET /api/v1/kernel/"; any route there would have answered
+  const server = await rawServer(t, proxyPage(200));
+  const client = new GovClient({ baseUrl: server.baseUrl, apiKey: FAKE_KEY });
+  for (const id of ['.', '..']) {
+    const err = await rejection(client.replay(id));
+    t.type(err, ValidationFailedError, `replay(${JSON.stringify(id)})`);
+    t.same([err.code, err.status], ['INVALID_ARGUMENT', 0]);
+  }
+  t.equal(server.hits, 0, 'nothing was sent');
+});
+
+t.test('a baseUrl with a query or a fragment is an options error, not a broken URL', async (t) => {
+  // `http://host?x=1` made every call go to `http://host?x=1/api/v1/…`: the query swallowed the path
+  for (const baseUrl of ['http://127.0.0.1:8080?tenant=acme', 'https://gate.example.com/acme#frag']) {
+    t.throws(() => new GovClient({ baseUrl, apiKey: FAKE_KEY }), ValidationFailedError, baseUrl);
+  }
+  t.doesNotThrow(
+    () => new GovClient({ baseUrl: 'https://gate.example.com/tenants/acme/', apiKey: FAKE_KEY }),
+  );
+});
