@@ -103,7 +103,7 @@ t.test(
     t.same(codes(v), ['INVARIANT.JURISDICTION_REGION']);
     t.match(v.violations[0]?.message, /gives no region/);
     const dept = evaluate(
-      call({ tool_name: 'payments.transfer', department: 'marketing', arguments: { to: 'x' } }),
+      call({ tool_name: 'payments.transfer', department: 'marketing', arguments: { to: 'x', amount: 0 } }),
     );
     t.same(codes(dept), ['INVARIANT.JURISDICTION_DEPARTMENT']);
     t.match(dept.tiers.tier1.jurisdiction.defenceBrief?.citations[0]?.citation, /SOX §404/);
@@ -234,7 +234,11 @@ t.test(
     t.equal(evaluate(call({ tool_name: 'Shell.Exec' })).status, 'DENY', 'tool rules fold case');
 
     const consent = evaluate(
-      call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9' }, spend_amount: 12_000 }),
+      call({
+        tool_name: 'payments.transfer',
+        arguments: { to: 'acct-9', amount: 12_000 },
+        spend_amount: 12_000,
+      }),
       { ledger: { budgetLimit: 50_000, spentInWindow: 0, reservedInWindow: 0, windowMs: 86_400_000 } },
     );
     t.equal(consent.status, 'REQUIRE_HUMAN');
@@ -244,7 +248,7 @@ t.test(
     t.match(consent.remediation[0], /keep spend_amount below 10000/);
 
     const small = evaluate(
-      call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9' }, spend_amount: 20 }),
+      call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9', amount: 20 }, spend_amount: 20 }),
     );
     t.equal(small.status, 'ALLOW', 'below minSpend no consent is needed');
 
@@ -255,7 +259,13 @@ t.test(
     t.match(held.tiers.tier3.simulation.effects.join(' '), /runs after 600000 ms unless vetoed/);
 
     const both = evaluate(
-      call({ tool_name: 'payments.wire', region: 'EU', department: 'sales', spend_amount: 20_000 }),
+      call({
+        tool_name: 'payments.wire',
+        arguments: { to: 'x', amount: 20_000 },
+        region: 'EU',
+        department: 'sales',
+        spend_amount: 20_000,
+      }),
     );
     t.equal(both.status, 'DENY');
     t.same(codes(both), ['INVARIANT.JURISDICTION_DEPARTMENT', 'ECONOMY.BUDGET_EXCEEDED']);
@@ -277,7 +287,8 @@ t.test('every documented violation code is produced by some test input', async (
   add(evaluate(call({ tool_name: 'fs.write', arguments: { p: '/etc/x' } })));
   add(evaluate(call({ region: 'US' })));
   add(evaluate(call({ claims: { region: 'US' } })));
-  add(evaluate(call({ tool_name: 'payments.transfer', department: 'x' })));
+  add(evaluate(call({ tool_name: 'payments.transfer', department: 'x', arguments: { amount: 1 } })));
+  add(evaluate(call({ tool_name: 'payments.transfer', arguments: { amount: '1' } })));
   add(evaluate(call({ tool_name: 'records.export', arguments: { destination_region: 'US' } })));
   add(evaluate(call({ spend_amount: -1 })));
   add(evaluate(call({ spend_amount: 5000 })));
