@@ -23,12 +23,20 @@ function clientErrorOf(err: NodeJS.ErrnoException): ApiError {
   return new ApiError('MALFORMED_REQUEST', 'the request is not valid HTTP/1.1; the connection is closed');
 }
 
+/**
+ * Sockets answered 408 here. A request whose headers had arrived is also in Fastify's hands, whose body
+ * reader then fails with "aborted"; the error handler looks the socket up to record the refusal as the
+ * 408 the caller was sent, not as a 400 nobody received.
+ */
+export const timedOutSockets = new WeakSet<Socket>();
+
 /** A `clientErrorHandler` for Fastify: answers in the documented format, then closes the connection. */
 export function clientErrorHandler(audit: AuditLog, tally: RefusalTally, onError: (err: unknown) => void) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     // a reset or a closed socket is the network, not a client's request
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const apiError = clientErrorOf(err);
+    if (apiError.code === 'REQUEST_TIMEOUT') timedOutSockets.add(socket);
     const address = socket.remoteAddress ?? 'unknown';
     if (tally.note(address, apiError.code)) {
       const data = {

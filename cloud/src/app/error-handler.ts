@@ -13,6 +13,7 @@ import { withoutLoneSurrogates } from '@pentagate/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import { StoreError } from '../store/store-error.js';
+import { timedOutSockets } from './client-errors.js';
 import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { RouteMethods } from './route-methods.js';
@@ -63,7 +64,10 @@ export function registerErrorHandler(
   { audit, tally, routes }: ErrorHandling,
 ): ErrorResponder {
   const respond: ErrorResponder = async (err, request, reply) => {
-    const apiError = toApiError(err);
+    // the body reader's "aborted" after a 408 on this socket (client-errors.ts) is that 408
+    const apiError = timedOutSockets.has(request.raw.socket)
+      ? new ApiError('REQUEST_TIMEOUT', API_ERRORS.REQUEST_TIMEOUT.meaning)
+      : toApiError(err);
     if (apiError.code === 'INTERNAL' || apiError.code === 'STORE_UNAVAILABLE') {
       request.log.error({ err }, 'request failed');
     }

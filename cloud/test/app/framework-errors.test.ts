@@ -140,6 +140,27 @@ t.test('a request whose body never finishes gets 408 and its connection closed',
   // the limit plus at most one check interval (a quarter of it) and scheduling slack
   t.ok(res.ms < 400 + 100 + 1500, `answered after ${Math.round(res.ms)} ms`);
   t.ok(res.ms >= 350, 'not before the limit');
+
+  // the caller's refusal record says what the caller was answered (before: 400 INVALID_JSON
+  // "request body: aborted", from the body reader that lost its socket after the 408 went out)
+  const refusals = async () => {
+    const page = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/kernel/audit/events?type=refusal',
+      headers: { authorization: `Bearer ${cloud.a.keys.auditor}` },
+    });
+    return page.json().events as { data: { status: number; code: string; route: string } }[];
+  };
+  let recorded = await refusals();
+  for (let i = 0; i < 50 && recorded.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    recorded = await refusals();
+  }
+  t.same(
+    recorded.map((e) => [e.data.status, e.data.code, e.data.route]),
+    [[408, 'REQUEST_TIMEOUT', '/api/v1/agentgate/propose']],
+    'one refusal, as answered',
+  );
 });
 
 t.test('requestTimeoutMs must be a positive integer', async (t) => {
