@@ -117,3 +117,24 @@ t.test('kernel tool:invoke: the payload amount counts, not spendAmount 0', async
     ['CONSENT.HUMAN_REQUIRED'],
   );
 });
+
+t.test("kernel tool:invoke in the agent routes' shape: payload.arguments.amount counts too", async (t) => {
+  const cloud = await kernelCloud(t);
+  const authorize = (payload: Record<string, unknown>) =>
+    post(cloud, cloud.a.keys.agent, '/api/v1/kernel/authorize', {
+      type: 'tool:invoke',
+      payload: { tool: 'payments.transfer', spendAmount: 0, ...payload },
+      context: { agentId: 'treasury-bot', confidenceScore: 0.9 },
+    });
+  const nested = await authorize({ arguments: ARGS });
+  t.equal(nested.json().status, 'REQUIRE_HUMAN', 'nested amount 20 000: four eyes');
+  const smallerOnTop = await authorize({ amount: 5, arguments: ARGS });
+  t.equal(
+    smallerOnTop.json().status,
+    'REQUIRE_HUMAN',
+    'a smaller top-level amount does not hide the nested one',
+  );
+  const badNested = await authorize({ amount: 5, arguments: { ...ARGS, amount: '20000' } });
+  t.equal(badNested.json().status, 'DENY');
+  t.match(badNested.json().violations[0].message, /got "20000"/);
+});

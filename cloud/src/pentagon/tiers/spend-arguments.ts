@@ -19,24 +19,43 @@ export interface SpendResult {
   findings: RuleFinding[];
 }
 
+function own(object: unknown, name: string): unknown {
+  return typeof object === 'object' &&
+    object !== null &&
+    !Array.isArray(object) &&
+    Object.hasOwn(object, name)
+    ? (object as Record<string, unknown>)[name]
+    : undefined;
+}
+
+const isSpend = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * The argument's values: top level (the agent routes' `arguments`, a kernel payload), and inside a nested
+ * `arguments` object — where a kernel `tool:invoke` that copies the agent routes' shape
+ * (`{ tool, arguments: { … } }`) carries it. Both count (the larger wins), so nesting can only add spend.
+ */
+function valuesOf(args: Record<string, unknown>, name: string): unknown[] {
+  return [own(args, name), own(own(args, 'arguments'), name)].filter((v) => v !== undefined);
+}
+
 export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction): SpendResult {
   let spendAmount = action.spendAmount;
   const findings: RuleFinding[] = [];
   for (const rule of policy.spendArguments) {
     if (!matchesAny(rule.tools, action.toolName)) continue;
-    const value = Object.hasOwn(action.arguments, rule.argument)
-      ? action.arguments[rule.argument]
-      : undefined;
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-      spendAmount = Math.max(spendAmount, value);
+    const values = valuesOf(action.arguments, rule.argument);
+    const bad = values.find((v) => !isSpend(v));
+    if (values.length > 0 && bad === undefined) {
+      spendAmount = Math.max(spendAmount, ...(values as number[]));
       continue;
     }
-    const got = value === undefined ? 'nothing' : oneLine(JSON.stringify(value) ?? String(value), 64);
+    const got = bad === undefined ? 'nothing' : oneLine(JSON.stringify(bad) ?? String(bad), 64);
     findings.push(
       finding(
         'ECONOMY.SPEND_ARGUMENT_INVALID',
         `${action.toolName} spends the value of argument "${rule.argument}" (rule ${rule.id}), which must be a finite number >= 0, got ${got}: ${rule.reason}`,
-        `send arguments.${rule.argument} as the number the call spends, in the budget unit`,
+        `send arguments.${rule.argument} (on the kernel route payload.${rule.argument}) as the number the call spends, in the budget unit`,
         `tier3.economic/${rule.id}`,
       ),
     );
