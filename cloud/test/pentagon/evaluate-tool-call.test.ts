@@ -245,7 +245,12 @@ t.test(
     t.same(codes(consent), ['CONSENT.HUMAN_REQUIRED']);
     t.equal(consent.reserveAmount, 12_000, 'budget is reserved while waiting');
     t.match(consent.reason, /^waiting for a human/);
-    t.match(consent.remediation[0], /keep spend_amount below 10000/);
+    // the remediation is what a self-correcting model acts on: it names the approval, and does not teach
+    // the model to declare a smaller spend_amount (which, for a tool without a spend argument, would pass)
+    t.equal(
+      consent.remediation[0],
+      'wait for an operator to approve; payments.transfer calls spending 10000 or more need one (rule large-transfers)',
+    );
 
     const small = evaluate(
       call({ tool_name: 'payments.transfer', arguments: { to: 'acct-9', amount: 20 }, spend_amount: 20 }),

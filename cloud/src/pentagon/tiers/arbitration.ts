@@ -34,7 +34,7 @@ export function toolRuleFindings(
         'CONSENT.HUMAN_REQUIRED',
         `${action.toolName}${r.minSpend > 0 ? ` spending ${amount(action.spendAmount)} (>= ${amount(r.minSpend)})` : ''} needs an operator's approval (rule ${r.id}): ${r.reason}`,
         r.minSpend > 0
-          ? `wait for an operator to approve, or keep spend_amount below ${amount(r.minSpend)}`
+          ? `wait for an operator to approve; ${action.toolName} calls spending ${amount(r.minSpend)} or more need one (rule ${r.id})`
           : `wait for an operator to approve this ${action.toolName} call`,
         `tier2.arbitration/${r.id}`,
       ),

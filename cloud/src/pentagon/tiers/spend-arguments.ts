@@ -1,11 +1,11 @@
 /**
- * ECONOMY: what a tool call really spends. `spend_amount` is the agent's own declaration, and the budget and
- * the consent thresholds (`minSpend`) read it, so an agent that declares 0 for a 20 000 USD
- * `payments.transfer` would pass both — and the consent rule's remediation ("keep spend_amount below …")
- * even tells a self-correcting model to do so. A tool whose arguments carry the amount names it in the
- * policy (`tools.spendArguments`); the call then spends at least that argument's value, whatever it
- * declared. An argument that is missing, or not a finite number >= 0, refuses the call (fail closed):
- * the gate cannot know what the tool will move.
+ * ECONOMY: what a tool call really spends. `spend_amount` is the agent's own declaration, and the budget
+ * and the consent thresholds (`minSpend`) read it, so an agent that declares 0 for a 20 000 USD
+ * `payments.transfer` would pass both (the consent rule's remediation even used to say "keep
+ * spend_amount below …", which a self-correcting model would follow). A tool whose arguments carry the
+ * amount names it in the policy (`tools.spendArguments`); the call then spends at least that argument's
+ * value, whatever it declared. An argument that is missing, or not a finite number >= 0, refuses the
+ * call (fail closed): the gate cannot know what the tool will move.
  */
 import { matchesAny } from '../../policy/glob.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
