@@ -15,6 +15,7 @@ import {
   type WindowScore,
   windowScales,
 } from '../../src/pentagon/tiers/injection/classifier/score.js';
+import { collapseRepeatedPhrases } from '../../src/pentagon/tiers/injection/classifier/runs.js';
 import { fullTextViews } from '../../src/pentagon/tiers/injection/normalise.js';
 import { prepareText } from '../../src/pentagon/tiers/injection/prepared-text.js';
 import { classifierViews, COMMON_WORDS } from '../../src/pentagon/tiers/injection/classifier/views.js';
@@ -294,9 +295,14 @@ function classifierViewsByPatterns(raw: string): { kind: string; text: string }[
     if (count(COMMON_WORDS.map(rot13)) >= own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
   for (const p of payloads) out.push({ kind: p.encoding, text: p.views.plain });
-  // runs of one character shortened to three (classifier/runs.ts), and views left too short dropped
+  // runs of one character shortened to three (classifier/runs.ts), repeated phrases kept once (the real
+  // function: injection-repetition.test.ts checks it; this test is about which views are chosen), and views
+  // left too short dropped
   return out
-    .map((v) => ({ kind: v.kind, text: v.text.replace(/(.)\1{3,}/gs, (_run, c: string) => c.repeat(3)) }))
+    .map((v) => ({
+      kind: v.kind,
+      text: collapseRepeatedPhrases(v.text.replace(/(.)\1{3,}/gs, (_run, c: string) => c.repeat(3))),
+    }))
     .filter((v) => v.text.length >= 12);
 }
 
