@@ -48,7 +48,9 @@ async function scan(bag: string): Promise<Found> {
     minPositionRad: [],
     maxPositionRad: [],
   };
-  for await (const item of readRecording(bag)) {
+  // Only joint states are read; every other topic is counted by type, its messages left undecoded.
+  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState;
+  for await (const item of readRecording(bag, undefined, { wanted })) {
     const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0 };
     t.messages += 1;
     found.topics.set(item.topic, t);

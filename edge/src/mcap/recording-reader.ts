@@ -9,7 +9,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { TransportError } from '../transport/transport-error.js';
-import { type RecordedItem, readRosbag } from './rosbag-reader.js';
+import { type ReadOptions, type RecordedItem, readRosbag } from './rosbag-reader.js';
 import { readRosbagSqlite } from './rosbag-sqlite-reader.js';
 
 const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
@@ -149,9 +149,10 @@ export async function recordingFiles(path: string, warn?: RecordingWarning): Pro
 export async function* readRecording(
   path: string,
   warn?: RecordingWarning,
+  options: ReadOptions = {},
 ): AsyncGenerator<RecordedItem, void, void> {
   for (const file of await recordingFiles(path, warn)) {
-    if ((await storageOf(file)) === 'mcap') yield* readRosbag(file);
-    else yield* readRosbagSqlite(file);
+    if ((await storageOf(file)) === 'mcap') yield* readRosbag(file, options);
+    else yield* readRosbagSqlite(file, options);
   }
 }

@@ -13,7 +13,12 @@ import type { MotorCommand, RobotProfile, TelemetryFrame, VerdictEvent } from '@
 import type { EdgeGate } from '../trap/edge-gate.js';
 import type { TrapResult } from '../trap/trap-result.js';
 import { RosMessageMapper } from '../ros/message-mapping.js';
-import { type RosBinding, type RosRoleOverride, bindingForRecordedTopic } from '../ros/ros-bindings.js';
+import {
+  type RosBinding,
+  type RosRoleOverride,
+  bindingForRecordedTopic,
+  profileRoleForTopic,
+} from '../ros/ros-bindings.js';
 import {
   OWN_DIAGNOSTICS_TOPIC,
   OWN_INPUT_TYPE,
@@ -25,7 +30,18 @@ import {
 import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
+import { type UnsupportedTopic, unsupportedTopic, unsupportedTopicLine } from './unsupported-topics.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
+
+/** What the replay does with a recorded topic of one type, decided once, before any of its messages is decoded. */
+type TopicPlan =
+  | { kind: 'own-input' }
+  | { kind: 'own-output' }
+  | { kind: 'bound'; binding: RosBinding }
+  | { kind: 'unbound'; why: string }
+  | { kind: 'unsupported'; unsupported: UnsupportedTopic }
+  /** A channel or topic without a schema or type: its messages are problems (missing-schema). */
+  | { kind: 'untyped' };
 
 export interface ReplayOptions {
   bagPath: string;
@@ -48,7 +64,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   const { gate, profile } = options;
   const period = options.monitorPeriodMs ?? 20;
   const mapper = new RosMessageMapper({ robotId: profile.robotId, checkStamps: options.checkStamps ?? true });
-  const bindings = new Map<string, RosBinding | { unbound: string }>();
+  const plans = new Map<string, TopicPlan>();
   const topicCounts = new Map<string, { topic: string; type: string; messages: number; boundTo: string }>();
   const latestFrames = new Map<string, TelemetryFrame>();
   const summary: ReplaySummary = {
@@ -170,8 +186,39 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     }
   };
 
+  const warn = (w: string) => summary.warnings.push(w);
+  const planFor = (topic: string, type: string): TopicPlan => {
+    const key = `${topic}\u0000${type}`;
+    let plan = plans.get(key);
+    if (plan) return plan;
+    const role = profileRoleForTopic(profile, topic);
+    const unsupported = role === undefined ? unsupportedTopic(topic, type) : undefined;
+    if (type.startsWith('(')) plan = { kind: 'untyped' };
+    else if (type === OWN_INPUT_TYPE) plan = { kind: 'own-input' };
+    else if (OWN_OUTPUT_TYPES.has(type) || topic === OWN_DIAGNOSTICS_TOPIC) plan = { kind: 'own-output' };
+    else if (unsupported) plan = { kind: 'unsupported', unsupported };
+    else {
+      const binding = bindingForRecordedTopic(profile, topic, type, options.overrides);
+      if ('unbound' in binding) {
+        plan = { kind: 'unbound', why: binding.unbound };
+        if (role !== undefined) {
+          // The profile names this topic for a role: a source or intent stream that gets nothing from the recording.
+          warn(
+            `${topic} [${type}]: the profile's topics.ros2 role ${role} names this topic, but it is not read: ${binding.unbound}; the gates that need it fail closed (MISSING_DATA)`,
+          );
+        }
+      } else plan = { kind: 'bound', binding };
+    }
+    plans.set(key, plan);
+    return plan;
+  };
+  const wanted = (topic: string, type: string) => {
+    const kind = planFor(topic, type).kind;
+    return kind === 'own-input' || kind === 'bound';
+  };
+
   try {
-    for await (const item of readRecording(options.bagPath, (w) => summary.warnings.push(w))) {
+    for await (const item of readRecording(options.bagPath, warn, { wanted })) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);
@@ -182,33 +229,11 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
       summary.lastMessageMs = nowMs;
       summary.messages.total += 1;
       runTimers(nowMs);
-      const own =
-        item.type === OWN_INPUT_TYPE
-          ? 'input'
-          : OWN_OUTPUT_TYPES.has(item.type) || item.topic === OWN_DIAGNOSTICS_TOPIC
-            ? 'output'
-            : undefined;
-      let binding = own ? undefined : bindings.get(item.topic);
-      if (!own && !binding) {
-        binding = bindingForRecordedTopic(profile, item.topic, item.type, options.overrides);
-        bindings.set(item.topic, binding);
-      }
+      const plan = planFor(item.topic, item.type);
       const key = `${item.topic}\u0000${item.type}`;
       let count = topicCounts.get(key);
       if (!count) {
-        const boundTo =
-          own === 'input'
-            ? "the edge's recorded inputs"
-            : own === 'output' || !binding
-              ? "the edge's recorded decisions (counted, not fed)"
-              : 'unbound' in binding
-                ? `unbound: ${binding.unbound}`
-                : binding.target.kind === 'telemetry'
-                  ? `telemetry:${binding.target.source}`
-                  : binding.target.kind === 'observed'
-                    ? `observed, not gated: ${binding.target.why}`
-                    : binding.target.kind;
-        count = { topic: item.topic, type: item.type, messages: 0, boundTo };
+        count = { topic: item.topic, type: item.type, messages: 0, boundTo: describePlan(plan) };
         topicCounts.set(key, count);
       }
       count.messages += 1;
@@ -216,19 +241,25 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
         skip(item.reason, item.detail);
         continue;
       }
-      if (own === 'output') {
+      if (plan.kind === 'own-output') {
         summary.recordedOutputs += 1;
         continue;
       }
-      if (own === 'input') {
-        feed(ownInput(item.message, profile.robotId));
+      if (plan.kind === 'unsupported') {
+        skip('unsupported-type', unsupportedTopicLine(item.topic, item.type, plan.unsupported));
         continue;
       }
-      if (!binding || 'unbound' in binding) {
-        skip('unbound-topic', `${item.topic}: ${binding && 'unbound' in binding ? binding.unbound : ''}`);
+      if (plan.kind === 'unbound') {
+        skip('unbound-topic', `${item.topic}: ${plan.why}`);
         continue;
       }
-      feed(mapper.map(binding, item.message, nowMs, item.type));
+      if (item.kind === 'unread' || plan.kind === 'untyped') {
+        // Not reached: a topic the replay feeds is decoded, and one without a type is a problem.
+        skip('decode-failed', `${item.topic}: not decoded`);
+        continue;
+      }
+      if (plan.kind === 'own-input') feed(ownInput(item.message, profile.robotId));
+      else feed(mapper.map(plan.binding, item.message, nowMs, item.type));
     }
     if (summary.messages.total > 0 && summary.recordedOutputs === summary.messages.total) {
       summary.error = outputsOnlyMessage(summary.recordedOutputs);
@@ -245,4 +276,28 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   summary.measured = measured.summary;
   if (options.recorder) summary.recordedTo = options.recorder.path;
   return summary;
+}
+
+/** What a topic fed, as the summary lists it per topic (TopicCount.boundTo). */
+function describePlan(plan: TopicPlan): string {
+  switch (plan.kind) {
+    case 'own-input':
+      return "the edge's recorded inputs";
+    case 'own-output':
+      return "the edge's recorded decisions (counted, not fed)";
+    case 'unsupported':
+      return `skipped: ${plan.unsupported.why}; ${plan.unsupported.todo}`;
+    case 'unbound':
+      return `unbound: ${plan.why}`;
+    case 'untyped':
+      return 'not read: the recording gives it no schema or type (see skipped)';
+    case 'bound': {
+      const target = plan.binding.target;
+      return target.kind === 'telemetry'
+        ? `telemetry:${target.source}`
+        : target.kind === 'observed'
+          ? `observed, not gated: ${target.why}`
+          : target.kind;
+    }
+  }
 }

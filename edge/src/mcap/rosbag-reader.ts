@@ -14,26 +14,43 @@
  * are read with the strict JSON reader and yielded with the schema name as their type.
  */
 import { createReadStream } from 'node:fs';
-import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
-import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import lz4Decompress from '@foxglove/wasm-lz4';
 import { decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
+import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 
-export type RecordingProblemReason = 'unknown-encoding' | 'missing-schema' | 'bad-schema' | 'decode-failed';
+export type RecordingProblemReason =
+  | 'unknown-encoding'
+  | 'missing-schema'
+  | 'bad-schema'
+  | 'decode-failed'
+  | 'unsupported-encapsulation';
 
 export const RECORDING_PROBLEM_REASONS: readonly RecordingProblemReason[] = [
   'unknown-encoding',
   'missing-schema',
   'bad-schema',
   'decode-failed',
+  'unsupported-encapsulation',
 ];
+
+/**
+ * Whether a topic's messages are wanted, asked once per topic and type (normalized) before anything is decoded:
+ * an unwanted topic's messages are yielded as `unread`, so a type nothing reads (a service event, a camera
+ * image) costs neither a schema parse nor a decode, and its schema cannot fail.
+ */
+export type WantedTopic = (topic: string, type: string) => boolean;
+
+export interface ReadOptions {
+  wanted?: WantedTopic;
+}
 
 export type RecordedItem =
   | { kind: 'message'; topic: string; type: string; logTimeNs: bigint; message: unknown }
+  | { kind: 'unread'; topic: string; type: string; logTimeNs: bigint }
   | {
       kind: 'problem';
       topic: string;
@@ -44,7 +61,8 @@ export type RecordedItem =
     };
 
 type ChannelDecoder =
-  | { ok: true; topic: string; type: string; reader: { readMessage(data: Uint8Array): unknown } }
+  | { ok: true; topic: string; type: string; decode(data: Uint8Array): DecodedMessage }
+  | { ok: 'unread'; topic: string; type: string }
   | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
 
 /** Largest JSON message read from a recording (the edge's inbound limit, with room for the recorded wrapper). */
@@ -68,19 +86,32 @@ const DECOMPRESS = {
 function channelDecoder(
   channel: McapTypes.Channel,
   schemas: ReadonlyMap<number, McapTypes.Schema>,
+  wanted: WantedTopic,
 ): ChannelDecoder {
   const topic = channel.topic;
   const schema = schemas.get(channel.schemaId);
   const type = schema ? normalizeRosType(schema.name) : '(no schema)';
   if (channel.messageEncoding === 'json' && schema?.encoding === 'jsonschema') {
     const what = `${topic} message`;
+    if (!wanted(topic, schema.name)) return { ok: 'unread', topic, type: schema.name };
     return {
       ok: true,
       topic,
       type: schema.name,
-      reader: { readMessage: (data) => readJson(data, { what, maxBytes: MAX_JSON_MESSAGE_BYTES }) },
+      decode(data) {
+        try {
+          return { ok: true, message: readJson(data, { what, maxBytes: MAX_JSON_MESSAGE_BYTES }) };
+        } catch (err) {
+          return {
+            ok: false,
+            reason: 'decode-failed',
+            detail: `${topic}: ${schema.name} message of ${data.byteLength} bytes does not decode: ${(err as Error).message}`,
+          };
+        }
+      },
     };
   }
+  if (schema && !wanted(topic, type)) return { ok: 'unread', topic, type };
   const fail = (reason: RecordingProblemReason, detail: string): ChannelDecoder => ({
     ok: false,
     topic,
@@ -114,8 +145,9 @@ function channelDecoder(
     text = bundled;
   }
   try {
-    const reader = new MessageReader(parseMsgDefinition(text, { ros2: true }));
-    return { ok: true, topic, type, reader };
+    const reader = ros2msgReader(text);
+    const what = `${topic}: ${type} message`;
+    return { ok: true, topic, type, decode: (data) => decodeCdrMessage(reader, data, what) };
   } catch (err) {
     return fail('bad-schema', `schema ${type} does not parse: ${(err as Error).message}`);
   }
@@ -129,7 +161,11 @@ function unreadable(path: string, detail: string): TransportError {
  * Yields every message of the recording at `path`. Throws TransportError MCAP_UNREADABLE when the file is not
  * MCAP, is truncated, or a record is corrupt (after yielding everything before that point).
  */
-export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, void, void> {
+export async function* readRosbag(
+  path: string,
+  options: ReadOptions = {},
+): AsyncGenerator<RecordedItem, void, void> {
+  const wanted = options.wanted ?? (() => true);
   await lz4Decompress.isLoaded;
   const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS });
   const schemas = new Map<number, McapTypes.Schema>();
@@ -165,7 +201,7 @@ export async function* readRosbag(path: string): AsyncGenerator<RecordedItem, vo
           channels.set(record.id, record);
           decoders.delete(record.id);
         } else if (record.type === 'Message') {
-          yield decodeMessage(record, channels, schemas, decoders);
+          yield decodeMessage(record, channels, schemas, decoders, wanted);
         }
       }
     }
@@ -190,6 +226,7 @@ function decodeMessage(
   channels: ReadonlyMap<number, McapTypes.Channel>,
   schemas: ReadonlyMap<number, McapTypes.Schema>,
   decoders: Map<number, ChannelDecoder>,
+  wanted: WantedTopic,
 ): RecordedItem {
   const logTimeNs = record.logTime;
   const channel = channels.get(record.channelId);
@@ -205,8 +242,11 @@ function decodeMessage(
   }
   let decoder = decoders.get(record.channelId);
   if (!decoder) {
-    decoder = channelDecoder(channel, schemas);
+    decoder = channelDecoder(channel, schemas, wanted);
     decoders.set(record.channelId, decoder);
+  }
+  if (decoder.ok === 'unread') {
+    return { kind: 'unread', topic: decoder.topic, type: decoder.type, logTimeNs };
   }
   if (!decoder.ok) {
     return {
@@ -218,17 +258,15 @@ function decodeMessage(
       detail: decoder.detail,
     };
   }
-  try {
-    const message = decoder.reader.readMessage(record.data);
-    return { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message };
-  } catch (err) {
-    return {
-      kind: 'problem',
-      topic: decoder.topic,
-      type: decoder.type,
-      logTimeNs,
-      reason: 'decode-failed',
-      detail: `${decoder.topic}: ${decoder.type} message of ${record.data.byteLength} bytes does not decode: ${(err as Error).message}`,
-    };
-  }
+  const decoded = decoder.decode(record.data);
+  return decoded.ok
+    ? { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message: decoded.message }
+    : {
+        kind: 'problem',
+        topic: decoder.topic,
+        type: decoder.type,
+        logTimeNs,
+        reason: decoded.reason,
+        detail: decoded.detail,
+      };
 }

@@ -18,18 +18,18 @@
  * records in WAL mode, and a recording interrupted before its last checkpoint holds its messages only there
  * (https://sqlite.org/wal.html). The `-shm` is not copied: it is an index SQLite rebuilds from the log.
  */
-import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
-import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
-import type { RecordedItem, RecordingProblemReason } from './rosbag-reader.js';
+import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
+import type { ReadOptions, RecordedItem, RecordingProblemReason, WantedTopic } from './rosbag-reader.js';
 
 type TopicDecoder =
-  | { ok: true; topic: string; type: string; reader: MessageReader }
+  | { ok: true; topic: string; type: string; decode(data: Uint8Array): DecodedMessage }
+  | { ok: 'unread'; topic: string; type: string }
   | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
 
 interface TopicRow {
@@ -102,9 +102,10 @@ function definitions(db: Database.Database): Map<string, string> {
   return out;
 }
 
-function topicDecoder(row: TopicRow, defs: ReadonlyMap<string, string>): TopicDecoder {
+function topicDecoder(row: TopicRow, defs: ReadonlyMap<string, string>, wanted: WantedTopic): TopicDecoder {
   const topic = row.name;
   const type = normalizeRosType(row.type);
+  if (!wanted(topic, type)) return { ok: 'unread', topic, type };
   const fail = (reason: RecordingProblemReason, detail: string): TopicDecoder => ({
     ok: false,
     topic,
@@ -126,14 +127,20 @@ function topicDecoder(row: TopicRow, defs: ReadonlyMap<string, string>): TopicDe
     );
   }
   try {
-    return { ok: true, topic, type, reader: new MessageReader(parseMsgDefinition(text, { ros2: true })) };
+    const reader = ros2msgReader(text);
+    const what = `${topic}: ${type} message`;
+    return { ok: true, topic, type, decode: (data) => decodeCdrMessage(reader, data, what) };
   } catch (err) {
     return fail('bad-schema', `definition of ${type} does not parse: ${(err as Error).message}`);
   }
 }
 
 /** Yields every message of the `.db3` file at `path`. Throws MCAP_UNREADABLE when it is not a rosbag2 database. */
-export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, void> {
+export function* readRosbagSqlite(
+  path: string,
+  options: ReadOptions = {},
+): Generator<RecordedItem, void, void> {
+  const wanted = options.wanted ?? (() => true);
   const { db, release } = open(path);
   try {
     if (!hasTable(db, 'topics') || !hasTable(db, 'messages')) {
@@ -145,11 +152,11 @@ export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, v
       .prepare('SELECT id, name, type, serialization_format FROM topics ORDER BY id')
       .safeIntegers(true)
       .all() as TopicRow[];
-    for (const row of rows) topics.set(row.id, topicDecoder(row, defs));
+    for (const row of rows) topics.set(row.id, topicDecoder(row, defs, wanted));
     const messages = db
       .prepare('SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id')
       .safeIntegers(true);
-    for (const m of messages.iterate() as Iterable<{ topic_id: bigint; timestamp: bigint; data: Buffer }>) {
+    for (const m of messages.iterate() as Iterable<{ topic_id: bigint; timestamp: bigint; data: unknown }>) {
       const logTimeNs = m.timestamp;
       const decoder = topics.get(m.topic_id);
       if (!decoder) {
@@ -163,24 +170,37 @@ export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, v
         };
         continue;
       }
+      if (decoder.ok === 'unread') {
+        yield { kind: 'unread', topic: decoder.topic, type: decoder.type, logTimeNs };
+        continue;
+      }
       if (!decoder.ok) {
         const { topic, type, reason, detail } = decoder;
         yield { kind: 'problem', topic, type, logTimeNs, reason, detail };
         continue;
       }
-      try {
-        const message = decoder.reader.readMessage(m.data);
-        yield { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message };
-      } catch (err) {
+      if (!(m.data instanceof Uint8Array)) {
         yield {
           kind: 'problem',
           topic: decoder.topic,
           type: decoder.type,
           logTimeNs,
           reason: 'decode-failed',
-          detail: `${decoder.topic}: ${decoder.type} message ${describeData(m.data)} does not decode: ${(err as Error).message}`,
+          detail: `${decoder.topic}: ${decoder.type} message stored as ${m.data === null ? 'NULL' : typeof m.data}, not bytes, does not decode (the data column must be a BLOB)`,
         };
+        continue;
       }
+      const decoded = decoder.decode(m.data);
+      yield decoded.ok
+        ? { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message: decoded.message }
+        : {
+            kind: 'problem',
+            topic: decoder.topic,
+            type: decoder.type,
+            logTimeNs,
+            reason: decoded.reason,
+            detail: decoded.detail,
+          };
     }
   } catch (err) {
     if (err instanceof TransportError) throw err;
@@ -188,9 +208,4 @@ export function* readRosbagSqlite(path: string): Generator<RecordedItem, void, v
   } finally {
     release();
   }
-}
-
-/** The `data` column as a message: a BLOB by its size; anything else (a row written as TEXT) by its type. */
-function describeData(data: unknown): string {
-  return data instanceof Uint8Array ? `of ${data.byteLength} bytes` : `stored as ${typeof data}, not bytes,`;
 }

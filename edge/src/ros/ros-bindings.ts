@@ -256,6 +256,12 @@ export function rosBindingsFromProfile(
  * Binds a topic found in a recording: by the profile's role for that topic name, else with the topic's last
  * segment as the role. Returns the reason instead when it cannot be bound (the topic is then counted, not read).
  */
+/** The profile's `topics.ros2` role that names `topic` (with or without its leading `/`), if any. */
+export function profileRoleForTopic(profile: RobotProfile, topic: string): string | undefined {
+  const roles = profile.topics?.ros2 ?? {};
+  return Object.entries(roles).find(([, spec]) => spec.name === topic || `/${spec.name}` === topic)?.[0];
+}
+
 export function bindingForRecordedTopic(
   profile: RobotProfile,
   topic: string,
@@ -263,7 +269,8 @@ export function bindingForRecordedTopic(
   overrides: Readonly<Record<string, RosRoleOverride>> = {},
 ): RosBinding | { unbound: string } {
   const roles = profile.topics?.ros2 ?? {};
-  const named = Object.entries(roles).find(([, spec]) => spec.name === topic || `/${spec.name}` === topic);
+  const namedRole = profileRoleForTopic(profile, topic);
+  const named = namedRole === undefined ? undefined : ([namedRole, roles[namedRole]!] as const);
   const role =
     named?.[0] ??
     topic

@@ -226,6 +226,27 @@ export function normalizeRosType(type: string): string {
   return type;
 }
 
+/** `pkg/msg/Type`, `pkg/srv/Type` or `pkg/action/Type` at the start of a type token (array and bound suffixes kept). */
+const LONG_TYPE_NAME = /^([A-Za-z][A-Za-z0-9_]*)\/(?:msg|srv|action)\/([A-Za-z][A-Za-z0-9_]*)/;
+
+/**
+ * A concatenated `ros2msg` definition with every type name in one form, `pkg/Type`. Writers differ: rosbag2 and
+ * rosbags write `MSG: std_msgs/Header` and fields `std_msgs/Header header`, others write `MSG: std_msgs/msg/Header`,
+ * and some mix both in one text (a section `MSG: std_msgs/msg/Header` for a field typed `std_msgs/Header`), which
+ * @foxglove/rosmsg resolves by exact name and so refuses. Only names change: field names, constants, defaults
+ * and comments are left as they are, so the wire layout the text describes is the same.
+ */
+export function unifyTypeNames(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const m = /^(\s*)(MSG:\s*)?(\S+)(.*)$/s.exec(line);
+      if (!m || m[3]!.startsWith('#') || m[3]!.startsWith('=')) return line;
+      return `${m[1]}${m[2] ?? ''}${m[3]!.replace(LONG_TYPE_NAME, '$1/$2')}${m[4]}`;
+    })
+    .join('\n');
+}
+
 function shortName(type: string): string {
   const parts = type.split('/');
   return parts.length === 3 && parts[1] === 'msg' ? `${parts[0]}/${parts[2]}` : type;

@@ -275,7 +275,7 @@ t.test(
       data: new TextEncoder().encode('float32[ range\n'),
     });
     const chBadSchema = await w.registerChannel({
-      topic: '/range',
+      topic: '/proximity_rear',
       schemaId: badSchema,
       messageEncoding: 'cdr',
       metadata: new Map(),
@@ -302,13 +302,18 @@ t.test(
       s.skipped.examples['unknown-encoding'],
       /message encoding "protobuf" is not supported \(expected cdr\)/,
     );
-    t.equal(
-      s.skipped.byReason['missing-schema'],
-      2,
-      'no schema, and an empty schema of a type we do not bundle',
-    );
+    t.equal(s.skipped.byReason['missing-schema'], 1, 'no schema');
     t.match(s.skipped.examples['missing-schema'], /channel has no schema/);
-    t.equal(s.skipped.byReason['bad-schema'], 1);
+    t.equal(
+      s.skipped.byReason['unsupported-type'],
+      1,
+      'an empty schema of a type no gate reads: skipped by its type, not decoded',
+    );
+    t.match(
+      s.skipped.examples['unsupported-type'],
+      /^\/widget \[acme_msgs\/msg\/Widget\] skipped: no gate reads/,
+    );
+    t.equal(s.skipped.byReason['bad-schema'], 1, 'a Range schema that does not parse, on a bound topic');
     t.equal(s.skipped.byReason['decode-failed'], 1);
     t.match(
       s.skipped.examples['decode-failed'],

@@ -57,7 +57,16 @@ export class Db3Writer {
     this.#db.exec('BEGIN TRANSACTION');
   }
 
-  async rosChannel(topic: string, rosType: string, serializationFormat = 'cdr'): Promise<void> {
+  /**
+   * A topic of a standard type. `definitionText` is what the message_definitions row says (default the bundled
+   * definition, which the messages are always written with): a third-party writer's spelling of the same layout.
+   */
+  async rosChannel(
+    topic: string,
+    rosType: string,
+    serializationFormat = 'cdr',
+    definitionText?: string,
+  ): Promise<void> {
     if (this.#topics.has(topic)) return;
     const type = normalizeRosType(rosType);
     const text = ros2msgSchema(type);
@@ -79,7 +88,7 @@ export class Db3Writer {
         .prepare(
           'INSERT INTO message_definitions (topic_type, encoding, encoded_message_definition, type_description_hash) VALUES (?, ?, ?, ?)',
         )
-        .run(type, 'ros2msg', text, '');
+        .run(type, 'ros2msg', definitionText ?? text, '');
     }
     this.#topics.set(topic, {
       id: Number(info.lastInsertRowid),
@@ -95,6 +104,20 @@ export class Db3Writer {
       t.id,
       Buffer.from(t.writer.writeMessage(message)),
     );
+  }
+
+  /** Writes a message's stored bytes as they are (compressed, another encapsulation, damaged). */
+  writeRaw(topic: string, data: Uint8Array, logTimeMs: number): void {
+    const t = this.#topics.get(topic);
+    if (!t) throw new Error(`topic ${topic} has no channel`);
+    this.#insert.run(BigInt(Math.round(logTimeMs)) * 1_000_000n, t.id, Buffer.from(data));
+  }
+
+  /** Encodes a message of `topic`'s type as CDR, without writing it. */
+  encode(topic: string, message: unknown): Uint8Array {
+    const t = this.#topics.get(topic);
+    if (!t) throw new Error(`topic ${topic} has no channel`);
+    return t.writer.writeMessage(message);
   }
 
   /** Commits what was written and keeps the connection (and, in WAL mode, the uncheckpointed `-wal`) open. */
