@@ -30,6 +30,27 @@ export interface MeasuredSummary {
   framesInBreach: Partial<Record<MeasuredCheck, number>>;
   /** Checks that could not run on some frames for lack of data (an empty effort array), with how many and why. */
   notChecked: Partial<Record<MeasuredCheck, { frames: number; why: string }>>;
+  /**
+   * Profile sources of which no frame was accepted, so their checks never ran: "0 breaches" says nothing about
+   * them. With the checks they would have fed and why (no topic feeds the source, or its messages were skipped).
+   */
+  sourcesWithoutFrames: { source: string; checks: MeasuredCheck[]; why: string }[];
+}
+
+/** The checks each kind of source feeds. */
+function checksOf(kind: string, isArm: boolean): MeasuredCheck[] {
+  switch (kind) {
+    case 'joint-state':
+      return isArm ? ['effort', 'position-limit', 'keep-out'] : ['effort', 'position-limit'];
+    case 'pose':
+      return ['keep-out', 'base-speed'];
+    case 'proximity':
+      return ['proximity'];
+    case 'battery':
+      return ['battery'];
+    default:
+      return [];
+  }
 }
 
 const MAX_LISTED = 100;
@@ -38,7 +59,13 @@ export class MeasuredChecks {
   readonly #profile: RobotProfile;
   readonly #dh: Float64Array | undefined;
   readonly #active = new Set<string>();
-  readonly summary: MeasuredSummary = { breaches: [], framesInBreach: {}, notChecked: {} };
+  readonly summary: MeasuredSummary = {
+    breaches: [],
+    framesInBreach: {},
+    notChecked: {},
+    sourcesWithoutFrames: [],
+  };
+  readonly #framesBySource = new Map<string, number>();
 
   constructor(profile: RobotProfile) {
     this.#profile = profile;
@@ -48,6 +75,7 @@ export class MeasuredChecks {
 
   /** Checks one accepted frame at `atMs`. */
   check(frame: TelemetryFrame, atMs: number): void {
+    this.#framesBySource.set(frame.source, (this.#framesBySource.get(frame.source) ?? 0) + 1);
     const found: MeasuredBreach[] = [];
     const breach = (check: MeasuredCheck, subject: string, value: number, limit: number, detail: string) =>
       found.push({ atMs, check, subject, value, limit, detail });
@@ -87,6 +115,13 @@ export class MeasuredChecks {
         }
         q[i] = position;
       });
+      if (!complete && this.#dh && p.keepOut.zones.length > 0) {
+        const absent = p.joints.filter((j) => !frame.names.includes(j.name)).map((j) => j.name);
+        this.#notChecked(
+          'keep-out',
+          `${frame.source} lacks ${absent.join(', ')}: the arm's pose needs every joint`,
+        );
+      }
       if (complete && this.#dh) {
         const origins = frameOrigins(this.#dh, q, new Float64Array(3 * p.joints.length));
         for (const zone of p.keepOut.zones) {
@@ -165,6 +200,27 @@ export class MeasuredChecks {
       }
     }
     this.#record(frame, found);
+  }
+
+  /**
+   * After the last frame: the sources of the profile that gave no frame, with why (`fedBy`: the recorded topics
+   * bound to each source).
+   */
+  finish(fedBy: ReadonlyMap<string, readonly string[]>): void {
+    const isArm = this.#profile.kind === 'arm';
+    for (const source of this.#profile.sources) {
+      const checks = checksOf(source.kind, isArm);
+      if (checks.length === 0 || (this.#framesBySource.get(source.name) ?? 0) > 0) continue;
+      const topics = fedBy.get(source.name) ?? [];
+      this.summary.sourcesWithoutFrames.push({
+        source: source.name,
+        checks,
+        why:
+          topics.length === 0
+            ? 'no topic in the recording feeds it'
+            : `no frame from ${topics.join(', ')} was taken (see skipped and telemetry rejected)`,
+      });
+    }
   }
 
   #notChecked(check: MeasuredCheck, why: string): void {

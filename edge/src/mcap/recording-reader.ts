@@ -5,8 +5,9 @@
  * A split bag is read file after file as one recording. The storage is told by the file's first bytes, not its
  * name: MCAP magic `\x89MCAP0\r\n` (MCAP spec, Magic) or `SQLite format 3\0` (SQLite file format, header).
  */
+import { existsSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { TransportError } from '../transport/transport-error.js';
 import { type ReadOptions, type RecordedItem, readRosbag } from './rosbag-reader.js';
@@ -94,6 +95,35 @@ function warnOfMissingSplits(
   }
 }
 
+/**
+ * Where a file metadata.yaml lists is. Relative to the bag directory from metadata version 4 on; before that
+ * (rosbag2 up to Eloquent) relative to its parent, so with the directory's name in front, which is wrong once the
+ * directory was renamed or moved; absolute paths appear in hand-edited files. The file named in the bag
+ * directory is taken when the path as written does not exist.
+ */
+function listedFile(dir: string, p: string): string {
+  const asWritten = isAbsolute(p) ? p : join(dir, p);
+  if (existsSync(asWritten)) return asWritten;
+  const inDir = join(dir, basename(p));
+  return existsSync(inDir) ? inDir : asWritten;
+}
+
+/**
+ * Storage files in the bag directory that metadata.yaml does not list are not part of the recording rosbag2
+ * plays (a recorder that died before rewriting the metadata leaves its last split files so): say so.
+ */
+async function warnOfUnlistedFiles(dir: string, listed: readonly string[], warn: RecordingWarning) {
+  const names = new Set(listed.map((f) => resolve(f)));
+  const unlisted = (await readdir(dir)).filter(
+    (f) => /\.(mcap|db3)$/.test(f) && !names.has(resolve(join(dir, f))),
+  );
+  if (unlisted.length > 0) {
+    warn(
+      `${dir}: ${unlisted.join(', ')} ${unlisted.length === 1 ? 'is' : 'are'} in the bag directory but not in metadata.yaml's relative_file_paths, so not replayed (as rosbag2 would not play ${unlisted.length === 1 ? 'it' : 'them'}); if the recorder died before rewriting the metadata, run \`ros2 bag reindex\` or replay the file by itself`,
+    );
+  }
+}
+
 /** The files of a bag directory, in recording order. */
 export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): Promise<string[]> {
   let metadata: string | undefined;
@@ -115,8 +145,9 @@ export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): 
     }
     const paths = info?.relative_file_paths;
     if (Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string')) {
-      // Relative to the bag directory; older rosbag2 wrote them with the directory name in front.
-      return (paths as string[]).map((p) => join(dir, p.startsWith(`${basename(dir)}/`) ? basename(p) : p));
+      const listed = (paths as string[]).map((p) => listedFile(dir, p));
+      await warnOfUnlistedFiles(dir, listed, warn);
+      return listed;
     }
     // Without relative_file_paths (a metadata.yaml being rewritten), the files in the directory say it.
   }

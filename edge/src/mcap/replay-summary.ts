@@ -133,6 +133,9 @@ export function renderReplaySummary(s: ReplaySummary): string {
   for (const [check, n] of Object.entries(s.measured.notChecked)) {
     lines.push(`    not checked: ${check} on ${n.frames} frames (${n.why})`);
   }
+  for (const n of s.measured.sourcesWithoutFrames) {
+    lines.push(`    no data: ${n.source} gave no frame, so ${n.checks.join(', ')} not checked (${n.why})`);
+  }
   if (s.recordedOutputs > 0)
     lines.push(
       `  recorded  ${s.recordedOutputs} of the edge's own decisions (counted, not fed to the gates)`,

@@ -90,7 +90,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     firstFailureByVertex: {},
     logTimeBackwards: 0,
     recordedOutputs: 0,
-    measured: { breaches: [], framesInBreach: {}, notChecked: {} },
+    measured: { breaches: [], framesInBreach: {}, notChecked: {}, sourcesWithoutFrames: [] },
     warnings: [],
   };
   const pending: Promise<void>[] = [];
@@ -273,7 +273,19 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   summary.messages.byTopic = [...topicCounts.values()].sort((a, b) =>
     a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0,
   );
+  const fedBy = new Map<string, string[]>();
+  for (const [key, plan] of plans) {
+    if (plan.kind === 'bound' && plan.binding.target.kind === 'telemetry') {
+      const topics = fedBy.get(plan.binding.target.source) ?? [];
+      topics.push(key.split('\u0000')[0]!);
+      fedBy.set(plan.binding.target.source, topics);
+    }
+  }
+  measured.finish(fedBy);
   summary.measured = measured.summary;
+  if (summary.messages.total === 0 && summary.error === undefined) {
+    summary.warnings.push('the recording holds no messages: nothing was judged');
+  }
   if (options.recorder) summary.recordedTo = options.recorder.path;
   return summary;
 }

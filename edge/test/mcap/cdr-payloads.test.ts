@@ -18,6 +18,7 @@ import { MessageWriter } from '@foxglove/rosmsg2-serialization';
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
 import t from 'tap';
 import { replayRecording } from '../../src/mcap/replay.js';
+import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
 import { ros2msgSchema } from '../../src/ros/ros-message-definitions.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, armIntent, makeGate } from '../trap/fixtures.js';
@@ -201,6 +202,18 @@ for (const [kind, name] of [
     t.equal(s.commands.motion, 0, 'nothing signed without joint states');
     t.match(s.firstVeto, { outcome: 'vetoed', violation: /^INVARIANT\.MISSING_DATA/ });
     t.equal(s.measured.breaches.length, 0);
+    t.match(s.measured.sourcesWithoutFrames, [
+      {
+        source: 'joint_states',
+        checks: ['effort', 'position-limit', 'keep-out'],
+        why: 'no frame from /joint_states was taken (see skipped and telemetry rejected)',
+      },
+    ]);
+    t.match(
+      renderReplaySummary(s),
+      /\n {4}no data: joint_states gave no frame, so effort, position-limit, keep-out not checked \(no frame from \/joint_states was taken/,
+      '"0 breaches" is not left to stand alone',
+    );
   });
 }
 
