@@ -55,7 +55,9 @@ export interface ReplaySummary {
   commands: { motion: number; stop: number };
   firstVeto: FirstEvent | null;
   firstFailureByVertex: Partial<Record<VertexName, FirstEvent>>;
-  /** Messages whose log time went backwards (replayed at the latest time seen). */
+  /** Messages stored after messages with a later log time, replayed in log-time order (log-time-order.ts). */
+  logTimeReordered: number;
+  /** Messages stored too far out of log-time order to be put back: replayed at the latest time seen. */
   logTimeBackwards: number;
   /** What the measured data shows by itself (measured-checks.ts): breaches with time, subject, value, limit. */
   measured: MeasuredSummary;
@@ -140,6 +142,8 @@ export function renderReplaySummary(s: ReplaySummary): string {
     lines.push(
       `  recorded  ${s.recordedOutputs} of the edge's own decisions (counted, not fed to the gates)`,
     );
+  if (s.logTimeReordered > 0)
+    lines.push(`  ${s.logTimeReordered} messages stored out of log-time order, replayed in log-time order`);
   if (s.logTimeBackwards > 0)
     lines.push(`  log time went backwards ${s.logTimeBackwards} times (replayed at the latest time seen)`);
   if (s.recordedTo) lines.push(`  verdicts recorded to ${s.recordedTo}`);

@@ -27,6 +27,7 @@ import {
   ownInput,
   outputsOnlyMessage,
 } from './own-recording.js';
+import { inLogTimeOrder, REORDER_WINDOW_NS } from './log-time-order.js';
 import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
@@ -88,6 +89,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     commands: { motion: 0, stop: 0 },
     firstVeto: null,
     firstFailureByVertex: {},
+    logTimeReordered: 0,
     logTimeBackwards: 0,
     recordedOutputs: 0,
     measured: { breaches: [], framesInBreach: {}, notChecked: {}, sourcesWithoutFrames: [] },
@@ -217,8 +219,9 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     return kind === 'own-input' || kind === 'bound';
   };
 
+  const order = { reordered: 0, late: 0 };
   try {
-    for await (const item of readRecording(options.bagPath, warn, { wanted })) {
+    for await (const item of inLogTimeOrder(readRecording(options.bagPath, warn, { wanted }), order)) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);
@@ -266,6 +269,12 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     }
   } catch (err) {
     summary.error = (err as Error).message;
+  }
+  summary.logTimeReordered = order.reordered;
+  if (order.late > 0) {
+    warn(
+      `${order.late} messages were stored more than ${Number(REORDER_WINDOW_NS / NS_PER_MS) / 1000} s of log time after later ones: replayed at the latest time seen, not in log-time order as ros2 bag play would (logTimeBackwards); verdicts near them may differ`,
+    );
   }
   await Promise.all(pending);
   summary.durationMs =

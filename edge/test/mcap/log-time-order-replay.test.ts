@@ -1,9 +1,13 @@
 /**
- * probe
+ * Messages stored out of log-time order (a recorder's threads interleave writes) replay in log-time order, as
+ * `ros2 bag play` plays them: a human seen 10 ms before an intent, but stored after it, vetoes the intent.
  */
 import { join } from 'node:path';
 import t from 'tap';
+import { inLogTimeOrder, REORDER_WINDOW_NS } from '../../src/mcap/log-time-order.js';
 import { replayRecording } from '../../src/mcap/replay.js';
+import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
+import type { RecordedItem } from '../../src/mcap/rosbag-reader.js';
 import { T0, armIntent, makeGate } from '../trap/fixtures.js';
 import {
   TOPICS,
@@ -15,27 +19,87 @@ import {
   trajectoryMsg,
 } from '../transports/helpers/recordings.js';
 
-t.test('probe: a scan written after a later intent', async (t) => {
-  const bag = join(t.testdir(), 'late.mcap');
-  const { gate, profile } = makeGate();
-  const w = await openBag(bag);
-  let held: [number] | undefined;
-  for (let dt = 0; dt <= 600; dt += 20) {
+const NS_PER_MS = 1_000_000n;
+
+/**
+ * A healthy cell for 600 ms; a person at 0.3 m in front from `humanAtMs` on, that scan stored `lateByMs` after
+ * an intent sent at `humanAtMs + 10`.
+ */
+async function writeCell(path: string, humanAtMs: number, lateByMs: number) {
+  const { profile } = makeGate();
+  const w = await openBag(path);
+  const heldScan = T0 + humanAtMs;
+  const intentAt = heldScan + 10;
+  let scanWritten = false;
+  for (let dt = 0; dt <= Math.max(600, humanAtMs + lateByMs + 20); dt += 20) {
     const at = T0 + dt;
     await w.write(TOPICS.joints, jointStateMsg(profile, at), at);
-    if (dt === 300) held = [at];
-    else await w.write(TOPICS.front, scanMsg(at, dt >= 300 ? 0.3 : null), at);
+    if (at !== heldScan) await w.write(TOPICS.front, scanMsg(at, dt >= humanAtMs ? 0.3 : null), at);
     await w.write(TOPICS.rear, scanMsg(at, null), at);
     if (dt % 100 === 0) await w.write(TOPICS.battery, batteryMsg(at), at);
     if (dt % 500 === 0) await w.write(TOPICS.firmware, firmwareMsg(), at);
-    if (dt === 300) {
-      await w.write(TOPICS.intent, trajectoryMsg(armIntent(), at + 10), at + 10);
-      await w.write(TOPICS.front, scanMsg(held![0], 0.3), held![0]);
+    if (at === heldScan) await w.write(TOPICS.intent, trajectoryMsg(armIntent(), intentAt), intentAt);
+    if (!scanWritten && at >= intentAt + lateByMs - 10) {
+      await w.write(TOPICS.front, scanMsg(heldScan, 0.3), heldScan);
+      scanWritten = true;
     }
   }
   await w.finish();
+}
+
+t.test('a scan stored after a later intent is replayed before it: the intent is vetoed', async (t) => {
+  const bag = join(t.testdir(), 'interleaved.mcap');
+  await writeCell(bag, 300, 0);
+  const { gate, profile } = makeGate();
   const s = await replayRecording({ bagPath: bag, profile, gate });
-  console.log(
-    JSON.stringify({ v: s.verdicts, c: s.commands, back: s.logTimeBackwards, fv: s.firstVeto, err: s.error }),
+  t.equal(s.error, undefined);
+  t.equal(s.logTimeReordered, 1, 'the one scan stored late');
+  t.equal(s.logTimeBackwards, 0, 'nothing replayed out of order');
+  t.equal(s.commands.motion, 0, 'nothing signed (in file order the move was signed, then stopped)');
+  t.equal(s.verdicts.byOutcome.vetoed, 1);
+  t.match(s.firstVeto, { outcome: 'vetoed', offsetMs: 310, violation: /^RISK\.HUMAN_IN_RADIUS/ });
+  t.same(s.warnings, []);
+  t.match(renderReplaySummary(s), /1 messages stored out of log-time order, replayed in log-time order/);
+});
+
+t.test('a scan stored more than the window late is counted, warned of, and still seen', async (t) => {
+  const bag = join(t.testdir(), 'very-late.mcap');
+  const lateMs = Number(REORDER_WINDOW_NS / NS_PER_MS) + 200;
+  await writeCell(bag, 300, lateMs);
+  const { gate, profile } = makeGate();
+  const s = await replayRecording({ bagPath: bag, profile, gate });
+  t.equal(s.error, undefined);
+  t.equal(s.logTimeBackwards, 1);
+  t.match(s.warnings, [/1 messages were stored more than 1 s of log time after later ones/]);
+  t.equal(s.commands.motion, 1, 'beyond the window the file order decides, and the warning says so');
+  t.ok(s.commands.stop >= 1, 'the person in front still stops the move');
+});
+
+t.test('inLogTimeOrder: sorted within the window, stable, and flushed before a read error', async (t) => {
+  const item = (ms: number, topic: string): RecordedItem => ({
+    kind: 'unread',
+    topic,
+    type: 'std_msgs/msg/String',
+    logTimeNs: BigInt(ms) * NS_PER_MS,
+  });
+  async function* source() {
+    yield item(10, 'a');
+    yield item(30, 'b');
+    yield item(10, 'c');
+    yield item(20, 'd');
+    yield item(5000, 'e');
+    yield item(15, 'f'); // beyond the window after e
+    throw new Error('truncated');
+  }
+  const counts = { reordered: 0, late: 0 };
+  const seen: string[] = [];
+  await t.rejects(async () => {
+    for await (const x of inLogTimeOrder(source(), counts, 1000n * NS_PER_MS)) seen.push(x.topic);
+  }, /truncated/);
+  t.same(
+    seen,
+    ['a', 'c', 'd', 'b', 'f', 'e'],
+    'equal log times keep file order; e is flushed before the error',
   );
+  t.same(counts, { reordered: 2, late: 1 });
 });

@@ -1,0 +1,66 @@
+/**
+ * A recording's messages in log-time order, as `ros2 bag play` plays them (rosbag2's default read order is the
+ * receive timestamp: `ORDER BY timestamp` in sqlite3, MCAP's LogTimeOrder in rosbag2_storage_mcap). An MCAP file
+ * is written in the order the recorder's writer got the messages, which a multi-threaded recorder or a third-party
+ * writer can interleave: a scan received 10 ms before an intent may be stored after it. Fed in file order, the
+ * gate would judge that intent without the scan the robot had already seen (a move signed that the recorded order
+ * vetoes).
+ *
+ * The file is streamed (no index is needed, so truncated and unindexed files replay), so messages are held for
+ * `windowNs` of log time and released oldest first; a message more than the window late cannot be put back in
+ * place and is counted (`late`) and released at once, to be replayed at the latest time seen.
+ */
+import type { RecordedItem } from './rosbag-reader.js';
+
+/** How far behind a later message a message may be stored and still be replayed in place: 1 s of log time. */
+export const REORDER_WINDOW_NS = 1_000_000_000n;
+
+export interface LogTimeOrderCounts {
+  /** Messages stored after a message with a later log time, and replayed in their log-time place. */
+  reordered: number;
+  /** Messages stored more than the window after a later message: replayed late. */
+  late: number;
+}
+
+/**
+ * Yields `items` sorted by log time (stable: equal log times keep file order) within `windowNs`. When the source
+ * throws (a truncated or corrupt file), everything read before it is yielded first, then the error is rethrown.
+ */
+export async function* inLogTimeOrder(
+  items: AsyncIterable<RecordedItem>,
+  counts: LogTimeOrderCounts,
+  windowNs: bigint = REORDER_WINDOW_NS,
+): AsyncGenerator<RecordedItem, void, void> {
+  /** Held items, sorted by log time; insertion searches from the end, where an in-order item goes. */
+  const held: RecordedItem[] = [];
+  let newestNs: bigint | undefined;
+  let releasedNs: bigint | undefined;
+  let failed = false;
+  let failure: unknown;
+  try {
+    for await (const item of items) {
+      const t = item.logTimeNs;
+      if (releasedNs !== undefined && t < releasedNs) {
+        counts.late += 1;
+        yield item;
+        continue;
+      }
+      let at = held.length;
+      while (at > 0 && held[at - 1]!.logTimeNs > t) at -= 1;
+      if (at < held.length) counts.reordered += 1;
+      held.splice(at, 0, item);
+      if (newestNs === undefined || t > newestNs) newestNs = t;
+      while (held.length > 0 && held[0]!.logTimeNs + windowNs < newestNs) {
+        const next = held.shift()!;
+        releasedNs = next.logTimeNs;
+        yield next;
+      }
+    }
+  } catch (err) {
+    failed = true;
+    failure = err;
+  }
+  // On error too: what was read before the damage is replayed before the error ends the replay.
+  yield* held.splice(0);
+  if (failed) throw failure;
+}
