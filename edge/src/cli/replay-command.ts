@@ -80,6 +80,8 @@ export const edgeReplayCommand: Command = {
     '                             (telemetry:<source>, intent, consent, observed, not gated: <why> (an IMU),',
     '                             unbound: <why>, or skipped: <why>; <what to do> for a type no gate reads)',
     '  skipped.byReason           messages not fed to the gates: unsupported-type (a type no gate reads),',
+    '                             duplicate-message (the same bytes on a topic at the same log time again:',
+    '                             a merged bag; fed once),',
     '                             unknown-encoding, missing-schema, bad-schema, decode-failed,',
     '                             unsupported-encapsulation (XCDR2 or a parameter list: only classic CDR is read),',
     '                             unbound-topic, wrong-type, missing-field, non-finite, malformed,',

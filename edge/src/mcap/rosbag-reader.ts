@@ -21,8 +21,10 @@ import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
 import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
+import { DuplicateMessages, duplicateDetail } from './duplicate-messages.js';
 
 export type RecordingProblemReason =
+  | 'duplicate-message'
   | 'unknown-encoding'
   | 'missing-schema'
   | 'bad-schema'
@@ -30,6 +32,7 @@ export type RecordingProblemReason =
   | 'unsupported-encapsulation';
 
 export const RECORDING_PROBLEM_REASONS: readonly RecordingProblemReason[] = [
+  'duplicate-message',
   'unknown-encoding',
   'missing-schema',
   'bad-schema',
@@ -171,6 +174,7 @@ export async function* readRosbag(
   const schemas = new Map<number, McapTypes.Schema>();
   const decoders = new Map<number, ChannelDecoder>();
   const channels = new Map<number, McapTypes.Channel>();
+  const duplicates = new DuplicateMessages();
   let offset = 0;
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
@@ -201,7 +205,7 @@ export async function* readRosbag(
           channels.set(record.id, record);
           decoders.delete(record.id);
         } else if (record.type === 'Message') {
-          yield decodeMessage(record, channels, schemas, decoders, wanted);
+          yield decodeMessage(record, channels, schemas, decoders, wanted, duplicates);
         }
       }
     }
@@ -227,6 +231,7 @@ function decodeMessage(
   schemas: ReadonlyMap<number, McapTypes.Schema>,
   decoders: Map<number, ChannelDecoder>,
   wanted: WantedTopic,
+  duplicates: DuplicateMessages,
 ): RecordedItem {
   const logTimeNs = record.logTime;
   const channel = channels.get(record.channelId);
@@ -256,6 +261,16 @@ function decodeMessage(
       logTimeNs,
       reason: decoder.reason,
       detail: decoder.detail,
+    };
+  }
+  if (duplicates.isCopy(decoder.topic, logTimeNs, record.data)) {
+    return {
+      kind: 'problem',
+      topic: decoder.topic,
+      type: decoder.type,
+      logTimeNs,
+      reason: 'duplicate-message',
+      detail: duplicateDetail(decoder.topic, decoder.type, logTimeNs),
     };
   }
   const decoded = decoder.decode(record.data);

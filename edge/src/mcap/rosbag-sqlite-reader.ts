@@ -25,6 +25,7 @@ import Database from 'better-sqlite3';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
 import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
+import { DuplicateMessages, duplicateDetail } from './duplicate-messages.js';
 import type { ReadOptions, RecordedItem, RecordingProblemReason, WantedTopic } from './rosbag-reader.js';
 
 type TopicDecoder =
@@ -148,6 +149,7 @@ export function* readRosbagSqlite(
     }
     const defs = definitions(db);
     const topics = new Map<bigint, TopicDecoder>();
+    const duplicates = new DuplicateMessages();
     const rows = db
       .prepare('SELECT id, name, type, serialization_format FROM topics ORDER BY id')
       .safeIntegers(true)
@@ -187,6 +189,17 @@ export function* readRosbagSqlite(
           logTimeNs,
           reason: 'decode-failed',
           detail: `${decoder.topic}: ${decoder.type} message stored as ${m.data === null ? 'NULL' : typeof m.data}, not bytes, does not decode (the data column must be a BLOB)`,
+        };
+        continue;
+      }
+      if (duplicates.isCopy(decoder.topic, logTimeNs, m.data)) {
+        yield {
+          kind: 'problem',
+          topic: decoder.topic,
+          type: decoder.type,
+          logTimeNs,
+          reason: 'duplicate-message',
+          detail: duplicateDetail(decoder.topic, decoder.type, logTimeNs),
         };
         continue;
       }
