@@ -60,6 +60,12 @@ export interface ReplayOptions {
 }
 
 const NS_PER_MS = 1_000_000n;
+/**
+ * Log time before 2000-01-01 is no wall-clock time: rosbag2 stamps messages with the recorder's clock, which is
+ * the simulation's /clock under --use-sim-time (seconds from the simulation's start) and 1970 on a robot whose
+ * clock was never set.
+ */
+const WALL_CLOCK_FROM_MS = Date.UTC(2000, 0, 1);
 
 export async function replayRecording(options: ReplayOptions): Promise<ReplaySummary> {
   const { gate, profile } = options;
@@ -271,6 +277,11 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     summary.error = (err as Error).message;
   }
   summary.logTimeReordered = order.reordered;
+  if (summary.firstMessageMs !== null && summary.firstMessageMs < WALL_CLOCK_FROM_MS) {
+    warn(
+      `the recording's log time starts at ${new Date(summary.firstMessageMs).toISOString()}: a simulated clock (recorded with --use-sim-time) or a robot clock never set; the provenance documents are judged at that time, so PROVENANCE fails every intent (not yet valid): replay a recording made on wall-clock time`,
+    );
+  }
   if (order.late > 0) {
     warn(
       `${order.late} messages were stored more than ${Number(REORDER_WINDOW_NS / NS_PER_MS) / 1000} s of log time after later ones: replayed at the latest time seen, not in log-time order as ros2 bag play would (logTimeBackwards); verdicts near them may differ`,
