@@ -31,8 +31,13 @@ export async function* inLogTimeOrder(
   counts: LogTimeOrderCounts,
   windowNs: bigint = REORDER_WINDOW_NS,
 ): AsyncGenerator<RecordedItem, void, void> {
-  /** Held items, sorted by log time; insertion searches from the end, where an in-order item goes. */
-  const held: RecordedItem[] = [];
+  /**
+   * Held items, sorted by log time, from `head` on (released ones before it are dropped in batches, so a
+   * high-rate recording does not move the whole window per message); insertion searches from the end, where an
+   * in-order item goes.
+   */
+  let held: RecordedItem[] = [];
+  let head = 0;
   let newestNs: bigint | undefined;
   let releasedNs: bigint | undefined;
   let failed = false;
@@ -46,14 +51,18 @@ export async function* inLogTimeOrder(
         continue;
       }
       let at = held.length;
-      while (at > 0 && held[at - 1]!.logTimeNs > t) at -= 1;
+      while (at > head && held[at - 1]!.logTimeNs > t) at -= 1;
       if (at < held.length) counts.reordered += 1;
       held.splice(at, 0, item);
       if (newestNs === undefined || t > newestNs) newestNs = t;
-      while (held.length > 0 && held[0]!.logTimeNs + windowNs < newestNs) {
-        const next = held.shift()!;
+      while (head < held.length && held[head]!.logTimeNs + windowNs < newestNs) {
+        const next = held[head++]!;
         releasedNs = next.logTimeNs;
         yield next;
+      }
+      if (head >= 1024 && head * 2 >= held.length) {
+        held = held.slice(head);
+        head = 0;
       }
     }
   } catch (err) {
@@ -61,6 +70,6 @@ export async function* inLogTimeOrder(
     failure = err;
   }
   // On error too: what was read before the damage is replayed before the error ends the replay.
-  yield* held.splice(0);
+  yield* held.slice(head);
   if (failed) throw failure;
 }
