@@ -14,6 +14,8 @@
  * are read with the strict JSON reader and yielded with the schema name as their type.
  */
 import { createReadStream } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import lz4Decompress from '@foxglove/wasm-lz4';
 import { decompress as zstdDecompress } from 'fzstd';
@@ -216,13 +218,38 @@ export async function* readRosbag(
     stream.destroy();
   }
   if (!reader.done()) {
+    const remaining = reader.bytesRemaining();
     throw unreadable(
       path,
       offset === 0
         ? 'the file is empty'
-        : `truncated after ${offset} bytes (${reader.bytesRemaining()} bytes of an incomplete record; the footer is missing)`,
+        : `truncated after ${offset} bytes (${remaining} bytes of an incomplete record; the footer is missing)${await incompleteChunkHint(path, offset - remaining, remaining)}`,
     );
   }
+}
+
+/** MCAP opcode of a Chunk record (MCAP spec, Records). */
+const CHUNK_OPCODE = 0x06;
+
+/**
+ * What is lost when a file ends inside a chunk (a recorder killed: rosbag2 writes 768 KiB chunks by default, so
+ * seconds of data just before the stop), and how to get it back. Chunks are only read whole, CRC-checked; the
+ * mcap tool's `recover` rewrites the complete records of an incomplete chunk into a file that replays.
+ */
+async function incompleteChunkHint(path: string, at: number, length: number): Promise<string> {
+  if (length < 1) return '';
+  try {
+    const fh = await openFile(path, 'r');
+    try {
+      const { bytesRead, buffer } = await fh.read(Buffer.alloc(1), 0, 1, at);
+      if (bytesRead !== 1 || buffer[0] !== CHUNK_OPCODE) return '';
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return '';
+  }
+  return `: the recording stops inside a chunk, whose messages (the last ones recorded) are not replayed; \`mcap recover ${basename(path)} -o recovered.mcap\` (the mcap command-line tool) rewrites the complete ones, and the recovered file replays`;
 }
 
 function decodeMessage(
