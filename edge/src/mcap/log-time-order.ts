@@ -9,6 +9,10 @@
  * The file is streamed (no index is needed, so truncated and unindexed files replay), so messages are held for
  * `windowNs` of log time and released oldest first; a message more than the window late cannot be put back in
  * place and is counted (`late`) and released at once, to be replayed at the latest time seen.
+ *
+ * A recording whose first item `keepsFileOrder` (the edge's own, `edge run --record`) is passed through as it is:
+ * its file order is the order the live gate took its inputs in, and its log time is the node's wall clock, which
+ * an NTP step can set back; sorting would replay another sequence than the one decided live.
  */
 import type { RecordedItem } from './rosbag-reader.js';
 
@@ -30,6 +34,7 @@ export async function* inLogTimeOrder(
   items: AsyncIterable<RecordedItem>,
   counts: LogTimeOrderCounts,
   windowNs: bigint = REORDER_WINDOW_NS,
+  keepsFileOrder: (first: RecordedItem) => boolean = () => false,
 ): AsyncGenerator<RecordedItem, void, void> {
   /**
    * Held items, sorted by log time, from `head` on (released ones before it are dropped in batches, so a
@@ -42,8 +47,14 @@ export async function* inLogTimeOrder(
   let releasedNs: bigint | undefined;
   let failed = false;
   let failure: unknown;
+  let inFileOrder: boolean | undefined;
   try {
     for await (const item of items) {
+      inFileOrder ??= keepsFileOrder(item);
+      if (inFileOrder) {
+        yield item;
+        continue;
+      }
       const t = item.logTimeNs;
       if (releasedNs !== undefined && t < releasedNs) {
         counts.late += 1;

@@ -30,6 +30,7 @@ import {
 import { inLogTimeOrder, REORDER_WINDOW_NS } from './log-time-order.js';
 import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
+import type { RecordedItem } from './rosbag-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
 import { type UnsupportedTopic, unsupportedTopic, unsupportedTopicLine } from './unsupported-topics.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
@@ -227,7 +228,12 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
 
   const order = { reordered: 0, late: 0 };
   try {
-    for await (const item of inLogTimeOrder(readRecording(options.bagPath, warn, { wanted }), order)) {
+    const items = readRecording(options.bagPath, warn, { wanted });
+    const isOwnRecording = (first: RecordedItem) =>
+      first.type === OWN_INPUT_TYPE ||
+      OWN_OUTPUT_TYPES.has(first.type) ||
+      first.topic === OWN_DIAGNOSTICS_TOPIC;
+    for await (const item of inLogTimeOrder(items, order, REORDER_WINDOW_NS, isOwnRecording)) {
       const logMs = Number(item.logTimeNs / NS_PER_MS);
       if (logMs < nowMs) summary.logTimeBackwards += 1;
       nowMs = Math.max(nowMs, logMs);
