@@ -189,6 +189,13 @@ export function bindRole(
     const ofKind = profile.sources.filter((s) => s.kind === KIND_BY_TYPE[wantedType]);
     if (ofKind.length === 1) source = ofKind[0];
   }
+  if (!source && wantedType === ROS_TYPES.string) {
+    const firmware = profile.sources.filter((s) => s.kind === 'firmware').map((s) => s.name);
+    throw invalid(
+      role,
+      `std_msgs/msg/String is read only as consent (role consent) or as a firmware report (a role named after the firmware source${firmware.length > 0 ? `: ${firmware.join(', ')}` : ''}); nothing to do if ${topic} is neither, else name it in topics.ros2 under that role`,
+    );
+  }
   if (!source) {
     throw invalid(
       role,

@@ -154,3 +154,21 @@ t.test(
     ]);
   },
 );
+
+t.test(
+  'rosbag2 talker (sqlite3): /rosout skipped by type, a chatter String told apart from consent and firmware',
+  async (t) => {
+    const s = await replayRecording({
+      bagPath: join(VECTORS, 'rosbag2_py/test/resources/sqlite3/talker'),
+      ...makeGate(),
+    });
+    t.equal(s.error, undefined);
+    t.same(s.skipped.byReason, { 'unsupported-type': 10, 'unbound-topic': 10 });
+    const byTopic = Object.fromEntries(s.messages.byTopic.map((c) => [c.topic, c.boundTo]));
+    t.match(byTopic['/rosout'], /^skipped: no gate reads rcl_interfaces\/msg\/Log;/);
+    t.equal(
+      byTopic['/topic'],
+      'unbound: ros2 role topic: std_msgs/msg/String is read only as consent (role consent) or as a firmware report (a role named after the firmware source: firmware); nothing to do if /topic is neither, else name it in topics.ros2 under that role',
+    );
+  },
+);
