@@ -140,10 +140,20 @@ export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): 
     } catch (err) {
       throw unreadable(dir, `metadata.yaml is not YAML: ${(err as Error).message}`);
     }
+    const paths = info?.relative_file_paths;
     if (typeof info?.compression_mode === 'string' && info.compression_mode.toUpperCase() === 'FILE') {
+      // Decompressed beside the compressed files (`zstd -d`, as the error advises): read those.
+      const listed =
+        Array.isArray(paths) && paths.every((p) => typeof p === 'string') ? (paths as string[]) : [];
+      const decompressed = listed.map((p) => listedFile(dir, p.replace(/\.zstd$/, '')));
+      if (listed.length > 0 && decompressed.every((f) => existsSync(f) && !f.endsWith('.zstd'))) {
+        warn(
+          `${dir}: metadata.yaml says compression_mode FILE; the decompressed ${decompressed.map((f) => basename(f)).join(', ')} beside the .zstd files are read`,
+        );
+        return decompressed;
+      }
       throw unreadable(dir, FILE_COMPRESSED);
     }
-    const paths = info?.relative_file_paths;
     if (Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string')) {
       const listed = (paths as string[]).map((p) => listedFile(dir, p));
       await warnOfUnlistedFiles(dir, listed, warn);

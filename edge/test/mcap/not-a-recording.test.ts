@@ -73,6 +73,15 @@ t.test('whole-file compression: by the zstd magic, by metadata.yaml, and by .zst
     await replayError(join(dir, 'meta')),
     /meta: the bag was recorded with whole-file compression .*`ros2 bag convert`/,
   );
+  // decompressed as the error advises (`zstd -d base_0.mcap.zstd`), metadata.yaml unchanged: read, with a warning
+  await writeFile(join(dir, 'meta', 'base_0.mcap'), bytes);
+  const { gate } = makeGate();
+  const s = await replayRecording({ bagPath: join(dir, 'meta'), profile, gate });
+  t.equal(s.error, undefined);
+  t.equal(s.telemetry.accepted, 1);
+  t.match(s.warnings, [
+    /meta: metadata\.yaml says compression_mode FILE; the decompressed base_0\.mcap beside the \.zstd files are read/,
+  ]);
   await writeFile(join(dir, 'bare', 'base_0.mcap.zstd'), compressed);
   t.match(await replayError(join(dir, 'bare')), /bare: the bag was recorded with whole-file compression/);
 });
