@@ -7,8 +7,9 @@
  * vetoes).
  *
  * The file is streamed (no index is needed, so truncated and unindexed files replay), so messages are held for
- * `windowNs` of log time and released oldest first; a message more than the window late cannot be put back in
- * place and is counted (`late`) and released at once, to be replayed at the latest time seen.
+ * `windowNs` of log time and released oldest first; a message more than the window behind the newest one seen
+ * (a stale or zero log time) cannot be put back in place: it is counted (`late`) and keeps its place in the
+ * file, to be replayed at the latest time seen.
  *
  * A recording whose first item `keepsFileOrder` (the edge's own, `edge run --record`) is passed through as it is:
  * its file order is the order the live gate took its inputs in, and its log time is the node's wall clock, which
@@ -37,14 +38,13 @@ export async function* inLogTimeOrder(
   keepsFileOrder: (first: RecordedItem) => boolean = () => false,
 ): AsyncGenerator<RecordedItem, void, void> {
   /**
-   * Held items, sorted by log time, from `head` on (released ones before it are dropped in batches, so a
-   * high-rate recording does not move the whole window per message); insertion searches from the end, where an
-   * in-order item goes.
+   * Held items with the log time they are replayed at, sorted by it, from `head` on (released ones before it are
+   * dropped in batches, so a high-rate recording does not move the whole window per message); insertion searches
+   * from the end, where an in-order item goes.
    */
-  let held: RecordedItem[] = [];
+  let held: { item: RecordedItem; atNs: bigint }[] = [];
   let head = 0;
   let newestNs: bigint | undefined;
-  let releasedNs: bigint | undefined;
   let failed = false;
   let failure: unknown;
   let inFileOrder: boolean | undefined;
@@ -55,21 +55,20 @@ export async function* inLogTimeOrder(
         yield item;
         continue;
       }
-      const t = item.logTimeNs;
-      if (releasedNs !== undefined && t < releasedNs) {
+      let atNs = item.logTimeNs;
+      if (newestNs !== undefined && atNs + windowNs < newestNs) {
+        // Beyond the window behind the newest seen (a zero or stale log time too): it cannot be put back in
+        // place, so it keeps its place in the file, after the newest message seen.
         counts.late += 1;
-        yield item;
-        continue;
+        atNs = newestNs;
       }
       let at = held.length;
-      while (at > head && held[at - 1]!.logTimeNs > t) at -= 1;
+      while (at > head && held[at - 1]!.atNs > atNs) at -= 1;
       if (at < held.length) counts.reordered += 1;
-      held.splice(at, 0, item);
-      if (newestNs === undefined || t > newestNs) newestNs = t;
-      while (head < held.length && held[head]!.logTimeNs + windowNs < newestNs) {
-        const next = held[head++]!;
-        releasedNs = next.logTimeNs;
-        yield next;
+      held.splice(at, 0, { item, atNs });
+      if (newestNs === undefined || atNs > newestNs) newestNs = atNs;
+      while (head < held.length && held[head]!.atNs + windowNs < newestNs) {
+        yield held[head++]!.item;
       }
       if (head >= 1024 && head * 2 >= held.length) {
         held = held.slice(head);
@@ -81,6 +80,6 @@ export async function* inLogTimeOrder(
     failure = err;
   }
   // On error too: what was read before the damage is replayed before the error ends the replay.
-  yield* held.slice(head);
+  for (const h of held.slice(head)) yield h.item;
   if (failed) throw failure;
 }

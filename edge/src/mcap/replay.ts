@@ -62,7 +62,7 @@ export interface ReplayOptions {
 
 const NS_PER_MS = 1_000_000n;
 /**
- * Log time before 2000-01-01 is no wall-clock time: rosbag2 stamps messages with the recorder's clock, which is
+ * Log time before 2000-01-01 throughout is no wall-clock time: rosbag2 stamps messages with the recorder's clock, which is
  * the simulation's /clock under --use-sim-time (seconds from the simulation's start) and 1970 on a robot whose
  * clock was never set.
  */
@@ -283,9 +283,9 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     summary.error = (err as Error).message;
   }
   summary.logTimeReordered = order.reordered;
-  if (summary.firstMessageMs !== null && summary.firstMessageMs < WALL_CLOCK_FROM_MS) {
+  if (summary.lastMessageMs !== null && summary.lastMessageMs < WALL_CLOCK_FROM_MS) {
     warn(
-      `the recording's log time starts at ${new Date(summary.firstMessageMs).toISOString()}: a simulated clock (recorded with --use-sim-time) or a robot clock never set; the provenance documents are judged at that time, so PROVENANCE fails every intent (not yet valid): replay a recording made on wall-clock time`,
+      `the recording's log time starts at ${new Date(summary.firstMessageMs ?? summary.lastMessageMs).toISOString()}: a simulated clock (recorded with --use-sim-time) or a robot clock never set; the provenance documents are judged at that time, so PROVENANCE fails every intent (not yet valid): replay a recording made on wall-clock time`,
     );
   }
   if (order.late > 0) {

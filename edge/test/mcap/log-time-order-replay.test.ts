@@ -75,6 +75,32 @@ t.test('a scan stored more than the window late is counted, warned of, and still
   t.ok(s.commands.stop >= 1, 'the person in front still stops the move');
 });
 
+t.test('a scan with a zero log time is replayed where it was stored, not moved to 1970', async (t) => {
+  // A writer that left the log time unset on one message: sorted, it would be judged at log time 0, refused as
+  // another clock's, and the intent 10 ms later signed without the person it shows.
+  const bag = join(t.testdir(), 'zero-log-time.mcap');
+  const { gate, profile } = makeGate();
+  const w = await openBag(bag);
+  for (let dt = 0; dt <= 400; dt += 20) {
+    const at = T0 + dt;
+    await w.write(TOPICS.joints, jointStateMsg(profile, at), at);
+    await w.write(TOPICS.front, scanMsg(at, dt >= 200 ? 0.3 : null), dt === 200 ? 0 : at);
+    await w.write(TOPICS.rear, scanMsg(at, null), at);
+    if (dt % 100 === 0) await w.write(TOPICS.battery, batteryMsg(at), at);
+    if (dt === 0) await w.write(TOPICS.firmware, firmwareMsg(), at);
+    if (dt === 200) await w.write(TOPICS.intent, trajectoryMsg(armIntent(), at + 10), at + 10);
+  }
+  await w.finish();
+  const s = await replayRecording({ bagPath: bag, profile, gate });
+  t.equal(s.firstMessageMs, T0);
+  t.equal(s.logTimeBackwards, 1);
+  t.same(s.skipped.byReason, {}, 'the scan is judged at the time it was stored');
+  t.equal(s.commands.motion, 0);
+  t.match(s.firstVeto, { outcome: 'vetoed', offsetMs: 210, violation: /^RISK\.HUMAN_IN_RADIUS/ });
+  t.equal(s.warnings.length, 1, 'only the late message is warned of, no simulated clock');
+  t.match(s.warnings[0], /stored more than 1 s of log time after later ones/);
+});
+
 t.test('inLogTimeOrder: sorted within the window, stable, and flushed before a read error', async (t) => {
   const item = (ms: number, topic: string): RecordedItem => ({
     kind: 'unread',
@@ -88,7 +114,7 @@ t.test('inLogTimeOrder: sorted within the window, stable, and flushed before a r
     yield item(10, 'c');
     yield item(20, 'd');
     yield item(5000, 'e');
-    yield item(15, 'f'); // beyond the window after e
+    yield item(15, 'f'); // beyond the window behind e: keeps its place after e
     throw new Error('truncated');
   }
   const counts = { reordered: 0, late: 0 };
@@ -98,8 +124,8 @@ t.test('inLogTimeOrder: sorted within the window, stable, and flushed before a r
   }, /truncated/);
   t.same(
     seen,
-    ['a', 'c', 'd', 'b', 'f', 'e'],
-    'equal log times keep file order; e is flushed before the error',
+    ['a', 'c', 'd', 'b', 'e', 'f'],
+    'equal log times keep file order; f, too late, keeps its place; all is flushed before the error',
   );
   t.same(counts, { reordered: 2, late: 1 });
 });
