@@ -15,10 +15,10 @@ import {
   validate,
 } from '@pentagate/protocol';
 import { type DecisionCheckOptions, checkDecisionEnvelope } from './decision-checks.js';
+import { ReportBuilder, type VerificationReport } from './report.js';
 
 /** The outcomes the cloud issues a governance token for: an approval at decision time or by an operator. */
 const TOKEN_OUTCOMES: readonly string[] = ['ALLOW', 'APPROVED'];
-import { ReportBuilder, type VerificationReport } from './report.js';
 
 /** `pentagate verify token`: a governance token against the trust file. */
 export function verifyGovernanceToken(
