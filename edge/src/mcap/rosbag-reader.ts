@@ -22,8 +22,9 @@ import { decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
-import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
-import { DuplicateMessages, duplicateDetail } from './duplicate-messages.js';
+import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
+import { DuplicateMessages } from './duplicate-messages.js';
+import { storedMessage, type TopicDecoder } from './stored-message.js';
 
 export type RecordingProblemReason =
   | 'duplicate-message'
@@ -65,10 +66,7 @@ export type RecordedItem =
       detail: string;
     };
 
-type ChannelDecoder =
-  | { ok: true; topic: string; type: string; decode(data: Uint8Array): DecodedMessage }
-  | { ok: 'unread'; topic: string; type: string }
-  | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
+type ChannelDecoder = TopicDecoder;
 
 /** Largest JSON message read from a recording (the edge's inbound limit, with room for the recorded wrapper). */
 const MAX_JSON_MESSAGE_BYTES = 128 * 1024;
@@ -290,25 +288,5 @@ function decodeMessage(
       detail: decoder.detail,
     };
   }
-  if (duplicates.isCopy(decoder.topic, logTimeNs, record.data)) {
-    return {
-      kind: 'problem',
-      topic: decoder.topic,
-      type: decoder.type,
-      logTimeNs,
-      reason: 'duplicate-message',
-      detail: duplicateDetail(decoder.topic, decoder.type, logTimeNs),
-    };
-  }
-  const decoded = decoder.decode(record.data);
-  return decoded.ok
-    ? { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message: decoded.message }
-    : {
-        kind: 'problem',
-        topic: decoder.topic,
-        type: decoder.type,
-        logTimeNs,
-        reason: decoded.reason,
-        detail: decoded.detail,
-      };
+  return storedMessage(decoder, logTimeNs, record.data, duplicates);
 }

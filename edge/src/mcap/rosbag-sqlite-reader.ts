@@ -24,14 +24,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
-import { type DecodedMessage, decodeCdrMessage, ros2msgReader } from './cdr-message.js';
-import { DuplicateMessages, duplicateDetail } from './duplicate-messages.js';
+import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
+import { DuplicateMessages } from './duplicate-messages.js';
+import { storedMessage, type TopicDecoder } from './stored-message.js';
 import type { ReadOptions, RecordedItem, RecordingProblemReason, WantedTopic } from './rosbag-reader.js';
-
-type TopicDecoder =
-  | { ok: true; topic: string; type: string; decode(data: Uint8Array): DecodedMessage }
-  | { ok: 'unread'; topic: string; type: string }
-  | { ok: false; topic: string; type: string; reason: RecordingProblemReason; detail: string };
 
 interface TopicRow {
   id: bigint;
@@ -192,28 +188,7 @@ export function* readRosbagSqlite(
         };
         continue;
       }
-      if (duplicates.isCopy(decoder.topic, logTimeNs, m.data)) {
-        yield {
-          kind: 'problem',
-          topic: decoder.topic,
-          type: decoder.type,
-          logTimeNs,
-          reason: 'duplicate-message',
-          detail: duplicateDetail(decoder.topic, decoder.type, logTimeNs),
-        };
-        continue;
-      }
-      const decoded = decoder.decode(m.data);
-      yield decoded.ok
-        ? { kind: 'message', topic: decoder.topic, type: decoder.type, logTimeNs, message: decoded.message }
-        : {
-            kind: 'problem',
-            topic: decoder.topic,
-            type: decoder.type,
-            logTimeNs,
-            reason: decoded.reason,
-            detail: decoded.detail,
-          };
+      yield storedMessage(decoder, logTimeNs, m.data, duplicates);
     }
   } catch (err) {
     if (err instanceof TransportError) throw err;
