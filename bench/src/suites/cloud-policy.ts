@@ -105,7 +105,7 @@ const CASES: Case[] = [
     name: 'denyBudget',
     call: {
       tool_name: 'payments.transfer',
-      arguments: { to: 'acct-9' },
+      arguments: { to: 'acct-9', amount: 750 },
       spend_amount: 750,
       region: 'EU',
       department: 'finance',
