@@ -2,7 +2,8 @@
  * The checks shared by a proof packet and a governance token (ARCHITECTURE.md §5, "Proof packet"): the DSSE
  * envelope is signed by a 'proof' key that was valid when the decision was issued, the payload is an
  * in-toto Statement v1 with the Pentagate decision predicate, it names the action by its digest, and
- * (when a time is given) the decision had not expired at that time.
+ * (when a time is given) the decision had not expired at that time — except a refusal (DENY, VETOED),
+ * which is final: its proof holds at any time after it was issued.
  */
 import type { TrustStore } from '@pentagate/crypto';
 import {
@@ -21,6 +22,9 @@ import type { ReportBuilder } from './report.js';
 import { describeWindow, isoOf, parseIsoMs } from './time.js';
 
 export const DECISION_ENVELOPE: EnvelopeExpectation = { role: 'proof', payloadType: PAYLOAD_TYPES.inToto };
+
+/** Outcomes that refuse for good: the proof of one stays in force after its expiresAt (= issuedAt). */
+const FINAL_REFUSALS: ReadonlySet<string> = new Set(['DENY', 'VETOED']);
 
 export interface DecisionCheckOptions {
   /** When the decision is being relied on; without it expiry is not evaluated (and the report says so). */
@@ -68,6 +72,9 @@ export function checkDecisionEnvelope(
 
   if (options.atMs === undefined) {
     report.pass('expiry', `not evaluated: no time given; the decision is valid until ${isoOf(expiresAtMs)}`);
+  } else if (FINAL_REFUSALS.has(predicate.outcome) && options.atMs >= issuedAtMs) {
+    // expiresAt bounds what a decision permits; a refusal permits nothing, and stays a refusal
+    report.pass('expiry', `not applicable: a ${predicate.outcome} is final (issued ${predicate.issuedAt})`);
   } else {
     const problem = describeWindow(options.atMs, issuedAtMs, expiresAtMs);
     report.check(

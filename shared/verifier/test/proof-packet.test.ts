@@ -93,6 +93,21 @@ t.test('a decision is invalid after its expiry and before its issue', async (t) 
   t.same(failedNames(early), ['expiry']);
 });
 
+t.test('a proof of a refusal (DENY, VETOED) verifies at any later time: a refusal is final', async (t) => {
+  // The cloud signs refusals ("proofs of refusals") with expiresAt = issuedAt; checked later, as an auditor
+  // does, the packet used to be INVALID "expired at <issuedAt>" though nothing about it had lapsed.
+  for (const outcome of ['DENY', 'VETOED'] as const) {
+    const statement = decisionStatement(4, { outcome, expiresAt: iso(T0_MS + 4_000) });
+    const report = verifyProofPacket({ v: 1, envelope: signDecision(statement) }, trust, {
+      atMs: T0_MS + 86_400_000,
+    });
+    t.equal(report.valid, true, `${outcome}: ${report.failures.join('; ')}`);
+    t.match(report.checks.find((c) => c.name === 'expiry')?.detail, /final/);
+    const before = verifyProofPacket({ v: 1, envelope: signDecision(statement) }, trust, { atMs: T0_MS });
+    t.same(failedNames(before), ['expiry'], `${outcome} checked before it was issued`);
+  }
+});
+
 t.test('a signed statement that is not a decision statement is invalid', async (t) => {
   const packet = { v: 1, envelope: signDecision({ ...decisionStatement(0), predicateType: 'other' }) };
   const report = verifyProofPacket(packet, trust, { atMs });
