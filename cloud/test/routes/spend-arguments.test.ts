@@ -112,6 +112,12 @@ t.test('kernel tool:invoke: the payload amount counts, not spendAmount 0', async
   });
   t.equal(res.statusCode, 200);
   t.equal(res.json().status, 'REQUIRE_HUMAN', 'a 20 000 transfer waits for the second person');
+  const signed = JSON.parse(Buffer.from(res.json().proof.envelope.payload, 'base64').toString('utf8'));
+  t.equal(
+    signed.predicate.reservedBudget,
+    20_000,
+    'the signed statement reserves the amount, not spendAmount 0',
+  );
   t.match(
     res.json().violations.map((v: { code: string }) => v.code),
     ['CONSENT.HUMAN_REQUIRED'],
