@@ -6,7 +6,7 @@
  * ones too, and the agent receives those envelopes, so the compact form of a DENY, VETOED, REQUIRE_HUMAN or
  * HELD_FOR_VETO statement is well formed and correctly signed — and must still not verify as a token.
  */
-import { type TrustStore, fromGovernanceToken } from '@pentagate/crypto';
+import { type TrustStore, fromGovernanceToken, jcsDigestHex } from '@pentagate/crypto';
 import {
   DsseEnvelopeSchema,
   InvalidInputError,
@@ -20,11 +20,19 @@ import { ReportBuilder, type VerificationReport } from './report.js';
 /** The outcomes the cloud issues a governance token for: an approval at decision time or by an operator. */
 const TOKEN_OUTCOMES: readonly string[] = ['ALLOW', 'APPROVED'];
 
+export interface TokenCheckOptions extends DecisionCheckOptions {
+  /**
+   * The request the token must be for (parsed JSON: the propose or selfcorrect body as sent); its
+   * SHA-256(JCS) must be the statement's subject digest. Without it, a token for any call verifies.
+   */
+  request?: unknown;
+}
+
 /** `pentagate verify token`: a governance token against the trust file. */
 export function verifyGovernanceToken(
   token: string,
   trust: TrustStore,
-  options: DecisionCheckOptions = {},
+  options: TokenCheckOptions = {},
 ): VerificationReport {
   const envelope = validate(DsseEnvelopeSchema, fromGovernanceToken(token.trim()), 'governance token');
   const report = new ReportBuilder('governance token (statement not verified)');
@@ -38,6 +46,17 @@ export function verifyGovernanceToken(
       `expected ALLOW or APPROVED, got ${outcome}: a signed decision that is not an approval is no ` +
         'permission to run the tool (verify it as a proof packet with `pentagate verify proof`)',
     );
+    if (options.request !== undefined) {
+      const digest = jcsDigestHex(options.request);
+      const subjects = statement.subject.map((s) => s.digest.sha256);
+      report.check(
+        'binds the request',
+        subjects.includes(digest),
+        `the token is for this request: SHA-256(JCS(request)) ${digest}`,
+        `expected the subject digest to be SHA-256(JCS(request)) ${digest}, got ${subjects.join(', ')}: ` +
+          'the token was issued for another call',
+      );
+    }
   }
   return report.finish(options.atMs);
 }

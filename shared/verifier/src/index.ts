@@ -8,7 +8,7 @@ export { MAX_INPUT_BYTES, readInputBytes, readInputJson, readInputText } from '.
 export { parseAtOption, parseIsoMs } from './time.js';
 export { type ProofPacketOptions, verifyProofPacket } from './proof-packet.js';
 export type { DecisionCheckOptions } from './decision-checks.js';
-export { tokenFromFileText, verifyGovernanceToken } from './governance-token.js';
+export { type TokenCheckOptions, tokenFromFileText, verifyGovernanceToken } from './governance-token.js';
 export {
   type CheckpointCheckOptions,
   verifyCheckpointNote,

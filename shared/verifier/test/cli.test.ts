@@ -17,6 +17,7 @@ import {
   signConsent,
   signMotorCommand,
   strangerSigner,
+  actionRequest,
   tempDir,
   trustDocument,
   unsignedCommand,
@@ -122,6 +123,20 @@ t.test('--json prints { valid, subject, at, atSource, checks, failures }', async
   const failed = JSON.parse(bad.out);
   t.equal(failed.valid, false);
   t.match(failed.failures, [/^expiry: expired at/]);
+});
+
+t.test('verify token --request: valid for the call it was issued for, invalid for another', async (t) => {
+  // without --request a token for one call verified as VALID for any other call an executor was about to run
+  const { file, trust } = await setup(t);
+  const token = await file('tok', governanceToken(log, 2));
+  const same = await file('req.json', actionRequest);
+  const other = await file('other.json', { ...actionRequest, payload: { amountCents: 999_999 } });
+  const ok = await pentagate('verify', 'token', token, '--trust', trust, '--at', AT, '--request', same);
+  t.equal(ok.code, 0, ok.out);
+  t.match(ok.out, /✓ binds the request: the token is for this request/);
+  const bad = await pentagate('verify', 'token', token, '--trust', trust, '--at', AT, '--request', other);
+  t.equal(bad.code, 1);
+  t.match(bad.out, /✗ binds the request: .*issued for another call/);
 });
 
 t.test('an unknown key id exits 2 (cannot be checked) and names the kid', async (t) => {

@@ -81,9 +81,10 @@ export const logCommands: Command[] = [
     read: (file) => readInputJson(file, 'proof packet'),
     verify: verifyProofPacket,
   }),
-  fileArtifactCommand({
+  {
     path: ['verify', 'token'],
     summary: 'Check a governance token (pgt1.…): the decision signature and statement',
+    usage: 'FILE --trust TRUST [--request FILE] [--json] [--at ISO]',
     description: [
       'FILE holds a governance token `pgt1.<kid>.<payload>.<sig>`, or a JSON object with a',
       '"governance_token" string (a saved propose response). The token is expanded to its DSSE envelope',
@@ -93,11 +94,31 @@ export const logCommands: Command[] = [
       '  - the decision is in force at --at or the current clock',
       '  - the decision is an approval (outcome ALLOW, or APPROVED by an operator): a signed refusal or a',
       '    decision still waiting for an operator (REQUIRE_HUMAN, HELD_FOR_VETO) is no permission to run',
+      '  - with --request FILE (the propose or selfcorrect body as sent, JSON): the subject digest is',
+      '    SHA-256(JCS(request)), so the token is for that call and no other',
       'A token carries no audit-log proof; use `pentagate verify proof` for that.',
-    ],
-    read: async (file) => tokenFromFileText(await readInputText(file, 'governance token')),
-    verify: verifyGovernanceToken,
-  }),
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options: {
+      ...options,
+      request: { type: 'string', valueName: 'FILE', description: 'The request (JSON) the token must be for' },
+    },
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const token = tokenFromFileText(await readInputText(args.positionals[0]!, 'governance token'));
+      const requestPath = args.options.request;
+      const request =
+        typeof requestPath === 'string' ? await readInputJson(requestPath, 'request') : undefined;
+      const time = checkTime(args);
+      const report = verifyGovernanceToken(token, trust, {
+        ...(request !== undefined ? { request } : {}),
+        ...(time ? { atMs: time.atMs } : {}),
+      });
+      return emitReport(report, args, io, time);
+    },
+  },
   fileArtifactCommand({
     path: ['verify', 'checkpoint'],
     summary: 'Check a signed audit-log checkpoint (C2SP signed note)',
