@@ -68,7 +68,7 @@ export function describeUserError(err: unknown, portOptions: readonly string[] =
 }
 
 /**
- * Why a `fetch` got no answer, as one line. Node's fetch (undici) rejects with a bare "fetch failed" and
+ * Why a `fetch` got no answer, as one line. Node's undici-based fetch rejects with a bare "fetch failed" and
  * keeps the reason in `cause` (a refused connection, an unknown host, a bad port); an AbortSignal.timeout
  * rejects with a TimeoutError.
  */
