@@ -92,6 +92,13 @@ function hasUnsafeInteger(value: unknown): boolean {
   return Object.values(value).some(hasUnsafeInteger);
 }
 
+/** readJson refuses a member named __proto__ (2e54eb6); fc.jsonValue() generates one now and then. */
+function hasProtoMember(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return true;
+  return Object.values(value).some(hasProtoMember);
+}
+
 t.test(
   'agrees with JSON.parse on every JSON value without duplicates, lone surrogates or unsafe integers',
   async (t) => {
@@ -99,7 +106,7 @@ t.test(
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value);
-        if (hasLoneSurrogate(text) || hasUnsafeInteger(value)) return;
+        if (hasLoneSurrogate(text) || hasUnsafeInteger(value) || hasProtoMember(value)) return;
         compared++;
         t.same(readJson(Buffer.from(text), { what: 'x', maxDepth: 1000 }), JSON.parse(text));
       }),
