@@ -8,6 +8,7 @@
  * so a field that is given must have its documented type, or the proposal is refused: fail closed.
  */
 import { type ActionType, conforms, type ProposedAction, ToolNameSchema } from '@pentagate/protocol';
+import { isSpend } from '../pentagon/tiers/spend-arguments.js';
 import type { KernelFinding } from './kernel-violations.js';
 
 interface TypedField {
@@ -20,8 +21,6 @@ interface TypedField {
   expected: string;
   remediation: string;
 }
-
-const isNonNegativeNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 const TYPED_FIELDS: readonly TypedField[] = [
   {
@@ -38,7 +37,7 @@ const TYPED_FIELDS: readonly TypedField[] = [
   {
     name: 'spendAmount',
     appliesTo: (type) => type !== 'ledger:write', // its spend is payload.amount (ledgerWriteFindings)
-    valid: isNonNegativeNumber,
+    valid: isSpend,
     expected: 'a finite number >= 0',
     remediation:
       'send payload.spendAmount as a number >= 0 in the budget unit, or leave it out when the action spends nothing',

@@ -28,7 +28,8 @@ function own(object: unknown, name: string): unknown {
     : undefined;
 }
 
-const isSpend = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/** A spend the gates can count: a finite number >= 0 (also the kernel's check of a declared spendAmount). */
+export const isSpend = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
  * The argument's values: top level (the agent routes' `arguments`, a kernel payload), and inside a nested
