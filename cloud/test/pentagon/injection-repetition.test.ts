@@ -4,10 +4,14 @@
  * e-mail or a masked password scored as an injection; and forty `l` are valid base64 whose "decoding" was
  * scored although it is not text. These must pass the whole screen; attacks padded with the same runs must not.
  */
+import fc from 'fast-check';
 import t from 'tap';
+import { WORD_CODE_UNITS } from '../../src/pentagon/tiers/injection/classifier/features.js';
 import { collapseRepeatedPhrases, collapseRuns } from '../../src/pentagon/tiers/injection/classifier/runs.js';
 import { bundledModel } from '../../src/pentagon/tiers/injection/classifier/index.js';
 import { classifyText, screenTexts } from '../../src/pentagon/tiers/injection/index.js';
+
+import { corpusTexts, generatedRowTexts } from './injection-texts.js';
 
 const SETTINGS = { threshold: 0.5, extraPatterns: [] };
 const screen = (value: string) => screenTexts([{ path: '/arguments/body', value }], SETTINGS);
@@ -144,3 +148,76 @@ t.test('the classifier alone still refuses attacks padded with repeated words', 
     );
   }
 });
+
+/**
+ * The reference: the phrase pass written plainly (word offsets in an array, words compared unit by unit),
+ * which the shipped pass (typed arrays, words keyed by their hash) must equal on any text.
+ */
+function collapseRepeatedPhrasesReference(text: string): string {
+  const bounds: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    while (i < text.length && WORD_CODE_UNITS[text.charCodeAt(i)] === 0) i++;
+    if (i >= text.length) break;
+    const start = i;
+    while (i < text.length && WORD_CODE_UNITS[text.charCodeAt(i)] === 1) i++;
+    bounds.push(start, i);
+  }
+  const word = (w: number) => text.slice(bounds[2 * w], bounds[2 * w + 1]);
+  const words = bounds.length / 2;
+  const keep = new Array<boolean>(words).fill(true);
+  let changed = false;
+  for (let w = 0; w < words; ) {
+    let advanced = false;
+    for (let k = 1; k <= 4 && w + k * 3 <= words; k++) {
+      let n = 0;
+      while (w + k + n < words && word(w + n) === word(w + k + n)) n++;
+      const copies = 1 + Math.floor(n / k);
+      if (copies < 3) continue;
+      if (/[<>[\]{}|#=*_~`/\\]/.test(text.slice(bounds[2 * w], bounds[2 * (w + k * copies) - 1]))) continue;
+      for (let j = w + k; j < w + k * copies; j++) keep[j] = false;
+      changed = true;
+      w += k * copies;
+      advanced = true;
+      break;
+    }
+    if (!advanced) w++;
+  }
+  if (!changed) return text;
+  let out = '';
+  let cursor = 0;
+  for (let w = 1; w < words; w++) {
+    if (keep[w]) continue;
+    out += text.slice(cursor, bounds[2 * w - 1]);
+    cursor = bounds[2 * w + 1]!;
+  }
+  return out + text.slice(cursor);
+}
+
+t.test(
+  'the phrase pass equals its plain reference on the corpus, generated rows and random text',
+  async (t) => {
+    let changed = 0;
+    // each text also padded with its first words said four times over, as repetition attacks do
+    const stutter = (text: string) => `${text.split(' ').slice(0, 2).join(' ')} `.repeat(4) + text;
+    for (const text of [...corpusTexts, ...generatedRowTexts(1)].flatMap((x) => [x, stutter(x)])) {
+      const expected = collapseRepeatedPhrasesReference(text);
+      if (expected !== text) changed++;
+      if (collapseRepeatedPhrases(text) !== expected)
+        t.fail(`differs on ${JSON.stringify(text.slice(0, 80))}`);
+    }
+    // words that share a hash but differ, and words of one length that differ in one unit, must not merge
+    t.equal(collapseRepeatedPhrases('ab ab ac ab ab'), collapseRepeatedPhrasesReference('ab ab ac ab ab'));
+    // random text from a small alphabet repeats words and phrases often; a long text grows the arrays
+    const unit = fc.constantFrom('a', 'b', ' ', ' ', ',', '\n', '#', 'é', '日', '\u{1F600}');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 300 }), (units) => {
+        const text = units.join('');
+        return collapseRepeatedPhrases(text) === collapseRepeatedPhrasesReference(text);
+      }),
+      { numRuns: 3000 },
+    );
+    const long = 'go on go on go on and then stop, '.repeat(400);
+    t.equal(collapseRepeatedPhrases(long), collapseRepeatedPhrasesReference(long));
+    t.ok(changed > 0, `the corpus exercises the shortening (${changed} texts changed)`);
+  },
+);

@@ -5,17 +5,20 @@
  * whenever `###` carried any positive weight. Three keep the n-gram itself (a `###` delimiter still reads as
  * one); only the repetition goes. Training and scoring both read views through this (views.ts).
  */
+import { CodeUnits } from '../code-units.js';
 import { WORD_CODE_UNITS } from './features.js';
+
+const RUN_UNITS = new CodeUnits();
 
 /** Longest run kept. */
 export const MAX_RUN_CHARS = 3;
 
-/** Index of the first code unit (at or after `from`) that repeats the three before it, or -1. */
-function firstLongRun(text: string, from: number): number {
+/** Index of the first code unit of `units` (at or after `from`, before `n`) that repeats the three before it, or -1. */
+function firstLongRun(units: Uint16Array, n: number, from: number): number {
   let previous = -1;
   let repeats = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = from; i < n; i++) {
+    const c = units[i]!;
     if (c !== previous) {
       previous = c;
       repeats = 0;
@@ -31,18 +34,21 @@ function firstLongRun(text: string, from: number): number {
  * without a long run, which is nearly every text, is returned as it is after one pass.
  */
 export function collapseRuns(text: string): string {
-  let at = firstLongRun(text, 0);
+  // a typed copy: `charCodeAt` on the views' many string kinds took a generic path (code-units.ts)
+  const units = RUN_UNITS.of(text);
+  const n = text.length;
+  let at = firstLongRun(units, n, 0);
   if (at < 0) return text;
   let out = '';
   let kept = 0;
   while (at >= 0) {
-    const c = text.charCodeAt(at);
+    const c = units[at]!;
     let end = at + 1;
-    while (end < text.length && text.charCodeAt(end) === c) end++;
+    while (end < n && units[end] === c) end++;
     out += text.slice(kept, at);
     kept = end;
     // text[end] differs from the run, so the next run starts afresh there
-    at = firstLongRun(text, end);
+    at = firstLongRun(units, n, end);
   }
   return out + text.slice(kept);
 }
@@ -55,38 +61,67 @@ export const MIN_REPEATED_PHRASE_COPIES = 3;
 export const KEPT_PHRASE_COPIES = 1;
 
 /**
- * Start and end offsets of the words of `text` (runs of word code units, as the features read them), as
- * [start0, end0, start1, end1, …]. Punctuation between words is not part of a word, so "thank you, thank
- * you, thank you!" repeats one phrase.
+ * The words of the text last read by `readWords` (runs of word code units, as the features read them):
+ * word w spans [wordStarts[w], wordEnds[w]) and `wordKeys[w]` is a key made of its length and its first and
+ * last units, so two words are compared by one integer first (and the units read once more only when the
+ * keys agree: a hash of every unit cost more than it saved). Punctuation between words is not part of a word, so "thank you, thank
+ * you, thank you!" repeats one phrase. Reused typed arrays: a list of offsets built by `push` for every
+ * field cost more than the comparisons themselves (scoring is synchronous, so one set suffices).
  */
-function wordBounds(text: string): number[] {
-  const bounds: number[] = [];
-  let i = 0;
-  while (i < text.length) {
-    while (i < text.length && WORD_CODE_UNITS[text.charCodeAt(i)] === 0) i++;
-    if (i >= text.length) break;
-    const start = i;
-    while (i < text.length && WORD_CODE_UNITS[text.charCodeAt(i)] === 1) i++;
-    bounds.push(start, i);
+let wordStarts = new Int32Array(512);
+let wordEnds = new Int32Array(512);
+let wordKeys = new Int32Array(512);
+const wordUnits = new CodeUnits();
+/** The code units of the text last read by `readWords`. */
+let units: Uint16Array = new Uint16Array(1);
+
+/** Reads the words of `text` into the arrays above; returns how many there are. */
+function readWords(text: string): number {
+  const n = text.length;
+  // at most one word per two units (a word and the unit that ends it), plus one
+  if (wordStarts.length < (n >> 1) + 1) {
+    const size = 2 * ((n >> 1) + 1);
+    wordStarts = new Int32Array(size);
+    wordEnds = new Int32Array(size);
+    wordKeys = new Int32Array(size);
   }
-  return bounds;
+  // locals, not the module's bindings, inside the loop: each read of those goes through the module scope
+  const unitsRead = wordUnits.of(text);
+  units = unitsRead;
+  const isWordUnit = WORD_CODE_UNITS;
+  const starts = wordStarts;
+  const ends = wordEnds;
+  const keys = wordKeys;
+  let words = 0;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isWordUnit[unitsRead[i]!] === 0) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && isWordUnit[unitsRead[i]!] === 1) i++;
+    starts[words] = start;
+    ends[words] = i;
+    keys[words++] = (((unitsRead[start]! << 16) | unitsRead[i - 1]!) ^ ((i - start) << 27)) | 0;
+  }
+  return words;
 }
 
-function sameWord(text: string, bounds: number[], a: number, b: number): boolean {
-  const length = bounds[2 * a + 1]! - bounds[2 * a]!;
-  if (length !== bounds[2 * b + 1]! - bounds[2 * b]!) return false;
-  // unit by unit: a slice per comparison allocated for every pair of words of one length
-  const from = bounds[2 * a]!;
-  const to = bounds[2 * b]!;
-  for (let i = 0; i < length; i++) if (text.charCodeAt(from + i) !== text.charCodeAt(to + i)) return false;
+function sameWord(a: number, b: number): boolean {
+  if (wordKeys[a] !== wordKeys[b]) return false;
+  const length = wordEnds[a]! - wordStarts[a]!;
+  if (length !== wordEnds[b]! - wordStarts[b]!) return false;
+  const from = wordStarts[a]!;
+  const to = wordStarts[b]!;
+  for (let i = 0; i < length; i++) if (units[from + i] !== units[to + i]) return false;
   return true;
 }
 
 /** Characters that mark a boundary rather than prose: brackets, tags, pipes, rules and markup. */
 const DELIMITER_CHARS = new Set('<>[]{}|#=*_~`/\\'.split('').map((c) => c.charCodeAt(0)));
 
-function hasDelimiter(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (DELIMITER_CHARS.has(text.charCodeAt(i))) return true;
+/** Whether the text last read by `readWords` has a delimiter character in [start, end). */
+function hasDelimiter(start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (DELIMITER_CHARS.has(units[i]!)) return true;
   return false;
 }
 
@@ -100,22 +135,24 @@ function hasDelimiter(text: string, start: number, end: number): boolean {
  * Repeated delimiters are not prose and are left as they are (see below).
  */
 export function collapseRepeatedPhrases(text: string): string {
-  const bounds = wordBounds(text);
-  const words = bounds.length / 2;
-  if (words < 3) return text;
+  const words = readWords(text);
+  if (words < MIN_REPEATED_PHRASE_COPIES) return text;
   const keep = new Uint8Array(words).fill(1);
   let changed = false;
   for (let w = 0; w < words; ) {
     let advanced = false;
     for (let k = 1; k <= MAX_REPEATED_PHRASE_WORDS && w + k * MIN_REPEATED_PHRASE_COPIES <= words; k++) {
+      // a third copy needs the words k and 2k further on to be this one (w + 2k < words here)
+      const key = wordKeys[w]!;
+      if (wordKeys[w + k] !== key || wordKeys[w + 2 * k] !== key) continue;
       // how many words after the first copy continue the period-k repetition
       let n = 0;
-      while (w + k + n < words && sameWord(text, bounds, w + n, w + k + n)) n++;
+      while (w + k + n < words && sameWord(w + n, w + k + n)) n++;
       const copies = 1 + Math.floor(n / k);
       if (copies < MIN_REPEATED_PHRASE_COPIES) continue;
       // a repeated fake boundary ("<end of session> <end of session> …") is delimiter flooding, an attack
       // technique (OWASP LLM01): its repetition is the signal and stays
-      if (hasDelimiter(text, bounds[2 * w]!, bounds[2 * (w + k * copies) - 1]!)) continue;
+      if (hasDelimiter(wordStarts[w]!, wordEnds[w + k * copies - 1]!)) continue;
       for (let j = w + k * KEPT_PHRASE_COPIES; j < w + k * copies; j++) keep[j] = 0;
       changed = true;
       w += k * copies;
@@ -130,8 +167,8 @@ export function collapseRepeatedPhrases(text: string): string {
   let cursor = 0;
   for (let w = KEPT_PHRASE_COPIES; w < words; w++) {
     if (keep[w]) continue;
-    out += text.slice(cursor, bounds[2 * w - 1]!);
-    cursor = bounds[2 * w + 1]!;
+    out += text.slice(cursor, wordEnds[w - 1]!);
+    cursor = wordEnds[w]!;
   }
   return out + text.slice(cursor);
 }
