@@ -16,6 +16,9 @@ import {
   WORD_CODE_UNITS,
   wordHash,
 } from './features.js';
+import { CodeUnits } from '../code-units.js';
+
+const TEXT_UNITS = new CodeUnits();
 
 /**
  * For every offset i < text.length: `weightAt[i + 1]` = the sum of `table[slot]` over the features that
@@ -32,11 +35,14 @@ export function sumFeatureWeights(
   const n = text.length;
   weightAt[0] = 0;
   countAt[0] = 0;
+  // Read from a typed copy: views come as every kind of V8 string, and `charCodeAt` on them took a
+  // generic path in this loop (the copy ends with a 0, so one unit past the end reads as none).
+  const units = TEXT_UNITS.of(text);
   // The code units at i .. i+4 (0 past the end; only read where they exist).
-  let c0 = n > 0 ? text.charCodeAt(0) : 0;
-  let c1 = n > 1 ? text.charCodeAt(1) : 0;
-  let c2 = n > 2 ? text.charCodeAt(2) : 0;
-  let c3 = n > 3 ? text.charCodeAt(3) : 0;
+  let c0 = n > 0 ? units[0]! : 0;
+  let c1 = n > 1 ? units[1]! : 0;
+  let c2 = n > 2 ? units[2]! : 0;
+  let c3 = n > 3 ? units[3]! : 0;
   // Whether c0 is a word unit (carried from the step before, where it was c1).
   let word0 = WORD_CODE_UNITS[c0] === 1;
   // The word being read: its start (−1 outside one) and FNV state; the previous word's hash, if any.
@@ -45,7 +51,7 @@ export function sumFeatureWeights(
   let previous = 0;
   let havePrevious = false;
   for (let i = 0; i < n; i++) {
-    const c4 = i + 4 < n ? text.charCodeAt(i + 4) : 0;
+    const c4 = i + 4 < n ? units[i + 4]! : 0;
     let sum = 0;
     let count = 0;
     if (i + 3 <= n) {

@@ -13,6 +13,8 @@
  * those the trie walks found: an anchor anywhere wherever it occurs, one at a word start only there.
  */
 
+import { CodeUnits } from '../code-units.js';
+
 /** An anchor and the rule (by index) it stands for; `before`: how many code units a match of the rule
  * may start before the anchor (0 when absent: matches start with their anchor). */
 export interface IndexedAnchor {
@@ -229,6 +231,7 @@ class AnchorEnds {
   }
 }
 const ANCHOR_ENDS = new AnchorEnds();
+const TEXT_UNITS = new CodeUnits();
 
 /**
  * Steps the automaton (`codeOf`, `step`: see AnchorAutomaton) through `text` and lists in `out` where
@@ -239,14 +242,18 @@ const ANCHOR_ENDS = new AnchorEnds();
  */
 function readAnchorEnds(text: string, codeOf: Uint16Array, step: Int32Array, out: AnchorEnds): number {
   out.reserve(text.length);
+  // The views reach here as every kind of V8 string (flat or concatenated, one or two bytes per unit), so
+  // `charCodeAt` in this loop took a generic path; one native copy into a typed array reads faster.
+  const units = TEXT_UNITS.of(text);
+  const n = text.length;
   const ends = out.ends;
   const rows = out.rows;
   const half = step.length / 2;
   let count = 0;
   let row = 0;
   let previousIsWord = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = codeOf[text.charCodeAt(i)]!;
+  for (let i = 0; i < n; i++) {
+    const code = codeOf[units[i]!]!;
     const word = code & 1;
     // A word character after a non-word one starts a word: read the marker too (the second half).
     const entry = step[(word & (previousIsWord ^ 1)) * half + row + (code >> 1)]!;
