@@ -111,4 +111,19 @@ CREATE TRIGGER budget_windows_lock_in_order BEFORE INSERT OR UPDATE ON budget_re
   FOR EACH ROW EXECUTE FUNCTION budget_windows_lock_in_order();
 `,
   },
+  {
+    // Agent identity. agents.account_id: the id the budget ledger and call history of an agent are kept
+    // under, the id of the first registration of its agent_name, so a new agent_version (or a first
+    // contact under the same name) spends from the same window (records.ts AgentRecord.accountId). Existing
+    // agents join the account of their name's first registration. api_keys.agent_name: the agent a key
+    // is bound to (app/agent-binding.ts); existing keys stay unbound.
+    version: 7,
+    sql: `
+ALTER TABLE agents ADD COLUMN account_id TEXT;
+UPDATE agents SET account_id = (SELECT earliest.id FROM agents earliest
+  WHERE earliest.tenant_id = agents.tenant_id AND earliest.name = agents.name
+  ORDER BY earliest.created_at_ms, earliest.id LIMIT 1);
+ALTER TABLE api_keys ADD COLUMN agent_name TEXT;
+`,
+  },
 ];

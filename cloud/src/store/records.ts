@@ -29,6 +29,11 @@ export interface ApiKeyRecord {
   /** Jurisdiction bound by the tenant's administrator; requests cannot change it (null: none bound). */
   region: string | null;
   department: string | null;
+  /**
+   * The agent_name the key may act for, bound by the tenant's administrator (null: any agent of the
+   * tenant). A bound key registers, proposes and decides only as that agent (cloud/src/app/agent-binding.ts).
+   */
+  agentName: string | null;
 }
 
 /** A registered agent (a "lobe"): one per tenant + name + version. */
@@ -39,6 +44,12 @@ export interface AgentRecord {
   version: string;
   domain: string;
   lobeName: string;
+  /**
+   * The agent's account: the id its budget reservations and call history are kept under. It is the id of
+   * the first registration of this agent_name in the tenant, shared by every later version and by the
+   * first-contact registrations of the same name, so registering again never opens a fresh budget window.
+   */
+  accountId: string;
   createdAtMs: number;
   /** Registration fields the store does not interpret (capabilities, description, …). */
   metadata: Record<string, unknown>;

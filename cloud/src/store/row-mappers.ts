@@ -63,6 +63,7 @@ export const toApiKey = (r: Row): ApiKeyRecord => ({
   revokedAtMs: numOrNull(r.revoked_at_ms),
   region: r.region === null || r.region === undefined ? null : str(r.region),
   department: r.department === null || r.department === undefined ? null : str(r.department),
+  agentName: r.agent_name === null || r.agent_name === undefined ? null : str(r.agent_name),
 });
 
 export const toAgent = (r: Row): AgentRecord => ({
@@ -72,6 +73,7 @@ export const toAgent = (r: Row): AgentRecord => ({
   version: str(r.version),
   domain: str(r.domain),
   lobeName: str(r.lobe_name),
+  accountId: str(r.account_id),
   createdAtMs: num(r.created_at_ms),
   metadata: json(r.metadata),
 });

@@ -83,6 +83,7 @@ export interface DecisionParts {
 
 export interface DecisionWrite<T> {
   tenantId: string;
+  /** The agent account (AgentRecord.accountId) the reservation and the call record are kept under. */
   agentId: string;
   nowMs: number;
   reservation?: ReservationRequest;

@@ -19,10 +19,12 @@ export interface IssuedApiKey {
   record: ApiKeyRecord;
 }
 
-/** The jurisdiction an administrator binds to a key at issue. */
+/** What an administrator binds to a key at issue: its jurisdiction and, for an agent key, its agent. */
 export interface KeyBinding {
   region?: string;
   department?: string;
+  /** The agent_name the key may act for (app/agent-binding.ts); absent: any agent of the tenant. */
+  agent?: string;
 }
 
 export function newApiKey(
@@ -43,6 +45,7 @@ export function newApiKey(
       revokedAtMs: null,
       region: binding.region ?? null,
       department: binding.department ?? null,
+      agentName: binding.agent ?? null,
     },
   };
 }

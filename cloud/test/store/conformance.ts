@@ -133,6 +133,7 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
         revokedAtMs: null,
         region: null,
         department: null,
+        agentName: null,
       };
       await store.insertApiKey(key);
       t.same(await store.findApiKeyByHash('1'.repeat(64)), key);
@@ -142,12 +143,13 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
         keyHashHex: '3'.repeat(64),
         region: 'EU',
         department: 'finance',
+        agentName: 'billing-bot',
       };
       await store.insertApiKey(bound);
       t.same(
         await store.findApiKeyByHash('3'.repeat(64)),
         bound,
-        'the jurisdiction binding is stored with the key',
+        'the jurisdiction and agent binding are stored with the key',
       );
       await store.revokeApiKey(a, bound.id, T0);
       t.equal(await store.findApiKeyByHash('2'.repeat(64)), undefined);
@@ -196,11 +198,59 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
     const otherTenant = await store.registerAgent({ ...reg, tenantId: b }, event('agent.registered', b));
     t.equal(otherTenant.status, 'created', 'the same names in another tenant are another agent');
     t.same((await store.findAgentByLobe(a, 'bot@1'))?.metadata, { x: 1 });
+    if (first.status === 'created') t.equal(first.agent.accountId, 'agt_1', 'a new name opens its account');
     t.equal(await store.findAgentByLobe(a, 'nope'), undefined);
     t.equal((await store.findAgentById(a, 'agt_1'))?.lobeName, 'bot@1');
     t.equal(await store.findAgentById(b, 'agt_3'), undefined);
     t.equal(await store.auditSize(), 2);
   });
+
+  withStore(
+    'a later version or first contact of an agent_name joins the account of its first registration',
+    async (t, store) => {
+      const a = await tenant(store, 'a');
+      const b = await tenant(store, 'b');
+      const reg = {
+        id: 'agt_1',
+        tenantId: a,
+        name: 'bot',
+        version: '1',
+        domain: 'FINANCE',
+        lobeName: 'bot@1',
+        createdAtMs: T0,
+        metadata: {},
+      };
+      await store.registerAgent(reg, event('agent.registered', a));
+      const v2 = await store.registerAgent(
+        { ...reg, id: 'agt_2', version: '2', lobeName: 'bot@2', createdAtMs: T0 + 1 },
+        event('agent.registered', a),
+      );
+      t.equal(v2.status, 'created');
+      if (v2.status === 'created') t.equal(v2.agent.accountId, 'agt_1');
+      t.equal((await store.findAgentByLobe(a, 'bot@2'))?.accountId, 'agt_1');
+      t.equal((await store.findAgentById(a, 'agt_2'))?.accountId, 'agt_1');
+      const again = await store.registerAgent(
+        { ...reg, id: 'agt_3', version: '2', lobeName: 'x' },
+        event('agent.registered', a),
+      );
+      t.equal(again.status, 'existing');
+      if (again.status === 'existing') t.equal(again.agent.accountId, 'agt_1', 'a repeat reads the account');
+      const other = await store.registerAgent(
+        { ...reg, id: 'agt_9', name: 'other', lobeName: 'other@1' },
+        event('agent.registered', a),
+      );
+      t.equal(other.status, 'created');
+      if (other.status === 'created')
+        t.equal(other.agent.accountId, 'agt_9', 'another name, another account');
+      const elsewhere = await store.registerAgent(
+        { ...reg, tenantId: b, id: 'agt_5', version: '2', lobeName: 'bot@2' },
+        event('agent.registered', b),
+      );
+      t.equal(elsewhere.status, 'created');
+      if (elsewhere.status === 'created')
+        t.equal(elsewhere.agent.accountId, 'agt_5', 'accounts are per tenant');
+    },
+  );
 
   withStore(
     'commits a decision with its reservation, audit entry and call record in one step',

@@ -32,8 +32,19 @@ export class PostgresTenants {
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
     await this.#query(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [k.id, k.tenantId, k.scope, k.keyHashHex, k.createdAtMs, k.revokedAtMs, k.region, k.department],
+      `INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department, agent_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        k.id,
+        k.tenantId,
+        k.scope,
+        k.keyHashHex,
+        k.createdAtMs,
+        k.revokedAtMs,
+        k.region,
+        k.department,
+        k.agentName,
+      ],
     );
   }
 

@@ -12,7 +12,8 @@ function prepare(db: Database.Database) {
     getTenant: db.prepare('SELECT * FROM tenants WHERE id = ?'),
     listTenants: db.prepare('SELECT * FROM tenants ORDER BY created_at_ms, id'),
     insertApiKey: db.prepare(
-      'INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO api_keys (id, tenant_id, scope, key_hash, created_at_ms, revoked_at_ms, region, department, agent_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     findApiKey: db.prepare('SELECT * FROM api_keys WHERE key_hash = ?'),
     listApiKeys: db.prepare('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at_ms, id'),
@@ -52,6 +53,7 @@ export class SqliteTenants {
       key.revokedAtMs,
       key.region,
       key.department,
+      key.agentName,
     );
   }
 
