@@ -27,7 +27,7 @@ import type { Caller } from '../app/auth.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, NO_POLICY, signDecision } from '../decisions/decision-statement.js';
 import { callRecords, HISTORY_LIMIT, ledgerState } from '../decisions/evaluation-inputs.js';
-import { type CallFingerprints, callFingerprints } from '../pentagon/fingerprint.js';
+import { type CallFingerprints, callFingerprints, fingerprintScope } from '../pentagon/fingerprint.js';
 import type { GovernedAction } from '../pentagon/index.js';
 import type { LoadedPolicy } from '../policy/index.js';
 import { budgetFor } from '../policy/index.js';
@@ -144,13 +144,25 @@ export async function authorize(
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
   const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
   const totals = budget
-    ? await cloud.store.ledgerTotals(tenantId, agent.id, budget.windowMs, nowMs)
+    ? await cloud.store.ledgerTotals(tenantId, agent.accountId, budget.windowMs, nowMs)
     : { spent: 0, reserved: 0 };
   const governed = boundGoverned(req, caller, agent.lobeName);
   // taken once: the history is read by them, and the evaluation uses them
-  const prints = callFingerprints(governed.lobeName, governed.toolName, governed.arguments);
+  // the budget, the call history and the fingerprints are the agent account's, shared by its versions
+  const identity = {
+    agentId: agent.id,
+    accountId: agent.accountId,
+    lobeName: agent.lobeName,
+    domain: agent.domain,
+    tenantId,
+  };
+  const prints = callFingerprints(
+    fingerprintScope(identity, governed.lobeName),
+    governed.toolName,
+    governed.arguments,
+  );
   const history = policy
-    ? await metabolicHistory(cloud.store, tenantId, agent.id, governed.toolName, prints, policy, nowMs)
+    ? await metabolicHistory(cloud.store, tenantId, agent.accountId, governed.toolName, prints, policy, nowMs)
     : [];
   const proposalId = newId('prp', nowMs);
   const input: ReplayInput = {
@@ -158,7 +170,7 @@ export async function authorize(
     proposalId,
     action,
     governed,
-    agent: { agentId: agent.id, lobeName: agent.lobeName, domain: agent.domain, tenantId },
+    agent: identity,
     ledger: ledgerState(budget, totals),
     history: callRecords(history),
     nowMs,
@@ -181,7 +193,7 @@ export async function authorize(
   try {
     commit = await cloud.store.commitDecision({
       tenantId,
-      agentId: agent.id,
+      agentId: agent.accountId,
       nowMs,
       ...(reservation ? { reservation } : {}),
       build: (ctx) => {

@@ -8,7 +8,7 @@ import type { VerdictTiers } from '@pentagate/protocol';
 import { loadPolicy } from '../policy/load-policy.js';
 import type { LoadedPolicy } from '../policy/loaded-policy.js';
 import { sha256HexOfText } from './digest.js';
-import { callFingerprints, fingerprintsOfSafe } from './fingerprint.js';
+import { callFingerprints, fingerprintScope, fingerprintsOfSafe } from './fingerprint.js';
 import { type JsonSafe, jsonSafe } from './json-safe.js';
 import { oneLine } from './one-line.js';
 import { arbitrate, toolRuleFindings } from './tiers/arbitration.js';
@@ -75,7 +75,9 @@ function evaluateUnsafe(input: EvaluationInput): PentagonVerdict {
       : { ...input.action, spendAmount: spent.spendAmount };
   // The arguments made plain JSON once: the input check, the fingerprints and the commitment share it.
   const safeArguments = jsonSafe(action.arguments);
-  const prints = input.prints ?? fingerprintsOfSafe(action.lobeName, action.toolName, safeArguments.value);
+  const prints =
+    input.prints ??
+    fingerprintsOfSafe(fingerprintScope(agent, action.lobeName), action.toolName, safeArguments.value);
   const preliminary: RuleFinding[] = inputFindings(action, safeArguments);
   if (!input.policy) {
     preliminary.push(
@@ -152,7 +154,7 @@ function failedVerdict(input: EvaluationInput, err: unknown): PentagonVerdict {
   let prints = { fingerprint: EMPTY_DIGEST, nearFingerprint: EMPTY_DIGEST };
   try {
     prints = callFingerprints(
-      String(input.action?.lobeName),
+      fingerprintScope(input.agent, String(input.action?.lobeName)),
       String(input.action?.toolName),
       input.action?.arguments,
     );

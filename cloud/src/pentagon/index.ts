@@ -6,6 +6,6 @@ export * from './types.js';
 export * from './evaluate-action.js';
 export * from './evaluate-tool-call.js';
 export type { PentagonCall } from './pentagon-call.js';
-export { callFingerprints, type CallFingerprints } from './fingerprint.js';
+export { callFingerprints, type CallFingerprints, fingerprintScope } from './fingerprint.js';
 export { screenTexts, INJECTION_RULES, type InjectionScreen } from './tiers/injection/index.js';
 export { ZK_INFERENCE_NOTE } from './tiers/zk-inference.js';

@@ -21,6 +21,12 @@ export interface CallRecord {
 
 export interface AgentIdentity {
   agentId: string;
+  /**
+   * The agent's account (the store's AgentRecord.accountId): the budget ledger and call history are kept
+   * under it, and a call's fingerprints are scoped to it (fingerprint.ts), so every version of an agent
+   * shares them. Absent in decisions recorded before accounts existed, whose fingerprints are per lobe.
+   */
+  accountId?: string;
   lobeName: string;
   domain: string;
   tenantId: string;
