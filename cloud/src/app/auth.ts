@@ -22,6 +22,8 @@ export interface Caller {
   /** The jurisdiction the tenant's administrator bound to the key, if any (never taken from a request). */
   region?: string;
   department?: string;
+  /** The agent_name an agent key is bound to, if any: the only agent it may act as (agent-binding.ts). */
+  agentName?: string;
 }
 
 declare module 'fastify' {
@@ -82,6 +84,7 @@ async function resolve(header: string | undefined, store: Store): Promise<Authen
   const caller: Caller = { tenantId: record.tenantId, keyId: record.id, scope: record.scope };
   if (record.region !== null) caller.region = record.region;
   if (record.department !== null) caller.department = record.department;
+  if (record.agentName !== null) caller.agentName = record.agentName;
   return { caller };
 }
 

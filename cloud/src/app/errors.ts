@@ -24,6 +24,11 @@ export const API_ERRORS = {
   },
   UNAUTHENTICATED: { status: 401, meaning: 'no bearer API key, or one that is unknown or revoked' },
   SCOPE_FORBIDDEN: { status: 403, meaning: "the API key's scope does not open this route" },
+  AGENT_FORBIDDEN: {
+    status: 403,
+    meaning:
+      'the API key is bound to another agent: it registers and acts only as the agent_name it was issued for',
+  },
   NOT_FOUND: { status: 404, meaning: 'no such route' },
   UNKNOWN_LOBE: { status: 404, meaning: "no lobe of that name is registered in the caller's tenant" },
   DECISION_NOT_FOUND: { status: 404, meaning: "no decision of that id in the caller's tenant" },

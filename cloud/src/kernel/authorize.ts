@@ -140,7 +140,7 @@ export async function authorize(
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
     if (existing) return answerEarlier(existing);
   }
-  const agent = req.agent ?? (await kernelAgent(k, tenantId, action.context.agentId, caller.keyId, nowMs));
+  const agent = req.agent ?? (await kernelAgent(k, caller, action.context.agentId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
   const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
   const totals = budget

@@ -8,6 +8,7 @@
 import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import { type DsseEnvelope, type ExecutionResult, newId } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
+import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { proofPacket } from '../routes/proofs.js';
@@ -47,6 +48,11 @@ export async function execute(
   const tenantId = caller.tenantId;
   const nowMs = k.nowMs();
   const found = await requireKernelDecision(k, tenantId, proposalId);
+  if (caller.agentName !== undefined) {
+    // executing commits the proposal's reservation: a bound key spends only its own agent's budget
+    const agent = await k.cloud.store.findAgentById(tenantId, found.record.agentId);
+    requireAgentOfKey(caller, agent?.name ?? found.record.agentId, '/proposalId');
+  }
   const proposal = await k.store.getProposal(tenantId, proposalId);
   if (!proposal) throw proposalNotFound(proposalId);
   const { body } = found;

@@ -1,8 +1,12 @@
 /**
- * The agent behind a proposal: `context.agentId` of the caller's tenant. An agent the tenant never
- * registered is registered on first contact (as `/selfcorrect` does), with lobe = agent id, domain GENERAL
- * and version `kernel`, and its `agent.registered` audit entry.
+ * The agent behind a proposal on the routes that register on first contact (specification §2.5 and §4
+ * rule 6 for `/selfcorrect`; the kernel's `context.agentId` likewise): the caller's tenant's agent of that
+ * id, or, for an id the tenant never registered, a new agent with lobe = name = that id, with its
+ * `agent.registered` audit entry. An agent-bound key (app/agent-binding.ts) is refused before anything is
+ * registered when the agent is not its own.
  */
+import type { Caller } from '../app/auth.js';
+import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
 import { registerAgent } from '../routes/agentgate-register.js';
 import type { AgentRecord } from '../store/records.js';
@@ -10,34 +14,70 @@ import type { KernelContext } from './kernel-context.js';
 
 export const KERNEL_FIRST_CONTACT_VERSION = 'kernel';
 
-export async function kernelAgent(
+/** Who is met on first contact, and how the route records it. */
+export interface FirstContact {
+  agentId: string;
+  domain: string;
+  /** The agent_version recorded for an agent registered here. */
+  version: string;
+  /** The route, recorded in the agent's metadata as `registeredBy`. */
+  registeredBy: string;
+  /** The request member that carries the agent id (JSON Pointer), for error messages. */
+  field: string;
+}
+
+export async function agentOnFirstContact(
   k: KernelContext,
-  tenantId: string,
-  agentId: string,
-  actor: string,
+  caller: Caller,
+  contact: FirstContact,
   nowMs: number,
 ): Promise<AgentRecord> {
-  const known = await k.cloud.store.findAgentById(tenantId, agentId);
+  const known = await k.cloud.store.findAgentById(caller.tenantId, contact.agentId);
+  // an agent met here is named by its id: that is the name a bound key must hold
+  requireAgentOfKey(caller, known?.name ?? contact.agentId, contact.field);
   if (known) return known;
   const outcome = await registerAgent(
     k.cloud.store,
     {
-      tenantId,
-      id: agentId,
-      name: agentId,
-      version: KERNEL_FIRST_CONTACT_VERSION,
-      domain: 'GENERAL',
-      lobeName: agentId,
-      metadata: { registeredBy: 'kernel' },
-      actor,
+      tenantId: caller.tenantId,
+      id: contact.agentId,
+      name: contact.agentId,
+      version: contact.version,
+      domain: contact.domain,
+      lobeName: contact.agentId,
+      metadata: { registeredBy: contact.registeredBy },
+      actor: caller.keyId,
     },
     nowMs,
   );
   if ('conflict' in outcome) {
+    const path = contact.field.slice(1).replace(/\//g, '.');
     throw new ApiError(
       'INVALID_BODY',
-      `context.agentId: ${JSON.stringify(agentId)} is the lobe name of another agent of your tenant; use that agent's id`,
+      `${path}: ${JSON.stringify(contact.agentId)} is the lobe name of another agent of your tenant; use that agent's id`,
+      { issues: [{ path: contact.field, message: 'the lobe name of another agent of this tenant' }] },
     );
   }
   return outcome.agent;
+}
+
+/** The agent of a kernel proposal: `context.agentId`, registered on first contact with domain GENERAL. */
+export function kernelAgent(
+  k: KernelContext,
+  caller: Caller,
+  agentId: string,
+  nowMs: number,
+): Promise<AgentRecord> {
+  return agentOnFirstContact(
+    k,
+    caller,
+    {
+      agentId,
+      domain: 'GENERAL',
+      version: KERNEL_FIRST_CONTACT_VERSION,
+      registeredBy: 'kernel',
+      field: '/context/agentId',
+    },
+    nowMs,
+  );
 }

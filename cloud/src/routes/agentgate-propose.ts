@@ -4,10 +4,12 @@
  * `approval_id`). The token is present only when approved. The same tool_call.id from the same lobe gets
  * the same verdict and never reserves budget twice; a call waiting for an operator is released by
  * proposing the same id again once approved (decisions/agent-verdict.ts). The decision id also travels in
- * the `x-pentagate-decision-id` header.
+ * the `x-pentagate-decision-id` header. A key bound to another agent than the lobe's is refused (403
+ * AGENT_FORBIDDEN) and nothing is reserved or recorded.
  */
 import { GovernanceVerdictSchema, type ProposeRequest, ProposeRequestSchema } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
+import { requireAgentOfKey } from '../app/agent-binding.js';
 import { callerOf } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
@@ -54,6 +56,8 @@ export function registerAgentgatePropose(app: FastifyInstance, k: KernelContext)
           { issues: [{ path: '/lobe_name', message: 'no lobe of this name in your tenant' }] },
         );
       }
+      // before the call is governed: a refused key reserves and records nothing (app/agent-binding.ts)
+      requireAgentOfKey(caller, agent.name, '/lobe_name');
       const verdict = await governAgentCall(k, caller, proposeRequest(agent, body));
       reply.header(DECISION_ID_HEADER, verdict.decisionId);
       return verdictBody(verdict);

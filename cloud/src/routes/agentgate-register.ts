@@ -6,6 +6,12 @@
  * in the same transaction. A repeat that declares another model_id, domain or set of capabilities is
  * refused (409 REGISTRATION_CONFLICT): the lobe's decisions commit to the model it registered with (tier 1,
  * zkInference), and the agent's own version is where a change shows (spec §9.2), so it registers anew.
+ *
+ * A new agent_version is the same agent (spec §9.2: the version of the caller's own agent): it gets its own
+ * lobe but joins the account of the agent_name's first registration (AgentRecord.accountId), so its budget
+ * window and metabolic history go on where the earlier version's stand. A key bound to an agent
+ * (app/agent-binding.ts) registers only that agent_name (403 AGENT_FORBIDDEN otherwise), so it cannot open
+ * a fresh budget under a new name either.
  */
 import {
   type AgentRegistration,
@@ -14,6 +20,7 @@ import {
   RegistrationResultSchema,
 } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
+import { requireAgentOfKey } from '../app/agent-binding.js';
 import { callerOf } from '../app/auth.js';
 import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
@@ -112,6 +119,7 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
     async (request, reply) => {
       const caller = callerOf(request);
       const body = request.body as AgentRegistration;
+      requireAgentOfKey(caller, body.agent_name, '/agent_name');
       const nowMs = Date.now();
       const metadata: Record<string, unknown> = {
         modelId: body.model_id,

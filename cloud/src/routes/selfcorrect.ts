@@ -6,7 +6,8 @@
  * kernel, like a propose: budget reservation, `decision` audit entry, signed proof and, when cleared, a
  * governance token. An unknown `agent_id` is registered on first contact under `intent_domain` (lobe =
  * agent id), with its `agent.registered` audit entry. An action that needs a human waits in the approvals
- * queue (the veto names it); once approved it is executed with the kernel's execute.
+ * queue (the veto names it); once approved it is executed with the kernel's execute. A key bound to
+ * another agent is refused (403 AGENT_FORBIDDEN) before anything is registered or reserved.
  */
 import {
   type SelfCorrectRequest,
@@ -16,50 +17,16 @@ import {
 } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
-import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { selfCorrectRequest } from '../decisions/agent-requests.js';
 import { governAgentCall } from '../decisions/agent-verdict.js';
+import { agentOnFirstContact } from '../kernel/kernel-agent.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
-import type { AgentRecord } from '../store/records.js';
-import { registerAgent } from './agentgate-register.js';
 import { DECISION_ID_HEADER } from './agentgate-propose.js';
 import { documentedResponses, ERROR_RESPONSES, ErrorResponseSchema } from './error-responses.js';
 
 /** The version recorded for agents registered by first contact on this route. */
 export const FIRST_CONTACT_VERSION = 'selfcorrect';
-
-async function agentFor(
-  k: KernelContext,
-  tenantId: string,
-  actor: string,
-  action: SelfCorrectRequest['action'],
-): Promise<AgentRecord> {
-  const known = await k.cloud.store.findAgentById(tenantId, action.agent_id);
-  if (known) return known;
-  const outcome = await registerAgent(
-    k.cloud.store,
-    {
-      tenantId,
-      id: action.agent_id,
-      name: action.agent_id,
-      version: FIRST_CONTACT_VERSION,
-      domain: action.intent_domain,
-      lobeName: action.agent_id,
-      metadata: { registeredBy: 'selfcorrect' },
-      actor,
-    },
-    k.nowMs(),
-  );
-  if ('conflict' in outcome) {
-    throw new ApiError(
-      'INVALID_BODY',
-      `action.agent_id: ${JSON.stringify(action.agent_id)} is the lobe name of another agent of your tenant; use that agent's id`,
-      { issues: [{ path: '/action/agent_id', message: 'the lobe name of another agent of this tenant' }] },
-    );
-  }
-  return outcome.agent;
-}
 
 export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): void {
   app.post(
@@ -68,7 +35,8 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
       config: {
         scopes: ROUTE_SCOPES.agent,
         // The document only: a 403 is the veto brief or, like on every route, the error body (a key of
-        // another scope). The serializer keeps the veto schema, which a veto always matches.
+        // another scope, or bound to another agent). The serializer keeps the veto schema, which a veto
+        // always matches.
         swaggerTransform: documentedResponses({
           403: {
             anyOf: [SelfCorrectVetoSchema, ErrorResponseSchema],
@@ -86,7 +54,18 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
     async (request, reply) => {
       const caller = callerOf(request);
       const body = request.body as SelfCorrectRequest;
-      const agent = await agentFor(k, caller.tenantId, caller.keyId, body.action);
+      const agent = await agentOnFirstContact(
+        k,
+        caller,
+        {
+          agentId: body.action.agent_id,
+          domain: body.action.intent_domain,
+          version: FIRST_CONTACT_VERSION,
+          registeredBy: 'selfcorrect',
+          field: '/action/agent_id',
+        },
+        k.nowMs(),
+      );
       const verdict = await governAgentCall(k, caller, selfCorrectRequest(agent, body));
       reply.header(DECISION_ID_HEADER, verdict.decisionId);
       if (verdict.approved && verdict.governanceToken) {

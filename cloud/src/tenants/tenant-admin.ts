@@ -44,7 +44,7 @@ async function requireTenant(store: Store, tenantId: string): Promise<TenantReco
 }
 
 /** A binding uses the same forms as the wire (RegionSchema, NameSchema), so a claim can ever match it. */
-function checkBinding(binding: KeyBinding): void {
+function checkBinding(scope: ApiKeyScope, binding: KeyBinding): void {
   if (binding.region !== undefined && !conforms(RegionSchema, binding.region)) {
     throw new InvalidInputError(
       `region: expected letters, digits and ._- (e.g. EU, US-CA), 1..64 characters, got ${JSON.stringify(binding.region)}`,
@@ -53,6 +53,16 @@ function checkBinding(binding: KeyBinding): void {
   if (binding.department !== undefined && !conforms(NameSchema, binding.department)) {
     throw new InvalidInputError(
       `department: expected 1..128 printable characters, got ${JSON.stringify(binding.department)}`,
+    );
+  }
+  if (binding.agent === undefined) return;
+  // only agent keys act as an agent; an admin key is the tenant's own and stays unbound
+  if (scope !== 'agent') {
+    throw new InvalidInputError(`agent: only a key of scope agent is bound to an agent, got scope ${scope}`);
+  }
+  if (!conforms(NameSchema, binding.agent)) {
+    throw new InvalidInputError(
+      `agent: expected an agent_name of 1..128 printable characters, got ${JSON.stringify(binding.agent)}`,
     );
   }
 }
@@ -65,7 +75,7 @@ export async function issueApiKey(
   binding: KeyBinding = {},
 ): Promise<IssuedApiKey> {
   await requireTenant(store, tenantId);
-  checkBinding(binding);
+  checkBinding(scope, binding);
   const issued = newApiKey(tenantId, scope, nowMs, binding);
   await store.insertApiKey(issued.record);
   await store.appendAudit(

@@ -61,6 +61,33 @@ t.test('creates a tenant, issues, lists and revokes keys', async (t) => {
   t.match((await cli('cloud', 'apikey', 'list', '--tenant', id, '--db', db)).out, /revoked 20/);
 });
 
+t.test('binds an agent key to one agent_name with --agent, and only an agent key', async (t) => {
+  const { id } = JSON.parse((await cli('cloud', 'tenant', 'create', 'Bound', '--db', db, '--json')).out);
+  const issue = (...extra: string[]) =>
+    cli('cloud', 'apikey', 'issue', '--tenant', id, '--db', db, '--json', ...extra);
+  const issued = await issue('--scope', 'agent', '--agent', 'billing-agent');
+  t.equal(issued.code, 0, issued.err);
+  const { key, agent } = JSON.parse(issued.out);
+  t.equal(agent, 'billing-agent');
+  const store = new SqliteStore({ path: join(dir, 'cloud.db') });
+  t.equal((await store.findApiKeyByHash(hashApiKey(key)))?.agentName, 'billing-agent', 'stored with the key');
+  await store.close();
+  const listed = JSON.parse((await cli('cloud', 'apikey', 'list', '--tenant', id, '--db', db, '--json')).out);
+  t.same(
+    listed.keys.map((k: { agent: string | null }) => k.agent),
+    ['billing-agent'],
+  );
+  t.match((await cli('cloud', 'apikey', 'list', '--tenant', id, '--db', db)).out, /agent billing-agent/);
+  const operator = await issue('--scope', 'operator', '--agent', 'billing-agent');
+  t.equal(operator.code, 2);
+  t.match(operator.err, /only a key of scope agent is bound to an agent, got scope operator/);
+  const badName = await issue('--scope', 'agent', '--agent', 'a\u0007b');
+  t.equal(badName.code, 2);
+  t.match(badName.err, /expected an agent_name of 1\.\.128 printable characters/);
+  const help = await cli('cloud', 'apikey', 'issue', '--help');
+  t.match(help.out + help.err, /--agent NAME/);
+});
+
 t.test('refuses bad usage and unknown tenants with exit 2 and one clear line', async (t) => {
   const noTenant = await cli('cloud', 'apikey', 'issue', '--scope', 'agent', '--db', db);
   t.equal(noTenant.code, 2);

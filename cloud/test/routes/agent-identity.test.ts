@@ -1,13 +1,15 @@
 /**
  * Agent identity on the agent routes: an agent's budget and metabolic history belong to its agent_name,
  * whatever version it registers or route it calls through, so registering again never buys a fresh budget
- * window (DESIGN §3 ECONOMY: "spend stays within the agent's budget"). Each behaviour runs on SQLite and,
- * with CI=true, on PostgreSQL.
+ * window (DESIGN §3 ECONOMY: "spend stays within the agent's budget"); and an API key bound to one agent
+ * (`pentagate cloud apikey issue --agent NAME`) can neither register nor spend as another. Each behaviour
+ * runs on SQLite and, with CI=true, on PostgreSQL.
  */
 import t, { type Test } from 'tap';
-import { registration, transferCall } from '../helpers/cloud-app.js';
+import { issueApiKey } from '../../src/tenants/tenant-admin.js';
+import { TEST_BINDING, registration, selfCorrectBody, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
-import { kernelCloud, type KernelTestCloud, post } from '../kernel/kernel-helpers.js';
+import { kernelCloud, ledgerWrite, type KernelTestCloud, post } from '../kernel/kernel-helpers.js';
 
 /** The example policy's `default-hourly` budget covers every lobe: 1 000 USD per hour. */
 const HOURLY_BUDGET = 1000;
@@ -44,8 +46,35 @@ async function propose(cloud: KernelTestCloud, key: string, body: Record<string,
   return { statusCode: res.statusCode, body: res.json() };
 }
 
+const AUTHORIZE = '/api/v1/kernel/authorize';
+const EXECUTE = '/api/v1/kernel/execute';
+
+/** A new agent key of tenant a, bound to `agentName` (and to the jurisdiction the example policy allows). */
+async function boundKey(cloud: KernelTestCloud, agentName: string): Promise<string> {
+  const binding = { ...TEST_BINDING, agent: agentName };
+  return (await issueApiKey(cloud.store, cloud.a.id, 'agent', Date.now(), binding)).key;
+}
+
+/** The types of the audit entries appended since `fromIndex`. */
+async function entryTypesSince(cloud: KernelTestCloud, fromIndex: number): Promise<string[]> {
+  const entries = await cloud.store.auditEntries(fromIndex, await cloud.store.auditSize());
+  return entries.map((e) => e.entry.type);
+}
+
+const errorOf = (body: Record<string, unknown>) => body.error as { code: string; message: string };
+
 const codes = (body: Record<string, unknown>): string[] =>
   ((body.violation_details as { code: string }[] | undefined) ?? []).map((v) => v.code);
+
+/** What the tenant's reservations total, whoever made them. */
+async function reservedTotal(cloud: KernelTestCloud, agentIds: string[]): Promise<number> {
+  let total = 0;
+  for (const id of agentIds) {
+    const totals = await cloud.store.ledgerTotals(cloud.a.id, id, 3_600_000, cloud.clock.nowMs);
+    total += totals.spent + totals.reserved;
+  }
+  return total;
+}
 
 /** Opens a cloud on the dialect's store, or undefined when the dialect is unavailable (skipped). */
 type Opener = (t: Test) => Promise<KernelTestCloud | undefined>;
@@ -103,6 +132,83 @@ function behaviours(name: string, open: Opener): void {
       t.equal(res.body.approved, false);
       t.ok(codes(res.body).includes('ECONOMY.LOOP_IDENTICAL'), JSON.stringify(codes(res.body)));
     });
+
+    t.test(
+      "a key bound to one agent proposing with another agent's lobe is refused and reserves nothing",
+      async (t) => {
+        const cloud = await open(t);
+        if (!cloud) return;
+        const other = await lobeOf(cloud, cloud.a.keys.agent, 'treasury-agent', '1.0.0');
+        const bound = await boundKey(cloud, 'billing-agent');
+        const auditBefore = await cloud.store.auditSize();
+        const res = await propose(cloud, bound, transfer(other, 400));
+        t.equal(res.statusCode, 403);
+        t.equal(errorOf(res.body).code, 'AGENT_FORBIDDEN');
+        t.match(errorOf(res.body).message, /bound to agent "billing-agent", got agent "treasury-agent"/);
+        t.same(
+          await entryTypesSince(cloud, auditBefore),
+          ['refusal'],
+          'the refusal, and no decision, is on record',
+        );
+        const agent = await cloud.store.findAgentByLobe(cloud.a.id, other);
+        t.equal(await reservedTotal(cloud, [agent!.accountId]), 0, 'nothing was reserved');
+        const own = await lobeOf(cloud, bound, 'billing-agent', '1.0.0');
+        t.equal(
+          (await propose(cloud, bound, transfer(own, 400))).body.approved,
+          true,
+          'its own lobe proposes',
+        );
+      },
+    );
+
+    t.test('a key bound to one agent registers any version of it and no other agent_name', async (t) => {
+      const cloud = await open(t);
+      if (!cloud) return;
+      const bound = await boundKey(cloud, 'billing-agent');
+      t.equal((await register(cloud, bound, 'billing-agent', '1.0.0')).statusCode, 201);
+      t.equal((await register(cloud, bound, 'billing-agent', '2.0.0')).statusCode, 201);
+      const res = await register(cloud, bound, 'billing-agent-2', '1.0.0');
+      t.equal(res.statusCode, 403);
+      t.equal(errorOf(res.body).code, 'AGENT_FORBIDDEN');
+      t.equal(await cloud.store.findAgentByLobe(cloud.a.id, 'billing-agent-2@1.0.0'), undefined);
+    });
+
+    t.test('a key bound to one agent self-corrects only as that agent', async (t) => {
+      const cloud = await open(t);
+      if (!cloud) return;
+      const bound = await boundKey(cloud, 'billing-agent');
+      const auditBefore = await cloud.store.auditSize();
+      const res = await post(cloud, bound, '/api/v1/selfcorrect', selfCorrectBody('treasury-agent', 10));
+      t.equal(res.statusCode, 403);
+      t.equal(errorOf(res.json()).code, 'AGENT_FORBIDDEN', 'the error body, not a veto brief');
+      t.equal(await cloud.store.findAgentById(cloud.a.id, 'treasury-agent'), undefined, 'not registered');
+      t.same(await entryTypesSince(cloud, auditBefore), ['refusal'], 'no agent.registered, no decision');
+      const own = await post(cloud, bound, '/api/v1/selfcorrect', selfCorrectBody('billing-agent', 10));
+      t.equal(own.json().type, 'SERVICE_GOVERNANCE_CLEARED');
+    });
+
+    t.test(
+      'a key bound to one agent authorizes and executes kernel proposals only as that agent',
+      async (t) => {
+        const cloud = await open(t);
+        if (!cloud) return;
+        const bound = await boundKey(cloud, 'billing-bot');
+        const refused = await post(cloud, bound, AUTHORIZE, ledgerWrite(20, 'ops-bot'));
+        t.equal(refused.statusCode, 403);
+        t.equal(errorOf(refused.json()).code, 'AGENT_FORBIDDEN');
+        t.equal(await cloud.store.findAgentById(cloud.a.id, 'ops-bot'), undefined, 'not registered');
+        const own = (await post(cloud, bound, AUTHORIZE, ledgerWrite(20, 'billing-bot'))).json();
+        t.equal(own.status, 'ALLOW');
+        const others = (await post(cloud, cloud.a.keys.agent, AUTHORIZE, ledgerWrite(30, 'ops-bot'))).json();
+        t.equal(others.status, 'ALLOW');
+        const execute = await post(cloud, bound, EXECUTE, { proposalId: others.proposalId });
+        t.equal(execute.statusCode, 403);
+        t.equal(errorOf(execute.json()).code, 'AGENT_FORBIDDEN');
+        t.equal((await post(cloud, bound, EXECUTE, { proposalId: own.proposalId })).statusCode, 200);
+        const stillOpen = await post(cloud, cloud.a.keys.agent, EXECUTE, { proposalId: others.proposalId });
+        t.equal(stillOpen.statusCode, 200, "the other agent's proposal was left to its own key");
+      },
+    );
   });
 }
 

@@ -20,7 +20,10 @@ export class GovError extends Error {
 
 /** 401: no key, an unknown key or a revoked key; status 0: a key that cannot be a Pentagate key, unsent. */
 export class AuthenticationError extends GovError {}
-/** 403 SCOPE_FORBIDDEN: the key's scope does not open the route (or a 403 without the server's JSON). */
+/**
+ * 403 SCOPE_FORBIDDEN: the key's scope does not open the route; AGENT_FORBIDDEN: the key is bound to another
+ * agent than `context.agentId` (or the proposal's); or a 403 without the server's JSON.
+ */
 export class PermissionDeniedError extends GovError {}
 /** 403 EXECUTION_DENIED: denied, vetoed, expired, or still waiting for approval or its hold. */
 export class ExecutionDeniedError extends GovError {}

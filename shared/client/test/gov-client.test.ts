@@ -30,6 +30,7 @@ import {
   ValidationFailedError,
 } from '../src/index.js';
 import { closedPort, liveCloud, proxyPage, rawServer } from './live-cloud.js';
+import { issueApiKey } from '@pentagate/cloud';
 
 const FAKE_KEY = `pgk_${'A'.repeat(43)}`;
 
@@ -145,6 +146,13 @@ t.test('server errors map to their classes with code, status and details', async
   const scope = await rejection(auditor.authorize(ledger(1)));
   t.type(scope, PermissionDeniedError);
   t.equal(scope.code, 'SCOPE_FORBIDDEN');
+
+  const boundKey = (await issueApiKey(cloud.store, cloud.a.id, 'agent', Date.now(), { agent: 'other-bot' }))
+    .key;
+  const bound = new GovClient({ baseUrl: cloud.baseUrl, apiKey: boundKey });
+  const otherAgent = await rejection(bound.authorize(ledger(1)));
+  t.type(otherAgent, PermissionDeniedError, 'a key bound to another agent');
+  t.same([otherAgent.code, otherAgent.status], ['AGENT_FORBIDDEN', 403]);
 
   const invalid = await rejection(agent.authorize({ ...ledger(1), type: 'ledger:delete' as never }));
   t.type(invalid, ValidationFailedError);
