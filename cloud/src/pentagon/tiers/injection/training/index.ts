@@ -5,11 +5,14 @@
 export { readBank, stringSeed } from './bank.js';
 export { type CorpusRow, corpusRows, generateRows, sourceOf, templateSplit } from './generate.js';
 export {
+  isNearCopy,
   MEASURED_ONLY_SOURCES,
+  NEAR_COPY_CHECKED_SOURCES,
   type PublicRow,
   publicRows,
   publicSplit,
   readPublicRows,
+  wordShingles,
 } from './public.js';
 export { DEFAULT_TRAIN_OPTIONS, type TrainOptions, train } from './train.js';
 export { outOfFoldScores } from './out-of-fold.js';

