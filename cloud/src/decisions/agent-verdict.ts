@@ -25,7 +25,7 @@ import type { KernelContext } from '../kernel/kernel-context.js';
 import { requireKernelDecision } from '../kernel/kernel-decision.js';
 import { oneLine } from '../pentagon/one-line.js';
 import type { ProposalRecord } from '../store/kernel-store.js';
-import { decisionStatement, signDecision } from './decision-statement.js';
+import { decisionStatement, signDecision, signedTiersOf } from './decision-statement.js';
 import { tokenOfFreshEnvelope } from './fresh-token.js';
 
 export interface AgentVerdict {
@@ -41,12 +41,6 @@ export interface AgentVerdict {
   approvalId?: string;
 }
 
-/** The tier results signed in a decision envelope (its in-toto statement's predicate). */
-export function tiersOf(envelope: DsseEnvelope): VerdictTiers {
-  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-  return statement.predicate.tiers as VerdictTiers;
-}
-
 function consent(code: string, message: string): Violation {
   return { code, vertex: 'CONSENT', message: oneLine(`${code}: ${message}`, 2048) };
 }
@@ -60,7 +54,7 @@ export async function governAgentCall(
   const d = result.decision;
   const base = {
     reason: result.reason,
-    tiers: tiersOf(result.envelope),
+    tiers: result.tiers,
     violations: d.violations,
     remediation: d.remediation ?? '',
     decisionId: d.proposalId,
@@ -205,13 +199,13 @@ async function release(
     audit: (index) => {
       const statement = decisionStatement({
         subjectName: origin?.subjectName ?? `kernel:${found.kernel.input.action.type}`,
-        actionRequest: origin?.request ?? found.kernel.input.action,
+        subjectDigest: found.record.subjectDigest,
         decisionId: p.id,
         outcome,
         tenantId: p.tenantId,
         agentId: p.agentId,
         policy: found.kernel.policy,
-        tiers: tiersOf(decisionEnvelope) as unknown as Record<string, unknown>,
+        tiers: signedTiersOf(decisionEnvelope) as unknown as Record<string, unknown>,
         reservedBudget: found.record.reservedAmount,
         issuedAtMs: nowMs,
         expiresAtMs: p.expiresAtMs,

@@ -12,8 +12,8 @@ import {
   type DsseEnvelope,
   IN_TOTO_STATEMENT_TYPE,
   PAYLOAD_TYPES,
+  type VerdictTiers,
 } from '@pentagate/protocol';
-import { jcsSha256Hex } from '../pentagon/digest.js';
 
 /** The policy a decision was made under; with none loaded, the fixed placeholder below. */
 export interface PolicyRef {
@@ -29,8 +29,12 @@ export const NO_POLICY: PolicyRef = {
 
 export interface DecisionStatementInput {
   subjectName: string;
-  /** The request exactly as the agent sent it (after schema validation). */
-  actionRequest: unknown;
+  /**
+   * SHA-256 (hex) of JCS(request), the request exactly as the agent sent it (after schema validation): taken
+   * once per decision (authorize's actionDigest, the decision row's subject_digest) and reused by every
+   * statement signed about it.
+   */
+  subjectDigest: string;
   decisionId: string;
   outcome: DecisionOutcome;
   tenantId: string;
@@ -47,7 +51,7 @@ export interface DecisionStatementInput {
 export function decisionStatement(input: DecisionStatementInput): DecisionStatement {
   return {
     _type: IN_TOTO_STATEMENT_TYPE,
-    subject: [{ name: input.subjectName, digest: { sha256: jcsSha256Hex(input.actionRequest) } }],
+    subject: [{ name: input.subjectName, digest: { sha256: input.subjectDigest } }],
     predicateType: DECISION_PREDICATE_TYPE,
     predicate: {
       decisionId: input.decisionId,
@@ -66,4 +70,10 @@ export function decisionStatement(input: DecisionStatementInput): DecisionStatem
 
 export function signDecision(statement: DecisionStatement, signer: Ed25519Signer): DsseEnvelope {
   return dsseSignStatement(PAYLOAD_TYPES.inToto, statement, signer);
+}
+
+/** The tier results signed in a decision envelope (its in-toto statement's predicate), read back from it. */
+export function signedTiersOf(envelope: DsseEnvelope): VerdictTiers {
+  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
+  return statement.predicate.tiers as VerdictTiers;
 }

@@ -138,7 +138,7 @@ export async function decideApproval(
     audit: (index) => {
       const statement = decisionStatement({
         subjectName: found.kernel.origin?.subjectName ?? `kernel:${input.action.type}`,
-        actionRequest: found.kernel.origin?.request ?? input.action,
+        subjectDigest: found.record.subjectDigest,
         decisionId: proposalId,
         outcome: rule.outcome,
         tenantId,

@@ -22,6 +22,7 @@ import {
   type DsseEnvelope,
   newId,
   type ProposedAction,
+  type VerdictTiers,
 } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -76,6 +77,11 @@ export interface AuthorizeResult {
   created: boolean;
   /** The signed decision (its statement holds the tier results). */
   envelope: DsseEnvelope;
+  /**
+   * The tier results as signed in `envelope`: for a new decision the object the statement was built from
+   * (its JSON is what was signed), so an answer need not decode the payload it has just encoded.
+   */
+  tiers: VerdictTiers;
   reason: string;
 }
 
@@ -204,7 +210,7 @@ export async function authorize(
         const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
         const statement = decisionStatement({
           subjectName: req.subjectName,
-          actionRequest: req.actionRequest,
+          subjectDigest: actionDigest,
           decisionId: proposalId,
           outcome: d.status,
           tenantId,
@@ -250,7 +256,7 @@ export async function authorize(
           input,
           ...(req.route === 'kernel.authorize'
             ? {}
-            : { origin: { route: req.route, subjectName: req.subjectName, request: req.actionRequest } }),
+            : { origin: { route: req.route, subjectName: req.subjectName } }),
           ...(lostRace ? { lostRace } : {}),
           reservationId: reservedAmount > 0 ? reservation!.id : null,
           policy: policyRef,
@@ -321,6 +327,7 @@ export async function authorize(
     decision: proof ? { ...decided, proof } : decided,
     created: true,
     envelope: commit.result.envelope,
+    tiers: commit.result.outcome.verdict.tiers,
     reason: commit.result.outcome.verdict.reason,
   };
 }

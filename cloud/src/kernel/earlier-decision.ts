@@ -12,6 +12,7 @@
  */
 import type { DsseEnvelope } from '@pentagate/protocol';
 import { ApiError } from '../app/errors.js';
+import { signedTiersOf } from '../decisions/decision-statement.js';
 import { proofPacket } from '../routes/proofs.js';
 import { RowConflict } from '../store/composed-row.js';
 import type { ProposalRecord } from '../store/kernel-store.js';
@@ -60,10 +61,12 @@ export async function earlierDecision(
         );
       }
       const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
+      const envelope = found.record.envelope as unknown as DsseEnvelope;
       return {
         decision: proof ? { ...found.body, proof } : found.body,
         created: false,
-        envelope: found.record.envelope as unknown as DsseEnvelope,
+        envelope,
+        tiers: signedTiersOf(envelope),
         reason: String(found.record.verdict.reason ?? ''),
       };
     }

@@ -40,8 +40,12 @@ export interface LostRace {
 /** The kernel's part of a decision record's `verdict` JSON. */
 export interface KernelDecisionRecord {
   input: ReplayInput;
-  /** The route, signed subject name and request as sent, when they differ from the kernel's own. */
-  origin?: { route: string; subjectName: string; request: unknown };
+  /**
+   * The route and signed subject name, when they differ from the kernel's own. The request as sent is not
+   * kept here: what every statement about the decision signs is its digest, the decision row's
+   * subjectDigest, and replay decides from `input`.
+   */
+  origin?: { route: string; subjectName: string };
   lostRace?: LostRace;
   reservationId: string | null;
   /** The policy cited in the signed statement. */
