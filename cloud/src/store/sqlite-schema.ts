@@ -88,6 +88,13 @@ CREATE TRIGGER budget_reservations_fixed BEFORE UPDATE OF tenant_id, agent_id, a
     sql: 'ALTER TABLE api_keys ADD COLUMN region TEXT; ALTER TABLE api_keys ADD COLUMN department TEXT;',
   },
   {
+    // Indexes no read uses, which every decision paid for in its write (a leaf page per batch each): decisions
+    // are read by id alone (getDecision), and the agent's newest calls (recentCalls, a diagnostic read that no
+    // route serves) are found through the (tenant_id, agent_id) prefix the metabolic look-ups' indexes share.
+    version: 5,
+    sql: 'DROP INDEX IF EXISTS decisions_tenant; DROP INDEX IF EXISTS call_history_agent;',
+  },
+  {
     // Agent identity. agents.account_id: the id the budget ledger and call history of an agent are kept
     // under, the id of the first registration of its agent_name, so a new agent_version (or a first
     // contact under the same name) spends from the same window (records.ts AgentRecord.accountId). Existing
