@@ -42,6 +42,7 @@ import { governedActionFor, toolNameOf } from './governed-action.js';
 import { kernelAgent } from './kernel-agent.js';
 import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
+import { storedVerdict } from './stored-verdict.js';
 import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
 
 /** Which route a decision came from (audit entries and metrics name it). */
@@ -276,12 +277,7 @@ export async function authorize(
               policyDigest: policy?.digest ?? null,
               reservedAmount,
               // the envelope (with the tier results) is stored once, in the audit entry above
-              verdict: {
-                status: d.status,
-                reason: o.verdict.reason,
-                decision: d,
-                kernel,
-              } as unknown as Record<string, unknown>,
+              verdict: storedVerdict({ reason: o.verdict.reason, decision: d, kernel }),
             },
             call: {
               toolName: input.governed?.toolName ?? toolNameOf(action),

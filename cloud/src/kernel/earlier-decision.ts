@@ -67,7 +67,7 @@ export async function earlierDecision(
         created: false,
         envelope,
         tiers: signedTiersOf(envelope),
-        reason: String(found.record.verdict.reason ?? ''),
+        reason: found.reason,
       };
     }
     if (Date.now() >= until) break;

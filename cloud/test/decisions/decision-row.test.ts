@@ -1,11 +1,13 @@
 /**
  * What an agent-route decision stores, and what every later statement about it signs. The request as sent is
  * named by its digest (the row's subject_digest, the statement's subject) and is not stored again in the
- * decision row's verdict JSON, where replay needs only the kernel and governed forms; a statement signed
- * later (the release of an approved call) names the same subject.
+ * decision row's verdict JSON, where replay needs only the kernel and governed forms; nor are the row's own
+ * columns, the policy digest twice or the arguments twice (stored-verdict.ts), and reading the row puts them
+ * back. A statement signed later (the release of an approved call) names the same subject.
  */
 import { fromGovernanceToken, jcsDigestHex } from '@pentagate/crypto';
 import t from 'tap';
+import { readStoredVerdict } from '../../src/kernel/stored-verdict.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { registerLobe, transferCall } from '../helpers/cloud-app.js';
 import { get, kernelCloud, post } from '../kernel/kernel-helpers.js';
@@ -36,6 +38,23 @@ t.test('the decision row names the request by its digest and does not store it a
   const kernel = JSON.parse(row.verdict).kernel;
   t.same(kernel.origin, { route: 'agentgate.propose', subjectName: 'agentgate.propose:payments.transfer' });
   t.equal(kernel.input.governed.triggerPrompt, (call.tool_call as { trigger_prompt: string }).trigger_prompt);
+  const count = (needle: string) => row.verdict.split(needle).length - 1;
+  const recipient = (call.tool_call as { arguments: { recipient: string } }).arguments.recipient;
+  t.equal(count(recipient), 1, 'the arguments once (governed form), not again in the kernel form');
+  t.equal(count(decisionId), 0, 'the proposal id is the row id, not repeated in the JSON');
+  t.equal(count(kernel.input.policyDigest), 1, 'the policy digest once');
+  t.notOk(kernel.input.agent.tenantId ?? kernel.input.agent.agentId, 'tenant and agent are the row columns');
+  const found = await cloud.store.getDecision(cloud.a.id, decisionId);
+  const back = found && readStoredVerdict(found);
+  if (!back) throw new Error(`decision ${decisionId} not read back`);
+  t.equal(back.decision.proposalId, decisionId, 'read back: the body has its proposal id');
+  t.equal(back.kernel.input.proposalId, decisionId, 'and the replay input its own');
+  t.equal(back.kernel.input.agent.tenantId, cloud.a.id);
+  t.equal(back.kernel.policy.digest, back.kernel.input.policyDigest);
+  t.same(
+    (back.kernel.input.action.payload as { arguments: unknown }).arguments,
+    (call.tool_call as { arguments: unknown }).arguments,
+  );
   t.equal(
     subjectOfToken(res.json().governance_token).digest.sha256,
     row.subject_digest,
