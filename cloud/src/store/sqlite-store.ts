@@ -59,6 +59,17 @@ export interface SqliteStoreOptions {
   syncFile?: SyncFile;
 }
 
+/**
+ * WAL pages after which a COMMIT checkpoints them into the database file (SQLite's default is 1,000). The
+ * checkpoint runs inside that COMMIT, on the event loop, and fsyncs the WAL and the database file; a page a
+ * batch rewrites (an index's last leaf, an interior page, the budget window) is copied once per checkpoint
+ * however often it was rewritten. Measured with the propose load (~11 WAL pages per decision): every ~1,000
+ * pages ~4.8 ms, ~53 µs per decision; every ~4,000 pages ~10 ms, ~28 µs per decision. Durability does not
+ * depend on it: each answer waits for its batch's WAL fdatasync (sqlite-write-queue.ts). The WAL file grows
+ * to ~16 MB between checkpoints.
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 /** What `runWrite` hands a composed store inside its write. */
 export interface SqliteWriteContext {
   db: Database.Database;
@@ -106,6 +117,7 @@ export class SqliteStore implements Store {
     // event loop. A 64 MB cache and memory-mapped reads of the main file keep the hot pages in memory.
     this.#db.pragma('cache_size = -65536');
     if (!(options.path === ':memory:')) this.#db.pragma('mmap_size = 268435456');
+    this.#db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     migrate(this.#db);
     // Each family prepares its statements once, here (better-sqlite3 re-uses the compiled plan).
     this.#audit = new SqliteAudit(this.#db);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore, WAL_AUTOCHECKPOINT_PAGES } from '../../src/store/sqlite-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { storeConformance } from './conformance.js';
 
@@ -36,4 +36,11 @@ t.test('refuses an unopenable path with a store error', async (t) => {
   writeFileSync(file, 'not a directory');
   t.throws(() => new SqliteStore({ path: join(file, 'x.db') }), { code: 'STORE_UNAVAILABLE' });
   await t.rejects(openStore('sqlite:'), { code: 'USAGE' });
+});
+
+t.test('checkpoints the WAL every WAL_AUTOCHECKPOINT_PAGES pages, not SQLite default 1,000', async (t) => {
+  const store = new SqliteStore({ path: join(dir, 'checkpoint.db') });
+  t.teardown(() => store.close());
+  t.equal(WAL_AUTOCHECKPOINT_PAGES, 4000);
+  t.equal(store.database.pragma('wal_autocheckpoint', { simple: true }), WAL_AUTOCHECKPOINT_PAGES);
 });
