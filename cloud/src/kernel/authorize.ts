@@ -277,7 +277,10 @@ export async function authorize(
               policyDigest: policy?.digest ?? null,
               reservedAmount,
               // the envelope (with the tier results) is stored once, in the audit entry above
-              verdict: storedVerdict({ reason: o.verdict.reason, decision: d, kernel }),
+              verdict: storedVerdict(
+                { reason: o.verdict.reason, decision: d, kernel },
+                { id: proposalId, tenantId, agentId: agent.id },
+              ),
             },
             call: {
               toolName: input.governed?.toolName ?? toolNameOf(action),

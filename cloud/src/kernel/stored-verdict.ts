@@ -22,11 +22,22 @@ export interface KernelVerdict {
   kernel: KernelDecisionRecord;
 }
 
-/** The verdict JSON of a new decision row, its copies left out. */
-export function storedVerdict(v: KernelVerdict): Record<string, unknown> {
+/** The row's own columns a verdict may repeat. */
+export interface DecisionRowKey {
+  id: string;
+  tenantId: string;
+  agentId: string;
+}
+
+/**
+ * The verdict JSON of a new decision row, its copies left out. A field is left out only when it equals what
+ * the reader puts back, so a record whose ids or digests differ is written with them.
+ */
+export function storedVerdict(v: KernelVerdict, row: DecisionRowKey): Record<string, unknown> {
   const { input } = v.kernel;
-  const { proposalId: _id, policyDigest: bodyDigest, ...body } = v.decision;
-  const { proposalId: _inputId, agent, action, ...rest } = input;
+  const { proposalId: bodyId, policyDigest: bodyDigest, ...body } = v.decision;
+  const { proposalId: inputId, agent, action, ...rest } = input;
+  const { agentId, tenantId, ...agentRest } = agent;
   const payload = action.payload as Record<string, unknown> | undefined;
   const sharedArguments =
     input.governed !== undefined &&
@@ -38,14 +49,23 @@ export function storedVerdict(v: KernelVerdict): Record<string, unknown> {
   const { digest: policyDigest, ...policy } = v.kernel.policy;
   return {
     reason: v.reason,
-    decision: bodyDigest === input.policyDigest ? body : { ...body, policyDigest: bodyDigest },
+    decision: {
+      ...(bodyId === row.id ? {} : { proposalId: bodyId }),
+      ...body,
+      ...(bodyDigest === input.policyDigest ? {} : { policyDigest: bodyDigest }),
+    },
     kernel: {
       ...v.kernel,
       input: {
+        ...(inputId === row.id ? {} : { proposalId: inputId }),
         ...rest,
         action: storedAction,
         ...(sharedArguments ? { argumentsInGoverned: true } : {}),
-        agent: { lobeName: agent.lobeName, domain: agent.domain },
+        agent: {
+          ...(agentId === row.agentId ? {} : { agentId }),
+          ...(tenantId === row.tenantId ? {} : { tenantId }),
+          ...agentRest,
+        },
       },
       policy: policyDigest === input.policyDigest ? policy : v.kernel.policy,
     },

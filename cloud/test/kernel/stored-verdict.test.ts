@@ -9,6 +9,7 @@ import { type KernelVerdict, readStoredVerdict, storedVerdict } from '../../src/
 import type { DecisionRecord } from '../../src/store/records.js';
 
 const POLICY = 'a'.repeat(64);
+const ROW = { id: 'prp_1', tenantId: 'ten_1', agentId: 'agt_1' };
 const ARGS = { recipient: 'DE89 3704', amount: 20, currency: 'USD' };
 
 function verdict(opts: {
@@ -44,7 +45,13 @@ function verdict(opts: {
         callDepth: 0,
         dataProvenance: [],
       },
-      agent: { agentId: 'agt_1', lobeName: 'billing@1', domain: 'FINANCE', tenantId: 'ten_1' },
+      agent: {
+        agentId: 'agt_1',
+        accountId: 'agt_0',
+        lobeName: 'billing@1',
+        domain: 'FINANCE',
+        tenantId: 'ten_1',
+      },
       ledger: { budgetLimit: 100, spentInWindow: 0, reservedInWindow: 0, windowMs: 60_000 },
       history: [],
       nowMs: 1_767_225_600_000,
@@ -83,7 +90,7 @@ function row(stored: Record<string, unknown>): DecisionRecord {
 }
 
 t.test('leaves out the row columns, the second policy digests and the shared arguments', async (t) => {
-  const text = JSON.stringify(storedVerdict(verdict({ sharedArguments: true })));
+  const text = JSON.stringify(storedVerdict(verdict({ sharedArguments: true }), ROW));
   t.notMatch(text, 'prp_1', 'no proposal id');
   t.notMatch(text, 'ten_1', 'no tenant id');
   t.equal(text.split(POLICY).length - 1, 1, 'the policy digest once');
@@ -98,8 +105,16 @@ t.test('reads back every field of the decision as it was decided', async (t) => 
     { sharedArguments: true, citedDigest: 'd'.repeat(64) },
   ]) {
     const v = verdict(opts);
-    t.same(readStoredVerdict(row(storedVerdict(v))), v, JSON.stringify(opts));
+    t.same(readStoredVerdict(row(storedVerdict(v, ROW))), v, JSON.stringify(opts));
   }
+});
+
+t.test('keeps the ids that differ from the row and every other field of the agent', async (t) => {
+  const v = verdict({ sharedArguments: true });
+  const other = { id: 'prp_2', tenantId: 'ten_2', agentId: 'agt_2' };
+  const text = JSON.stringify(storedVerdict(v, other));
+  for (const id of ['prp_1', 'ten_1', 'agt_1', 'agt_0']) t.match(text, id, `${id} is written`);
+  t.same(readStoredVerdict({ ...row(storedVerdict(v, other)), ...other }), v);
 });
 
 t.test('reads a verdict written in full (every copy present) as written', async (t) => {
@@ -119,7 +134,7 @@ t.test('a kernel proposal (no governed form, no arguments) is stored and read as
     payload: { amount: 5 },
     context: { agentId: 'agt_1', confidenceScore: 0.9 },
   };
-  const stored = storedVerdict(v);
+  const stored = storedVerdict(v, ROW);
   t.notMatch(JSON.stringify(stored), 'argumentsInGoverned');
   t.same(readStoredVerdict(row(stored)), v);
   t.notOk('arguments' in (readStoredVerdict(row(stored))!.kernel.input.action.payload as object));
