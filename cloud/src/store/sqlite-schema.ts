@@ -2,6 +2,8 @@
  * The SQLite tables. Migrations are numbered and applied once, in order, so the kernel can append its
  * own (proposals, approvals, executions) as later versions without touching these.
  */
+import { AGENT_ACCOUNTS_SQL, UNREAD_INDEXES_DROPPED_SQL } from './portable-migrations.js';
+
 export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
   {
     version: 1,
@@ -88,25 +90,12 @@ CREATE TRIGGER budget_reservations_fixed BEFORE UPDATE OF tenant_id, agent_id, a
     sql: 'ALTER TABLE api_keys ADD COLUMN region TEXT; ALTER TABLE api_keys ADD COLUMN department TEXT;',
   },
   {
-    // Indexes no read uses, which every decision paid for in its write (a leaf page per batch each): decisions
-    // are read by id alone (getDecision), and the agent's newest calls (recentCalls, a diagnostic read that no
-    // route serves) are found through the (tenant_id, agent_id) prefix the metabolic look-ups' indexes share.
+    // portable-migrations.ts: the same SQL in both dialects (as the next one)
     version: 5,
-    sql: 'DROP INDEX IF EXISTS decisions_tenant; DROP INDEX IF EXISTS call_history_agent;',
+    sql: UNREAD_INDEXES_DROPPED_SQL,
   },
   {
-    // Agent identity. agents.account_id: the id the budget ledger and call history of an agent are kept
-    // under, the id of the first registration of its agent_name, so a new agent_version (or a first
-    // contact under the same name) spends from the same window (records.ts AgentRecord.accountId). Existing
-    // agents join the account of their name's first registration. api_keys.agent_name: the agent a key
-    // is bound to (app/agent-binding.ts); existing keys stay unbound.
     version: 6,
-    sql: `
-ALTER TABLE agents ADD COLUMN account_id TEXT;
-UPDATE agents SET account_id = (SELECT earliest.id FROM agents earliest
-  WHERE earliest.tenant_id = agents.tenant_id AND earliest.name = agents.name
-  ORDER BY earliest.created_at_ms, earliest.id LIMIT 1);
-ALTER TABLE api_keys ADD COLUMN agent_name TEXT;
-`,
+    sql: AGENT_ACCOUNTS_SQL,
   },
 ];
