@@ -43,6 +43,7 @@ import type {
   RelevantCallsQuery,
   Store,
 } from './store.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { StoreError } from './store-error.js';
 import { SqliteTenants } from './tenants/sqlite-tenants.js';
 
@@ -60,13 +61,13 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * WAL pages after which a COMMIT checkpoints them into the database file (SQLite's default is 1,000). The
- * checkpoint runs inside that COMMIT, on the event loop, and fsyncs the WAL and the database file; a page a
- * batch rewrites (an index's last leaf, an interior page, the budget window) is copied once per checkpoint
- * however often it was rewritten. Measured with the propose load (~11 WAL pages per decision): every ~1,000
- * pages ~4.8 ms, ~53 µs per decision; every ~4,000 pages ~10 ms, ~28 µs per decision. Durability does not
- * depend on it: each answer waits for its batch's WAL fdatasync (sqlite-write-queue.ts). The WAL file grows
- * to ~16 MB between checkpoints.
+ * WAL pages after which a COMMIT checkpoints them into the database file (SQLite's default is 1,000). That
+ * checkpoint runs inside the COMMIT, on the event loop, and fsyncs the WAL and the database file; measured
+ * with the propose load (~10 WAL pages per decision) alone it cost ~10 ms every ~4,000 pages. Most pages are
+ * now copied before it by the checkpointer's worker thread (sqlite-checkpointer.ts), so this one copies
+ * only the rest and is what bounds the WAL: SQLite starts the WAL over only once a checkpoint has copied
+ * every frame, which the worker, running beside the commits, rarely sees. Durability does not depend on
+ * it: each answer waits for its batch's WAL fdatasync (sqlite-write-queue.ts).
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
@@ -81,6 +82,7 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #queue: SqliteWriteQueue;
   readonly #walFd: number | undefined;
+  readonly #checkpointer: SqliteCheckpointer | undefined;
   #durableAuditSize = 0;
   readonly #audit: SqliteAudit;
   readonly #tenants: SqliteTenants;
@@ -139,7 +141,9 @@ export class SqliteStore implements Store {
     }
     this.#walFd = walFd;
     this.#durableAuditSize = this.#audit.nextAuditIndex();
-    this.#queue = new SqliteWriteQueue(this.#db, walFd, options.syncFile);
+    const checkpointer = memory ? undefined : new SqliteCheckpointer(options.path);
+    this.#checkpointer = checkpointer;
+    this.#queue = new SqliteWriteQueue(this.#db, walFd, options.syncFile, () => checkpointer?.afterCommit());
   }
 
   /**
@@ -304,6 +308,7 @@ export class SqliteStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.drained();
+    await this.#checkpointer?.close();
     this.#db.close();
     if (this.#walFd !== undefined) closeSync(this.#walFd);
   }

@@ -21,10 +21,22 @@ export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) =>
 export class SqliteWriteQueue {
   readonly #queue: GroupCommitQueue<() => unknown>;
 
-  /** `walFd`: the WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
-  constructor(db: Database.Database, walFd?: number, syncFile: SyncFile = fdatasync) {
+  /**
+   * `walFd`: the WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each
+   * commit. `afterCommit`: called once each batch has committed (the store's WAL checkpointer).
+   */
+  constructor(
+    db: Database.Database,
+    walFd?: number,
+    syncFile: SyncFile = fdatasync,
+    afterCommit: () => void = () => {},
+  ) {
     const wal = walFd === undefined ? undefined : new WalSync(walFd, syncFile);
-    this.#queue = new GroupCommitQueue((writes) => commitBatch(db, writes, wal));
+    this.#queue = new GroupCommitQueue((writes) => {
+      const batch = commitBatch(db, writes, wal);
+      afterCommit();
+      return batch;
+    });
   }
 
   /** Queues `run` (synchronous, using the database) for the next group commit. */
