@@ -8,6 +8,7 @@
  * its tenant, as before binding existed.
  */
 import type { Caller } from './auth.js';
+import { dottedPath } from '../json-pointer.js';
 import { ApiError } from './errors.js';
 
 /**
@@ -18,7 +19,7 @@ export function requireAgentOfKey(caller: Caller, agentName: string, field: stri
   if (caller.agentName === undefined || caller.agentName === agentName) return;
   throw new ApiError(
     'AGENT_FORBIDDEN',
-    `${field.slice(1).replace(/\//g, '.')}: this API key is bound to agent ${JSON.stringify(caller.agentName)}, got agent ${JSON.stringify(agentName)}`,
+    `${dottedPath(field)}: this API key is bound to agent ${JSON.stringify(caller.agentName)}, got agent ${JSON.stringify(agentName)}`,
     { issues: [{ path: field, message: `the key acts only as agent ${JSON.stringify(caller.agentName)}` }] },
   );
 }

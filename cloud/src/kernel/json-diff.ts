@@ -3,10 +3,7 @@
  * index by index, anything else by value. Used by replay to say exactly what changed in a decision.
  */
 import type { ReplayDifference } from '@pentagate/protocol';
-
-function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+import { pointerToken } from '../json-pointer.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

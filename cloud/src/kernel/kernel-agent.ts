@@ -8,6 +8,7 @@
 import type { Caller } from '../app/auth.js';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
+import { dottedPath } from '../json-pointer.js';
 import { registerAgent } from '../routes/agentgate-register.js';
 import type { AgentRecord } from '../store/records.js';
 import type { KernelContext } from './kernel-context.js';
@@ -51,7 +52,7 @@ export async function agentOnFirstContact(
     nowMs,
   );
   if ('conflict' in outcome) {
-    const path = contact.field.slice(1).replace(/\//g, '.');
+    const path = dottedPath(contact.field);
     throw new ApiError(
       'INVALID_BODY',
       `${path}: ${JSON.stringify(contact.agentId)} is the lobe name of another agent of your tenant; use that agent's id`,

@@ -3,6 +3,8 @@
  * a key as well as a value). Walks iteratively with bounds on depth and count, so hostile nesting
  * cannot exhaust the stack; what is left over is reported, never silently dropped.
  */
+import { pointerToken } from '../json-pointer.js';
+
 export const MAX_STRING_FIELDS = 4096;
 export const MAX_WALK_DEPTH = 64;
 
@@ -16,10 +18,6 @@ export interface StringWalk {
   fields: StringField[];
   /** True when the value was deeper or larger than the bounds and parts were not visited. */
   truncated: boolean;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function stringFields(root: unknown, base: string): StringWalk {
@@ -45,7 +43,7 @@ export function stringFields(root: unknown, base: string): StringWalk {
       // Reverse so that fields come out in document order.
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        const childPath = `${path}/${escapePointer(key)}`;
+        const childPath = `${path}/${pointerToken(key)}`;
         stack.push({ value: child, path: childPath, depth: depth + 1 });
         if (!Array.isArray(value)) stack.push({ value: key, path: `${childPath}#key`, depth: depth + 1 });
       }
