@@ -107,8 +107,16 @@ export class SqliteCheckpointer {
       settle({ ok: false, message: this.#failed });
       return;
     }
+    try {
+      (this.#worker ?? this.#start()).postMessage('checkpoint');
+    } catch (error) {
+      // Never thrown to the caller: afterCommit runs after a batch has committed, and a throw there would
+      // fail writes that are in the database. The automatic checkpoint takes over (see above).
+      this.#failed = (error as Error).message;
+      settle({ ok: false, message: this.#failed });
+      return;
+    }
     this.#inFlight.push(settle);
-    (this.#worker ?? this.#start()).postMessage('checkpoint');
   }
 
   #start(): Worker {

@@ -23,7 +23,8 @@ export class SqliteWriteQueue {
 
   /**
    * `walFd`: the WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each
-   * commit. `afterCommit`: called once each batch has committed (the store's WAL checkpointer).
+   * commit. `afterCommit`: called once each batch has committed (the store's WAL checkpointer); it must not
+   * throw, since the batch is in the database by then.
    */
   constructor(
     db: Database.Database,

@@ -102,6 +102,18 @@ t.test(
 );
 
 t.test(
+  'a worker that cannot even start never throws from afterCommit (its batch has committed)',
+  async (t) => {
+    // workerData that cannot be cloned: the Worker constructor throws synchronously
+    const checkpointer = new SqliteCheckpointer((() => 'x') as unknown as string, 0, 0);
+    t.doesNotThrow(() => checkpointer.afterCommit(1));
+    t.match(checkpointer.failure, /clone/i);
+    await t.rejects(checkpointer.checkpoint(), /WAL checkpoint failed: .*clone/i);
+    await checkpointer.close();
+  },
+);
+
+t.test(
   'the store checkpoints on the worker between its automatic checkpoints, and closes cleanly',
   async (t) => {
     const path = join(dir, 'store.db');
