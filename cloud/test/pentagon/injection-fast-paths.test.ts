@@ -23,7 +23,13 @@ import { INNER_ANCHORS, innerAnchors } from '../../src/pentagon/tiers/injection/
 import { ruleAnchors } from '../../src/pentagon/tiers/injection/rules/rule-anchors.js';
 import { AnchorStarts } from '../../src/pentagon/tiers/injection/rules/anchor-automaton.js';
 import { RulePrefilter } from '../../src/pentagon/tiers/injection/rules/rule-prefilter.js';
-import { firstBase64Run } from '../../src/pentagon/tiers/injection/decode.js';
+import {
+  BASE64,
+  eachBase64Match,
+  eachHexMatch,
+  firstBase64Run,
+  HEX,
+} from '../../src/pentagon/tiers/injection/decode.js';
 import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import { scanText } from '../../src/pentagon/tiers/injection/scan.js';
 import { oneLine } from '../../src/pentagon/one-line.js';
@@ -628,6 +634,52 @@ t.test('the base64-run check is the pattern it stands for, and hex needs such a 
     ),
     { numRuns: 5000, seed: 65 },
   );
+});
+
+t.test('the one-pass base64 and hex scans visit the matches of the patterns they stand for', async (t) => {
+  const byPattern = (pattern: RegExp, text: string, from: number) => {
+    const re = new RegExp(pattern.source, 'g');
+    re.lastIndex = from;
+    const out: [number, number][] = [];
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push([m.index, m.index + m[0].length]);
+    return out;
+  };
+  const byScan = (scan: typeof eachBase64Match, text: string, from: number) => {
+    const out: [number, number][] = [];
+    scan(text, from, (start, end) => out.push([start, end]) > 0);
+    return out;
+  };
+  const same = (text: string, from: number) =>
+    JSON.stringify(byScan(eachBase64Match, text, from)) === JSON.stringify(byPattern(BASE64, text, from)) &&
+    JSON.stringify(byScan(eachHexMatch, text, from)) === JSON.stringify(byPattern(HEX, text, from));
+  let matched = 0;
+  for (const text of [...corpusTexts, ...generatedTexts]) {
+    const from = Math.max(0, firstBase64Run(text));
+    if (!same(text, from)) t.fail(JSON.stringify(text));
+    if (byPattern(HEX, text, 0).length > 0) matched++;
+  }
+  t.ok(matched > 10, `${matched} texts hold a hex match (both outcomes seen)`);
+  // runs either side of 20 and 24 units, odd and even hex runs, "=" after a run, non-ASCII in between
+  const unit = fc.constantFrom(...'aZ09fF+/_-=. é\u0660'.split(''));
+  fc.assert(
+    fc.property(fc.string({ unit, maxLength: 120 }), fc.nat(120), (text, from) =>
+      same(text, Math.min(from, text.length)),
+    ),
+    { numRuns: 5000, seed: 66 },
+  );
+  const runs = fc
+    .array(fc.tuple(fc.constantFrom('0a', 'F9', 'zz', '+/', '='), fc.integer({ min: 1, max: 16 })), {
+      maxLength: 8,
+    })
+    .map((parts) => parts.map(([s, k]) => s.repeat(k)).join(' '));
+  fc.assert(
+    fc.property(runs, (text) => same(text, 0)),
+    { numRuns: 3000, seed: 67 },
+  );
+  // a visitor that stops is not called again
+  let calls = 0;
+  eachHexMatch(`${'ab'.repeat(12)} ${'cd'.repeat(12)}`, 0, () => ++calls < 1);
+  t.equal(calls, 1);
 });
 
 t.test('the banner rule finds what its quadratic form found, in time linear in a run', async (t) => {

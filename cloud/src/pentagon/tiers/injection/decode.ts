@@ -40,8 +40,13 @@ function utf8(bytes: Buffer): string | undefined {
     : undefined;
 }
 
-const BASE64 = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
-const HEX = /(?:[0-9a-fA-F]{2}){12,}/g;
+/**
+ * The encoded runs looked for. BASE64 and HEX are found by `eachBase64Match` and `eachHexMatch` (below),
+ * which visit the matches these patterns would, in one pass over a typed copy instead of a regular
+ * expression tried at every letter; the patterns stay as their definition (the tests compare the two).
+ */
+export const BASE64 = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+export const HEX = /(?:[0-9a-fA-F]{2}){12,}/g;
 const ESCAPES = /(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){6,}/g;
 const PERCENT = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){6,}/g;
 const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
@@ -50,6 +55,11 @@ const HTML_ENTITIES = /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});[^&\s]{0,3}){6,}/g;
 const BASE64_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
   /[A-Za-z0-9+/_-]/.test(String.fromCharCode(c)) ? 1 : 0,
 );
+/** HEX's digits [0-9a-fA-F] as a table by ASCII code. */
+const HEX_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
+  /[0-9a-fA-F]/.test(String.fromCharCode(c)) ? 1 : 0,
+);
+const EQUALS = 0x3d;
 
 const rawUnits = new CodeUnits();
 
@@ -68,6 +78,70 @@ export function firstBase64Run(raw: string): number {
     if (run >= 20) return i - 19;
   }
   return -1;
+}
+
+/** The end of the run of `table`'s units that starts at `i` in `units[0, n)`. */
+function runEnd(units: Uint16Array, n: number, i: number, table: Uint8Array): number {
+  let j = i;
+  while (j < n && units[j]! < 0x80 && table[units[j]!] === 1) j++;
+  return j;
+}
+
+/**
+ * Calls `visit(start, end)` for each match BASE64 finds in `raw` from `from`, in order, until it returns
+ * false. A match of `[class]{20,}={0,2}` starts only where a run of the class starts (from inside a run
+ * the run's start was tried first and would have matched), takes the whole run (greedy, and the class has
+ * no `=`), then up to two `=`; a run shorter than 20 holds no match. The next search starts at the end.
+ */
+export function eachBase64Match(
+  raw: string,
+  from: number,
+  visit: (start: number, end: number) => boolean,
+): void {
+  const units = rawUnits.of(raw);
+  const n = raw.length;
+  for (let i = from; i < n; ) {
+    const c = units[i]!;
+    if (c >= 0x80 || BASE64_UNITS[c] === 0) {
+      i++;
+      continue;
+    }
+    const runStop = runEnd(units, n, i, BASE64_UNITS);
+    if (runStop - i < 20) {
+      i = runStop;
+      continue;
+    }
+    let end = runStop;
+    if (end < n && units[end] === EQUALS) end++;
+    if (end < n && units[end] === EQUALS) end++;
+    if (!visit(i, end)) return;
+    i = end;
+  }
+}
+
+/**
+ * Calls `visit(start, end)` for each match HEX finds in `raw` from `from`, in order, until it returns
+ * false. `(?:[0-9a-fA-F]{2}){12,}` matches where a run of hex digits of 24 or more starts, and takes its
+ * pairs (an odd last digit stays out, and one digit cannot start a match); a shorter run holds none.
+ */
+export function eachHexMatch(
+  raw: string,
+  from: number,
+  visit: (start: number, end: number) => boolean,
+): void {
+  const units = rawUnits.of(raw);
+  const n = raw.length;
+  for (let i = from; i < n; ) {
+    const c = units[i]!;
+    if (c >= 0x80 || HEX_UNITS[c] === 0) {
+      i++;
+      continue;
+    }
+    const runStop = runEnd(units, n, i, HEX_UNITS);
+    const length = runStop - i;
+    if (length >= 24 && !visit(i, i + length - (length % 2))) return;
+    i = runStop;
+  }
 }
 
 function decodeEscapes(s: string): string {
@@ -107,16 +181,20 @@ export function decodePayloads(raw: string): DecodedPayload[] {
   // Both are searched from where that run starts.
   const run = firstBase64Run(raw);
   if (run >= 0) {
-    each(
-      BASE64,
-      (m) => {
-        // Pure hex is also valid base64; leave it to the hex pass.
-        if (/^[0-9a-fA-F]+$/.test(m)) return;
+    eachBase64Match(raw, run, (start, end) => {
+      if (out.length >= MAX_DECODED_CANDIDATES) return false;
+      const m = raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS));
+      // Pure hex is also valid base64; leave it to the hex pass.
+      if (!/^[0-9a-fA-F]+$/.test(m)) {
         push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
-      },
-      run,
-    );
-    each(HEX, (m) => push('hex', utf8(Buffer.from(m, 'hex'))), run);
+      }
+      return true;
+    });
+    eachHexMatch(raw, run, (start, end) => {
+      if (out.length >= MAX_DECODED_CANDIDATES) return false;
+      push('hex', utf8(Buffer.from(raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS)), 'hex')));
+      return true;
+    });
   }
   // Each of these needs its marker character; skip the scan when the text has none.
   if (raw.includes('\\')) each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
