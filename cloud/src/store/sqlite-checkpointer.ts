@@ -71,6 +71,8 @@ export class SqliteCheckpointer {
   /** One entry per message posted and not yet answered (the worker answers in order). */
   #inFlight: ((reply: WorkerReply) => void)[] = [];
   #failed: string | undefined;
+  /** close() began: the worker stays referenced until it has closed its connection and exited. */
+  #closing = false;
 
   constructor(path: string, intervalMs = CHECKPOINT_INTERVAL_MS, nowMs = performance.now()) {
     this.#path = path;
@@ -107,8 +109,10 @@ export class SqliteCheckpointer {
       settle({ ok: false, message: this.#failed });
       return;
     }
+    let worker: Worker;
     try {
-      (this.#worker ?? this.#start()).postMessage('checkpoint');
+      worker = this.#worker ?? this.#start();
+      worker.postMessage('checkpoint');
     } catch (error) {
       // Never thrown to the caller: afterCommit runs after a batch has committed, and a throw there would
       // fail writes that are in the database. The automatic checkpoint takes over (see above).
@@ -117,13 +121,17 @@ export class SqliteCheckpointer {
       return;
     }
     this.#inFlight.push(settle);
+    // Referenced while a checkpoint runs (its answer is awaited), not while idle: an idle worker must not
+    // keep a process alive whose work is done, even one that never closed its store.
+    if (this.#inFlight.length === 1) worker.ref();
   }
 
   #start(): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.#path, driverPath } });
-    // A checkpoint in progress must not keep a finished process alive; close() waits for it instead.
-    worker.unref();
-    worker.on('message', (reply: WorkerReply) => this.#inFlight.shift()?.(reply));
+    worker.on('message', (reply: WorkerReply) => {
+      this.#inFlight.shift()?.(reply);
+      if (this.#inFlight.length === 0 && !this.#closing) worker.unref();
+    });
     this.#exited = new Promise((resolve) => {
       worker.once('exit', () => resolve());
     });
@@ -134,6 +142,9 @@ export class SqliteCheckpointer {
       this.#inFlight = [];
       for (const settle of waiting) settle({ ok: false, message: error.message });
     });
+    // Unreferenced until asked (below); after the listeners, since adding a 'message' listener
+    // references the worker again.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }
@@ -142,6 +153,7 @@ export class SqliteCheckpointer {
   async close(): Promise<void> {
     if (this.#worker === undefined) return;
     // Unreferenced, the worker would let the process end before it closed its connection.
+    this.#closing = true;
     this.#worker.ref();
     if (this.#failed === undefined) this.#worker.postMessage('close');
     else await this.#worker.terminate();

@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
@@ -141,3 +144,25 @@ t.test(
     t.equal(await reopened.auditSize(), written, 'every entry is there after the reopen');
   },
 );
+
+t.test('a process whose store was never closed still ends once its work is done', async (t) => {
+  const { path, db } = walDatabase('left-open.db', 50);
+  db.close();
+  // The checkpointer's worker is started and left running, as by a command that returns without closing
+  // its store: the process must still end (the worker holds no reference on it).
+  const source = pathToFileURL(join(import.meta.dirname, '../../src/store/sqlite-checkpointer.ts')).href;
+  const program = `
+    const { SqliteCheckpointer } = await import(${JSON.stringify(source)});
+    const checkpointer = new SqliteCheckpointer(${JSON.stringify(path)}, 0, 0);
+    checkpointer.afterCommit(1);
+    console.log('worker asked for');
+  `;
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...process.execArgv, '--input-type=module', '-e', program],
+    { timeout: 60_000 },
+  );
+  t.equal(stdout.trim(), 'worker asked for');
+  t.ok(performance.now() - started < 60_000, 'ended by itself');
+});
