@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The root `pentagate` command: gathers the subcommands each package contributes (commands.js) and
 // dispatches. Packages must be built first (`npm run build`).
-import { runCli } from '@pentagate/protocol';
+import { readFileSync } from 'node:fs';
+import { runCli, processIo } from '@pentagate/protocol';
 import { loadCommands } from './commands.js';
 
 let commands;
@@ -22,4 +23,6 @@ process.stdout.on('error', (err) => {
   if (err.code !== 'EPIPE') throw err;
   process.exit(process.exitCode ?? 0);
 });
-process.exitCode = await runCli(process.argv.slice(2), commands);
+// `pentagate --version` prints the version of the checkout or package this command belongs to.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+process.exitCode = await runCli(process.argv.slice(2), commands, processIo, { version });

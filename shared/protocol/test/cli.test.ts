@@ -170,3 +170,24 @@ t.test('a fetch that got no answer is described by its cause, not "fetch failed"
   t.match(describeFetchFailure(timeout), /^no answer in time/);
   t.equal(describeFetchFailure('text'), 'text');
 });
+
+t.test('--version prints the version the program gives, and is an unknown command without one', async (t) => {
+  const io = capture();
+  t.equal(await runCli(['--version'], commands, io, { version: '1.2.3' }), ExitCode.ok);
+  t.same(io.stdout, ['pentagate 1.2.3']);
+  const short = capture();
+  t.equal(await runCli(['-V'], commands, short, { version: '1.2.3' }), ExitCode.ok);
+  t.same(short.stdout, ['pentagate 1.2.3']);
+  const extra = capture();
+  t.equal(await runCli(['--version', 'now'], commands, extra, { version: '1.2.3' }), ExitCode.usage);
+  t.match(extra.stderr.join('\n'), /--version takes no arguments, got 'now'/);
+  const without = capture();
+  t.equal(await runCli(['--version'], commands, without), ExitCode.usage);
+  t.match(without.stderr.join('\n'), /unknown command '--version'/);
+  const help = capture();
+  await runCli(['--help'], commands, help, { version: '1.2.3' });
+  t.match(help.stdout.join('\n'), /pentagate --version/);
+  const groupHelp = capture();
+  await runCli(['keys', '--help'], commands, groupHelp, { version: '1.2.3' });
+  t.notMatch(groupHelp.stdout.join('\n'), /--version/);
+});

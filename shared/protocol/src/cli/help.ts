@@ -3,7 +3,8 @@ import type { Command } from './command.js';
 const pad = (s: string, n: number): string => (s.length >= n ? `${s}  ` : s.padEnd(n));
 
 /** `pentagate --help`: every command with its one-line summary, grouped by first word. */
-export function renderTopHelp(commands: readonly Command[]): string {
+/** `withVersion`: the program answers `--version` (the top-level help says so; a group's does not). */
+export function renderTopHelp(commands: readonly Command[], withVersion = false): string {
   const rows = commands
     .map((c) => [c.path.join(' '), c.summary] as const)
     .sort((a, b) => a[0].localeCompare(b[0]));
@@ -17,6 +18,7 @@ export function renderTopHelp(commands: readonly Command[]): string {
     ...rows.map(([name, summary]) => `  ${pad(name, width)}${summary}`),
     '',
     'Run `pentagate <command> --help` for the options of one command.',
+    ...(withVersion ? ['Run `pentagate --version` for the version.'] : []),
   ].join('\n');
 }
 

@@ -1,4 +1,11 @@
 export type { CliIo, Command, OptionSpec, ParsedCommandLine } from './command.js';
 export { renderCommandHelp, renderGroupHelp, renderTopHelp } from './help.js';
-export { ExitCode, processIo, requireOption, resolveCommandLine, runCli } from './run-cli.js';
+export {
+  type CliProgram,
+  ExitCode,
+  processIo,
+  requireOption,
+  resolveCommandLine,
+  runCli,
+} from './run-cli.js';
 export { describeFetchFailure, describeUserError, oneLine } from './user-error.js';

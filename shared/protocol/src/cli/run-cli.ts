@@ -53,6 +53,12 @@ function parseCommandLine(command: Command, rest: string[]): ParsedCommandLine {
   return { options: values, positionals: parsed.positionals };
 }
 
+/** What the program running the commands says of itself. */
+export interface CliProgram {
+  /** Printed by `--version` (and `-V`); without it those are unknown commands. */
+  version?: string;
+}
+
 /**
  * Runs `pentagate <words…> [options]`. User mistakes print one clear line and exit 2 without a stack
  * trace: any PentagateError, and the raw errors a user's paths, ports and documents cause (missing or
@@ -63,10 +69,19 @@ export async function runCli(
   argv: string[],
   commands: readonly Command[],
   io: CliIo = processIo,
+  program: CliProgram = {},
 ): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    io.out(renderTopHelp(commands));
+    io.out(renderTopHelp(commands, program.version !== undefined));
     return argv.length === 0 ? ExitCode.usage : ExitCode.ok;
+  }
+  if (program.version !== undefined && (argv[0] === '--version' || argv[0] === '-V')) {
+    if (argv.length > 1) {
+      io.err(`pentagate: ${argv[0]} takes no arguments, got '${argv.slice(1).join(' ')}'`);
+      return ExitCode.usage;
+    }
+    io.out(`pentagate ${program.version}`);
+    return ExitCode.ok;
   }
   const command = findCommand(argv, commands);
   if (!command) {
