@@ -2,7 +2,18 @@
 import { type Command, InvalidInputError, requireOption } from '@pentagate/protocol';
 import { exportAuditKit } from '../audit/kit-export.js';
 import { serverKeysFromSeed } from '../keys/server-keys.js';
-import { JSON_OPTION, KEY_OPTIONS, STATE_OPTIONS, logOriginOf, signingSeedOf, withStore } from './state.js';
+import {
+  JSON_OPTION,
+  KEY_OPTIONS,
+  STATE_OPTIONS,
+  logOriginOf,
+  requireExistingStore,
+  signingSeedOf,
+  withStore,
+} from './state.js';
+
+const NO_AUDIT_LOG_YET =
+  'this store has no audit log yet: `pentagate cloud serve` with the same --state-dir or --db starts one; export after it has run';
 
 export const auditExportCommand: Command = {
   path: ['cloud', 'audit', 'export'],
@@ -12,7 +23,9 @@ export const auditExportCommand: Command = {
     'Writes manifest.json, checkpoint.note (signed now with the checkpoint key), entries.jsonl (every entry,\n' +
     'JCS, index order) and trust.json (the log keys) into DIR, which must be new or empty. Use the same\n' +
     '--signing-key and --log-origin as `serve`. Check it with `pentagate verify kit DIR`.\n' +
-    'Exit codes: 0 written, 2 bad usage, a non-empty DIR, a key this log never used, or an unusable store.',
+    'Nothing is created when it cannot export: no database, signing key or state directory.\n' +
+    'Exit codes: 0 written, 2 bad usage, a non-empty DIR, a store no `serve` has used, a missing key or one\n' +
+    'this log never used, or an unusable store.',
   options: {
     out: { type: 'string', valueName: 'DIR', description: 'the kit directory (created; must be empty)' },
     ...STATE_OPTIONS,
@@ -21,15 +34,15 @@ export const auditExportCommand: Command = {
   },
   async run(args, io) {
     const outDir = requireOption(args, 'out');
-    const { seed } = await signingSeedOf(args);
+    // Nothing is created by an export that cannot run: no database file, no signing key.
+    requireExistingStore(args, NO_AUDIT_LOG_YET);
+    const { seed } = await signingSeedOf(args, { generate: false });
     const keys = serverKeysFromSeed(seed, logOriginOf(args));
     const result = await withStore(args, async (store) => {
       const known = await store.listSigningKeys();
       // a state directory or --db that no `serve` has used yet: the key check below would blame the key
       if (known.length === 0) {
-        throw new InvalidInputError(
-          'this store has no audit log yet: `pentagate cloud serve` with the same --state-dir or --db starts one; export after it has run',
-        );
+        throw new InvalidInputError(NO_AUDIT_LOG_YET);
       }
       if (
         !known.some(

@@ -2,8 +2,9 @@
  * Shared pieces of the `pentagate cloud …` commands: where state lives by default, the `--db` and
  * `--state-dir` options, and opening the store and the signing key they name.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OptionSpec, ParsedCommandLine } from '@pentagate/protocol';
+import { InvalidInputError, type OptionSpec, type ParsedCommandLine } from '@pentagate/protocol';
 import { DEFAULT_LOG_ORIGIN } from '../app/build-app.js';
 import { loadSigningSeed, type SigningSeed } from '../keys/signing-key-file.js';
 import { openStore } from '../store/open-store.js';
@@ -63,9 +64,27 @@ export function openStoreOf(args: ParsedCommandLine): Promise<Store> {
   return openStore(dbOf(args));
 }
 
-export function signingSeedOf(args: ParsedCommandLine): Promise<SigningSeed> {
+/** `generate: false` for commands that only read: a missing default key is refused, not created. */
+export function signingSeedOf(
+  args: ParsedCommandLine,
+  options: { generate?: boolean } = {},
+): Promise<SigningSeed> {
   const keyFile = stringOption(args, 'signing-key');
-  return loadSigningSeed({ ...(keyFile ? { keyFile } : {}), stateDir: stateDirOf(args) });
+  return loadSigningSeed({ ...(keyFile ? { keyFile } : {}), stateDir: stateDirOf(args), ...options });
+}
+
+/**
+ * For commands that only read the store: an embedded database file that does not exist is refused before
+ * anything is opened, since opening it would create it (and its folder). A PostgreSQL store is opened
+ * as named; the command's own checks say when it holds nothing yet.
+ */
+export function requireExistingStore(args: ParsedCommandLine, whatIsMissing: string): void {
+  const db = dbOf(args);
+  if (db.startsWith('postgres://') || db.startsWith('postgresql://')) return;
+  const path = db.startsWith('sqlite:') ? db.slice('sqlite:'.length) : db;
+  if (path !== ':memory:' && !existsSync(path)) {
+    throw new InvalidInputError(`${whatIsMissing} (no database at ${path})`);
+  }
 }
 
 export function logOriginOf(args: ParsedCommandLine): string {

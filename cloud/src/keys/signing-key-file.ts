@@ -5,6 +5,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readEd25519KeyFile, writeEd25519KeyFile } from '@pentagate/crypto';
+import { InvalidInputError } from '@pentagate/protocol';
 
 export interface SigningSeed {
   seed: Uint8Array;
@@ -15,7 +16,15 @@ export interface SigningSeed {
 
 export const DEFAULT_SIGNING_KEY_FILE = 'signing-key.pem';
 
-export async function loadSigningSeed(options: { keyFile?: string; stateDir: string }): Promise<SigningSeed> {
+/**
+ * `generate: false` (a command that only reads, like the audit export): a missing default key is an error,
+ * not a new key written into the state directory.
+ */
+export async function loadSigningSeed(options: {
+  keyFile?: string;
+  stateDir: string;
+  generate?: boolean;
+}): Promise<SigningSeed> {
   if (options.keyFile) {
     const { seed } = await readEd25519KeyFile(options.keyFile);
     return { seed, path: options.keyFile, generated: false };
@@ -26,6 +35,11 @@ export async function loadSigningSeed(options: { keyFile?: string; stateDir: str
     await access(path);
   } catch {
     exists = false;
+  }
+  if (!exists && options.generate === false) {
+    throw new InvalidInputError(
+      `signing key: ${path} does not exist; give the key the log was served with (--signing-key FILE, or the --state-dir \`serve\` used)`,
+    );
   }
   if (!exists) {
     await mkdir(options.stateDir, { recursive: true, mode: 0o700 });

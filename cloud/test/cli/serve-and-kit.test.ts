@@ -2,7 +2,7 @@
  * `pentagate cloud serve` on a real port and `pentagate cloud audit export`: a run over real sockets,
  * then an audit kit that `verifyAuditKit` (@pentagate/verifier) accepts, and rejects after any byte changes.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrustStore, generateEd25519, writeEd25519KeyFile } from '@pentagate/crypto';
@@ -260,4 +260,23 @@ t.test('audit export from a store no serve has used says so, not that the key is
   );
   t.notMatch(fresh.err, /never used/);
   t.notOk(readdirSync(dir).includes('kit3'), 'no kit directory is written');
+  t.notOk(existsSync(join(dir, 'never-served')), 'no database, signing key or state directory is created');
+
+  // a served database, but the default key looked for in a state directory that has none
+  const keyless = join(dir, 'keyless');
+  const noKey = await cli(
+    'cloud',
+    'audit',
+    'export',
+    '--db',
+    `sqlite:${join(stateDir, 'cloud.db')}`,
+    '--state-dir',
+    keyless,
+    '--out',
+    join(dir, 'kit4'),
+  );
+  t.equal(noKey.code, 2);
+  t.match(noKey.err, /signing key: .*signing-key\.pem does not exist; give the key the log was served with/);
+  t.notOk(existsSync(keyless), 'no key is generated for an export');
+  t.notOk(readdirSync(dir).includes('kit4'));
 });
