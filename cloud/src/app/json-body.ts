@@ -6,9 +6,19 @@
  * exchanged between systems is UTF-8 (RFC 8259 §8.1). So is a body sent with a content coding (gzip, br…): the
  * server decodes none, and reading compressed bytes as JSON would misreport the problem (RFC 9110 §15.5.16).
  */
-import { readJson } from '@pentagate/protocol';
+import { JsonTooLargeError, readJson } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
+import { ROUTE_SCOPES } from './scopes.js';
+
+/**
+ * Most object members and array elements in the body of an agent route (register, propose, selfcorrect,
+ * kernel authorize and execute). Every string of a tool call is screened and every value validated,
+ * canonicalised and digested several times: 55,000 one-word arguments in 790 KB held the event loop
+ * ~0.8 s per request for every tenant, and a call with more than 4,096 strings is refused as
+ * unscannable anyway (pentagon/string-fields.ts). Over the limit: 413 BODY_TOO_LARGE before any of it.
+ */
+export const MAX_AGENT_BODY_VALUES = 10_000;
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
@@ -31,12 +41,15 @@ export function checkContentEncoding(contentEncoding: string | undefined): void 
   );
 }
 
-export function parseJsonBody(body: string | Uint8Array, maxBytes: number): unknown {
+export function parseJsonBody(body: string | Uint8Array, maxBytes: number, maxValues?: number): unknown {
   if (body.length === 0) throw new ApiError('INVALID_JSON', 'request body: expected JSON, got an empty body');
   try {
-    return readJson(body, { what: 'request body', maxBytes });
+    return readJson(body, { what: 'request body', maxBytes, ...(maxValues ? { maxValues } : {}) });
   } catch (err) {
-    throw new ApiError('INVALID_JSON', (err as Error).message);
+    throw new ApiError(
+      err instanceof JsonTooLargeError ? 'BODY_TOO_LARGE' : 'INVALID_JSON',
+      (err as Error).message,
+    );
   }
 }
 
@@ -49,7 +62,11 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       try {
         checkContentEncoding(request.headers['content-encoding']);
         checkCharset(request.headers['content-type']);
-        done(null, parseJsonBody(body as Buffer, bodyLimitBytes));
+        const agentRoute = request.routeOptions.config?.scopes === ROUTE_SCOPES.agent;
+        done(
+          null,
+          parseJsonBody(body as Buffer, bodyLimitBytes, agentRoute ? MAX_AGENT_BODY_VALUES : undefined),
+        );
       } catch (err) {
         done(err as Error, undefined);
       }

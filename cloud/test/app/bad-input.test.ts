@@ -5,6 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { toApiError } from '../../src/app/error-handler.js';
+import { MAX_AGENT_BODY_VALUES } from '../../src/app/json-body.js';
 import { API_ERRORS } from '../../src/app/errors.js';
 import { StoreError } from '../../src/store/store-error.js';
 import { bearer, registerLobe, registration, testCloud, transferCall } from '../helpers/cloud-app.js';
@@ -311,3 +312,52 @@ t.test('serves /healthz, /metrics and /openapi.json without a key', async (t) =>
     t.ok(doc.paths[path], `OpenAPI documents ${path}`);
   }
 });
+
+t.test(
+  'an agent route refuses more members than it takes before any work, with one refusal entry',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const lobe = await registerLobe(cloud, cloud.a);
+    const key = cloud.a.keys.agent;
+    const callWith = (members: number) => {
+      // the call's own members (lobe_name, tool_call, …) count too: fill the arguments up to `members`
+      const base = transferCall(lobe, 1);
+      const own = valueCountOf({ ...base, tool_call: { ...base.tool_call, arguments: {} } });
+      const args: Record<string, number> = {};
+      for (let i = 0; i < members - own; i++) args[`k${i}`] = i;
+      return JSON.stringify({ ...base, tool_call: { ...base.tool_call, arguments: args } });
+    };
+    const size = await cloud.store.auditSize();
+    const over = await cloud.app.inject({
+      method: 'POST',
+      url: '/api/v1/agentgate/propose',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: callWith(MAX_AGENT_BODY_VALUES + 1),
+    });
+    t.equal(over.statusCode, 413);
+    t.equal(over.json().error.code, 'BODY_TOO_LARGE');
+    t.match(over.json().error.message, /expected at most 10000 object members and array elements in all/);
+    t.equal(await cloud.store.auditSize(), size + 1, 'one audit entry');
+    const [entry] = await cloud.store.auditEntries(size, size + 1);
+    t.equal(entry?.entry.type, 'refusal');
+    // at the limit the call is governed (and denied: more strings than the screen reads, keys included)
+    const at = await cloud.app.inject({
+      method: 'POST',
+      url: '/api/v1/agentgate/propose',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: callWith(MAX_AGENT_BODY_VALUES),
+    });
+    t.equal(at.statusCode, 200);
+    t.equal(at.json().approved, false);
+    t.match(at.json().reason, /unscannable/);
+  },
+);
+
+function valueCountOf(v: unknown): number {
+  if (Array.isArray(v)) return v.length + v.reduce((n: number, x) => n + valueCountOf(x), 0);
+  if (typeof v === 'object' && v !== null) {
+    const values = Object.values(v);
+    return values.length + values.reduce((n: number, x) => n + valueCountOf(x), 0);
+  }
+  return 0;
+}

@@ -4,7 +4,13 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { DEFAULT_MAX_JSON_DEPTH, InvalidInputError, hasLoneSurrogate, readJson } from '@pentagate/protocol';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  InvalidInputError,
+  JsonTooLargeError,
+  hasLoneSurrogate,
+  readJson,
+} from '@pentagate/protocol';
 
 const read = (text: string | Uint8Array, maxDepth?: number) =>
   readJson(text, { what: 'frame', ...(maxDepth === undefined ? {} : { maxDepth }) });
@@ -135,4 +141,47 @@ t.test('refuses a member named __proto__, however it is escaped', async (t) => {
     t.throws(() => read(text), /"__proto__"/, text);
   }
   t.same(read('{"proto":1,"x":"__proto__"}'), { proto: 1, x: '__proto__' }, 'as a value it is only text');
+});
+
+/** Object members and array elements in all, counted on the parsed value. */
+function valueCount(v: unknown): number {
+  if (Array.isArray(v)) return v.length + v.reduce((n: number, x) => n + valueCount(x), 0);
+  if (typeof v === 'object' && v !== null) {
+    const values = Object.values(v);
+    return values.length + values.reduce((n: number, x) => n + valueCount(x), 0);
+  }
+  return 0;
+}
+
+t.test('maxValues counts every member and element, and refuses one more than the limit', async (t) => {
+  const tricky = ' { "a,b" : [ ] , "c" : { } , "d\\",{[" : [ 1 , [ 2 ] , "x,y" ] } ';
+  t.equal(valueCount(JSON.parse(tricky)), 7);
+  t.same(readJson(tricky, { what: 'x', maxValues: 7 }), JSON.parse(tricky));
+  t.throws(() => readJson(tricky, { what: 'body', maxValues: 6 }), {
+    name: 'JsonTooLargeError',
+    message: /^body: expected at most 6 object members and array elements in all, got more by offset \d+$/,
+  });
+  const error = (() => {
+    try {
+      readJson('[1,2,3]', { what: 'x', maxValues: 2 });
+    } catch (err) {
+      return err;
+    }
+  })();
+  t.ok(error instanceof JsonTooLargeError && error instanceof InvalidInputError, 'a kind of bad input');
+  t.throws(() => readJson('[1,2]', { what: 'x', maxBytes: 3 }), JsonTooLargeError, 'bytes too');
+  let compared = 0;
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+      const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+      if (hasLoneSurrogate(text) || hasUnsafeInteger(value) || hasProtoMember(value)) return;
+      const n = valueCount(value);
+      compared++;
+      t.same(readJson(text, { what: 'x', maxDepth: 1000, maxValues: n }), JSON.parse(text));
+      if (n > 0)
+        t.throws(() => readJson(text, { what: 'x', maxDepth: 1000, maxValues: n - 1 }), JsonTooLargeError);
+    }),
+    { numRuns: 500, seed: 68 },
+  );
+  t.ok(compared > 400, `compared ${compared} of 500 values`);
 });
