@@ -88,6 +88,30 @@ function runEnd(units: Uint16Array, n: number, i: number, table: Uint8Array): nu
 }
 
 /**
+ * Calls `visit(start, end, units)` for each maximal run of `table`'s units in `raw` from `from` (`units`:
+ * the typed copy of `raw`), until it returns false.
+ */
+function eachRun(
+  raw: string,
+  from: number,
+  table: Uint8Array,
+  visit: (start: number, end: number, units: Uint16Array) => boolean,
+): void {
+  const units = rawUnits.of(raw);
+  const n = raw.length;
+  for (let i = from; i < n; ) {
+    const c = units[i]!;
+    if (c >= 0x80 || table[c] === 0) {
+      i++;
+      continue;
+    }
+    const end = runEnd(units, n, i, table);
+    if (!visit(i, end, units)) return;
+    i = end;
+  }
+}
+
+/**
  * Calls `visit(start, end)` for each match BASE64 finds in `raw` from `from`, in order, until it returns
  * false. A match of `[class]{20,}={0,2}` starts only where a run of the class starts (from inside a run
  * the run's start was tried first and would have matched), takes the whole run (greedy, and the class has
@@ -98,25 +122,13 @@ export function eachBase64Match(
   from: number,
   visit: (start: number, end: number) => boolean,
 ): void {
-  const units = rawUnits.of(raw);
-  const n = raw.length;
-  for (let i = from; i < n; ) {
-    const c = units[i]!;
-    if (c >= 0x80 || BASE64_UNITS[c] === 0) {
-      i++;
-      continue;
-    }
-    const runStop = runEnd(units, n, i, BASE64_UNITS);
-    if (runStop - i < 20) {
-      i = runStop;
-      continue;
-    }
+  eachRun(raw, from, BASE64_UNITS, (start, runStop, units) => {
+    if (runStop - start < 20) return true;
     let end = runStop;
-    if (end < n && units[end] === EQUALS) end++;
-    if (end < n && units[end] === EQUALS) end++;
-    if (!visit(i, end)) return;
-    i = end;
-  }
+    if (end < raw.length && units[end] === EQUALS) end++;
+    if (end < raw.length && units[end] === EQUALS) end++;
+    return visit(start, end);
+  });
 }
 
 /**
@@ -129,19 +141,10 @@ export function eachHexMatch(
   from: number,
   visit: (start: number, end: number) => boolean,
 ): void {
-  const units = rawUnits.of(raw);
-  const n = raw.length;
-  for (let i = from; i < n; ) {
-    const c = units[i]!;
-    if (c >= 0x80 || HEX_UNITS[c] === 0) {
-      i++;
-      continue;
-    }
-    const runStop = runEnd(units, n, i, HEX_UNITS);
-    const length = runStop - i;
-    if (length >= 24 && !visit(i, i + length - (length % 2))) return;
-    i = runStop;
-  }
+  eachRun(raw, from, HEX_UNITS, (start, runStop) => {
+    const length = runStop - start;
+    return length < 24 || visit(start, start + length - (length % 2));
+  });
 }
 
 function decodeEscapes(s: string): string {
