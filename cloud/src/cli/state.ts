@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { InvalidInputError, type OptionSpec, type ParsedCommandLine } from '@pentagate/protocol';
 import { DEFAULT_LOG_ORIGIN } from '../app/build-app.js';
 import { loadSigningSeed, type SigningSeed } from '../keys/signing-key-file.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, sqlitePathOf } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 
 /** `$PENTAGATE_STATE_DIR`, else `.pentagate/cloud` under the working directory. */
@@ -79,10 +79,8 @@ export function signingSeedOf(
  * as named; the command's own checks say when it holds nothing yet.
  */
 export function requireExistingStore(args: ParsedCommandLine, whatIsMissing: string): void {
-  const db = dbOf(args);
-  if (db.startsWith('postgres://') || db.startsWith('postgresql://')) return;
-  const path = db.startsWith('sqlite:') ? db.slice('sqlite:'.length) : db;
-  if (path !== ':memory:' && !existsSync(path)) {
+  const path = sqlitePathOf(dbOf(args));
+  if (path !== undefined && path !== ':memory:' && !existsSync(path)) {
     throw new InvalidInputError(`${whatIsMissing} (no database at ${path})`);
   }
 }
