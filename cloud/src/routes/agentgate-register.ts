@@ -19,9 +19,11 @@ import {
   newId,
   RegistrationResultSchema,
 } from '@pentagate/protocol';
+import { sha256Hex } from '@pentagate/crypto';
 import type { FastifyInstance } from 'fastify';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { callerOf } from '../app/auth.js';
+import { addressOf } from '../app/public-url.js';
 import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
@@ -32,11 +34,24 @@ import { ERROR_RESPONSES } from './error-responses.js';
 
 export const PROPOSE_ENDPOINT = '/api/v1/agentgate/propose';
 
-/** A readable lobe name: `<agent>@<version>` with characters outside the identifier alphabet turned into `-`. */
+/** The characters a lobe name is written in (a URL path segment and a log field need no escaping). */
+const LOBE_ALPHABET = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * A readable lobe name: `<agent_name>@<agent_version>` when both are written in the lobe alphabet and the
+ * name starts with a letter or digit. Otherwise the other characters become `-` and a digest of the exact
+ * name and version is appended (`treasury-bot@2.1~1a2b3c4d`): an agent whose name only looks like another's
+ * (a space, a zero-width or look-alike character) can never take that agent's lobe name, and a lobe name
+ * without `~` always names its agent exactly.
+ */
 export function lobeNameFor(agentName: string, version: string): string {
+  const exact =
+    LOBE_ALPHABET.test(version) && LOBE_ALPHABET.test(agentName) && /^[A-Za-z0-9]/.test(agentName);
+  if (exact && agentName.length + version.length < 128) return `${agentName}@${version}`;
   const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
+  const digest = sha256Hex(JSON.stringify([agentName, version])).slice(0, 8);
   const name = `${clean(agentName)}@${clean(version)}`.replace(/^[^A-Za-z0-9]+/, '');
-  return name.length > 0 && name.length <= 128 ? name : newId('lobe');
+  return name.length > 0 && name.length <= 119 ? `${name}~${digest}` : newId('lobe');
 }
 
 /** The declared fields of a repeat that differ from the registered agent's, as `field: registered → declared`. */
@@ -105,7 +120,8 @@ export async function registerAgent(
   return { agent: result.agent, created: result.status === 'created' };
 }
 
-export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudContext): void {
+export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudContext, publicUrl?: URL): void {
+  const proposeEndpoint = addressOf(PROPOSE_ENDPOINT, publicUrl);
   app.post(
     '/api/v1/agentgate/register',
     {
@@ -140,7 +156,8 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
         { ...base, lobeName: lobeNameFor(body.agent_name, body.agent_version) },
         nowMs,
       );
-      // two names can clean to the same lobe name ("a b" and "a-b"): the later one gets a generated name
+      // the lobe name is taken only by an agent first seen on the kernel routes under that very id (or by
+      // an 8-hex-digit digest collision): this one gets a generated name
       if ('conflict' in outcome)
         outcome = await registerAgent(cloud.store, { ...base, lobeName: newId('lobe', nowMs) }, nowMs);
       if ('conflict' in outcome)
@@ -157,7 +174,7 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
       reply.code(outcome.created ? 201 : 200);
       return {
         lobe_name: outcome.agent.lobeName,
-        propose_endpoint: PROPOSE_ENDPOINT,
+        propose_endpoint: proposeEndpoint,
         agent_id: outcome.agent.id,
       };
     },

@@ -59,7 +59,7 @@ t.test('register (specification §2.2)', async (t) => {
     'takes the five fields and returns lobe_name and propose_endpoint; a repeat returns the same',
     async (t) => {
       const body = {
-        agent_name: 'treasury bot',
+        agent_name: 'treasury-bot',
         domain: 'FINANCE',
         capabilities: ['payments'],
         agent_version: '2.1',
@@ -84,6 +84,44 @@ t.test('register (specification §2.2)', async (t) => {
       t.equal(v2.json().lobe_name, 'treasury-bot@2.2', 'a new agent_version is a new lobe');
       const reordered = await register({ ...body, capabilities: ['payments', 'payments'] });
       t.equal(reordered.statusCode, 200, 'capabilities are a set');
+    },
+  );
+
+  t.test(
+    "a name that only looks like another agent's (space, zero-width, look-alike letter) never takes its lobe name",
+    async (t) => {
+      const lookAlikes = [
+        'accounts payable',
+        'accounts\u200bpayable',
+        'accounts-p\u0430yable', // Cyrillic а
+        '-accounts-payable',
+        'accounts/payable',
+      ];
+      const lobes = new Set<string>();
+      for (const name of lookAlikes) {
+        const res = await register(registration(name));
+        t.equal(res.statusCode, 201, `${JSON.stringify(name)} registers`);
+        const lobe = res.json().lobe_name as string;
+        t.match(
+          lobe,
+          /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9._-]+~[0-9a-f]{8}$/,
+          `${lobe}: readable, marked`,
+        );
+        lobes.add(lobe);
+      }
+      t.equal(lobes.size, lookAlikes.length, 'each look-alike gets its own lobe name');
+      const genuine = await register(registration('accounts-payable'));
+      t.equal(genuine.statusCode, 201);
+      t.equal(genuine.json().lobe_name, 'accounts-payable@1.0.0', 'the exact name keeps its readable lobe');
+      const lookAlikeVersion = await register({
+        ...registration('accounts-payable'),
+        agent_version: '1.0.0 ',
+      });
+      t.not(lookAlikeVersion.json().lobe_name, 'accounts-payable@1.0.0', 'a look-alike version too');
+      t.match(lookAlikeVersion.json().lobe_name, /~[0-9a-f]{8}$/);
+      const again = await register(registration('accounts\u200bpayable'));
+      t.equal(again.statusCode, 200, 'a repeat of a marked name');
+      t.ok(lobes.has(again.json().lobe_name), 'returns its first lobe name');
     },
   );
 
