@@ -15,6 +15,7 @@ import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { registerRoutes } from '../routes/index.js';
+import { publicUrlOf } from './public-url.js';
 import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
@@ -67,6 +68,11 @@ export interface BuildAppOptions {
   drainTimeoutMs?: number;
   /** Clock, for tests. */
   nowMs?: () => number;
+  /**
+   * The address agents reach this server at, under which registration hands out `propose_endpoint`
+   * (public-url.ts); none → the path alone.
+   */
+  publicUrl?: string;
   /** Kernel settings (cloud/src/kernel/kernel-settings.ts); the kernel also uses `nowMs`. */
   kernel?: Partial<KernelSettings>;
 }
@@ -91,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   if (!Number.isInteger(requestTimeout) || requestTimeout < 1) {
     throw new RangeError(`requestTimeoutMs must be a positive integer, got ${requestTimeout}`);
   }
+  const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOf(options.publicUrl);
   const level = typeof options.logger === 'string' ? options.logger : 'info';
   const store = options.store;
   const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
@@ -180,7 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
 
   const cloud: CloudContext = { store, audit, keys, policies, metrics };
   app.decorate('cloud', cloud);
-  registerRoutes(app, cloud);
+  registerRoutes(app, cloud, { publicUrl });
   registerConsole(app);
   const fleet = await registerFleet(app, cloud, { nowMs });
   await registerKernel(app, cloud, {

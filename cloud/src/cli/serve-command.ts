@@ -1,6 +1,7 @@
 /** `pentagate cloud serve`: the control plane on a port until SIGINT or SIGTERM, then a graceful stop. */
 import { EventEmitter } from 'node:events';
 import { type Command, UsageError } from '@pentagate/protocol';
+import { publicUrlOf } from '../app/public-url.js';
 import { startServer } from './server.js';
 import {
   JSON_OPTION,
@@ -52,7 +53,7 @@ export const serveCommand: Command = {
   path: ['cloud', 'serve'],
   summary: 'Run the cloud control plane (agentgate, proofs, audit log) on a port',
   usage:
-    '[--port N] [--host ADDR] [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
+    '[--port N] [--host ADDR] [--public-url URL] [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
   description:
     'Serves the HTTP API (see GET /openapi.json) until SIGINT/SIGTERM; then it stops accepting requests,\n' +
     'lets in-flight ones finish (their audit entries are durable before they answer) and closes the store.\n' +
@@ -62,6 +63,13 @@ export const serveCommand: Command = {
   options: {
     port: { type: 'string', valueName: 'N', description: 'TCP port (default 8080; 0 picks a free one)' },
     host: { type: 'string', valueName: 'ADDR', description: 'address to bind (default 127.0.0.1)' },
+    'public-url': {
+      type: 'string',
+      valueName: 'URL',
+      description:
+        'the address agents reach the API at, e.g. behind a proxy under a path prefix; registration then\n' +
+        'answers with propose_endpoint under it (default: the path /api/v1/agentgate/propose alone)',
+    },
     policy: {
       type: 'string',
       valueName: 'FILE',
@@ -104,6 +112,14 @@ export const serveCommand: Command = {
     const policyFile = stringOption(args, 'policy');
     const signingKeyFile = stringOption(args, 'signing-key');
     const custodyTrustFile = stringOption(args, 'trust');
+    const publicUrl = stringOption(args, 'public-url');
+    if (publicUrl !== undefined) {
+      try {
+        publicUrlOf(publicUrl);
+      } catch (err) {
+        throw new UsageError(`--public-url: ${(err as Error).message}`);
+      }
+    }
     const server = await startServer({
       port: portOf(stringOption(args, 'port')),
       host: stringOption(args, 'host') ?? '127.0.0.1',
@@ -118,6 +134,7 @@ export const serveCommand: Command = {
         ...(rateLimit ? { rateLimit: { max: rateLimit, timeWindowMs: 60_000 } } : {}),
         ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
         ...(requestTimeout ? { requestTimeoutMs: requestTimeout } : {}),
+        ...(publicUrl !== undefined ? { publicUrl } : {}),
       },
     });
     const signal = shutdownSignal();

@@ -12,10 +12,14 @@ import { registerKeys } from './keys.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProofs } from './proofs.js';
 
-export function registerRoutes(app: FastifyInstance, cloud: CloudContext): void {
+export function registerRoutes(
+  app: FastifyInstance,
+  cloud: CloudContext,
+  options: { publicUrl?: URL | undefined } = {},
+): void {
   registerHealth(app);
   registerOpenApi(app);
-  registerAgentgateRegister(app, cloud);
+  registerAgentgateRegister(app, cloud, options.publicUrl);
   registerKeys(app, cloud);
   registerProofs(app, cloud);
   registerAuditRoutes(app, cloud);
