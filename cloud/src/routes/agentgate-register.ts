@@ -40,9 +40,10 @@ const LOBE_ALPHABET = /^[A-Za-z0-9._-]+$/;
 /**
  * A readable lobe name: `<agent_name>@<agent_version>` when both are written in the lobe alphabet and the
  * name starts with a letter or digit. Otherwise the other characters become `-` and a digest of the exact
- * name and version is appended (`treasury-bot@2.1~1a2b3c4d`): an agent whose name only looks like another's
+ * name and version is appended after a `:` (`treasury-bot@2.1:1a2b3c4d`; lobe names are identifiers,
+ * `[A-Za-z0-9][A-Za-z0-9._:@-]*`): an agent whose name only looks like another's
  * (a space, a zero-width or look-alike character) can never take that agent's lobe name, and a lobe name
- * without `~` always names its agent exactly.
+ * without `:` always names its agent exactly.
  */
 export function lobeNameFor(agentName: string, version: string): string {
   const exact =
@@ -51,7 +52,7 @@ export function lobeNameFor(agentName: string, version: string): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
   const digest = sha256Hex(JSON.stringify([agentName, version])).slice(0, 8);
   const name = `${clean(agentName)}@${clean(version)}`.replace(/^[^A-Za-z0-9]+/, '');
-  return name.length > 0 && name.length <= 119 ? `${name}~${digest}` : newId('lobe');
+  return name.length > 0 && name.length <= 119 ? `${name}:${digest}` : newId('lobe');
 }
 
 /** The declared fields of a repeat that differ from the registered agent's, as `field: registered → declared`. */

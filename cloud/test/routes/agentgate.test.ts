@@ -104,12 +104,20 @@ t.test('register (specification §2.2)', async (t) => {
         const lobe = res.json().lobe_name as string;
         t.match(
           lobe,
-          /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9._-]+~[0-9a-f]{8}$/,
+          /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9._-]+:[0-9a-f]{8}$/,
           `${lobe}: readable, marked`,
         );
         lobes.add(lobe);
       }
       t.equal(lobes.size, lookAlikes.length, 'each look-alike gets its own lobe name');
+      const marked = [...lobes][0]!;
+      const proposed = await post(
+        cloud,
+        cloud.a.keys.agent,
+        '/api/v1/agentgate/propose',
+        transferCall(marked),
+      );
+      t.equal(proposed.statusCode, 200, `a marked lobe name (${marked}) is one propose takes`);
       const genuine = await register(registration('accounts-payable'));
       t.equal(genuine.statusCode, 201);
       t.equal(genuine.json().lobe_name, 'accounts-payable@1.0.0', 'the exact name keeps its readable lobe');
@@ -118,7 +126,7 @@ t.test('register (specification §2.2)', async (t) => {
         agent_version: '1.0.0 ',
       });
       t.not(lookAlikeVersion.json().lobe_name, 'accounts-payable@1.0.0', 'a look-alike version too');
-      t.match(lookAlikeVersion.json().lobe_name, /~[0-9a-f]{8}$/);
+      t.match(lookAlikeVersion.json().lobe_name, /:[0-9a-f]{8}$/);
       const again = await register(registration('accounts\u200bpayable'));
       t.equal(again.statusCode, 200, 'a repeat of a marked name');
       t.ok(lobes.has(again.json().lobe_name), 'returns its first lobe name');
