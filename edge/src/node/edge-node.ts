@@ -19,11 +19,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
+  conforms,
   type EdgeStopCode,
   type InputRefusalCode,
   type MotorCommand,
   parseRobotTopic,
   readJson,
+  SourceNameSchema,
   type VerdictEvent,
 } from '@pentagate/protocol';
 import type { Logger } from 'pino';
@@ -145,7 +147,7 @@ export class EdgeNode {
       return;
     }
     try {
-      if (kind === 'telemetry') this.#onTelemetry(message, topic, nowMs);
+      if (kind === 'telemetry') this.#onTelemetry(message, where.source as string, topic, nowMs);
       else if (kind === 'intent') this.#onIntent(message, topic, nowMs);
       else this.#onTrapResult(this.#gate.submitConsent(message, nowMs), 'consent', topic);
     } catch (err) {
@@ -155,7 +157,21 @@ export class EdgeNode {
     }
   }
 
-  #onTelemetry(frame: unknown, topic: string, nowMs: number): void {
+  #onTelemetry(frame: unknown, topicSource: string, topic: string, nowMs: number): void {
+    // The broker binds `telemetry/<source>` to the accounts that may publish that source (topic-rules.ts): a
+    // frame naming another source than its topic would let any account speak for the proximity sensor. A
+    // source that is not even a valid name is left to the gate, which refuses the frame as malformed.
+    const source = (frame as { source?: unknown } | null)?.source;
+    if (typeof source === 'string' && conforms(SourceNameSchema, source) && source !== topicSource) {
+      this.#reject(
+        'telemetry',
+        'TELEMETRY_WRONG_TOPIC',
+        `a frame of source ${source} arrived on ${topic}: a source publishes only on its own topic`,
+        nowMs,
+        topic,
+      );
+      return;
+    }
     const outcome = this.#gate.ingestTelemetry(frame, nowMs);
     if (outcome.newlyIgnoredJoints) {
       this.#log.warn(

@@ -25,14 +25,28 @@ export function admitConsent(
   nowMs: number,
 ): { released: ParkedIntent } | { refused: ConsentRefusal } {
   let statement: ConsentStatement;
+  let keyid: string;
   try {
-    statement = dsseVerifyStatement(envelope, trust, ConsentStatementSchema, {
+    ({ statement, keyid } = dsseVerifyStatement(envelope, trust, ConsentStatementSchema, {
       role: 'operator',
       payloadType: PAYLOAD_TYPES.consent,
       atMs: nowMs,
-    }).statement;
+    }));
   } catch (err) {
     return { refused: { violation: edgeViolation('CONSENT.INVALID', `${(err as Error).message}`) } };
+  }
+  // A key enrolled for a named operator (the cloud's registry names each one) signs for that operator only,
+  // as the cloud checks before relaying: another operator's key cannot put a colleague's name on a consent.
+  const signerName = trust.get(keyid)?.name;
+  if (signerName !== undefined && signerName !== statement.operatorId) {
+    return {
+      refused: {
+        violation: edgeViolation(
+          'CONSENT.INVALID',
+          `key ${keyid} is enrolled for operator ${signerName}, the statement names ${statement.operatorId}`,
+        ),
+      },
+    };
   }
   const robotId = cp.profile.robotId;
   if (statement.robotId !== robotId) {

@@ -1,5 +1,5 @@
 import { acceptMotorCommand, verifyCommandMac } from '@pentagate/crypto';
-import { conforms, MotorCommandSchema, VerdictEventSchema } from '@pentagate/protocol';
+import { conforms, MotorCommandSchema, toBase64Url, VerdictEventSchema } from '@pentagate/protocol';
 import t from 'tap';
 import {
   T0,
@@ -129,6 +129,29 @@ t.test('a consent statement signed by a non-operator key is refused', async (t) 
   gate.trapAndSign(intent, T0);
   const { vendor } = await import('./fixtures.js');
   t.match(gate.submitConsent(consent(intent, {}, vendor), T0).verdict.violations[0], /^CONSENT\.INVALID/);
+});
+
+t.test('a consent statement naming another operator than its key was enrolled for is refused', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const { stranger } = await import('./fixtures.js');
+  // The cloud's registry names each enrolled key's operator (operator-keys.ts): bob's key speaks for bob only.
+  gate.trustOperatorKeys([
+    {
+      kid: stranger.keyid,
+      alg: 'Ed25519',
+      role: 'operator',
+      publicKey: toBase64Url(stranger.publicKey),
+      name: 'bob',
+    },
+  ]);
+  const intent = armIntent({ intentId: 'int-bob', safetyCritical: true });
+  t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+  const forged = gate.submitConsent(consent(intent, { operatorId: 'alice' }, stranger), T0);
+  t.equal(forged.kind, 'veto');
+  t.match(forged.verdict.violations[0], /^CONSENT\.INVALID: .*enrolled for operator bob.*names alice/);
+  t.equal(gate.waitingConsents().length, 1, 'the intent keeps waiting');
+  t.equal(gate.submitConsent(consent(intent, { operatorId: 'bob' }, stranger), T0).kind, 'signed');
 });
 
 t.test(

@@ -47,14 +47,22 @@ function valueAt(root: unknown, pointer: string): unknown {
 
 /**
  * A union error ("expected union value") says nothing useful on its own. Each variant's own errors are
- * nested in it; the variant with the fewest problems is the one the sender most likely meant (for a
- * discriminated union such as setpoints, the one whose `kind` matched), so its errors are reported instead.
+ * nested in it; the one the sender most likely meant is reported instead: in a discriminated union (setpoints,
+ * intents, telemetry frames) the variant whose `kind` matched — a joint trajectory with every torque a string
+ * has more problems than a twist it is not — and otherwise the variant with the fewest problems.
  */
 function closestVariantErrors(error: ValueError): ValueError[] | undefined {
+  const kindPath = `${error.path}/kind`;
+  const kindMatched = (variant: ValueError[]) => !variant.some((e) => e.path === kindPath);
   let best: ValueError[] | undefined;
   for (const iterator of error.errors) {
     const variant = [...iterator];
-    if (variant.length > 0 && (!best || variant.length < best.length)) best = variant;
+    if (variant.length === 0) continue;
+    const closer =
+      !best ||
+      (kindMatched(variant) && !kindMatched(best)) ||
+      (kindMatched(variant) === kindMatched(best) && variant.length < best.length);
+    if (closer) best = variant;
   }
   return best;
 }

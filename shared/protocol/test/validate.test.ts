@@ -27,6 +27,22 @@ t.test('a union error reports the closest variant, not "expected union value"', 
   t.match(schemaIssues(SetpointsSchema, joint)[0], { path: '/points/0/timeFromStartMs' });
 });
 
+t.test(
+  'a union error reports the variant its kind names, even when another has fewer problems',
+  async (t) => {
+    // Torques sent as strings: 2 points × 6 joints, more problems than the twist variant's missing members.
+    const efforts = ['20', '60', '30', '5', '2', '1'];
+    const point = (ms: number) => ({
+      positionsRad: [0, 0, 0, 0, 0, 0],
+      effortsNm: efforts,
+      timeFromStartMs: ms,
+    });
+    const joint = { kind: 'joint', jointNames: ['a', 'b', 'c', 'd', 'e', 'f'], points: [point(5), point(9)] };
+    const [first] = schemaIssues(SetpointsSchema, joint);
+    t.same(first, { path: '/points/0/effortsNm/0', message: 'expected number, got "20"' });
+  },
+);
+
 t.test('valid values pass and are returned as they are', async (t) => {
   t.equal(validate(SetpointsSchema, twist, 'setpoints'), twist);
   t.ok(conforms(SetpointsSchema, twist));

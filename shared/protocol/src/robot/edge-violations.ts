@@ -152,6 +152,10 @@ export const EDGE_VIOLATION_CODES = {
     source: 'INPUT',
     meaning: 'a telemetry frame from a source the profile lacks',
   },
+  'INPUT.TELEMETRY_WRONG_TOPIC': {
+    source: 'INPUT',
+    meaning: 'a telemetry frame names another source than the topic it arrived on',
+  },
   'INPUT.TELEMETRY_WRONG_KIND': {
     source: 'INPUT',
     meaning: "a telemetry frame of another kind than its source's",
