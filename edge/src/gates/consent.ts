@@ -6,11 +6,15 @@
  * digest, robot, validity window, single-use nonce); this gate says whether one is needed and whether one
  * was granted.
  *
- * Codes: CONSENT.REQUIRED.
+ * The efforts a plan declares are the planner's word. While a move signed without consent runs, the measured
+ * efforts are held to the same threshold (`measuredTorqueConsentGate`): a planner that declares low efforts for
+ * a high-torque move (by mistake or to skip the operator) is stopped as soon as the joint states show it.
+ *
+ * Codes: CONSENT.REQUIRED, CONSENT.MEASURED_HIGH_TORQUE.
  */
 import { type ConsentScope, type GateResult, edgeViolation } from '@pentagate/protocol';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
-import { type GateContext, fmt, result } from './gate-context.js';
+import { type GateContext, fmt, measuredJointState, result } from './gate-context.js';
 import type { MotionPlan } from './motion-plan.js';
 
 const V = 'CONSENT' as const;
@@ -72,4 +76,30 @@ export function consentGate(ctx: GateContext): GateResult {
     granted: ctx.consentGranted,
     peakEffortNm: need.peakEffortNm,
   });
+}
+
+/**
+ * For a move in progress that was signed without consent: every joint's measured effort must stay at or below
+ * the high-torque threshold, or the move is one that needed consent after all. Joint states that are missing,
+ * stale or without efforts are INVARIANT's to report (it needs the measured efforts too and fails closed).
+ */
+export function measuredTorqueConsentGate(ctx: GateContext): GateResult {
+  const threshold = ctx.cp.profile.consent.highTorqueThresholdNm;
+  const violations: string[] = [];
+  if (ctx.plan.kind !== 'joint') return result(V, violations, { highTorqueThresholdNm: threshold });
+  const state = measuredJointState(ctx, 'INVARIANT', [], ['effort']);
+  let peakMeasuredNm = 0;
+  ctx.cp.profile.joints.forEach((j, k) => {
+    const measured = Math.abs(state?.effortsNm[k] ?? 0);
+    peakMeasuredNm = Math.max(peakMeasuredNm, measured);
+    if (measured > threshold) {
+      violations.push(
+        edgeViolation(
+          'CONSENT.MEASURED_HIGH_TORQUE',
+          `${j.name} measured ${fmt(measured, 1)} N·m > high-torque threshold ${fmt(threshold, 1)} N·m on a move signed without consent (planned peak ${fmt(consentNeed(ctx.cp, ctx.plan).peakEffortNm, 1)} N·m)`,
+        ),
+      );
+    }
+  });
+  return result(V, violations, { highTorqueThresholdNm: threshold, peakMeasuredNm });
 }

@@ -1,11 +1,13 @@
 /**
  * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it should still be
- * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time. RISK
+ * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time, and
+ * CONSENT's measured-torque bound when no operator consented to it. RISK
  * judges the speed the plan was signed with (its speed cap and its peak Cartesian speed), not what a lagging
  * robot does to catch up.
  */
 import type { GateResult } from '@pentagate/protocol';
 import type { GateContext } from '../gates/gate-context.js';
+import { measuredTorqueConsentGate } from '../gates/consent.js';
 import { invariantGate } from '../gates/invariant.js';
 import type { MotionPlan } from '../gates/motion-plan.js';
 import { riskGate } from '../gates/risk.js';
@@ -22,6 +24,8 @@ export interface ActiveMotion {
   speedScale: number;
   /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
   planPeakSpeedMps?: number;
+  /** Whether an operator consented to it; if not, its measured efforts are held to the consent threshold. */
+  consented: boolean;
 }
 
 /** The motion a command signed at `nowMs` starts, from the context its gates ran in. */
@@ -40,6 +44,7 @@ export function startedMotion(
     endsAtMs: nowMs + plan.durationMs / speedScale,
     speedScale,
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
+    consented: ctx.consentGranted,
   };
 }
 
@@ -64,6 +69,7 @@ export function recheckMotion(
         }),
       ctx,
     ),
+    ...(m.consented ? [] : [runGate('CONSENT', measuredTorqueConsentGate, ctx)]),
   ];
   if (gates.every((g) => g.passed)) return undefined;
   return { gates, evidenceDigest: evidenceDigest(ctx.evidence) };

@@ -9,7 +9,9 @@ import {
   baseProfile,
   consent,
   feedHealthy,
+  HOME,
   hmacKey,
+  jointState,
   makeGate,
   proximity,
 } from './fixtures.js';
@@ -211,4 +213,57 @@ t.test('refused telemetry gets a rejected-input verdict and is counted', async (
     true,
   );
   t.equal(profile.robotId, 'ur5e-01');
+});
+
+t.test(
+  'a move signed without consent is stopped when it measures an effort above the high-torque threshold',
+  async (t) => {
+    const { gate, profile } = makeGate();
+    feedHealthy(gate, profile);
+    const threshold = profile.consent.highTorqueThresholdNm;
+    // The planner declares efforts below the threshold (60 N·m peak), so no consent is asked for ...
+    const signed = gate.trapAndSign(armIntent(), T0);
+    t.equal(signed.kind, 'signed', JSON.stringify(signed.verdict.violations));
+    // (joint states are fresh for 50 ms, proximity for 100 ms: every frame below is read fresh)
+    // ... and while the move runs the shoulder measures an effort below the threshold: nothing happens,
+    const within = gate.ingestTelemetry(
+      jointState(profile, T0 + 40, HOME, [10, threshold, 20, 2, 1, 0.5]),
+      T0 + 40,
+    );
+    t.equal(within.stop, undefined, 'at the threshold the move goes on');
+    // ... until it measures one above it (still below the 150 N·m torque limit): a STOP, named.
+    const above = threshold + 5;
+    const over = gate.ingestTelemetry(
+      jointState(profile, T0 + 80, HOME, [10, above, 20, 2, 1, 0.5]),
+      T0 + 80,
+    );
+    t.equal(over.stop?.setpoints.kind, 'stop');
+    t.equal(over.verdict?.outcome, 'stopped');
+    t.match(
+      over.verdict?.violations.join('\n'),
+      new RegExp(
+        `CONSENT\\.MEASURED_HIGH_TORQUE: shoulder_lift_joint measured ${above}\\.0 N·m > high-torque threshold ${threshold}\\.0 N·m on a move signed without consent \\(planned peak 60\\.0 N·m\\)`,
+      ),
+    );
+    t.equal(over.verdict?.violations.length, 1, 'the only reason (below the torque limit, telemetry fresh)');
+  },
+);
+
+t.test('a move an operator consented to may measure efforts above the high-torque threshold', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const threshold = profile.consent.highTorqueThresholdNm;
+  const intent = armIntent({ safetyCritical: true });
+  t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+  t.equal(gate.submitConsent(consent(intent), T0).kind, 'signed');
+  const over = gate.ingestTelemetry(
+    jointState(profile, T0 + 80, HOME, [10, threshold + 5, 20, 2, 1, 0.5]),
+    T0 + 80,
+  );
+  t.equal(
+    over.stop,
+    undefined,
+    `no STOP: the operator consented to this move (${over.verdict?.violations.join('; ')})`,
+  );
+  t.ok(gate.activeMotion, 'the motion is still running');
 });

@@ -128,6 +128,11 @@ export const EDGE_VIOLATION_CODES = {
     source: 'CONSENT',
     meaning: "no valid consent arrived within the profile's consent timeout",
   },
+  'CONSENT.MEASURED_HIGH_TORQUE': {
+    source: 'CONSENT',
+    meaning:
+      "a move signed without consent measured an effort above the high-torque threshold (its plan's declared efforts were below it); the move is stopped",
+  },
   'CONSENT.GATE_ERROR': gateError('CONSENT'),
   'INPUT.INTENT_INVALID': {
     source: 'INPUT',
