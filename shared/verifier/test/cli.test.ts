@@ -139,6 +139,20 @@ t.test('verify token --request: valid for the call it was issued for, invalid fo
   t.match(bad.out, /✗ binds the request: .*issued for another call/);
 });
 
+t.test('verify token takes the token itself as well as a file holding it', async (t) => {
+  const { file, trust } = await setup(t);
+  const text = governanceToken(log, 2);
+  const same = await file('req-inline.json', actionRequest);
+  const inline = await pentagate('verify', 'token', text, '--trust', trust, '--at', AT, '--request', same);
+  t.equal(inline.code, 0, inline.out);
+  t.match(inline.out, /✓ binds the request/);
+  const fromFile = await pentagate('verify', 'token', await file('tok-inline', text), '--trust', trust, '--at', AT);
+  t.equal(fromFile.code, 0, 'a file still works');
+  const tampered = `${text.slice(0, -4)}AAAA`;
+  const bad = await pentagate('verify', 'token', tampered, '--trust', trust, '--at', AT);
+  t.equal(bad.code, 1, 'a changed signature is still refused');
+});
+
 t.test('an unknown key id exits 2 (cannot be checked) and names the kid', async (t) => {
   const { file } = await setup(t);
   const onlyStranger = await file('t2.json', { keys: [trustDocument().keys[1]] });

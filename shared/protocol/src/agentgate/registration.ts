@@ -37,7 +37,7 @@ export type AgentRegistration = Static<typeof AgentRegistrationSchema>;
 export const RegistrationResultSchema = Type.Object(
   {
     lobe_name: IdentifierSchema,
-    /** Path to post tool calls to: `/api/v1/agentgate/propose`. */
+    /** Where to post tool calls: the path `/api/v1/agentgate/propose`, or that path under the server's public URL. */
     propose_endpoint: Type.String({ minLength: 1, maxLength: 2048 }),
     /** Extra beside the specification: the agent's id in the tenant (used by approvals and audit events). */
     agent_id: IdentifierSchema,

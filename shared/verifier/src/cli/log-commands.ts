@@ -10,6 +10,8 @@ import { verifyConsistencyFile } from '../consistency.js';
 import { tokenFromFileText, verifyGovernanceToken } from '../governance-token.js';
 import { verifyInclusionFile } from '../inclusion.js';
 import { readInputJson, readInputText } from '../input-files.js';
+import { GOVERNANCE_TOKEN_PREFIX } from '@pentagate/crypto';
+import { existsSync } from 'node:fs';
 import { verifyProofPacket } from '../proof-packet.js';
 import type { VerificationReport } from '../report.js';
 import {
@@ -57,6 +59,16 @@ function fileArtifactCommand<T>(spec: {
   };
 }
 
+/**
+ * The token `verify token` checks: the argument itself when it is one (`pgt1.` and no file of that name: a
+ * token copied from a propose answer is too long to be a file name, which failed with ENAMETOOLONG), else the
+ * file it names.
+ */
+async function tokenArgument(arg: string): Promise<string> {
+  if (arg.startsWith(`${GOVERNANCE_TOKEN_PREFIX}.`) && !existsSync(arg)) return arg.trim();
+  return tokenFromFileText(await readInputText(arg, 'governance token'));
+}
+
 export const logCommands: Command[] = [
   fileArtifactCommand({
     path: ['verify', 'proof'],
@@ -84,10 +96,11 @@ export const logCommands: Command[] = [
   {
     path: ['verify', 'token'],
     summary: 'Check a governance token (pgt1.…): the decision signature and statement',
-    usage: 'FILE --trust TRUST [--request FILE] [--json] [--at ISO]',
+    usage: 'FILE|TOKEN --trust TRUST [--request FILE] [--json] [--at ISO]',
     description: [
       'FILE holds a governance token `pgt1.<kid>.<payload>.<sig>`, or a JSON object with a',
-      '"governance_token" string (a saved propose response). The token is expanded to its DSSE envelope',
+      '"governance_token" string (a saved propose response); the token itself may be given instead of a',
+      'file (an argument starting `pgt1.` that names no file). The token is expanded to its DSSE envelope',
       'and checked like the envelope of a proof packet:',
       "  - signed by a trusted key of role 'proof' (unknown key ids are named), valid at issuedAt",
       '  - the payload is an in-toto Statement v1 with the Pentagate decision predicate and a subject digest',
@@ -107,7 +120,7 @@ export const logCommands: Command[] = [
     positionals: [1, 1],
     async run(args, io) {
       const trust = await requireTrust(args);
-      const token = tokenFromFileText(await readInputText(args.positionals[0]!, 'governance token'));
+      const token = await tokenArgument(args.positionals[0]!);
       const requestPath = args.options.request;
       const request =
         typeof requestPath === 'string' ? await readInputJson(requestPath, 'request') : undefined;
