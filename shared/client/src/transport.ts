@@ -17,6 +17,7 @@ import {
   ValidationFailedError,
 } from './errors.js';
 import { jsonBodyProblem } from './json-body.js';
+import { describe } from './arguments.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -86,12 +87,6 @@ function apiKeyProblem(apiKey: string): string | undefined {
   if (!API_KEY.test(apiKey))
     return `apiKey is not a Pentagate key: expected pgk_ followed by 43 base64url characters, got ${apiKey.length} characters`;
   return undefined;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v;
 }
 
 function fits(v: unknown, want: FieldType): boolean {
