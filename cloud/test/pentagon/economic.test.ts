@@ -134,3 +134,13 @@ t.test('a spend over the budget by less than the shown precision is written in f
     'spend 500.0000001 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
   ]);
 });
+
+t.test('a spend too large to round to six decimals is written as given, not as Infinity', async (t) => {
+  // amount() rounds with n × 1e6, which overflows above ~1.8e302: a kernel ledger:write of 1e308 (a
+  // finite number the caller sent) was refused with "spend Infinity exceeds the remaining budget 500"
+  const over = evaluate(call({ spend_amount: 1e308 }));
+  t.same(codes(over), ['ECONOMY.BUDGET_EXCEEDED']);
+  t.same(over.remediation, [
+    'spend 1e+308 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
+  ]);
+});
