@@ -37,6 +37,16 @@ export function amount(n: number): string {
 }
 
 /**
+ * The remedy for a spend over the remaining budget, `what` naming the spend. With nothing left, "lower it
+ * to 0" would only invite a spend declared as nothing: the remedy is then to wait or ask.
+ */
+export function budgetRemedy(what: string, remaining: number, shownRemaining: string): string {
+  return remaining > 0
+    ? `lower ${what} to ${shownRemaining} or less, or ask for approval`
+    : 'nothing remains in this budget window; wait until earlier spending leaves the window, or ask for approval';
+}
+
+/**
  * A spend and the budget it exceeds, each as `amount` writes it unless that makes them read the same
  * ("spend 1000 exceeds the remaining budget 1000" for 1000.0000001): then in full.
  */

@@ -144,3 +144,15 @@ t.test('a spend too large to round to six decimals is written as given, not as I
     'spend 1e+308 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
   ]);
 });
+
+t.test('a spent budget is not remediated with "lower it to 0": the remedy is to wait or ask', async (t) => {
+  // "lower it to 0 or less" asked a payment of 10 to be declared as spending nothing (self-correcting
+  // route, specification §1.6: the model corrects its next attempt from the remediation)
+  const spent = { ...ledger, spentInWindow: 800, reservedInWindow: 200 };
+  const over = evaluate(call({ spend_amount: 10 }), { ledger: spent });
+  t.same(codes(over), ['ECONOMY.BUDGET_EXCEEDED']);
+  t.same(over.remediation, [
+    'spend 10 exceeds the remaining budget 0: nothing remains in this budget window; wait until earlier spending leaves the window, or ask for approval',
+  ]);
+  t.notMatch(over.remediation[0], /lower it to/);
+});
