@@ -310,9 +310,13 @@ export function readJson(input: string | Uint8Array, options: ReadJsonOptions): 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError(
-      `${options.what}: expected JSON, got malformed text (${(err as Error).message})`,
-    );
+    // JSON.parse calls a blank document "Unexpected end of JSON input"; say what came (RFC 8259 §2 whitespace)
+    const got = /^[ \t\n\r]*$/.test(text)
+      ? text.length === 0
+        ? 'nothing'
+        : 'only whitespace'
+      : `malformed text (${(err as Error).message})`;
+    throw new InvalidInputError(`${options.what}: expected JSON, got ${got}`);
   }
   const problem = findIJsonProblem(text, options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
   if (problem !== undefined) throw refusal(options.what, text, problem);

@@ -218,3 +218,9 @@ t.test(
     }
   },
 );
+
+t.test('a blank document is named as such, not as malformed text', async (t) => {
+  t.throws(() => read(''), { message: /^frame: expected JSON, got nothing$/ });
+  t.throws(() => read(' \r\n\t'), { message: /^frame: expected JSON, got only whitespace$/ });
+  t.throws(() => read(' {'), { message: /^frame: expected JSON, got malformed text \(/ });
+});
