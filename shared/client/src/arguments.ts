@@ -58,3 +58,18 @@ export function instantArgument(name: string, v: unknown): string | undefined {
   }
   throw argumentError(`${name}: expected Unix ms or a Date, got ${describe(v)}`);
 }
+
+/** A call's `signal`: undefined or an AbortSignal (duck-typed: signals of another realm count too). */
+export function signalArgument(v: unknown): void {
+  const signal = v as { aborted?: unknown; addEventListener?: unknown } | null;
+  if (
+    v !== undefined &&
+    !(
+      typeof v === 'object' &&
+      v !== null &&
+      typeof signal?.aborted === 'boolean' &&
+      typeof signal.addEventListener === 'function'
+    )
+  )
+    throw argumentError(`signal: expected an AbortSignal, got ${describe(v)}`);
+}

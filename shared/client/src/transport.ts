@@ -17,7 +17,7 @@ import {
   ValidationFailedError,
 } from './errors.js';
 import { jsonBodyProblem } from './json-body.js';
-import { describe } from './arguments.js';
+import { describe, signalArgument } from './arguments.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -123,6 +123,7 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
+    signalArgument(spec.signal);
     if (this.#apiKeyProblem !== undefined) {
       throw new AuthenticationError(
         'UNAUTHENTICATED',

@@ -94,6 +94,16 @@ t.test('wrong method arguments reject with ValidationFailedError, unsent', async
       () => client.getAuditEvents({ to: new Date(Number.NaN) }),
       /^to: expected Unix ms or a Date, got an invalid Date/,
     ],
+    [
+      'authorize(action, { signal: "x" })',
+      () => client.authorize(ACTION, loose({ signal: 'x' })),
+      /^signal: expected an AbortSignal, got "x"/,
+    ],
+    [
+      'getAuditEvents({}, { signal: {} })',
+      () => client.getAuditEvents({}, loose({ signal: {} })),
+      /^signal: expected an AbortSignal, got object/,
+    ],
   ];
   for (const [label, call, message] of cases) {
     let sync: unknown;
