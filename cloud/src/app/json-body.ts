@@ -6,7 +6,7 @@
  * exchanged between systems is UTF-8 (RFC 8259 §8.1). So is a body sent with a content coding (gzip, br…): the
  * server decodes none, and reading compressed bytes as JSON would misreport the problem (RFC 9110 §15.5.16).
  */
-import { JsonTooLargeError, readJson } from '@pentagate/protocol';
+import { InvalidInputError, JsonTooLargeError, readJson } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
 import { ROUTE_SCOPES } from './scopes.js';
@@ -62,9 +62,12 @@ export function parseJsonBody(body: string | Uint8Array, maxBytes: number, maxVa
   try {
     return readJson(body, { what: 'request body', maxBytes, ...(maxValues ? { maxValues } : {}) });
   } catch (err) {
+    // readJson names the refused value's JSON Pointer in details.issues, as schema validation does
+    const details = err instanceof InvalidInputError ? err.details : undefined;
     throw new ApiError(
       err instanceof JsonTooLargeError ? 'BODY_TOO_LARGE' : 'INVALID_JSON',
       (err as Error).message,
+      details,
     );
   }
 }

@@ -4,7 +4,7 @@
  * with ECONOMY.BUDGET_EXCEEDED and a remediation computed from the ledger as it stood under the lock.
  */
 import type { PentagonVerdict } from '../pentagon/index.js';
-import { amount, exceedingAmounts } from '../pentagon/violation.js';
+import { amount, budgetRemedy, exceedingAmounts } from '../pentagon/violation.js';
 import type { LedgerTotals } from '../store/records.js';
 import type { ReservationRequest } from '../store/store.js';
 
@@ -25,10 +25,7 @@ export function lostBudgetRace(
     status: 'DENY',
     reason: `vetoed: ${message}`,
     violations: [...verdict.violations, { code: 'ECONOMY.BUDGET_EXCEEDED', vertex: 'ECONOMY', message }],
-    remediation: [
-      ...verdict.remediation,
-      `lower spend_amount to ${amount(remaining)} or less, or ask for approval`,
-    ],
+    remediation: [...verdict.remediation, budgetRemedy('spend_amount', remaining, amount(remaining))],
     reserveAmount: 0,
     tiers: {
       tier1,

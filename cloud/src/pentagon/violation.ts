@@ -27,9 +27,23 @@ export function effectOf(code: string): Effect {
   return VIOLATION_CODES[code as ViolationCode]?.effect ?? 'deny';
 }
 
-/** Amounts in messages: up to 6 decimals, no trailing zeros (`500`, `12.5`). */
+/**
+ * Amounts in messages: up to 6 decimals, no trailing zeros (`500`, `12.5`). Above ~1.8e302, n × 1e6
+ * overflows to Infinity: such a (finite) amount is written as given.
+ */
 export function amount(n: number): string {
-  return String(Math.round(n * 1e6) / 1e6);
+  const rounded = Math.round(n * 1e6) / 1e6;
+  return String(Number.isFinite(rounded) ? rounded : n);
+}
+
+/**
+ * The remedy for a spend over the remaining budget, `what` naming the spend. With nothing left, "lower it
+ * to 0" would only invite a spend declared as nothing: the remedy is then to wait or ask.
+ */
+export function budgetRemedy(what: string, remaining: number, shownRemaining: string): string {
+  return remaining > 0
+    ? `lower ${what} to ${shownRemaining} or less, or ask for approval`
+    : 'nothing remains in this budget window; wait until earlier spending leaves the window, or ask for approval';
 }
 
 /**

@@ -47,6 +47,19 @@ t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal 
       message: /empty/,
     },
     {
+      // JSON.parse's own words for it were "malformed text (Unexpected end of JSON input)"
+      name: 'a body of only whitespace',
+      request: {
+        method: 'POST',
+        url: '/api/v1/selfcorrect',
+        headers: { ...bearer(key), ...json },
+        payload: ' \r\n\t ',
+      },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /^request body: expected JSON, got only whitespace$/,
+    },
+    {
       name: 'an integer JSON.parse would round',
       request: {
         method: 'POST',

@@ -20,6 +20,8 @@ interface HostileCase {
   status: number;
   code: string;
   message: RegExp;
+  /** The JSON Pointer `details.issues` names for a value the parser refuses. */
+  path?: string;
   /** selfcorrect: the agent id that must not be registered by the refused request */
   agentId?: string;
 }
@@ -41,6 +43,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /lone surrogate/,
+      path: '/action/arguments/note',
       agentId: 'sc-lone-value',
     },
     {
@@ -50,6 +53,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /lone surrogate/,
+      path: '/action/arguments/\ufffd',
       agentId: 'sc-lone-key',
     },
     {
@@ -59,6 +63,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /lone surrogate/,
+      path: '/\ufffd',
     },
     {
       name: '1e309 in selfcorrect arguments',
@@ -67,6 +72,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /not finite/,
+      path: '/action/arguments/amount',
       agentId: 'sc-overflow',
     },
     {
@@ -76,6 +82,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /not finite/,
+      path: '/arguments/amount',
     },
     {
       name: '1e309 in a kernel payload',
@@ -84,6 +91,7 @@ function cases(lobe: string): HostileCase[] {
       status: 400,
       code: 'INVALID_JSON',
       message: /not finite/,
+      path: '/payload/amount',
     },
     {
       name: '3,000-deep selfcorrect arguments',
@@ -147,9 +155,17 @@ async function refusesHostileInput(t: Test, store?: Store): Promise<void> {
       body: c.body,
     });
     t.equal(res.status, c.status, `${c.name}: status`);
-    const body = (await res.json()) as { error: { code: string; message: string } };
+    const body = (await res.json()) as {
+      error: { code: string; message: string; details?: { issues?: { path: string }[] } };
+    };
     t.equal(body.error.code, c.code, `${c.name}: code`);
     t.match(body.error.message, c.message, `${c.name}: the message names the problem`);
+    if (c.path !== undefined)
+      t.same(
+        body.error.details?.issues?.map((i) => i.path),
+        [c.path],
+        `${c.name}: the field is named`,
+      );
     t.equal(await cloud.store.auditSize(), size + 1, `${c.name}: one write, the refusal record`);
     const [entry] = await cloud.store.auditEntries(size, size + 1);
     t.equal(entry?.entry.type, 'refusal', `${c.name}: it is the refusal`);

@@ -134,3 +134,25 @@ t.test('a spend over the budget by less than the shown precision is written in f
     'spend 500.0000001 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
   ]);
 });
+
+t.test('a spend too large to round to six decimals is written as given, not as Infinity', async (t) => {
+  // amount() rounds with n × 1e6, which overflows above ~1.8e302: a kernel ledger:write of 1e308 (a
+  // finite number the caller sent) was refused with "spend Infinity exceeds the remaining budget 500"
+  const over = evaluate(call({ spend_amount: 1e308 }));
+  t.same(codes(over), ['ECONOMY.BUDGET_EXCEEDED']);
+  t.same(over.remediation, [
+    'spend 1e+308 exceeds the remaining budget 500: lower it to 500 or less, or ask for approval',
+  ]);
+});
+
+t.test('a spent budget is not remediated with "lower it to 0": the remedy is to wait or ask', async (t) => {
+  // "lower it to 0 or less" asked a payment of 10 to be declared as spending nothing (self-correcting
+  // route, specification §1.6: the model corrects its next attempt from the remediation)
+  const spent = { ...ledger, spentInWindow: 800, reservedInWindow: 200 };
+  const over = evaluate(call({ spend_amount: 10 }), { ledger: spent });
+  t.same(codes(over), ['ECONOMY.BUDGET_EXCEEDED']);
+  t.same(over.remediation, [
+    'spend 10 exceeds the remaining budget 0: nothing remains in this budget window; wait until earlier spending leaves the window, or ask for approval',
+  ]);
+  t.notMatch(over.remediation[0], /lower it to/);
+});

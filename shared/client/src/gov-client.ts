@@ -5,7 +5,16 @@
  * `authorize` is retried on network errors, time-outs and 503 only when the action carries an
  * idempotencyKey (the server then returns the first decision); reads are retried likewise.
  */
-import { ValidationFailedError } from './errors.js';
+import {
+  argumentError,
+  describe,
+  instantArgument,
+  isRecord,
+  optionsError,
+  proposalIdArgument,
+  retriesOption,
+  timerOption,
+} from './arguments.js';
 import { type FetchLike, type Shape, Transport } from './transport.js';
 import {
   AUTHORIZATION_STATUSES,
@@ -69,33 +78,27 @@ const REPLAY: Shape<ReplayResult> = {
 };
 const AUDIT_PAGE: Shape<AuditEventsPage> = { events: 'array' };
 
-function ms(v: number | Date | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  return String(typeof v === 'number' ? v : v.getTime());
-}
-
 export class GovClient {
   readonly #transport: Transport;
 
   constructor(options: GovClientOptions) {
-    if (!/^https?:\/\/[^?#]*$/.test(options.baseUrl)) {
+    if (!isRecord(options))
+      throw optionsError(`options: expected an object with baseUrl and apiKey, got ${describe(options)}`);
+    if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^?#]*$/.test(options.baseUrl)) {
       // the paths are appended to baseUrl: a query or a fragment in it would swallow them
-      throw new ValidationFailedError(
-        'INVALID_OPTIONS',
-        `baseUrl: expected an http(s) URL without a query or fragment, got ${JSON.stringify(options.baseUrl)}`,
-        0,
+      throw optionsError(
+        `baseUrl: expected an http(s) URL string without a query or fragment, got ${JSON.stringify(String(options.baseUrl))}`,
       );
     }
-    if (typeof options.apiKey !== 'string') {
-      throw new ValidationFailedError(
-        'INVALID_OPTIONS',
-        `apiKey: expected a string, got ${typeof options.apiKey}`,
-        0,
-      );
-    }
+    if (typeof options.apiKey !== 'string')
+      throw optionsError(`apiKey: expected a string, got ${typeof options.apiKey}`);
+    timerOption('timeoutMs', options.timeoutMs, 1);
+    timerOption('retryDelayMs', options.retryDelayMs, 0);
+    retriesOption(options.maxRetries);
+    if (options.fetch !== undefined && typeof options.fetch !== 'function')
+      throw optionsError(`fetch: expected a function, got ${describe(options.fetch)}`);
     const fetchImpl = options.fetch ?? (globalThis.fetch?.bind(globalThis) as FetchLike | undefined);
-    if (!fetchImpl)
-      throw new ValidationFailedError('INVALID_OPTIONS', 'fetch: none given and no global fetch', 0);
+    if (!fetchImpl) throw optionsError('fetch: none given and no global fetch');
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -107,7 +110,8 @@ export class GovClient {
   }
 
   /** Proposes an action. Every status is a result (a DENY is not thrown); errors are for failed calls. */
-  authorize(action: ProposedAction, options: CallOptions = {}): Promise<AuthorizationDecision> {
+  async authorize(action: ProposedAction, options: CallOptions = {}): Promise<AuthorizationDecision> {
+    if (!isRecord(action)) throw argumentError(`action: expected an object, got ${describe(action)}`);
     return this.#transport.request({
       method: 'POST',
       path: '/api/v1/kernel/authorize',
@@ -123,12 +127,12 @@ export class GovClient {
    * when it may not run and DoubleExecutionError when it already ran. Never retried. Specification §2.1:
    * "execute input: proposalId (string)" — `execute(decision.proposalId)`; `{ proposalId }` works too.
    */
-  execute(request: string | ExecuteRequest, options: CallOptions = {}): Promise<ExecutionResult> {
+  async execute(request: string | ExecuteRequest, options: CallOptions = {}): Promise<ExecutionResult> {
+    const proposalId = proposalIdArgument(isRecord(request) ? request.proposalId : request);
     return this.#transport.request({
       method: 'POST',
       path: '/api/v1/kernel/execute',
-      // `?.`: a JavaScript caller passing nothing gets the server's 400 naming proposalId, not a TypeError.
-      body: { proposalId: typeof request === 'string' ? request : request?.proposalId },
+      body: { proposalId },
       signal: options.signal,
       repeatable: false,
       result: EXECUTION,
@@ -136,16 +140,13 @@ export class GovClient {
   }
 
   /** Re-decides a proposal from its stored input; `policy` names another stored policy digest (what-if). */
-  replay(proposalId: string, options: CallOptions & { policy?: string } = {}): Promise<ReplayResult> {
+  async replay(proposalId: string, options: CallOptions & { policy?: string } = {}): Promise<ReplayResult> {
+    proposalIdArgument(proposalId);
     if (proposalId === '.' || proposalId === '..') {
       // no proposal has such an id, and no encoding sends it: the URL parser resolves `.`, `..` and their
       // percent-encoded forms away (`/replay/..` is `/api/v1/kernel/`), which another route could answer
-      return Promise.reject(
-        new ValidationFailedError(
-          'INVALID_ARGUMENT',
-          `proposalId: expected a proposal id, got ${JSON.stringify(proposalId)}, a dot segment no URL can carry`,
-          0,
-        ),
+      throw argumentError(
+        `proposalId: expected a proposal id, got ${JSON.stringify(proposalId)}, a dot segment no URL can carry`,
       );
     }
     return this.#transport.request({
@@ -159,7 +160,8 @@ export class GovClient {
   }
 
   /** One page of the tenant's audit events; pass `nextCursor` back as `cursor` for the next. */
-  getAuditEvents(query: AuditEventsQuery = {}, options: CallOptions = {}): Promise<AuditEventsPage> {
+  async getAuditEvents(query: AuditEventsQuery = {}, options: CallOptions = {}): Promise<AuditEventsPage> {
+    if (!isRecord(query)) throw argumentError(`query: expected an object, got ${describe(query)}`);
     return this.#transport.request({
       method: 'GET',
       path: '/api/v1/kernel/audit/events',
@@ -167,8 +169,8 @@ export class GovClient {
         type: query.type,
         agentId: query.agentId,
         proposalId: query.proposalId,
-        from: ms(query.from),
-        to: ms(query.to),
+        from: instantArgument('from', query.from),
+        to: instantArgument('to', query.to),
         cursor: query.cursor,
         limit: query.limit === undefined ? undefined : String(query.limit),
       },

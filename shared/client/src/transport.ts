@@ -17,6 +17,7 @@ import {
   ValidationFailedError,
 } from './errors.js';
 import { jsonBodyProblem } from './json-body.js';
+import { describe, signalArgument } from './arguments.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -88,12 +89,6 @@ function apiKeyProblem(apiKey: string): string | undefined {
   return undefined;
 }
 
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v;
-}
-
 function fits(v: unknown, want: FieldType): boolean {
   if (typeof want !== 'string') return want.includes(v as string);
   if (want === 'array') return Array.isArray(v);
@@ -128,6 +123,7 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
+    signalArgument(spec.signal);
     if (this.#apiKeyProblem !== undefined) {
       throw new AuthenticationError(
         'UNAUTHENTICATED',

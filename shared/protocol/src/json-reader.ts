@@ -81,11 +81,17 @@ class MemberNames {
   }
 }
 
+/** A problem found in the text, and the offset of the token it is about. */
+interface TextProblem {
+  message: string;
+  offset: number;
+}
+
 /**
  * Walks text that JSON.parse has accepted, so its syntax is known to be valid: only the tokens that
- * matter are looked at. Returns the first problem as an error message fragment, or undefined.
+ * matter are looked at. Returns the first problem, or undefined.
  */
-function findIJsonProblem(text: string, maxDepth: number): string | undefined {
+function findIJsonProblem(text: string, maxDepth: number): TextProblem | undefined {
   const len = text.length;
   // one entry per open container: the member names seen so far (object) or null (array)
   const open: (MemberNames | null)[] = [];
@@ -108,14 +114,24 @@ function findIJsonProblem(text: string, maxDepth: number): string | undefined {
       const value =
         escaped || unicode ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
       if (unicode && LONE_SURROGATE.test(value)) {
-        return `expected well-formed Unicode strings (RFC 7493 §2.1), got a lone surrogate in the string at offset ${start}`;
+        return {
+          message: 'expected well-formed Unicode strings (RFC 7493 §2.1), got a lone surrogate in the string',
+          offset: start,
+        };
       }
       if (expectName) {
         if (value === '__proto__') {
-          return `expected no member named "__proto__" (an object spread or merge later could poison a prototype), got one at offset ${start}`;
+          return {
+            message:
+              'expected no member named "__proto__" (an object spread or merge later could poison a prototype), got one',
+            offset: start,
+          };
         }
         if (!open[open.length - 1]!.add(value)) {
-          return `expected each member name once per object (RFC 7493 §2.3), got ${quoted(value)} again at offset ${start}`;
+          return {
+            message: `expected each member name once per object (RFC 7493 §2.3), got ${quoted(value)} again`,
+            offset: start,
+          };
         }
         expectName = false;
       }
@@ -124,7 +140,7 @@ function findIJsonProblem(text: string, maxDepth: number): string | undefined {
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       open.push(c === 0x7b ? new MemberNames() : null);
       if (open.length > maxDepth) {
-        return `expected nesting at most ${maxDepth} deep, got deeper at offset ${i}`;
+        return { message: `expected nesting at most ${maxDepth} deep, got deeper`, offset: i };
       }
       expectName = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
@@ -133,11 +149,73 @@ function findIJsonProblem(text: string, maxDepth: number): string | undefined {
       expectName = open[open.length - 1] !== null;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const problem = numberProblem(text, i);
-      if (typeof problem === 'string') return problem;
+      if (typeof problem === 'string') return { message: problem, offset: i };
       i = problem - 1;
     }
   }
   return undefined;
+}
+
+/** RFC 6901 §3: `~` and `/` in a reference token are written `~0` and `~1`. */
+function pointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * The JSON Pointer (RFC 6901) of the value or member name starting at `offset` of text JSON.parse has
+ * accepted. Run only for a refusal, so the scan of every accepted document stays as it is.
+ */
+function pointerAt(text: string, offset: number): string {
+  // the reference token of the value being read at each open container: a member name or an index
+  const path: (string | number)[] = [];
+  const inObject: boolean[] = [];
+  let expectName = false;
+  const skipString = (i: number): number => {
+    for (i++; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === QUOTE) return i;
+      if (d === BACKSLASH) i++;
+    }
+    return i;
+  };
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = skipString(i);
+      if (expectName) path[path.length - 1] = JSON.parse(text.slice(i, end + 1)) as string;
+      expectName = false;
+      i = end;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      inObject.push(c === 0x7b);
+      path.push(c === 0x7b ? '' : 0);
+      expectName = c === 0x7b;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      inObject.pop();
+      path.pop();
+    } else if (c === 0x2c /* , */) {
+      if (inObject[inObject.length - 1]) expectName = true;
+      else path[path.length - 1] = (path[path.length - 1] as number) + 1;
+    }
+  }
+  // a member name at `offset` (given twice, __proto__, a lone surrogate in it) is referred to by itself
+  if (expectName && text.charCodeAt(offset) === QUOTE)
+    path[path.length - 1] = JSON.parse(text.slice(offset, skipString(offset) + 1)) as string;
+  return path.map((token) => `/${pointerToken(token)}`).join('');
+}
+
+/** Longest pointer a message shows; `details.issues` keeps it whole. */
+const MAX_SHOWN_POINTER = 200;
+
+/**
+ * The refusal of `problem`, naming its offset and the JSON Pointer of the value, in the message and as a
+ * validation issue (`details.issues`, as schema validation reports them). A lone surrogate in a member
+ * name is shown as U+FFFD: the pointer goes back to the caller as JSON.
+ */
+function refusal(what: string, text: string, problem: TextProblem): InvalidInputError {
+  const path = withoutLoneSurrogates(pointerAt(text, problem.offset));
+  const shown = path.length <= MAX_SHOWN_POINTER ? path : `${path.slice(0, MAX_SHOWN_POINTER)}…`;
+  const message = `${problem.message} at offset ${problem.offset}, JSON Pointer ${JSON.stringify(shown)}`;
+  return new InvalidInputError(`${what}: ${message}`, { issues: [{ path, message }] });
 }
 
 /**
@@ -232,11 +310,15 @@ export function readJson(input: string | Uint8Array, options: ReadJsonOptions): 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError(
-      `${options.what}: expected JSON, got malformed text (${(err as Error).message})`,
-    );
+    // JSON.parse calls a blank document "Unexpected end of JSON input"; say what came (RFC 8259 §2 whitespace)
+    const got = /^[ \t\n\r]*$/.test(text)
+      ? text.length === 0
+        ? 'nothing'
+        : 'only whitespace'
+      : `malformed text (${(err as Error).message})`;
+    throw new InvalidInputError(`${options.what}: expected JSON, got ${got}`);
   }
   const problem = findIJsonProblem(text, options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
-  if (problem !== undefined) throw new InvalidInputError(`${options.what}: ${problem}`);
+  if (problem !== undefined) throw refusal(options.what, text, problem);
   return value;
 }

@@ -185,3 +185,42 @@ t.test('maxValues counts every member and element, and refuses one more than the
   );
   t.ok(compared > 400, `compared ${compared} of 500 values`);
 });
+
+t.test(
+  'each I-JSON refusal names the JSON Pointer of the value or member, in the message and details',
+  async (t) => {
+    // An offset alone does not tell a caller which field to fix (RFC 6901 pointers, as validation issues give)
+    const cases: [string, string, RegExp][] = [
+      ['{"tool_call":{"arguments":{"to":"x\\ud800"}}}', '/tool_call/arguments/to', /lone surrogate/],
+      ['{"a":[1,{"b":2},{"c":"\\udc00"}]}', '/a/2/c', /lone surrogate/],
+      // a lone surrogate never reaches the pointer itself: details are JSON sent back to the caller
+      ['{"a":{"\\ud800k":1}}', '/a/\ufffdk', /lone surrogate/],
+      ['{"spend":{"amount":1e400}}', '/spend/amount', /not finite/],
+      ['[0,123456789012345678901234567890]', '/1', /lose precision/],
+      ['{"a":{"x":1,"y":2,"x":3}}', '/a/x', /"x" again/],
+      ['{"q":{"__pro\\u0074o__":{}}}', '/q/__proto__', /__proto__/],
+      ['{"a/b":{"m~n":[1e999]}}', '/a~1b/m~0n/0', /not finite/],
+      ['{"a":"\\"}\\"[","b":1e999}', '/b', /not finite/],
+      ['"\\ud800"', '', /lone surrogate/],
+    ];
+    for (const [text, path, problem] of cases) {
+      let err: InvalidInputError | undefined;
+      try {
+        read(text);
+      } catch (e) {
+        err = e as InvalidInputError;
+      }
+      t.type(err, InvalidInputError, text);
+      t.match(err?.message, problem, text);
+      t.match(err?.message, / at offset \d+/, `${text}: the offset stays`);
+      t.ok(err?.message.includes(`, JSON Pointer ${JSON.stringify(path)}`), `${text}: ${err?.message}`);
+      t.same(err?.details, { issues: [{ path, message: err?.message.replace(/^frame: /, '') }] }, text);
+    }
+  },
+);
+
+t.test('a blank document is named as such, not as malformed text', async (t) => {
+  t.throws(() => read(''), { message: /^frame: expected JSON, got nothing$/ });
+  t.throws(() => read(' \r\n\t'), { message: /^frame: expected JSON, got only whitespace$/ });
+  t.throws(() => read(' {'), { message: /^frame: expected JSON, got malformed text \(/ });
+});

@@ -10,7 +10,7 @@ import type { EconomicTier } from '@pentagate/protocol';
 import { type LoadedPolicy, budgetFor } from '../../policy/loaded-policy.js';
 import type { CallFingerprints } from '../fingerprint.js';
 import type { AgentIdentity, CallRecord, GovernedAction, LedgerState, RuleFinding } from '../types.js';
-import { amount, exceedingAmounts, finding } from '../violation.js';
+import { amount, budgetRemedy, exceedingAmounts, finding } from '../violation.js';
 
 /** Codes that say nothing about the policy's substance, so they do not count as probing denials. */
 const NOT_PROBING_EVIDENCE = new Set([
@@ -65,7 +65,7 @@ export function economicTier(
       finding(
         'ECONOMY.BUDGET_EXCEEDED',
         `spend ${shown.spend} exceeds the remaining budget ${shown.remaining} (rule ${rule?.id}: ${amount(limit)} per ${ledger.windowMs} ms, ${amount(reservePercent)}% held in reserve, ${amount(ledger.spentInWindow)} spent, ${amount(ledger.reservedInWindow)} reserved)`,
-        `spend ${shown.spend} exceeds the remaining budget ${shown.remaining}: lower it to ${shown.remaining} or less, or ask for approval`,
+        `spend ${shown.spend} exceeds the remaining budget ${shown.remaining}: ${budgetRemedy('it', remaining, shown.remaining)}`,
         `tier3.economic/${rule?.id}`,
       ),
     );
