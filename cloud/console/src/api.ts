@@ -25,14 +25,29 @@ export function authHeaders(): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-/** One API call; a refusal throws ApiCallError with the cloud's error code and message. */
+/** The status of an ApiCallError when no answer came (the cloud or the network is down). */
+export const NO_ANSWER = 0;
+
+/**
+ * One API call; a refusal throws ApiCallError with the cloud's error code and message, and no answer at all
+ * throws one with status NO_ANSWER that says so (fetch's own "Failed to fetch" tells an operator nothing).
+ */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    headers: { ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    cache: 'no-store',
-  });
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      cache: 'no-store',
+    });
+  } catch (err) {
+    throw new ApiCallError(
+      NO_ANSWER,
+      'NO_ANSWER',
+      `${method} ${path}: the cloud did not answer (${(err as Error).message}); check the network and try again`,
+    );
+  }
   const text = await res.text();
   if (!res.ok) {
     let code = `HTTP_${res.status}`;

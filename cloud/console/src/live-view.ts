@@ -4,7 +4,7 @@
  * here; leaving the view aborts it.
  */
 import { api, authHeaders } from './api.js';
-import { h, say } from './dom.js';
+import { h, say, visible } from './dom.js';
 
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
@@ -139,6 +139,13 @@ export function renderLive(
     while (!signal.aborted) {
       try {
         const res = await fetch(url, { headers: authHeaders(), signal, cache: 'no-store' });
+        if (res.status === 401 || res.status === 403) {
+          // trying again cannot help: say so once rather than reconnect for ever
+          state.textContent = `stopped: the cloud refuses this key the live view (HTTP ${res.status}); sign in again with a key that may read it`;
+          state.className = 'bad';
+          say(state.textContent);
+          return;
+        }
         if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
         state.textContent = 'connected: new verdicts appear as edges ship them';
         waitMs = RETRY_FIRST_MS;
@@ -151,7 +158,9 @@ export function renderLive(
         state.textContent = `the stream ended; reconnecting in ${waitMs / 1000} s`;
       } catch (err) {
         if (signal.aborted) return;
-        state.textContent = `disconnected (${(err as Error).message}); reconnecting in ${waitMs / 1000} s`;
+        state.textContent = visible(
+          `disconnected (${(err as Error).message}); reconnecting in ${waitMs / 1000} s`,
+        );
         say(state.textContent);
       }
       await new Promise((resolve) => setTimeout(resolve, waitMs));
