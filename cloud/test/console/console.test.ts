@@ -326,5 +326,21 @@ async function run(t: Test): Promise<void> {
     await row.locator('.verdict', { hasText: 'NOT verified' }).waitFor();
     t.match(await row.textContent(), /does not reach the checkpoint root/);
     await shoot(auditor, 'audit-tampered');
+
+    // an entry listed with other fields than the log holds (here its actor) is not verified either: the row
+    // shows the very entry that is hashed and proven
+    await auditor.unroute('**/api/v1/audit/inclusion**');
+    await auditor.route('**/api/v1/audit/entries**', async (route) => {
+      const page = await (await route.fetch()).json();
+      page.entries[0].actor = 'verified';
+      await route.fulfill({ json: page });
+    });
+    await auditor.getByRole('button', { name: 'Live' }).click();
+    await auditor.getByRole('button', { name: 'Audit' }).click();
+    const relabelled = auditor.locator('tbody tr[data-index]').first();
+    await relabelled.locator('td', { hasText: /^verified$/ }).waitFor();
+    await relabelled.getByRole('button', { name: /^Verify audit entry/ }).click();
+    await relabelled.locator('.verdict', { hasText: 'NOT verified' }).waitFor();
+    t.match(await relabelled.textContent(), /does not reach the checkpoint root/);
   });
 }
