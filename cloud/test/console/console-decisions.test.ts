@@ -1,62 +1,21 @@
 /**
  * What the operator consents to in the console, in a real Chromium against a real in-process cloud, when the
- * operator slips and the agents, robots or network misbehave: a double click or a held Enter decides once and
- * never lands on the next card; a card past its deadline sends and signs nothing; a robot card names what the
- * intent itself says (a robot's request cannot relabel the move) and is not signable when its intent does not
- * hash to the digest to sign; invisible characters and long words from agents and robots are shown, not
- * obeyed; a failed consent POST is retried with the token already signed; an unreachable cloud and a revoked
- * key are said plainly.
+ * operator slips or agents and robots misbehave: a double click or a held Enter decides once and never lands on
+ * the next card; a card past its deadline sends and signs nothing; a robot card names what the intent itself
+ * says (a robot's request cannot relabel the move) and is not signable when its intent does not hash to the
+ * digest to sign; invisible characters and long words from agents and robots are shown, not obeyed.
+ * (console-failures.test.ts: what the operator sees when the network or the cloud fails.)
  */
+import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import type { Page, Request } from 'playwright-core';
-import { launchChromium, skipWithoutChromium } from '../../../scripts/test/chromium.js';
-import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
-import { bearer, testCloud } from '../helpers/cloud-app.js';
-import { consentRequestFor, liftIntent } from '../helpers/consent.js';
-import { testRobot } from '../helpers/fleet.js';
-import { ledgerWrite } from '../kernel/kernel-helpers.js';
+import { skipWithoutChromium } from '../../../scripts/test/chromium.js';
+import { consoleBench } from '../helpers/console-bench.js';
 
 const missing = skipWithoutChromium(t);
 t.test('decisions in the operator console', { skip: missing ?? false }, run);
 
 async function run(t: Test): Promise<void> {
-  const cloud = await testCloud(t, { kernel: { expirySweepMs: 0 } });
-  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
-  const browser = await launchChromium(t);
-  const inject = (method: 'GET' | 'POST', key: string, url: string, payload?: object) =>
-    cloud.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
-  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
-  const needsHuman = async () => {
-    const action = ledgerWrite(20, 'billing-bot', {
-      context: { agentId: 'billing-bot', confidenceScore: 0.1 },
-    });
-    const out = (await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/authorize', action)).json();
-    t.equal(out.status, 'REQUIRE_HUMAN');
-    return out.proposalId as string;
-  };
-  const robotMove = async (waitMs = 120_000, bend: (r: Record<string, unknown>) => void = () => {}) => {
-    const request = consentRequestFor(liftIntent('arm-1'), Date.now(), waitMs);
-    bend(request as unknown as Record<string, unknown>);
-    const posted = await inject('POST', edgeKey, '/api/v1/fleet/robots/arm-1/consent-requests', request);
-    t.equal(posted.statusCode, 200, posted.body);
-    return request;
-  };
-  const pending = async () => (await inject('GET', cloud.a.keys.operator, '/api/v1/approvals')).json();
-  /** A new tab signed in with `key`, and the decisions (approve/deny/veto/grant POSTs) it sends. */
-  const signedIn = async (key = cloud.a.keys.operator) => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    const decisions: Request[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/(approve|deny|veto|grant)$/.test(r.url())) decisions.push(r);
-    });
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Operator or auditor API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Approvals' }).waitFor();
-    return { page, decisions };
-  };
-  const robotCard = (page: Page, digest: string) =>
-    page.locator(`section.robot-consent[data-intent-digest="${digest}"]`);
+  const { needsHuman, robotMove, pending, signedIn, robotCard } = await consoleBench(t);
   /** Two clicks 250 ms apart at one spot, as a hurried double click by hand. */
   const doubleClick = async (page: Page, button: ReturnType<Page['locator']>) => {
     await button.scrollIntoViewIfNeeded();
@@ -236,93 +195,4 @@ async function run(t: Test): Promise<void> {
     t.ok(button.x + button.width <= box.x + box.width, 'the Sign button stays inside its card');
     await page.context().close();
   });
-
-  await t.test(
-    'a consent POST whose answer is lost is retried with the same token, signed once',
-    async (t) => {
-      const move = await robotMove();
-      const { page, decisions } = await signedIn();
-      // the POST reaches the cloud, which relays the token; its answer never reaches the page
-      await page.route(
-        '**/grant',
-        async (route) => {
-          await route.fetch();
-          await route.abort('connectionreset');
-        },
-        { times: 1 },
-      );
-      const card = robotCard(page, move.intentDigest);
-      const button = card.getByRole('button', { name: /^Sign consent/ });
-      await button.click();
-      await card.locator('.outcome', { hasText: 'the cloud did not answer' }).waitFor();
-      t.match(
-        await card.locator('.outcome').textContent(),
-        /^Consent not relayed: POST .* check the network/,
-      );
-      t.ok(await button.isEnabled(), 'the operator may try again');
-      await button.click();
-      await card.locator('.outcome', { hasText: 'already granted' }).waitFor();
-      t.equal(decisions.length, 2);
-      t.equal(
-        decisions[0]!.postData(),
-        decisions[1]!.postData(),
-        'the retry sent the token signed the first time',
-      );
-      t.ok(await button.isDisabled(), 'and nothing is left to retry');
-      await page.context().close();
-    },
-  );
-
-  await t.test(
-    'an unreachable cloud, a failing queue check and a revoked key are said plainly',
-    async (t) => {
-      const page = await (await browser.newContext()).newPage();
-      await page.route('**/api/v1/keys', (route) => route.abort('connectionrefused'), { times: 1 });
-      await page.goto(`${base}/console`);
-      await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.operator);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      t.match(
-        await page.getByRole('alert').textContent(),
-        /^Cannot sign in: GET \/api\/v1\/keys: the cloud did not answer/,
-      );
-
-      await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.operator);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Approvals' }).waitFor();
-      await page.route('**/api/v1/approvals', (route) => route.abort('connectionrefused'));
-      await page.locator('#queue-changed', { hasText: 'The queue cannot be checked' }).waitFor();
-      t.match(await page.locator('#queue-changed').textContent(), /may be out of date/);
-      await page.unroute('**/api/v1/approvals');
-
-      await page.route('**/api/v1/fleet/live', (route) => route.fulfill({ status: 403, json: {} }));
-      let liveCalls = 0;
-      page.on('request', (r) => {
-        if (r.url().endsWith('/api/v1/fleet/live')) liveCalls++;
-      });
-      await page.getByRole('button', { name: 'Live' }).click();
-      await page.locator('#live-state', { hasText: 'stopped' }).waitFor();
-      await page.waitForTimeout(1500);
-      t.equal(liveCalls, 1, 'a refused live stream is not retried for ever');
-      await page.unroute('**/api/v1/fleet/live');
-
-      await page.getByRole('button', { name: 'Approvals' }).click();
-      await page.getByRole('heading', { name: 'Approvals' }).waitFor();
-      const operatorKeyId = (await cloud.store.listApiKeys(cloud.a.id)).find(
-        (k) => k.scope === 'operator',
-      )!.id;
-      await revokeApiKey(cloud.store, cloud.a.id, operatorKeyId);
-      await page.locator('#queue-changed', { hasText: 'This key is no longer accepted' }).waitFor();
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      await page.locator('#queue-changed', { hasText: 'the API key was revoked' }).waitFor();
-      await page.getByRole('button', { name: 'Audit' }).click();
-      await page.getByRole('alert').waitFor();
-      t.match(await page.getByRole('alert').textContent(), /no longer accepts this key/);
-      t.equal(
-        await page.evaluate("sessionStorage.getItem('pentagate.apiKey')"),
-        null,
-        'the key is forgotten',
-      );
-      await page.context().close();
-    },
-  );
 }
