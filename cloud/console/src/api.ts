@@ -25,15 +25,42 @@ export function authHeaders(): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-/** One API call; a refusal throws ApiCallError with the cloud's error code and message. */
+/** The status of an ApiCallError when no answer came (the cloud or the network is down). */
+export const NO_ANSWER = 0;
+/**
+ * How long a call waits for its answer: a request lost on the way would otherwise leave its card at "sending…"
+ * for as long as the browser's own TCP timeout, minutes. A consent POST given up on may still have arrived; its
+ * retry sends the same token (robot-consent-card.ts), so nothing is signed twice.
+ */
+export const ANSWER_TIMEOUT_MS = 15_000;
+
+/**
+ * One API call; a refusal throws ApiCallError with the cloud's error code and message, and no answer at all
+ * throws one with status NO_ANSWER that says so (fetch's own "Failed to fetch" tells an operator nothing).
+ */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    headers: { ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    cache: 'no-store',
-  });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      cache: 'no-store',
+      signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+    });
+    text = await res.text();
+  } catch (err) {
+    const why =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer within ${ANSWER_TIMEOUT_MS / 1000} s`
+        : (err as Error).message;
+    throw new ApiCallError(
+      NO_ANSWER,
+      'NO_ANSWER',
+      `${method} ${path}: the cloud did not answer (${why}); check the network and try again`,
+    );
+  }
   if (!res.ok) {
     let code = `HTTP_${res.status}`;
     let message = text;

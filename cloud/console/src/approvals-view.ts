@@ -4,9 +4,10 @@
  * moves waiting for consent, approved by signing in the page (robot-consent-card.ts).
  */
 import type { RobotConsentItem } from '@pentagate/protocol';
-import { api } from './api.js';
+import { ApiCallError, api } from './api.js';
+import { decideOn, decisionButton, outcomeLine } from './card-decision.js';
 import { countdown } from './countdown.js';
-import { h, say } from './dom.js';
+import { h, say, visible } from './dom.js';
 import { robotConsentCard } from './robot-consent-card.js';
 
 export interface KernelItem {
@@ -33,26 +34,18 @@ const VERBS: Record<KernelItem['status'], ('approve' | 'deny' | 'veto')[]> = {
   HELD_FOR_VETO: ['veto', 'deny'],
 };
 
-function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement {
+function kernelCard(item: KernelItem): HTMLElement {
+  const expiresAtMs = Date.parse(item.expiresAt);
   const decide = async (verb: string) => {
-    try {
-      const out = await api<{ state: string; auditIndex: number }>(
-        'POST',
-        `/api/v1/approvals/${item.id}/${verb}`,
-        {
-          actionDigest: item.actionDigest,
-        },
-      );
-      say(`${item.id}: ${out.state} (audit entry ${out.auditIndex})`);
-    } catch (err) {
-      say((err as Error).message);
-    }
-    await reload();
-    // the card is gone: keep keyboard focus in the view (the outcome is announced by the status line)
-    document.getElementById('main')?.focus();
+    const out = await api<{ state: string; auditIndex: number }>(
+      'POST',
+      `/api/v1/approvals/${encodeURIComponent(item.id)}/${verb}`,
+      { actionDigest: item.actionDigest },
+    );
+    return `${item.id}: ${out.state} (audit entry ${out.auditIndex})`;
   };
   const titleId = `k-${item.id}`;
-  return h(
+  const card = h(
     'section',
     { class: 'card kernel-item', 'aria-labelledby': titleId, 'data-id': item.id },
     h(
@@ -110,22 +103,26 @@ function kernelCard(item: KernelItem, reload: () => Promise<void>): HTMLElement 
       'div',
       { class: 'actions' },
       ...VERBS[item.status].map((verb) =>
-        h(
-          'button',
+        decisionButton(
           {
-            type: 'button',
             class: verb,
             'aria-label': `${verb} ${item.actionType} ${item.id}`,
-            onclick: () => void decide(verb),
+            onclick: () => void decideOn(card, expiresAtMs, () => decide(verb)),
           },
           verb[0]!.toUpperCase() + verb.slice(1),
+          expiresAtMs,
         ),
       ),
     ),
+    outcomeLine(),
   );
+  return card;
 }
 
-/** How often the view checks whether the queue changed (it says so; it never re-renders under the operator). */
+/**
+ * How often the view checks whether the queue changed (it says so; it never re-renders under the operator, a
+ * decided card included: the queue is redrawn only on Refresh).
+ */
 const WATCH_MS = 3000;
 let watcher = new AbortController();
 
@@ -135,7 +132,11 @@ function queueKeys(queue: Queue): string {
     .join(',');
 }
 
-/** Polls the queue; when it differs from what is shown, `notice` says so and points at Refresh. */
+/**
+ * Polls the queue; when it differs from what is shown, `notice` says so and points at Refresh. When the check
+ * fails (the cloud is unreachable, the key was revoked) it says that too: a queue that can no longer be
+ * checked must not look current.
+ */
 function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): void {
   const timer = setInterval(() => {
     if (signal.aborted || !notice.isConnected) return clearInterval(timer);
@@ -144,33 +145,45 @@ function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): voi
         notice.textContent =
           queueKeys(now) === queueKeys(shown) ? '' : 'The queue changed: press Refresh to see it.';
       })
-      .catch(() => {});
+      .catch((err: Error) => {
+        if (signal.aborted) return;
+        const revoked = err instanceof ApiCallError && (err.status === 401 || err.status === 403);
+        notice.textContent = visible(
+          `${revoked ? 'This key is no longer accepted' : 'The queue cannot be checked'} (${err.message}): what is shown may be out of date.`,
+        );
+      });
   }, WATCH_MS);
 }
 
 export async function renderApprovals(main: HTMLElement): Promise<void> {
+  const queue = await api<Queue>('GET', '/api/v1/approvals');
+  // only now that there is a new queue to watch: a failed Refresh leaves the old view watched
   watcher.abort();
   watcher = new AbortController();
   const signal = watcher.signal;
-  const reload = () => renderApprovals(main);
-  const queue = await api<Queue>('GET', '/api/v1/approvals');
+  const notice = h('p', { id: 'queue-changed', role: 'status', class: 'over' });
   const refresh = h(
     'button',
-    { type: 'button', id: 'refresh-approvals', onclick: () => void reload() },
+    {
+      type: 'button',
+      id: 'refresh-approvals',
+      onclick: () =>
+        void renderApprovals(main).catch((err: Error) => {
+          notice.textContent = visible(`Refresh failed (${err.message}): what is shown may be out of date.`);
+          say(err.message);
+        }),
+    },
     'Refresh',
   );
-  const notice = h('p', { id: 'queue-changed', role: 'status', class: 'over' });
   main.replaceChildren(
     h('h2', {}, 'Approvals'),
     refresh,
     notice,
     h('h3', {}, `Agent actions (${queue.items.length})`),
-    ...(queue.items.length
-      ? queue.items.map((i) => kernelCard(i, reload))
-      : [h('p', {}, 'Nothing waiting.')]),
+    ...(queue.items.length ? queue.items.map(kernelCard) : [h('p', {}, 'Nothing waiting.')]),
     h('h3', {}, `Robot moves waiting for consent (${queue.robotConsents.length})`),
     ...(queue.robotConsents.length
-      ? queue.robotConsents.map((c) => robotConsentCard(c, reload))
+      ? queue.robotConsents.map(robotConsentCard)
       : [h('p', {}, 'Nothing waiting.')]),
   );
   watchQueue(queue, notice, signal);

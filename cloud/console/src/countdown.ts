@@ -1,4 +1,8 @@
-/** Countdowns to expiry and hold ends: one ticker refreshes every `.countdown` element once a second. */
+/**
+ * Countdowns to expiry and hold ends: one ticker refreshes every `.countdown` element once a second, and
+ * disables the decision buttons whose deadline has passed.
+ */
+import { disablePastDeadline } from './card-decision.js';
 import { h } from './dom.js';
 
 export function countdown(untilIso: string, what: string): HTMLElement {
@@ -19,5 +23,6 @@ export function startCountdowns(): void {
   setInterval(() => {
     const now = Date.now();
     for (const el of document.querySelectorAll<HTMLElement>('.countdown')) refresh(el, now);
+    disablePastDeadline(now);
   }, 1000);
 }

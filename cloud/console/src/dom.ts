@@ -1,4 +1,7 @@
-/** Element builders: every text goes in as a text node (never as HTML), so nothing from the API is markup. */
+/**
+ * Element builders: every text goes in as a text node (never as HTML), so nothing from the API is markup, and
+ * with its invisible characters shown (visible()), so nothing from the API can hide or reorder what it shows.
+ */
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | ((event: Event) => void) | undefined>;
 
@@ -6,12 +9,36 @@ function apply(el: Element, attrs: Attrs, children: Child[]): void {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
     if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
-    else el.setAttribute(name, value === true ? '' : String(value));
+    else
+      el.setAttribute(
+        name,
+        value === true ? '' : name === 'aria-label' ? visible(String(value)) : String(value),
+      );
   }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === 'object' ? child : String(child));
+    el.append(typeof child === 'object' ? child : visible(String(child)));
   }
+}
+
+/**
+ * Characters that draw nothing or move other text: format characters (Unicode general category Cf: the bidi
+ * embeddings, overrides and isolates of UAX #9 §2, zero-width spaces and joiners, the BOM, tag characters),
+ * controls other than tab and line feed (Cc), the line and paragraph separators (Zl, Zp; a bidi paragraph
+ * break), and lone surrogates.
+ */
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|[^\P{Cc}\t\n]/gu;
+
+/**
+ * The text with each invisible character written as its JSON escape (`\u202e`): a robot move or an action
+ * shown to an operator cannot reverse, hide or run together the words around it, and a JSON text stays JSON.
+ */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(
+      '',
+    ),
+  );
 }
 
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -37,5 +64,5 @@ export function svg<K extends keyof SVGElementTagNameMap>(
 /** Shows a line in the page's status bar (an aria-live region). */
 export function say(text: string): void {
   const status = document.getElementById('status');
-  if (status) status.textContent = text;
+  if (status) status.textContent = visible(text);
 }

@@ -4,11 +4,17 @@
  * here; leaving the view aborts it.
  */
 import { api, authHeaders } from './api.js';
-import { h, say } from './dom.js';
+import { h, say, visible } from './dom.js';
 
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 const MAX_ROWS_PER_ROBOT = 50;
+/**
+ * The cloud writes a keepalive comment every 15 s (cloud/src/fleet/live-stream.ts): a stream silent for two of
+ * them and a margin is taken for lost (a network that drops without a reset leaves fetch waiting for ever, the
+ * view saying "connected" while no STOP can reach it) and reopened.
+ */
+export const SILENCE_LIMIT_MS = 40_000;
 
 interface LiveEvent {
   type: 'verdict' | 'alarm' | 'consent';
@@ -26,6 +32,7 @@ interface LiveEvent {
 export async function readEvents(
   body: ReadableStream<Uint8Array>,
   onEvent: (type: string, data: string) => void,
+  onBytes: () => void = () => {},
 ): Promise<void> {
   const reader = body
     .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
@@ -34,6 +41,7 @@ export async function readEvents(
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
+    onBytes();
     buffer += value;
     let end = buffer.indexOf('\n\n');
     while (end >= 0) {
@@ -137,22 +145,57 @@ export function renderLive(
     // Reconnect after a drop (server restart, proxy timeout), waiting longer each time up to RETRY_MAX_MS.
     let waitMs = RETRY_FIRST_MS;
     while (!signal.aborted) {
+      // this connection ends when the view is left, or when the stream has been silent too long
+      const connection = new AbortController();
+      const leave = () => connection.abort();
+      signal.addEventListener('abort', leave, { once: true });
+      let silent = false;
+      let silence: ReturnType<typeof setTimeout> | undefined;
+      const heard = () => {
+        clearTimeout(silence);
+        silence = setTimeout(() => {
+          silent = true;
+          connection.abort();
+        }, SILENCE_LIMIT_MS);
+      };
       try {
-        const res = await fetch(url, { headers: authHeaders(), signal, cache: 'no-store' });
+        heard();
+        const res = await fetch(url, {
+          headers: authHeaders(),
+          signal: connection.signal,
+          cache: 'no-store',
+        });
+        if (res.status === 401 || res.status === 403) {
+          // trying again cannot help: say so once rather than reconnect for ever
+          state.textContent = `stopped: the cloud refuses this key the live view (HTTP ${res.status}); sign in again with a key that may read it`;
+          state.className = 'bad';
+          say(state.textContent);
+          return;
+        }
         if (!res.ok || !res.body) throw new Error(`live stream: HTTP ${res.status}`);
         state.textContent = 'connected: new verdicts appear as edges ship them';
         waitMs = RETRY_FIRST_MS;
-        await readEvents(res.body, (_type, data) => {
-          const event = JSON.parse(data) as LiveEvent;
-          const body = tableOf(event.robotId);
-          body.prepend(row(event));
-          while (body.rows.length > MAX_ROWS_PER_ROBOT) body.deleteRow(-1);
-        });
+        await readEvents(
+          res.body,
+          (_type, data) => {
+            const event = JSON.parse(data) as LiveEvent;
+            const body = tableOf(event.robotId);
+            body.prepend(row(event));
+            while (body.rows.length > MAX_ROWS_PER_ROBOT) body.deleteRow(-1);
+          },
+          heard,
+        );
         state.textContent = `the stream ended; reconnecting in ${waitMs / 1000} s`;
       } catch (err) {
         if (signal.aborted) return;
-        state.textContent = `disconnected (${(err as Error).message}); reconnecting in ${waitMs / 1000} s`;
+        const why = silent
+          ? `nothing heard for ${SILENCE_LIMIT_MS / 1000} s, not even a keepalive: the connection is taken for lost`
+          : (err as Error).message;
+        state.textContent = visible(`disconnected (${why}); reconnecting in ${waitMs / 1000} s`);
         say(state.textContent);
+      } finally {
+        clearTimeout(silence);
+        signal.removeEventListener('abort', leave);
       }
       await new Promise((resolve) => setTimeout(resolve, waitMs));
       waitMs = Math.min(waitMs * 2, RETRY_MAX_MS);

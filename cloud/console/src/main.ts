@@ -67,6 +67,7 @@ async function show(view: View): Promise<void> {
       });
     } else await renderAudit(main);
   } catch (err) {
+    if (err instanceof ApiCallError && err.status === 401) return expired();
     const forbidden = err instanceof ApiCallError && err.status === 403;
     main.replaceChildren(
       h('h2', {}, VIEWS[view]),
@@ -79,6 +80,13 @@ async function show(view: View): Promise<void> {
   }
 }
 
+/** The key stopped being accepted (revoked or expired) while in use: back to the sign-in form, saying why. */
+function expired(): void {
+  leaving.abort();
+  session.signOut();
+  signInForm('The cloud no longer accepts this key (revoked or expired): sign in again with a valid key.');
+}
+
 async function start(): Promise<void> {
   if (!session.key()) return signInForm();
   try {
@@ -88,7 +96,7 @@ async function start(): Promise<void> {
     return signInForm(
       err instanceof ApiCallError && err.status === 401
         ? 'That key is not accepted.'
-        : (err as Error).message,
+        : `Cannot sign in: ${(err as Error).message}.`,
     );
   }
   nav.replaceChildren(

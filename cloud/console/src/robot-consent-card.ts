@@ -2,13 +2,17 @@
  * One robot move waiting for consent: the move class, the peak planned torque against the high-torque threshold
  * and the joints' limits, the reasons, the tool path against the keep-out zones, and a countdown to the edge's
  * deadline. "Sign consent" makes (on first use) and enrols the browser's key, signs the statement here and
- * POSTs the token to the request's grantPath; the cloud checks and relays it, never signs.
+ * POSTs the token to the request's grant route; the cloud checks and relays it, never signs. What the card
+ * names (robot, intent id, move class, kind) is read from the intent itself, and the page signs only when that
+ * intent hashes to the digest it signs: the cloud cannot show one move and have another consented to.
  */
-import type { RobotConsentItem } from '@pentagate/protocol';
-import { api, session } from './api.js';
+import { jcsDigestHex } from '@pentagate/crypto';
+import type { DsseEnvelope, RobotConsentItem } from '@pentagate/protocol';
+import { ApiCallError, api, session } from './api.js';
+import { decideOn, decisionButton, outcomeLine } from './card-decision.js';
 import { consentStatement, signConsent } from './consent-sign.js';
 import { countdown } from './countdown.js';
-import { h, say } from './dom.js';
+import { h } from './dom.js';
 import { enrolOperatorKey, operatorKeyFor } from './operator-key.js';
 import { pathPlot } from './path-plot.js';
 
@@ -20,7 +24,34 @@ function torqueBar(valueNm: number, maxNm: number, over: boolean): HTMLElement {
   return bar;
 }
 
-async function grant(item: RobotConsentItem): Promise<string> {
+/** Why the page must not sign this item (its parts disagree), or undefined when they agree. */
+export function signingProblem(item: RobotConsentItem): string | undefined {
+  const r = item.request;
+  const digest = jcsDigestHex(r.intent);
+  if (digest !== item.intentDigest || r.intentDigest !== item.intentDigest) {
+    return `the intent shown hashes to ${digest}, not to the digest to sign ${item.intentDigest}`;
+  }
+  if (r.intent.robotId !== item.robotId || r.robotId !== item.robotId) {
+    return `the intent is for robot ${r.intent.robotId}, the request for ${item.robotId}`;
+  }
+  if (Date.parse(item.expiresAt) !== r.deadlineMs) {
+    return `the deadline ${item.expiresAt} is not the edge's ${new Date(r.deadlineMs).toISOString()}`;
+  }
+  return undefined;
+}
+
+/** A token signed for one card, kept so that a retry after a failed POST sends it again rather than re-signing. */
+interface Signed {
+  token: DsseEnvelope;
+  expiresAtMs: number;
+  operatorId: string;
+  kid: string;
+}
+
+/** Tokens that will no longer be accepted are signed again (a margin for the trip to the cloud and the edge). */
+const RESIGN_MARGIN_MS = 5_000;
+
+async function sign(item: RobotConsentItem): Promise<Signed> {
   const apiKey = session.key();
   if (!apiKey) throw new Error('sign in first');
   const key = await operatorKeyFor(apiKey);
@@ -31,39 +62,54 @@ async function grant(item: RobotConsentItem): Promise<string> {
     sessionStorage.setItem(OPERATOR_ITEM, operatorId);
     sessionStorage.setItem(`${OPERATOR_ITEM}.kid`, key.kid);
   }
+  // checked again after the enrolment's round trip: nothing is signed for a card that is wrong or too late
+  const problem = signingProblem(item);
+  if (problem) throw new Error(`not signed: ${problem}`);
+  const nowMs = Date.now();
+  const deadlineMs = Date.parse(item.expiresAt);
+  if (nowMs >= deadlineMs) throw new Error(`not signed: the deadline passed at ${item.expiresAt}`);
   const statement = consentStatement(
-    {
-      robotId: item.robotId,
-      intentDigest: item.intentDigest,
-      scope: item.request.scope,
-      deadlineMs: Date.parse(item.expiresAt),
-    },
+    { robotId: item.robotId, intentDigest: item.intentDigest, scope: item.request.scope, deadlineMs },
     operatorId,
-    Date.now(),
+    nowMs,
   );
   const token = await signConsent(statement, key);
-  const out = await api<{ auditIndex: number }>('POST', item.grantPath, { token });
-  return `consent for ${item.request.intentId} on ${item.robotId} signed by ${operatorId} (key ${key.kid}) and relayed (audit entry ${out.auditIndex})`;
+  return { token, expiresAtMs: statement.expiresAt, operatorId, kid: key.kid };
 }
 
-export function robotConsentCard(item: RobotConsentItem, reload: () => Promise<void>): HTMLElement {
+/** The grant route of the item's robot and digest, built here rather than taken from the served grantPath. */
+function grantPathOf(item: RobotConsentItem): string {
+  return `/api/v1/fleet/robots/${encodeURIComponent(item.robotId)}/consent-requests/${item.intentDigest}/grant`;
+}
+
+export function robotConsentCard(item: RobotConsentItem): HTMLElement {
   const r = item.request;
+  const intent = r.intent;
   const limitNm = Math.max(...r.torqueLimitsNm, r.peakEffortNm);
   const titleId = `r-${item.intentDigest.slice(0, 16)}`;
-  const sign = async () => {
+  const deadlineMs = Date.parse(item.expiresAt);
+  const problem = signingProblem(item);
+  let signed: Signed | undefined;
+  const grant = async (): Promise<string> => {
+    if (!signed || signed.expiresAtMs <= Date.now() + RESIGN_MARGIN_MS) signed = await sign(item);
+    const { token, operatorId, kid } = signed;
     try {
-      say(await grant(item));
+      const out = await api<{ auditIndex: number }>('POST', grantPathOf(item), { token });
+      return `Consent for ${intent.intentId} on ${item.robotId} signed by ${operatorId} (key ${kid}) and relayed (audit entry ${out.auditIndex}).`;
     } catch (err) {
-      say(`consent not relayed: ${(err as Error).message}`);
+      // the cloud refused this token (400): a retry signs a new one; otherwise a retry sends this one again
+      if (err instanceof ApiCallError && err.status === 400) signed = undefined;
+      throw new Error(`Consent not relayed: ${(err as Error).message}`, { cause: err });
     }
-    await reload();
-    // the card is gone: keep keyboard focus in the view (the outcome is announced by the status line)
-    document.getElementById('main')?.focus();
   };
-  return h(
+  const card = h(
     'section',
     { class: 'card robot-consent', 'aria-labelledby': titleId, 'data-intent-digest': item.intentDigest },
-    h('h3', { id: titleId }, `Robot ${item.robotId}: ${r.moveClass ?? r.intent.kind} (${r.scope})`),
+    h(
+      'h3',
+      { id: titleId },
+      `Robot ${item.robotId}: ${intent.moveClass ?? 'default'} ${intent.kind} (${r.scope})`,
+    ),
     h(
       'div',
       { class: 'grid' },
@@ -74,7 +120,7 @@ export function robotConsentCard(item: RobotConsentItem, reload: () => Promise<v
           'dl',
           {},
           h('dt', {}, 'Intent'),
-          h('dd', {}, h('code', {}, r.intentId)),
+          h('dd', {}, h('code', {}, intent.intentId)),
           h('dt', {}, 'Intent digest'),
           h('dd', { class: 'digest' }, item.intentDigest),
           h('dt', {}, 'Peak torque'),
@@ -90,29 +136,38 @@ export function robotConsentCard(item: RobotConsentItem, reload: () => Promise<v
           h('dd', {}, countdown(item.expiresAt, 'edge vetoes')),
         ),
         h(
-          'div',
-          { class: 'actions' },
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'approve',
-              'aria-label': `Sign consent for ${r.intentId} on ${item.robotId}`,
-              onclick: () => void sign(),
-            },
-            'Sign consent',
-          ),
+          'details',
+          {},
+          h('summary', {}, 'Intent as signed (its SHA-256 is the intent digest)'),
+          h('pre', {}, h('code', {}, JSON.stringify(intent, null, 2))),
         ),
+        problem
+          ? h('p', { class: 'bad', role: 'alert' }, `Not signable: ${problem}.`)
+          : h(
+              'div',
+              { class: 'actions' },
+              decisionButton(
+                {
+                  class: 'approve',
+                  'aria-label': `Sign consent for ${intent.intentId} on ${item.robotId}`,
+                  onclick: () => void decideOn(card, deadlineMs, grant),
+                },
+                'Sign consent',
+                deadlineMs,
+              ),
+            ),
+        outcomeLine(),
       ),
       h(
         'figure',
         {},
         pathPlot(
           r,
-          `Tool path of ${r.intentId} (top view, x-y metres) against ${r.zones.length} keep-out zone(s)`,
+          `Tool path of ${intent.intentId} (top view, x-y metres) against ${r.zones.length} keep-out zone(s)`,
         ),
         h('figcaption', {}, `Tool path (blue) and keep-out zones (red), top view, ${r.pathM.length} points`),
       ),
     ),
   );
+  return card;
 }

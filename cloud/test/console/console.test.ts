@@ -104,7 +104,8 @@ async function run(t: Test): Promise<void> {
     // by keyboard: the control is a labelled button that takes focus and Enter
     await card.getByRole('button', { name: `approve ${needsHuman.type} ${human.proposalId}` }).focus();
     await page.keyboard.press('Enter');
-    await card.waitFor({ state: 'detached' });
+    // the decided card stays in place with its outcome (the queue is redrawn on Refresh)
+    await card.locator('.outcome', { hasText: /approved \(audit entry \d+\)/ }).waitFor();
     t.match(await page.locator('#status').textContent(), /approved \(audit entry \d+\)/);
     const executed = await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/execute', {
       proposalId: human.proposalId,
@@ -135,7 +136,7 @@ async function run(t: Test): Promise<void> {
   await t.test('vetoing a held proposal makes its execute refused', async (t) => {
     const card = page.locator(`section.kernel-item[data-id="${held.proposalId}"]`);
     await card.getByRole('button', { name: /^veto/ }).click();
-    await card.waitFor({ state: 'detached' });
+    await card.locator('.outcome', { hasText: /vetoed \(audit entry \d+\)/ }).waitFor();
     aheadMs = 61_000;
     const refused = await inject('POST', cloud.a.keys.agent, '/api/v1/kernel/execute', {
       proposalId: held.proposalId,
@@ -154,7 +155,7 @@ async function run(t: Test): Promise<void> {
       t.equal(await card.locator('svg.path-plot rect.zone').count(), 1, 'the keep-out zone is drawn');
       t.equal(await card.locator('svg.path-plot circle.point').count(), 2, 'and the two path points');
       await card.getByRole('button', { name: /^Sign consent/ }).click();
-      await card.waitFor({ state: 'detached' });
+      await card.locator('.outcome', { hasText: /relayed \(audit entry \d+\)/ }).waitFor();
       t.match(await page.locator('#status').textContent(), /relayed \(audit entry \d+\)/);
       // evaluated in the page (a string, so this Node-typed file needs no DOM types)
       const extractable = await page.evaluate(`new Promise((resolve, reject) => {
@@ -325,5 +326,21 @@ async function run(t: Test): Promise<void> {
     await row.locator('.verdict', { hasText: 'NOT verified' }).waitFor();
     t.match(await row.textContent(), /does not reach the checkpoint root/);
     await shoot(auditor, 'audit-tampered');
+
+    // an entry listed with other fields than the log holds (here its actor) is not verified either: the row
+    // shows the very entry that is hashed and proven
+    await auditor.unroute('**/api/v1/audit/inclusion**');
+    await auditor.route('**/api/v1/audit/entries**', async (route) => {
+      const page = await (await route.fetch()).json();
+      page.entries[0].actor = 'verified';
+      await route.fulfill({ json: page });
+    });
+    await auditor.getByRole('button', { name: 'Live' }).click();
+    await auditor.getByRole('button', { name: 'Audit' }).click();
+    const relabelled = auditor.locator('tbody tr[data-index]').first();
+    await relabelled.locator('td', { hasText: /^verified$/ }).waitFor();
+    await relabelled.getByRole('button', { name: /^Verify audit entry/ }).click();
+    await relabelled.locator('.verdict', { hasText: 'NOT verified' }).waitFor();
+    t.match(await relabelled.textContent(), /does not reach the checkpoint root/);
   });
 }

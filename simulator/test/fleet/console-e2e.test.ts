@@ -77,7 +77,7 @@ t.test(
       }
       signedInPage.push((await card.textContent()) ?? '');
       await card.getByRole('button', { name: /^Sign consent/ }).click();
-      await card.waitFor({ state: 'detached' });
+      await card.locator('.outcome', { hasText: /relayed \(audit entry \d+\)/ }).waitFor();
       await approvals.locator('#status', { hasText: /relayed \(audit entry \d+\)/ }).waitFor();
       return 'relayed';
     };
