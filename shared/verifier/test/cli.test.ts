@@ -146,7 +146,15 @@ t.test('verify token takes the token itself as well as a file holding it', async
   const inline = await pentagate('verify', 'token', text, '--trust', trust, '--at', AT, '--request', same);
   t.equal(inline.code, 0, inline.out);
   t.match(inline.out, /✓ binds the request/);
-  const fromFile = await pentagate('verify', 'token', await file('tok-inline', text), '--trust', trust, '--at', AT);
+  const fromFile = await pentagate(
+    'verify',
+    'token',
+    await file('tok-inline', text),
+    '--trust',
+    trust,
+    '--at',
+    AT,
+  );
   t.equal(fromFile.code, 0, 'a file still works');
   const tampered = `${text.slice(0, -4)}AAAA`;
   const bad = await pentagate('verify', 'token', tampered, '--trust', trust, '--at', AT);
