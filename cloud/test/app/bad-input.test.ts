@@ -9,6 +9,7 @@ import { MAX_AGENT_BODY_VALUES } from '../../src/app/json-body.js';
 import { API_ERRORS } from '../../src/app/errors.js';
 import { StoreError } from '../../src/store/store-error.js';
 import { bearer, registerLobe, registration, testCloud, transferCall } from '../helpers/cloud-app.js';
+import { jsonValueCount } from '../helpers/json-values.js';
 
 t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal audit entry', async (t) => {
   const cloud = await testCloud(t, { bodyLimitBytes: 4096 });
@@ -335,7 +336,7 @@ t.test(
     const callWith = (members: number) => {
       // the call's own members (lobe_name, tool_call, …) count too: fill the arguments up to `members`
       const base = transferCall(lobe, 1);
-      const own = valueCountOf({ ...base, tool_call: { ...base.tool_call, arguments: {} } });
+      const own = jsonValueCount({ ...base, tool_call: { ...base.tool_call, arguments: {} } });
       const args: Record<string, number> = {};
       for (let i = 0; i < members - own; i++) args[`k${i}`] = i;
       return JSON.stringify({ ...base, tool_call: { ...base.tool_call, arguments: args } });
@@ -365,12 +366,3 @@ t.test(
     t.match(at.json().reason, /unscannable/);
   },
 );
-
-function valueCountOf(v: unknown): number {
-  if (Array.isArray(v)) return v.length + v.reduce((n: number, x) => n + valueCountOf(x), 0);
-  if (typeof v === 'object' && v !== null) {
-    const values = Object.values(v);
-    return values.length + values.reduce((n: number, x) => n + valueCountOf(x), 0);
-  }
-  return 0;
-}

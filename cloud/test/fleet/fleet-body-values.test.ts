@@ -10,23 +10,14 @@ import { MAX_EDGE_BODY_VALUES } from '../../src/app/json-body.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
 import { digestOf, edgeChain, GENESIS } from '../helpers/edge-records.js';
 import { testRobot } from '../helpers/fleet.js';
-
-/** Members and elements of `v` in all, as the body reader counts them. */
-function valueCountOf(v: unknown): number {
-  if (Array.isArray(v)) return v.length + v.reduce((n: number, x) => n + valueCountOf(x), 0);
-  if (typeof v === 'object' && v !== null) {
-    const values = Object.values(v);
-    return values.length + values.reduce((n: number, x) => n + valueCountOf(x), 0);
-  }
-  return 0;
-}
+import { jsonValueCount } from '../helpers/json-values.js';
 
 /** The first record of a chain with gate evidence of `elements` empty objects, so the body holds `total` values. */
 function batchOf(total: number): { records: EdgeAuditRecord[] } {
   const [record] = edgeChain('arm-1', 1) as [EdgeAuditRecord];
   const gate = { vertex: 'RISK' as const, passed: true, violations: [], evidence: { a: [] as object[] } };
   const shell = { records: [{ ...record, verdict: { ...record.verdict, gates: [gate] } }] };
-  gate.evidence.a = Array.from({ length: total - valueCountOf(shell) }, () => ({}));
+  gate.evidence.a = Array.from({ length: total - jsonValueCount(shell) }, () => ({}));
   const [first] = shell.records as [EdgeAuditRecord];
   return { records: [{ ...first, prevDigest: GENESIS }] };
 }
@@ -51,7 +42,7 @@ t.test('a fleet upload with more values than the limit is refused before parsing
     ).json().acknowledged;
 
   const over = batchOf(MAX_EDGE_BODY_VALUES + 1);
-  t.equal(valueCountOf(over), MAX_EDGE_BODY_VALUES + 1);
+  t.equal(jsonValueCount(over), MAX_EDGE_BODY_VALUES + 1);
   const size = await cloud.store.auditSize();
   const refused = await post(over);
   t.equal(refused.statusCode, 413);

@@ -7,70 +7,27 @@
  * command's evidence digest covers the sensor's MAC.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jcsDigestHex, signTelemetryFrame } from '@pentagate/crypto';
 import {
   hasEdgeViolation,
   type MotorCommand,
-  robotTopics,
   type TelemetryFrame,
   type VerdictEvent,
 } from '@pentagate/protocol';
-import pino from 'pino';
 import t from 'tap';
-import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
-import { startEdgeNode } from '../../src/node/start-edge-node.js';
-import { armFixture } from './helpers/arm-fixture.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { LIDAR_LOGIN, startLidarCell } from './helpers/lidar-cell.js';
+import { connectClient } from './helpers/mqtt-clients.js';
 
 t.test('only frames signed by the sensor key decide; spoofed ones are refused', async (t) => {
   const lidarKey = new Uint8Array(randomBytes(32));
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    users: [
-      { username: 'edge-r1', password: 'edge-pass-5d2', role: 'edge', robotId: 'r1' },
-      {
-        username: 'lidar-r1',
-        password: 'lidar-pass-9e4',
-        role: 'sensor',
-        robotId: 'r1',
-        sources: ['proximity'],
-      },
-      { username: 'robot-r1', password: 'robot-pass-1a7', role: 'robot', robotId: 'r1' },
-    ],
+  const { brokerUrl, fixture, gate, topics, robot, lidar, inbox, decide } = await startLidarCell(t, {
+    proximityKey: lidarKey,
   });
-  t.teardown(() => broker.close());
-  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-sensor-mac-'));
-  t.teardown(() => rm(stateDir, { recursive: true, force: true }));
-  const fixture = armFixture({ robotId: 'r1', fastSourceMaxAgeMs: 60_000, proximityKey: lidarKey });
-  const topics = robotTopics('r1');
-  const gate = fixture.makeGate();
-  const edge = await startEdgeNode({
-    robotId: 'r1',
-    gate,
-    mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-5d2' },
-    stateDir,
-    logger: pino({ level: 'silent' }),
-    refusalWindowMs: 60_000,
-  });
-  t.teardown(() => edge.stop());
-  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-1a7' });
-  t.teardown(() => robot.endAsync(true));
-  const lidar = await connectClient(broker.url, { username: 'lidar-r1', password: 'lidar-pass-9e4' });
-  t.teardown(() => lidar.endAsync(true));
   // The spoofer logs in with the lidar's (stolen) broker credentials: the broker cannot tell them apart.
-  const spoofer = await connectClient(broker.url, { username: 'lidar-r1', password: 'lidar-pass-9e4' });
+  const spoofer = await connectClient(brokerUrl, LIDAR_LOGIN);
   t.teardown(() => spoofer.endAsync(true));
-  const inbox = new MessageInbox(robot);
-  await robot.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
   const send = (client: typeof robot, frame: unknown) =>
     client.publishAsync(topics.telemetry('proximity'), JSON.stringify(frame), { qos: 1 });
-  const decide = async (intentId: string): Promise<VerdictEvent> => {
-    await robot.publishAsync(topics.intent, JSON.stringify(fixture.smallMove(intentId, 100)), { qos: 1 });
-    return inbox.next<VerdictEvent>(topics.verdict, (v) => v.intentId === intentId);
-  };
   const refusal = () =>
     inbox.next<VerdictEvent>(topics.verdict, (v) =>
       hasEdgeViolation(v.violations.slice(0, 1), 'INPUT.TELEMETRY_UNAUTHENTICATED'),
