@@ -101,6 +101,15 @@ t.test('audit events: filters, time range and cursor pages', async (t) => {
     (await get(c, key, `/api/v1/kernel/audit/events?to=${future}&limit=500`)).json().events.length,
     everything.length,
   );
+  for (const limit of ['501', '999', '1000', '123456789012345']) {
+    const page = await get(c, key, `/api/v1/kernel/audit/events?limit=${limit}`);
+    t.equal(page.statusCode, 200, `limit ${limit}: served`);
+    t.equal(page.json().events.length, everything.length, `limit ${limit}: as a page of at most 500`);
+  }
+  for (const limit of ['0', '-1', '1e3', '01', '1234567890123456']) {
+    const refused = await get(c, key, `/api/v1/kernel/audit/events?limit=${limit}`);
+    t.equal(refused.statusCode, 400, `limit ${limit}: refused`);
+  }
   const bad = await get(c, key, '/api/v1/kernel/audit/events?from=-1');
   t.equal(bad.statusCode, 400);
 });

@@ -155,7 +155,7 @@ export interface AuditEventsQuery {
   /** Unix ms or Date, exclusive. */
   to?: number | Date;
   cursor?: string;
-  /** Page size 1..500 (default 100). */
+  /** Page size (default 100); a page holds at most 500 events, so a larger limit gets 500 and a nextCursor. */
   limit?: number;
 }
 

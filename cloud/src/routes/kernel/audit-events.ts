@@ -23,8 +23,13 @@ const Query = Type.Object(
     from: Type.Optional(Digits),
     to: Type.Optional(Digits),
     cursor: Type.Optional(Digits),
+    // Any positive page size: a page holds at most MAX_EVENTS_PAGE events and says where the next begins, so a
+    // larger limit is served as that (999 was capped while 1000 was refused).
     limit: Type.Optional(
-      Type.String({ pattern: '^([1-9][0-9]{0,2})$', description: `1..${MAX_EVENTS_PAGE}` }),
+      Type.String({
+        pattern: '^[1-9][0-9]{0,14}$',
+        description: `a positive integer; pages hold at most ${MAX_EVENTS_PAGE} events (a larger limit gets ${MAX_EVENTS_PAGE} and nextCursor)`,
+      }),
     ),
   },
   { additionalProperties: false },
