@@ -32,6 +32,7 @@ import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
 import type { RecordedItem } from './rosbag-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
+import { SourceFeeds, replacedFeederReason } from './source-feeds.js';
 import { type UnsupportedTopic, unsupportedTopic, unsupportedTopicLine } from './unsupported-topics.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
 
@@ -196,6 +197,37 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
   };
 
   const warn = (w: string) => summary.warnings.push(w);
+  const feeds = new SourceFeeds();
+  /** Plans of `topic` that feed a source become `unbound` (source-feeds.ts), also in the per-topic counts. */
+  const unbind = (topic: string, why: string) => {
+    for (const [key, plan] of plans) {
+      if (key.split('\u0000')[0] !== topic || plan.kind !== 'bound') continue;
+      plans.set(key, { kind: 'unbound', why });
+      const count = topicCounts.get(key);
+      if (count) count.boundTo = describePlan({ kind: 'unbound', why });
+    }
+  };
+  /**
+   * A telemetry binding only while its topic is the one that feeds its source (source-feeds.ts). Topics claim
+   * their source with their first decoded message (`claimed`: topic and type keys already asked).
+   */
+  const claimed = new Set<string>();
+  const fedOnce = (topic: string, type: string, binding: RosBinding): TopicPlan => {
+    if (binding.target.kind !== 'telemetry') return { kind: 'bound', binding };
+    const source = binding.target.source;
+    const claim = feeds.claim(source, topic, profileRoleForTopic(profile, topic) !== undefined);
+    if (!claim.ok) {
+      if (claim.withdrawn !== undefined) unbind(claim.withdrawn, claim.reason);
+      warn(`${topic} [${type}] is not read: ${claim.reason}`);
+      return { kind: 'unbound', why: claim.reason };
+    }
+    if (claim.replaced !== undefined) {
+      const why = replacedFeederReason(claim.replaced, source, topic);
+      unbind(claim.replaced, why);
+      warn(why);
+    }
+    return { kind: 'bound', binding };
+  };
   const planFor = (topic: string, type: string): TopicPlan => {
     const key = `${topic}\u0000${type}`;
     let plan = plans.get(key);
@@ -273,8 +305,22 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
         skip('decode-failed', `${item.topic}: not decoded`);
         continue;
       }
-      if (plan.kind === 'own-input') feed(ownInput(item.message, profile.robotId));
-      else feed(mapper.map(plan.binding, item.message, nowMs, item.type));
+      if (plan.kind === 'own-input') {
+        feed(ownInput(item.message, profile.robotId));
+        continue;
+      }
+      if (!claimed.has(key)) {
+        // A topic claims its source with its first decoded message: one whose messages never decode feeds nothing.
+        claimed.add(key);
+        const settled = fedOnce(item.topic, item.type, plan.binding);
+        if (settled.kind === 'unbound') {
+          plans.set(key, settled);
+          count.boundTo = describePlan(settled);
+          skip('unbound-topic', `${item.topic}: ${settled.why}`);
+          continue;
+        }
+      }
+      feed(mapper.map(plan.binding, item.message, nowMs, item.type));
     }
     if (summary.messages.total > 0 && summary.recordedOutputs === summary.messages.total) {
       summary.error = outputsOnlyMessage(summary.recordedOutputs);
