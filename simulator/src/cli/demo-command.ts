@@ -67,20 +67,21 @@ async function loopScenario(
 ): Promise<void> {
   const { scenario } = loaded;
   let round = 0;
-  let firstTelemetrySeq = firstSeq;
+  let firstTelemetrySeqs = new Map<string, number>();
   while (!signal.aborted) {
     round++;
     io.out(`— round ${round}: ${scenario.description}`);
     const result = await runScenario(loaded, {
       prepared: { credentials, cell },
       ...(relayConsent ? { relayConsent } : {}),
-      firstTelemetrySeq,
+      firstTelemetrySeq: firstSeq,
+      firstTelemetrySeqs,
       signal,
       onVerdict: (v) => io.out(verdictLine(v)),
       onHalt: (h) =>
         io.out(`${new Date(h.atMs).toISOString().slice(11, 23)}  ROBOT HALTED (${h.cause})  ${h.detail}`),
     });
-    firstTelemetrySeq = result.lastTelemetrySeq + 1;
+    firstTelemetrySeqs = new Map([...result.lastTelemetrySeqs].map(([source, seq]) => [source, seq + 1]));
     if (signal.aborted) break;
     const failed = result.expectations.filter((e) => !e.ok);
     io.out(
