@@ -139,6 +139,7 @@ function simulatedResult(): ScenarioResult {
     wallMs: 1500,
     maxStepGapMs: 10,
     lastTelemetrySeq: 0,
+    lastTelemetrySeqs: new Map(),
   };
 }
 

@@ -175,7 +175,9 @@ async function waitingMove(
   if (moves.length !== 1) {
     throw new UsageError(
       moves.length === 0
-        ? `no move of robot ${robotId}${digest ? ` with intent digest ${digest}` : ''} is waiting for consent in ${url}`
+        ? `no move of robot ${robotId}${digest ? ` with intent digest ${digest}` : ''} is waiting for consent in ${url} ` +
+            '(it was granted already or past its deadline, when the edge vetoes it); ' +
+            `\`pentagate consent pending --cloud ${url} --cloud-key-file ${requireOption(args, 'cloud-key-file')}\` lists what waits`
         : `${moves.length} moves of robot ${robotId} wait for consent: pick one with --intent-digest (${moves.map((m) => m.intentDigest.slice(0, 12)).join(', ')}…)`,
     );
   }

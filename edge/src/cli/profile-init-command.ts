@@ -112,13 +112,26 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
   });
   if (found.joints.length === 0) lines[lines.length - 1] = 'joints: []';
   if (kind === 'mobile-base') {
-    lines.push('base: { footprintRadiusM: null, maxLinearMps: null, maxAngularRadS: null, massKg: null }');
+    lines.push(
+      'base: { footprintRadiusM: null, maxLinearMps: null, maxAngularRadS: null, massKg: null, rollingResistance: null, turnPowerWPerRadS: null }',
+    );
   }
   lines.push(
     '',
     'keepOut: { minZoneThicknessM: null, zones: [] }',
-    'risk: { operatingRadiusM: null }',
-    'battery: { capacityWh: null, nominalVoltageV: null, minVoltageV: null, reserveWh: null }',
+    'risk:',
+    '  operatingRadiusM: null',
+    '  # ISO/TS 15066 speed and separation monitoring; with enabled: false the other values are still checked',
+    '  ssm: { enabled: null, robotSpeedMps: null, reactionTimeS: null, stoppingTimeS: null, stoppingDistanceM: null, intrusionDistanceM: null, humanPositionUncertaintyM: null, robotPositionUncertaintyM: null }',
+    'battery:',
+    '  capacityWh: null',
+    '  internalResistanceOhm: null',
+    '  nominalVoltageV: null',
+    '  minVoltageV: null',
+    '  efficiency: null',
+    '  idlePowerW: null',
+    '  reserveWh: null',
+    '  allocationsWh: { default: null }   # Wh a move may use, per move class',
     'consent: { highTorqueThresholdNm: null, safetyCriticalMoveClasses: [], timeoutMs: null }',
     'trust: { path: null }',
     'sensors: []',

@@ -52,6 +52,17 @@ t.test('profile init from a recorded arm cell: joints, sources, roles; every lim
     /torqueLimitNm/,
     'the skeleton does not run until the limits are filled in',
   );
+  // every field the profile requires is in the skeleton, so `edge check` names only nulls to fill in
+  const check = await cli(['edge', 'check', '--profile', out, '--json']);
+  t.equal(check.code, 1);
+  const problems = (JSON.parse(check.out) as { problems: { path: string; message: string }[] }).problems;
+  const schema = problems.filter((p) => !/cross-field checks/.test(p.message));
+  t.ok(schema.length > 20, `${schema.length} limits to fill in`);
+  t.same(
+    schema.filter((p) => !/got null$/.test(p.message)),
+    [],
+    'no field is missing from the skeleton',
+  );
 
   const again = await cli(['edge', 'profile', 'init', '--from-bag', bag, '--out', out]);
   t.equal(again.code, 2);

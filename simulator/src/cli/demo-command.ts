@@ -15,6 +15,7 @@ import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, type RunOptions, runScenario } from '../runner/scenario-runner.js';
 import { cloudConsentRelay } from '../fleet/cloud-consent.js';
+import { withTimeForConsent } from './manual-consent.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
 import type { RobotCell } from '../runner/robot-cell.js';
 import {
@@ -67,20 +68,21 @@ async function loopScenario(
 ): Promise<void> {
   const { scenario } = loaded;
   let round = 0;
-  let firstTelemetrySeq = firstSeq;
+  let firstTelemetrySeqs = new Map<string, number>();
   while (!signal.aborted) {
     round++;
     io.out(`— round ${round}: ${scenario.description}`);
     const result = await runScenario(loaded, {
       prepared: { credentials, cell },
       ...(relayConsent ? { relayConsent } : {}),
-      firstTelemetrySeq,
+      firstTelemetrySeq: firstSeq,
+      firstTelemetrySeqs,
       signal,
       onVerdict: (v) => io.out(verdictLine(v)),
       onHalt: (h) =>
         io.out(`${new Date(h.atMs).toISOString().slice(11, 23)}  ROBOT HALTED (${h.cause})  ${h.detail}`),
     });
-    firstTelemetrySeq = result.lastTelemetrySeq + 1;
+    firstTelemetrySeqs = new Map([...result.lastTelemetrySeqs].map(([source, seq]) => [source, seq + 1]));
     if (signal.aborted) break;
     const failed = result.expectations.filter((e) => !e.ok);
     io.out(
@@ -155,7 +157,7 @@ export const demoCommand: Command = {
   summary: 'Run the edge, its embedded broker and a simulated robot cell; print verdicts live',
   usage:
     '[--mqtt-port PORT] [--cloud-port PORT] [--duration SECONDS] [--scenario FILE] ' +
-    '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] ' +
+    '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] [--manual-consent] ' +
     '[--connect mqtt://HOST:PORT --cell DIR --username U --password-file F [--operator-username U --operator-password-file F]]',
   description: [
     'Starts the embedded MQTT broker and an edge node (the real `pentagate edge run` as a child process) for',
@@ -183,6 +185,10 @@ export const demoCommand: Command = {
     "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports",
     'the audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
     '',
+    'With --manual-consent you are the operator: the simulated operator signs nothing, the heavy lift waits',
+    "in the approvals queue until you grant it (the printed `consent grant` line, or the console's Approvals",
+    "view) or the edge's consent timeout vetoes it; each round lasts long enough for that wait.",
+    '',
     'Example: pentagate demo --duration 20',
   ].join('\n'),
   options: {
@@ -206,6 +212,10 @@ export const demoCommand: Command = {
       type: 'string',
       valueName: 'SECONDS',
       description: 'when the outage starts, after the edge is up (default 5)',
+    },
+    'manual-consent': {
+      type: 'boolean',
+      description: 'you grant the consent (console or `consent grant`); the simulated operator signs nothing',
     },
     'kit-dir': {
       type: 'string',
@@ -267,8 +277,15 @@ export const demoCommand: Command = {
       io.err(`pentagate demo: ${(err as Error).message}`);
       return 2;
     }
-    const { profile, scenario } = loaded;
     const connect = args.options.connect as string | undefined;
+    const manualConsent = args.options['manual-consent'] === true;
+    if (manualConsent && connect !== undefined) {
+      throw new UsageError(
+        "--manual-consent needs the demo's own cloud and approvals queue; with --connect, publish a token from `pentagate consent grant --intent` on the consent topic",
+      );
+    }
+    if (manualConsent) loaded = withTimeForConsent(loaded);
+    const { profile, scenario } = loaded;
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     // on, not once: a second signal during the clean-up (the edge's final STOP) must not kill us half-way.
@@ -365,7 +382,7 @@ export const demoCommand: Command = {
         io,
         stop.signal,
         1,
-        cloudConsentRelay(cloud.operator, io),
+        cloudConsentRelay(cloud.operator, io, { manual: manualConsent }),
       );
       io.out('Pentagate demo: stopping (the edge sends a final signed STOP).');
       await running.stop();

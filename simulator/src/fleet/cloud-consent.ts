@@ -36,9 +36,14 @@ function whyConsent(r: WaitingConsent['request']): string {
     : `move class ${r.moveClass ?? 'default'} is safety-critical (${peak}, high-torque threshold ${r.highTorqueThresholdNm} N·m)`;
 }
 
+/**
+ * `manual`: the person running the demo is the operator (`demo --manual-consent`): the simulated token is
+ * not relayed, and the printed line (or the console's Approvals view) is how the move gets its consent.
+ */
 export function cloudConsentRelay(
   operator: CloudOperator,
   io: CliIo,
+  { manual = false }: { manual?: boolean } = {},
 ): (token: DsseEnvelope, intent: Intent) => Promise<'relayed' | 'cloud-unreachable'> {
   const cloud = { url: operator.url, key: operator.apiKey };
   const relay = async (token: DsseEnvelope, intent: Intent): Promise<'relayed'> => {
@@ -51,11 +56,21 @@ export function cloudConsentRelay(
     }
     if (!move) throw new Error(`intent ${intent.intentId} did not appear in the cloud's approvals queue`);
     const r = move.request;
+    const grantLine =
+      `    npx pentagate consent grant --cloud ${operator.url} --cloud-key-file ${operator.apiKeyPath} ` +
+      `--robot ${intent.robotId} --intent-digest ${digest} --key ${operator.operatorKeyPath} --operator ${operator.operatorId}`;
+    const waits = `— consent: ${intent.robotId} waits for an operator: intent ${intent.intentId} (${r.moveClass ?? 'default'}), ${whyConsent(r)}.`;
+    if (manual) {
+      const seconds = Math.max(0, Math.round((Date.parse(move.expiresAt) - Date.now()) / 1000));
+      io.out(
+        `${waits} It waits for you for ${seconds} s (then the edge vetoes it). Grant it in another terminal with:\n` +
+          `${grantLine}\n    or with "Sign consent" in the console's Approvals view.`,
+      );
+      return 'relayed'; // handled: the person decides; the runner publishes nothing
+    }
     io.out(
-      `— consent: ${intent.robotId} waits for an operator: intent ${intent.intentId} (${r.moveClass ?? 'default'}), ` +
-        `${whyConsent(r)}. A person grants it with:\n` +
-        `    npx pentagate consent grant --cloud ${operator.url} --cloud-key-file ${operator.apiKeyPath} ` +
-        `--robot ${intent.robotId} --intent-digest ${digest} --key ${operator.operatorKeyPath} --operator ${operator.operatorId}`,
+      `${waits} The simulated operator grants it now (with --manual-consent the demo leaves it to you); ` +
+        `the line a person runs:\n${grantLine}`,
     );
     const auditIndex = await relayConsent(cloud, move, token);
     io.out(
@@ -65,7 +80,12 @@ export function cloudConsentRelay(
   };
   return (token, intent) =>
     relay(token, intent).catch((err: unknown) => {
-      if (err instanceof ConsentCloudError && err.code === 'CLOUD_UNREACHABLE') return 'cloud-unreachable';
-      throw err;
+      if (!(err instanceof ConsentCloudError && err.code === 'CLOUD_UNREACHABLE')) throw err;
+      if (!manual) return 'cloud-unreachable';
+      // the person grants, never the simulated operator: nothing goes on the consent topic either
+      io.out(
+        `— consent: the cloud is unreachable; ${intent.intentId} waits until the edge's consent timeout`,
+      );
+      return 'relayed';
     });
 }

@@ -120,7 +120,7 @@ export class DemoCloud {
         `  live view:  curl -N -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/live?robot=${r.robotId}`,
         `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
         `  approvals:  npx pentagate consent pending --cloud ${this.url} --cloud-key-file ${r.operatorKeyPath}`,
-        `  console:    ${this.url}/console in a browser, signed in with the same operator key (Live, Audit, Approvals)`,
+        `  console:    ${this.url}/console in a browser; sign in with the operator key ${r.operatorKey} (Approvals, Live, Audit)`,
       ].join('\n'),
     );
   }

@@ -38,6 +38,13 @@ export interface SimulatedRobotOptions {
    * the previous robot's `lastSeq`.
    */
   firstSeq?: number;
+  /**
+   * Per source, the seq of its first frame, over `firstSeq`: the demo's next round continues each source's
+   * own count. One common start above the highest seq would make a slow source (battery, firmware) jump by
+   * as many frames as the fastest sent, past the edge's SEQ_MAX_GAP (1000) after a round of over ~10 s at
+   * 100 Hz — a discontinuity the edge answers with STALE_DATA until the source re-synchronises.
+   */
+  firstSeqs?: ReadonlyMap<string, number>;
 }
 
 /** One step's ground truth, for the trace and the expectations. */
@@ -74,6 +81,7 @@ export class SimulatedRobot {
   readonly #schedule: TelemetrySchedule;
   readonly #seqs = new Map<string, number>();
   readonly #firstSeq: number;
+  readonly #firstSeqs: ReadonlyMap<string, number>;
   #extraDrainWh = 0;
   effortOffsetNm: number[];
 
@@ -88,6 +96,7 @@ export class SimulatedRobot {
     this.battery = new BatteryModel(p.battery, options.stateOfCharge ?? 0.9);
     this.effortOffsetNm = [...(options.effortOffsetNm ?? p.joints.map(() => 0))];
     this.#firstSeq = options.firstSeq ?? 1;
+    this.#firstSeqs = options.firstSeqs ?? new Map();
     const rng = new SeededRandom(options.seed ?? 1);
     const settings = { ...DEFAULT_SENSOR_SETTINGS, ...options.sensors };
     const proximity = p.sources.filter((s) => s.kind === 'proximity');
@@ -99,7 +108,7 @@ export class SimulatedRobot {
             robotId: p.robotId,
             source: s.name,
             rateHz: 1000 / Math.min(40, s.maxAgeMs / 4),
-            firstSeq: this.#firstSeq,
+            firstSeq: this.#firstSeqOf(s.name),
             ...settings,
           },
           rng,
@@ -190,8 +199,21 @@ export class SimulatedRobot {
     return last;
   }
 
+  /** Each source's last seq (firstSeq − 1 for one that sent nothing yet): where a next robot continues. */
+  get lastSeqs(): Map<string, number> {
+    const last = new Map<string, number>();
+    for (const [source, first] of this.#firstSeqs) last.set(source, first - 1);
+    for (const [source, seq] of this.#seqs) last.set(source, seq);
+    for (const [source, sensor] of this.sensors) last.set(source, sensor.lastSeq);
+    return last;
+  }
+
+  #firstSeqOf(source: string): number {
+    return this.#firstSeqs.get(source) ?? this.#firstSeq;
+  }
+
   #nextSeq(source: string): number {
-    const seq = (this.#seqs.get(source) ?? this.#firstSeq - 1) + 1;
+    const seq = (this.#seqs.get(source) ?? this.#firstSeqOf(source) - 1) + 1;
     this.#seqs.set(source, seq);
     return seq;
   }

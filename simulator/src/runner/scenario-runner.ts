@@ -61,6 +61,8 @@ export interface RunOptions {
   leadIn?: boolean;
   /** Seq of the robot's first telemetry frame per source (the demo continues the previous round's count). */
   firstTelemetrySeq?: number;
+  /** Per source, over `firstTelemetrySeq`: each source continues its own count (SimulatedRobot `firstSeqs`). */
+  firstTelemetrySeqs?: ReadonlyMap<string, number>;
   /** Every source's maxAgeMs at the edge is raised to at least this, ms (runner/timing-floor.ts; 0 = off). */
   timingFloorMs?: number;
   /** A cell already running with these credentials (the demo loops one scenario against one edge). */
@@ -87,6 +89,8 @@ export interface ScenarioResult {
   maxStepGapMs: number;
   /** The highest telemetry seq the robot used (a next run against the same edge starts above it). */
   lastTelemetrySeq: number;
+  /** Each source's last telemetry seq (a next round continues each source's own count). */
+  lastTelemetrySeqs: Map<string, number>;
   /** The edge's log tail when the run failed. */
   edgeLogTail?: string;
 }
@@ -166,6 +170,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       ...(scenario.sensors ? { sensors: scenario.sensors } : {}),
       seed: scenario.seed ?? 1,
       ...(options.firstTelemetrySeq !== undefined ? { firstSeq: options.firstTelemetrySeq } : {}),
+      ...(options.firstTelemetrySeqs ? { firstSeqs: options.firstTelemetrySeqs } : {}),
     });
 
     let wire: CommandWire;
@@ -339,6 +344,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       wallMs: Date.now() - wallStart,
       maxStepGapMs,
       lastTelemetrySeq: robot.lastSeq,
+      lastTelemetrySeqs: robot.lastSeqs,
       ...(passed ? {} : { edgeLogTail: cellLog().split('\n').slice(-30).join('\n') }),
     };
   } finally {

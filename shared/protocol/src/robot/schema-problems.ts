@@ -82,7 +82,13 @@ export function schemaProblems(schema: TSchema, value: unknown, prefix = ''): Pr
   if (checker.Check(value)) return [];
   const problems: ProfileProblem[] = [];
   const seen = new Set<string>();
+  const missing = new Set<string>();
   for (const e of checker.Errors(value)) {
+    if (e.type === ValueErrorType.ObjectRequiredProperty) missing.add(e.path);
+  }
+  for (const e of checker.Errors(value)) {
+    // TypeBox also reports a missing field's type ("expected object, got nothing"): name it once, as missing
+    if (missing.has(e.path) && e.type !== ValueErrorType.ObjectRequiredProperty) continue;
     const path = pointerToPath(e.path, prefix);
     const message =
       e.type === ValueErrorType.ObjectRequiredProperty || e.type === ValueErrorType.ObjectAdditionalProperties

@@ -124,3 +124,17 @@ t.test('schema problems name the path, the expectation and the value', async (t)
   );
   t.ok(problems.some((p) => p.path === 'joints[0].dh' && p.message === 'required, but missing'));
 });
+
+t.test('a missing field is named once, as missing, not again as a value of the wrong type', async (t) => {
+  const problems = schemaProblems(RobotProfileSchema, {
+    v: 1,
+    robotId: 'r',
+    kind: 'arm',
+    joints: [{ name: 'j', torqueLimitNm: 10 }],
+    battery: { capacityWh: null },
+  });
+  const at = (path: string) => problems.filter((p) => p.path === path).map((p) => p.message);
+  t.same(at('joints[0].dh'), ['required, but missing']);
+  t.same(at('battery.efficiency'), ['required, but missing']);
+  t.same(at('battery.capacityWh'), ['expected a finite number, got null'], 'a value given is still judged');
+});
