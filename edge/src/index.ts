@@ -25,6 +25,7 @@ export * from './gates/provenance.js';
 export * from './gates/consent.js';
 export * from './gates/run-gate.js';
 export * from './trap/sequence-store.js';
+export * from './trap/spent-consent-nonces.js';
 export * from './trap/trap-result.js';
 export * from './trap/verdicts.js';
 export * from './trap/edge-gate.js';

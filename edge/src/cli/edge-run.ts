@@ -14,6 +14,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../broker/embedded-bro
 import { withProfilePublishers } from '../broker/profile-publishers.js';
 import { EdgeGate } from '../trap/edge-gate.js';
 import { FileSequenceStore } from '../trap/sequence-store.js';
+import { FileSpentConsentNonces } from '../trap/spent-consent-nonces.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
 import { McapRecordingTransport } from '../mcap/mcap-recording-transport.js';
@@ -86,7 +87,11 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
   await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
   const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));
-  const gate = new EdgeGate({ profile, trust, hmacKey, sensorKeys, sequence });
+  const spentConsentNonces = FileSpentConsentNonces.open(
+    join(options.stateDir, 'consent-nonces.json'),
+    Date.now(),
+  );
+  const gate = new EdgeGate({ profile, trust, hmacKey, sensorKeys, sequence, spentConsentNonces });
   const provenance = gate.loadProvenance({
     firmwareManifests: options.firmwareManifests,
     calibrationCertificates: options.calibrationCertificates,

@@ -9,6 +9,7 @@ import { type ConsentStatement, edgeViolation } from '@pentagate/protocol';
 import { consentNeed } from '../gates/consent.js';
 import type { ParkedIntent } from '../gates/consent-request.js';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
+import { MemorySpentConsentNonces, type SpentConsentNonces } from './spent-consent-nonces.js';
 
 /** Why a statement does not release its intent, with the intent it named when one waits. */
 export interface ConsentRefusal {
@@ -20,7 +21,11 @@ export interface ConsentRefusal {
 export class ConsentWaits {
   readonly #waiting = new Map<string, ParkedIntent>();
   /** Spent nonces with their statement's expiry (after which the statement is refused anyway). */
-  readonly #usedNonces = new Map<string, number>();
+  readonly #usedNonces: SpentConsentNonces;
+
+  constructor(usedNonces: SpentConsentNonces = new MemorySpentConsentNonces()) {
+    this.#usedNonces = usedNonces;
+  }
 
   park(intentDigest: string, parked: ParkedIntent): void {
     this.#waiting.set(intentDigest, parked);
@@ -105,7 +110,8 @@ export class ConsentWaits {
         ),
       );
     }
-    this.#usedNonces.set(statement.nonce, statement.expiresAt);
+    // spent (on disk, with edge run) before the intent is released: a failed write releases nothing
+    this.#usedNonces.spend(statement.nonce, statement.expiresAt);
     this.#waiting.delete(statement.intentDigest);
     return { released: waiting };
   }
@@ -119,7 +125,7 @@ export class ConsentWaits {
       out.push(w);
     }
     // A statement past its expiry is refused on its own, so its nonce need not be remembered any longer.
-    for (const [nonce, expiresAt] of this.#usedNonces) if (expiresAt < nowMs) this.#usedNonces.delete(nonce);
+    this.#usedNonces.forgetExpired(nowMs);
     return out;
   }
 }

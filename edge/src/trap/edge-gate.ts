@@ -28,6 +28,7 @@ import {
 } from '@pentagate/protocol';
 import { consentRequest } from '../gates/consent-request.js';
 import { ConsentWaits } from './consent-waits.js';
+import type { SpentConsentNonces } from './spent-consent-nonces.js';
 import { stopReason } from './stop-reason.js';
 import type { GateContext } from '../gates/gate-context.js';
 import { type MotionPlan, planMotion } from '../gates/motion-plan.js';
@@ -64,6 +65,8 @@ export interface EdgeGateOptions {
   /** The sensor nodes' HMAC keys by key id, for sources the profile marks `authenticated`. */
   sensorKeys?: ReadonlyMap<string, Uint8Array>;
   sequence: SequenceStore;
+  /** Consent nonces already spent; in memory when absent (`edge run` keeps them in its state directory). */
+  spentConsentNonces?: SpentConsentNonces;
   /** Unix ms; defaults to Date.now. */
   clock?: () => number;
 }
@@ -84,7 +87,7 @@ export class EdgeGate {
   readonly #sensorKeys: ReadonlyMap<string, Uint8Array>;
   readonly #sequence: SequenceStore;
   readonly #clock: () => number;
-  readonly #consents = new ConsentWaits();
+  readonly #consents: ConsentWaits;
   #motion: ActiveMotion | undefined;
 
   constructor(options: EdgeGateOptions) {
@@ -96,6 +99,7 @@ export class EdgeGate {
     this.#hmac = options.hmacKey;
     this.#sequence = options.sequence;
     this.#clock = options.clock ?? Date.now;
+    this.#consents = new ConsentWaits(options.spentConsentNonces);
     this.#sequence.bumpEpoch();
   }
 

@@ -2,8 +2,7 @@
  * The persisted command counter and epoch (ARCHITECTURE.md §4): `seq` strictly increases across restarts and is
  * never reused; `epoch` is bumped on every stop, fault and configuration change.
  *
- * Writes are atomic and durable: write a temporary file, fsync it, rename it over the old one, fsync the
- * directory (POSIX rename is atomic; the directory fsync makes the rename survive power loss).
+ * Writes are atomic and durable (durable-file.ts).
  * To keep `next()` off the disk on the hot path, the store reserves seqs in blocks: it persists a
  * high-water mark `reservedSeq` and hands out seqs below it from memory. After a crash the next process
  * starts above the mark, so some seqs are skipped — never reused, which is what the controller needs.
@@ -19,9 +18,9 @@
  * reservation is what keeps epochs increasing. The record is 128 bytes at offset 0 (one disk sector), so an
  * in-place overwrite is not torn on disks with atomic sector writes.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { PentagateError, describeValue, readJson } from '@pentagate/protocol';
+import { replaceFileDurably } from './durable-file.js';
 
 export interface SequenceStore {
   /** The next command seq (≥ 1), strictly greater than every seq handed out before, even before a restart. */
@@ -89,21 +88,7 @@ function record(state: StoreFile): Buffer {
 }
 
 function writeDurably(path: string, state: StoreFile): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, record(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  const dir = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  replaceFileDurably(path, record(state));
 }
 
 /** Overwrites the record in place, no fsync: fast, survives a process crash, not necessarily a power loss. */

@@ -12,7 +12,13 @@ import {
   hmacKeyId,
   jcsDigestHex,
 } from '@pentagate/crypto';
-import { EdgeGate, MemorySequenceStore, type SequenceStore, loadRobotProfile } from '@pentagate/edge';
+import {
+  EdgeGate,
+  MemorySequenceStore,
+  type SequenceStore,
+  type SpentConsentNonces,
+  loadRobotProfile,
+} from '@pentagate/edge';
 import {
   type ConsentStatement,
   type DsseEnvelope,
@@ -203,8 +209,16 @@ export interface GateSetup {
 export function makeGate(
   profile: RobotProfile = armProfile(),
   sequence: SequenceStore = new MemorySequenceStore(),
+  spentConsentNonces?: SpentConsentNonces,
 ): GateSetup {
-  const gate = new EdgeGate({ profile, trust, hmacKey, sequence, clock: () => T0 });
+  const gate = new EdgeGate({
+    profile,
+    trust,
+    hmacKey,
+    sequence,
+    clock: () => T0,
+    ...(spentConsentNonces ? { spentConsentNonces } : {}),
+  });
   gate.loadProvenance(
     {
       firmwareManifests: [firmwareManifest()],
