@@ -24,12 +24,17 @@ export function ledgerState(budget: BudgetRule, totals: LedgerTotals): LedgerSta
   };
 }
 
-/** Past calls as the metabolic ledger compares them (only the fields it reads). */
-export function callRecords(history: readonly CallHistoryRecord[]): CallRecord[] {
+/**
+ * Past calls as the metabolic ledger compares them (only the fields it reads), for a call decided at
+ * `nowMs`. Every call read was committed before this one; a call evaluated a millisecond after it by a
+ * concurrent request (atMs > nowMs) is counted at `nowMs`, since the ledger counts only calls up to its
+ * `nowMs` and a loop of concurrent calls would otherwise slip through its limit.
+ */
+export function callRecords(history: readonly CallHistoryRecord[], nowMs: number): CallRecord[] {
   return history.map((h) => ({
     fingerprint: h.fingerprint,
     nearFingerprint: h.nearFingerprint,
-    atMs: h.atMs,
+    atMs: Math.min(h.atMs, nowMs),
     approved: h.approved,
     toolName: h.toolName,
     violations: h.violations,

@@ -36,7 +36,7 @@ import { proofPacket } from '../routes/proofs.js';
 import { proposalRow } from '../store/kernel-rows.js';
 import type { ProposalRecord, ProposalState } from '../store/kernel-store.js';
 import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
-import type { DecisionCommit, ReservationRequest, Store } from '../store/store.js';
+import type { DecisionCommit, RelevantCallsQuery, ReservationRequest } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
 import { governedActionFor, toolNameOf } from './governed-action.js';
 import { kernelAgent } from './kernel-agent.js';
@@ -168,8 +168,9 @@ export async function authorize(
     governed.toolName,
     governed.arguments,
   );
-  const history = policy
-    ? await metabolicHistory(cloud.store, tenantId, agent.accountId, governed.toolName, prints, policy, nowMs)
+  const historyQuery = policy ? metabolicQuery(governed.toolName, prints, policy, nowMs) : undefined;
+  const history = historyQuery
+    ? await cloud.store.relevantCalls(tenantId, agent.accountId, historyQuery)
     : [];
   const proposalId = newId('prp', nowMs);
   const input: ReplayInput = {
@@ -179,7 +180,7 @@ export async function authorize(
     governed,
     agent: identity,
     ledger: ledgerState(budget, totals),
-    history: callRecords(history),
+    history: callRecords(history, nowMs),
     nowMs,
     settings: {
       minConfidence: k.settings.minConfidence,
@@ -203,12 +204,22 @@ export async function authorize(
       agentId: agent.accountId,
       nowMs,
       ...(reservation ? { reservation } : {}),
+      // a veto stays a veto with more history; anything else is decided again on the calls committed by then
+      ...(historyQuery && outcome.decision.status !== 'DENY' ? { history: historyQuery } : {}),
       build: (ctx) => {
+        // calls decided concurrently with this one count against its loop and probing limits too; the
+        // input recorded for replay is the one decided, so a replay reproduces the veto
+        const decided =
+          ctx.history && !sameCalls(ctx.history, history)
+            ? { ...input, history: callRecords(ctx.history, nowMs) }
+            : input;
+        let o = decided === input ? outcome : decide(decided, policy, k.custodyTrust, undefined, prints);
+        const reserving = reservation !== undefined && o.reserveAmount > 0;
         const lostRace: LostRace | undefined =
-          reservation && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
-        const o = lostRace ? decide(input, policy, k.custodyTrust, lostRace, prints) : outcome;
+          reserving && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
+        if (lostRace) o = decide(decided, policy, k.custodyTrust, lostRace, prints);
         const d = o.decision;
-        const reservedAmount = reservation && !lostRace ? reservation.amount : 0;
+        const reservedAmount = reserving && !lostRace ? reservation.amount : 0;
         const statement = decisionStatement({
           subjectName: req.subjectName,
           subjectDigest: actionDigest,
@@ -240,7 +251,7 @@ export async function authorize(
               outcome: d.status,
               agentId: agent.id,
               lobeName: agent.lobeName,
-              toolName: input.governed?.toolName ?? toolNameOf(action),
+              toolName: decided.governed?.toolName ?? toolNameOf(action),
               ...agentVersionData(agent),
               requestDigest: actionDigest,
               policy: policyRef,
@@ -254,7 +265,7 @@ export async function authorize(
           nowMs,
         )(ctx.index);
         const kernel: KernelDecisionRecord = {
-          input,
+          input: decided,
           ...(req.route === 'kernel.authorize'
             ? {}
             : { origin: { route: req.route, subjectName: req.subjectName } }),
@@ -335,25 +346,28 @@ export async function authorize(
  * The past calls the metabolic ledger can count for this call (pentagon/tiers/economic.ts): the same
  * fingerprint or near fingerprint in the repeat window, and denied calls of the same tool in the probing
  * window — three index reads, not the agent's whole recent history. They are also what the decision record
- * keeps for replay, so a busy agent's records stay small.
+ * keeps for replay, so a busy agent's records stay small. Read before deciding and again inside the
+ * decision's transaction (DecisionWrite.history).
  */
-function metabolicHistory(
-  store: Store,
-  tenantId: string,
-  agentId: string,
+function metabolicQuery(
   toolName: string,
   prints: CallFingerprints,
   policy: LoadedPolicy,
   nowMs: number,
-): Promise<CallHistoryRecord[]> {
-  return store.relevantCalls(tenantId, agentId, {
+): RelevantCallsQuery {
+  return {
     fingerprint: prints.fingerprint,
     nearFingerprint: prints.nearFingerprint,
     toolName,
     repeatSinceMs: nowMs - policy.metabolic.repeatWindowMs,
     deniedSinceMs: nowMs - policy.metabolic.probingWindowMs,
     limit: HISTORY_LIMIT,
-  });
+  };
+}
+
+/** Whether two reads of the call history found the same calls (both oldest first). */
+function sameCalls(a: readonly CallHistoryRecord[], b: readonly CallHistoryRecord[]): boolean {
+  return a.length === b.length && a.every((call, i) => call.decisionId === b[i]!.decisionId);
 }
 
 /** The registered model and agent version, recorded in every decision's audit entry. */

@@ -12,6 +12,11 @@ export type PostgresQuery = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 export type PostgresClient = pg.PoolClient;
 
+/** A transaction client as a PostgresQuery, for a family's read that must see the transaction's rows. */
+export function clientQuery(c: PostgresClient): PostgresQuery {
+  return async (sql, params) => (await c.query(sql, params)).rows as Row[];
+}
+
 /** One SQL statement and its parameters ($1, $2, …). */
 export interface SqlStatement {
   sql: string;

@@ -66,6 +66,11 @@ export interface DecisionContext {
   reserved: boolean;
   /** Ledger totals inside the window, read under the lock, before this reservation. */
   ledger: LedgerTotals;
+  /**
+   * The calls `DecisionWrite.history` selects, read inside the transaction after the locks, so they include
+   * every decision committed before this one — also those decided concurrently with it (absent when not asked).
+   */
+  history?: CallHistoryRecord[];
 }
 
 export interface DecisionParts {
@@ -87,6 +92,11 @@ export interface DecisionWrite<T> {
   agentId: string;
   nowMs: number;
   reservation?: ReservationRequest;
+  /**
+   * The metabolic ledger's calls to read again inside the transaction (DecisionContext.history): calls decided
+   * concurrently were not in the history read before it, and a loop limit must hold for them too.
+   */
+  history?: RelevantCallsQuery;
   /** Called once inside the transaction; returns the rows to write and a value for the caller. */
   build(context: DecisionContext): { parts: DecisionParts; result: T };
 }
@@ -94,6 +104,7 @@ export interface DecisionWrite<T> {
 export interface DecisionCommit<T> {
   audit: AuditRecord;
   decision: DecisionRecord;
+  /** True when the reservation was taken: asked for, within the budget, and kept by the built decision. */
   reserved: boolean;
   result: T;
 }

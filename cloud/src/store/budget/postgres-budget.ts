@@ -4,7 +4,12 @@
  * read under the agent's budget_accounts row lock, the first lock of its transaction (then audit_head;
  * a group commit takes all its agents' locks in sorted order first, postgres-group-commit.ts).
  */
-import type { PostgresClient, PostgresQuery, SqlStatement } from '../postgres-query.js';
+import {
+  type PostgresClient,
+  type PostgresQuery,
+  type SqlStatement,
+  clientQuery,
+} from '../postgres-query.js';
 import type { LedgerTotals, ReservationRecord, ReservationState } from '../records.js';
 import { type Row, num, toReservation } from '../row-mappers.js';
 import type { ReservationRequest } from '../store.js';
@@ -72,13 +77,7 @@ export class PostgresBudget {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
-    return advanceWindow(
-      async (sql, params) => (await c.query(sql, params)).rows as Row[],
-      tenantId,
-      agentId,
-      windowMs,
-      nowMs,
-    );
+    return advanceWindow(clientQuery(c), tenantId, agentId, windowMs, nowMs);
   }
 
   /** The reservation's INSERT, for the decision's transaction once the locked totals said it fits. */

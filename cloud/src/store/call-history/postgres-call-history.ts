@@ -40,12 +40,14 @@ export class PostgresCallHistory {
     return rows.map(toCall).reverse();
   }
 
+  /** `query`: the pool, or a decision transaction's client (clientQuery). */
   async relevantCalls(
     tenantId: string,
     agentId: string,
     q: RelevantCallsQuery,
+    query: PostgresQuery = this.#query,
   ): Promise<CallHistoryRecord[]> {
-    const rows = await this.#query(
+    const rows = await query(
       `SELECT * FROM (
          SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND fingerprint = $3 AND at_ms >= $4
          UNION

@@ -9,7 +9,7 @@ import type { PostgresAudit } from '../audit/postgres-audit.js';
 import type { PostgresBudget } from '../budget/postgres-budget.js';
 import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
 import { postgresRowConflict, postgresRowInsert } from '../composed-row.js';
-import { type PostgresClient, type PostgresQuery, oneStatement } from '../postgres-query.js';
+import { type PostgresClient, type PostgresQuery, clientQuery, oneStatement } from '../postgres-query.js';
 import type { DecisionRecord, LedgerTotals } from '../records.js';
 import { decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
@@ -50,18 +50,23 @@ export class PostgresDecisions {
     if (r)
       ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    // after the audit_head lock every batch of every replica takes: all earlier decisions are committed or
+    // in this batch, so the call rows read here include the ones decided concurrently with this one
+    const history =
+      write.history &&
+      (await this.#calls.relevantCalls(write.tenantId, write.agentId, write.history, clientQuery(c)));
     const index = nextIndex();
-    const { parts, result } = write.build({ index, reserved, ledger });
+    const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
     const d = parts.decision;
+    // the built decision may have turned into a veto (a loop limit reached by concurrent calls): no reservation
+    const taken = r !== undefined && reserved && d.reservedAmount > 0;
     const composed = parts.rows ?? [];
     const envelope = signedEnvelopeOf(parts);
     const audit = this.#audit.auditInsert(parts.entry, index);
     // the rows in ONE statement: the batch holds the budget and audit_head locks meanwhile, so every round
     // trip here is time no other decision of any replica can commit
     const rows = oneStatement([
-      ...(r && reserved
-        ? [this.#budget.reservationInsert(write.tenantId, write.agentId, r, write.nowMs, d.id)]
-        : []),
+      ...(taken ? [this.#budget.reservationInsert(write.tenantId, write.agentId, r, write.nowMs, d.id)] : []),
       audit.statement,
       {
         sql: `INSERT INTO decisions (id, tenant_id, agent_id, outcome, approved, created_at_ms, subject_digest, policy_digest,
@@ -78,7 +83,7 @@ export class PostgresDecisions {
       throw postgresRowConflict(err, composed) ?? err;
     }
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
-    return { audit: audit.record, decision, reserved: reserved && r !== undefined, result };
+    return { audit: audit.record, decision, reserved: taken, result };
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {

@@ -56,21 +56,23 @@ export class SqliteDecisions {
       ? this.#budget.lockedTotals(write.tenantId, write.agentId, r.windowMs, write.nowMs)
       : { spent: 0, reserved: 0 };
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    // inside the single writer's transaction: every earlier decision's call row is visible, this batch's too
+    const history = write.history && this.#calls.relevantCalls(write.tenantId, write.agentId, write.history);
     const index = this.#audit.nextAuditIndex();
-    const { parts, result } = write.build({ index, reserved, ledger });
+    const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
     const d = parts.decision;
     // first: a row whose key is taken (RowConflict) fails the write before anything else is written; the
     // write's savepoint rolls back whatever was, so the decision costs no index and no reservation
     for (const row of parts.rows ?? []) insertSqliteRow(this.#db, row);
-    if (r && reserved) {
-      this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
-    }
+    // the built decision may have turned into a veto (a loop limit reached by concurrent calls): no reservation
+    const taken = r !== undefined && reserved && d.reservedAmount > 0;
+    if (taken) this.#budget.reserve(write.tenantId, write.agentId, r, write.nowMs, d.id);
     const envelope = signedEnvelopeOf(parts);
     const audit = this.#audit.insertAudit(parts.entry, index);
     this.#stmts.insertDecision.run(...decisionValues(d, index, d.approved ? 1 : 0));
     if (parts.call) this.#calls.recordCall(d.id, write.tenantId, write.agentId, parts.call);
     const decision: DecisionRecord = { ...d, auditIndex: index, envelope };
-    return { audit, decision, reserved: reserved && r !== undefined, result };
+    return { audit, decision, reserved: taken, result };
   }
 
   getDecision(tenantId: string, decisionId: string): DecisionRecord | undefined {
