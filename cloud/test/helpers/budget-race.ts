@@ -1,10 +1,16 @@
 /**
- * What the budget-race tests share: a policy with one tight budget and no metabolic limits (so only the
- * budget can refuse a call), and a barrier that holds every commitDecision until all the racing calls have
- * reached it — every evaluation then saw the same ledger, and only the store's atomic reservation (or the
- * proposal row's unique key) can settle the race.
+ * What the race tests share: a policy with one tight budget and no metabolic limits (so only the
+ * budget can refuse a call), a barrier that holds every commitDecision until all the racing calls have
+ * reached it — every evaluation then saw the same ledger and history, and only the store (the atomic
+ * reservation, the history read inside the transaction, the proposal row's unique key) can settle the race
+ * — two replicas on one database, and many proposes sent at once.
  */
+import { generateEd25519 } from '@pentagate/crypto';
+import { type BuildAppOptions, type CloudApp, buildApp } from '../../src/app/build-app.js';
 import type { DecisionCommit, DecisionWrite, Store } from '../../src/store/store.js';
+import { bearer, registration } from './cloud-app.js';
+
+type InjectResponse = Awaited<ReturnType<CloudApp['inject']>>;
 
 /** A policy whose only limit is one budget of `amount` USD per hour for every lobe. */
 export function tightBudgetPolicy(id: string, amount: number): string {
@@ -48,4 +54,57 @@ export function barrierAtCommit(stores: Store | Store[], calls: number, giveUpMs
     };
   }
   return () => arrived;
+}
+
+/**
+ * Two `cloud serve` replicas on one store (one database), signing with one key, with `policyText` loaded and
+ * no rate limit; closed when `t` ends (the store is the caller's).
+ */
+export async function twoReplicas(
+  t: { teardown(fn: () => Promise<void>): void },
+  store: Store,
+  policyText: string,
+  extra: Partial<BuildAppOptions> = {},
+): Promise<CloudApp[]> {
+  const options: BuildAppOptions = {
+    store,
+    signingSeed: generateEd25519().privateKey,
+    ownsStore: false,
+    rateLimit: false,
+    policy: { yamlText: policyText, source: 'race.yaml' },
+    ...extra,
+  };
+  const replicas = [await buildApp(options), await buildApp(options)];
+  t.teardown(async () => {
+    for (const app of replicas) await app.close();
+  });
+  return replicas;
+}
+
+/** Registers `agentName` and sends every body in `bodies` to propose at once, spread over `apps`. */
+export async function proposeAtOnce(
+  apps: readonly CloudApp[],
+  key: string,
+  agentName: string,
+  bodies: (lobe: string, i: number) => object,
+  calls: number,
+): Promise<{ lobe: string; responses: InjectResponse[] }> {
+  const reg = await apps[0]!.inject({
+    method: 'POST',
+    url: '/api/v1/agentgate/register',
+    headers: bearer(key),
+    payload: registration(agentName),
+  });
+  const lobe = reg.json().lobe_name as string;
+  const responses = await Promise.all(
+    Array.from({ length: calls }, (_, i) =>
+      apps[i % apps.length]!.inject({
+        method: 'POST',
+        url: '/api/v1/agentgate/propose',
+        headers: bearer(key),
+        payload: bodies(lobe, i),
+      }),
+    ),
+  );
+  return { lobe, responses };
 }

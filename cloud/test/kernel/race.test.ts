@@ -3,10 +3,10 @@
  * success"), settled by the database: on SQLite through the single-writer transaction, on PostgreSQL by
  * the proposal row lock — with two app replicas sharing one database, as in ARCHITECTURE.md §7.
  */
-import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
-import { buildApp, type CloudApp } from '../../src/app/build-app.js';
+import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
+import { twoReplicas } from '../helpers/budget-race.js';
 import { bearer, EXAMPLE_POLICY, testTenant } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 import { kernelCloud, ledgerWrite } from './kernel-helpers.js';
@@ -55,17 +55,6 @@ t.test('PostgreSQL, two replicas: 200 concurrent executes of one proposal, one s
   if (!(await requirePostgres(t))) return;
   const store = await openTestPostgres(t);
   const tenant = await testTenant(store, 'race');
-  const options = {
-    store,
-    signingSeed: generateEd25519().privateKey,
-    ownsStore: false,
-    rateLimit: false as const,
-    policy: { yamlText: EXAMPLE_POLICY, source: 'example.yaml' },
-    kernel: { expirySweepMs: 0 },
-  };
-  const replicas = [await buildApp(options), await buildApp(options)];
-  t.teardown(async () => {
-    for (const app of replicas) await app.close();
-  });
+  const replicas = await twoReplicas(t, store, EXAMPLE_POLICY, { kernel: { expirySweepMs: 0 } });
   await race(t, replicas, store, tenant.id, tenant.keys.agent);
 });

@@ -4,12 +4,11 @@
  * what fits through and turns the rest into ECONOMY vetoes. Run on SQLite, and on PostgreSQL with two
  * replicas sharing one database.
  */
-import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
-import { type CloudApp, buildApp } from '../../src/app/build-app.js';
+import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
-import { barrierAtCommit, tightBudgetPolicy } from '../helpers/budget-race.js';
-import { bearer, registration, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
+import { barrierAtCommit, proposeAtOnce, tightBudgetPolicy, twoReplicas } from '../helpers/budget-race.js';
+import { testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 const BUDGET = 1000;
@@ -33,23 +32,7 @@ async function race(
   tenantId: string,
   expectStoreVetoes = false,
 ): Promise<void> {
-  const reg = await apps[0]!.inject({
-    method: 'POST',
-    url: '/api/v1/agentgate/register',
-    headers: bearer(key),
-    payload: registration('racer'),
-  });
-  const lobe = reg.json().lobe_name as string;
-  const responses = await Promise.all(
-    Array.from({ length: CALLS }, (_, i) =>
-      apps[i % apps.length]!.inject({
-        method: 'POST',
-        url: '/api/v1/agentgate/propose',
-        headers: bearer(key),
-        payload: call(lobe, i),
-      }),
-    ),
-  );
+  const { lobe, responses } = await proposeAtOnce(apps, key, 'racer', call, CALLS);
   const bodies = responses.map((r) => r.json());
   t.ok(
     responses.every((r) => r.statusCode === 200),
@@ -94,18 +77,7 @@ t.test('PostgreSQL, two replicas: concurrent proposes never overspend', async (t
   if (!(await requirePostgres(t))) return;
   const store = await openTestPostgres(t);
   const tenant = await testTenant(store, 'race');
-  const seed = generateEd25519().privateKey;
-  const options = {
-    store,
-    signingSeed: seed,
-    ownsStore: false,
-    rateLimit: false as const,
-    policy: { yamlText: RACE_POLICY, source: 'race.yaml' },
-  };
-  const replicas = [await buildApp(options), await buildApp(options)];
-  t.teardown(async () => {
-    for (const app of replicas) await app.close();
-  });
+  const replicas = await twoReplicas(t, store, RACE_POLICY);
   await race(t, replicas, store, tenant.keys.agent, tenant.id);
 });
 
@@ -116,18 +88,7 @@ t.test(
     const store = await openTestPostgres(t);
     const tenant = await testTenant(store, 'race');
     barrierAtCommit(store, CALLS);
-    const seed = generateEd25519().privateKey;
-    const options = {
-      store,
-      signingSeed: seed,
-      ownsStore: false,
-      rateLimit: false as const,
-      policy: { yamlText: RACE_POLICY, source: 'race.yaml' },
-    };
-    const replicas = [await buildApp(options), await buildApp(options)];
-    t.teardown(async () => {
-      for (const app of replicas) await app.close();
-    });
+    const replicas = await twoReplicas(t, store, RACE_POLICY);
     await race(t, replicas, store, tenant.keys.agent, tenant.id, true);
   },
 );

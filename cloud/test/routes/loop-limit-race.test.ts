@@ -6,12 +6,11 @@
  * ECONOMY.LOOP_IDENTICAL vetoes that reserved nothing, and a veto replays as itself from its stored input.
  * Run on SQLite, and on PostgreSQL with two replicas sharing one database.
  */
-import { generateEd25519 } from '@pentagate/crypto';
 import t from 'tap';
-import { type CloudApp, buildApp } from '../../src/app/build-app.js';
+import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
-import { barrierAtCommit } from '../helpers/budget-race.js';
-import { bearer, registration, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
+import { barrierAtCommit, proposeAtOnce, twoReplicas } from '../helpers/budget-race.js';
+import { bearer, testCloud, testTenant, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 const MAX_IDENTICAL = 3;
@@ -44,23 +43,13 @@ async function loopRace(
   keys: { agent: string; auditor: string },
   tenantId: string,
 ) {
-  const reg = await apps[0]!.inject({
-    method: 'POST',
-    url: '/api/v1/agentgate/register',
-    headers: bearer(keys.agent),
-    payload: registration('looper'),
-  });
-  const lobe = reg.json().lobe_name as string;
   // the same call every time (a fresh tool-call id each, as an agent retrying in a loop sends)
-  const responses = await Promise.all(
-    Array.from({ length: CALLS }, (_, i) =>
-      apps[i % apps.length]!.inject({
-        method: 'POST',
-        url: '/api/v1/agentgate/propose',
-        headers: bearer(keys.agent),
-        payload: transferCall(lobe, SPEND),
-      }),
-    ),
+  const { lobe, responses } = await proposeAtOnce(
+    apps,
+    keys.agent,
+    'looper',
+    (lobe) => transferCall(lobe, SPEND),
+    CALLS,
   );
   t.ok(
     responses.every((r) => r.statusCode === 200),
@@ -116,16 +105,6 @@ t.test('PostgreSQL, two replicas: concurrent identical calls stop at the loop li
   const store = await openTestPostgres(t);
   const tenant = await testTenant(store, 'loop');
   barrierAtCommit(store, CALLS);
-  const options = {
-    store,
-    signingSeed: generateEd25519().privateKey,
-    ownsStore: false,
-    rateLimit: false as const,
-    policy: { yamlText: LOOP_POLICY, source: 'loop.yaml' },
-  };
-  const replicas = [await buildApp(options), await buildApp(options)];
-  t.teardown(async () => {
-    for (const app of replicas) await app.close();
-  });
+  const replicas = await twoReplicas(t, store, LOOP_POLICY);
   await loopRace(t, replicas, store, tenant.keys, tenant.id);
 });
