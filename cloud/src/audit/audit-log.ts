@@ -91,6 +91,11 @@ export class AuditLog {
     return this.#lastCheckpoint;
   }
 
+  /** The leaf hash at `index` as this tree holds it (caught up to at least index + 1 by the caller). */
+  leafHashAt(index: number): Uint8Array {
+    return this.#tree.leafHashAt(index);
+  }
+
   /** RFC 6962 §2.1.1 audit path of `leafIndex` in the tree of `treeSize` leaves. */
   async inclusion(leafIndex: number, treeSize: number): Promise<InclusionProof> {
     const size = await this.catchUp();

@@ -45,12 +45,17 @@ export async function proofPacket(
     );
   }
   const [record] = await cloud.store.auditEntries(decision.auditIndex, decision.auditIndex + 1);
-  // An entry whose text no longer hashes to its stored leaf was changed outside the cloud: its packet
-  // cannot verify, and the cloud knows it before the auditor does.
-  if (record && !Buffer.from(leafHashOfText(canonicalize(record.entry))).equals(record.leafHash)) {
-    throw new StoreError(`audit log: entry ${record.index}: its text does not hash to its stored leaf hash`);
-  }
   const checkpoint = await cloud.audit.checkpoint();
+  // An entry whose text is not the leaf the signed tree holds was changed outside the cloud (text alone,
+  // or text and stored leaf hash): its packet cannot verify, and the cloud knows it before the auditor.
+  if (
+    record &&
+    !Buffer.from(leafHashOfText(canonicalize(record.entry))).equals(cloud.audit.leafHashAt(record.index))
+  ) {
+    throw new StoreError(
+      `audit log: entry ${record.index}: its text does not hash to the leaf the log holds at ${record.index}`,
+    );
+  }
   const inclusion = await cloud.audit.inclusion(decision.auditIndex, checkpoint.size);
   return {
     v: 1,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { exportAuditKit } from '../../src/audit/kit-export.js';
+import { leafHashOfText } from '../../src/store/audit/audit-leaf.js';
 import { type TestCloud, bearer, registerLobe, testCloud, transferCall } from '../helpers/cloud-app.js';
 
 /** Two decisions (approved, denied) in the log of a fresh cloud; nothing has asked for a checkpoint yet. */
@@ -99,6 +100,24 @@ t.test("an entry's text changed, its leaf hash kept: no proof packet, no kit", a
     new RegExp(`entry ${index}: its text does not hash to its stored leaf hash`),
     'the export names the changed entry instead of signing a kit that cannot verify',
   );
+});
+
+t.test('an entry rewritten with its leaf hash under a running cloud: its proof is not served', async (t) => {
+  // the tree the cloud signs already holds the old leaf; the row now says something else, consistently
+  const { cloud, denied } = await cloudWithDecisions(t);
+  t.equal((await get(cloud, '/api/v1/audit/checkpoint')).statusCode, 200);
+  const db = intruder(t, cloud);
+  const row = db
+    .prepare('SELECT idx, entry FROM audit_log WHERE idx = (SELECT audit_index FROM decisions WHERE id = ?)')
+    .get(denied) as { idx: number; entry: string };
+  const entry = row.entry.replace('"outcome":"DENY"', '"outcome":"ALLOW"');
+  db.prepare('UPDATE audit_log SET entry = ?, leaf_hash = ? WHERE idx = ?').run(
+    entry,
+    Buffer.from(leafHashOfText(entry)),
+    row.idx,
+  );
+  const res = await get(cloud, `/api/v1/proofs/${denied}`);
+  t.equal(res.statusCode, 503, 'not a packet whose entry is not the leaf the checkpoint signs');
 });
 
 t.test('an entry deleted: the export names the missing index', async (t) => {
