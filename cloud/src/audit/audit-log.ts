@@ -9,6 +9,7 @@
 import { MerkleTree, type NoteSigner, signCheckpoint } from '@pentagate/crypto';
 import { type AuditEntry, type ConsistencyProof, type InclusionProof, toBase64 } from '@pentagate/protocol';
 import { ApiError } from '../app/errors.js';
+import { StoreError } from '../store/store-error.js';
 import type { AuditRecord } from '../store/records.js';
 import type { AuditEntryBuilder, Store } from '../store/store.js';
 
@@ -64,8 +65,16 @@ export class AuditLog {
     const target = await this.#store.auditSize();
     while (this.#tree.size < target) {
       const from = this.#tree.size;
-      const hashes = await this.#store.auditLeafHashes(from, Math.min(target, from + CATCH_UP_BATCH));
-      if (hashes.length === 0) break;
+      const to = Math.min(target, from + CATCH_UP_BATCH);
+      const hashes = await this.#store.auditLeafHashes(from, to);
+      // Indices are contiguous from 0: a range with rows missing was changed outside the cloud (the
+      // append-only triggers dropped). Appending what came back would put leaves at the wrong positions,
+      // and a checkpoint over that tree would vouch for a log that does not exist.
+      if (hashes.length !== to - from) {
+        throw new StoreError(
+          `audit log: expected ${to - from} entries at indexes ${from} to ${to - 1}, the store holds ${hashes.length}`,
+        );
+      }
       for (const h of hashes) this.#tree.appendLeafHash(h);
     }
     return this.#tree.size;
@@ -80,6 +89,11 @@ export class AuditLog {
     const note = signCheckpoint({ origin: this.origin, size, rootHash }, this.#noteSigner);
     this.#lastCheckpoint = { size, rootHash, note };
     return this.#lastCheckpoint;
+  }
+
+  /** The leaf hash at `index` as this tree holds it (caught up to at least index + 1 by the caller). */
+  leafHashAt(index: number): Uint8Array {
+    return this.#tree.leafHashAt(index);
   }
 
   /** RFC 6962 §2.1.1 audit path of `leafIndex` in the tree of `treeSize` leaves. */

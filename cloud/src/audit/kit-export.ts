@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { MerkleTree, type NoteSigner, sha256Hex, signCheckpoint } from '@pentagate/crypto';
 import { type AuditKitManifest, canonicalize, InvalidInputError, utf8Bytes } from '@pentagate/protocol';
 import { trustDocumentOf } from '../keys/trust-document.js';
+import { leafHashOfText } from '../store/audit/audit-leaf.js';
 import type { Store } from '../store/store.js';
 
 /** Entries read per store query while exporting. */
@@ -38,7 +39,20 @@ export async function exportAuditKit(
   const lines: string[] = [];
   for (let from = 0; from < treeSize; from += EXPORT_BATCH) {
     for (const record of await store.auditEntries(from, Math.min(treeSize, from + EXPORT_BATCH))) {
-      lines.push(`${canonicalize(record.entry)}\n`);
+      // A row changed outside the cloud (the append-only triggers dropped) would give a kit that fails
+      // verification with only "the root differs"; the store can name the entry, so the export does.
+      if (record.index !== lines.length) {
+        throw new InvalidInputError(
+          `audit log: entry ${lines.length} is missing (the next is ${record.index})`,
+        );
+      }
+      const line = canonicalize(record.entry);
+      if (!Buffer.from(leafHashOfText(line)).equals(record.leafHash)) {
+        throw new InvalidInputError(
+          `audit log: entry ${record.index}: its text does not hash to its stored leaf hash`,
+        );
+      }
+      lines.push(`${line}\n`);
       tree.appendLeafHash(record.leafHash);
     }
   }

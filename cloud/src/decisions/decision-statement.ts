@@ -77,3 +77,9 @@ export function signedTiersOf(envelope: DsseEnvelope): VerdictTiers {
   const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
   return statement.predicate.tiers as VerdictTiers;
 }
+
+/** The decision id signed in a decision envelope, read back from it. */
+export function signedDecisionIdOf(envelope: DsseEnvelope): string {
+  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
+  return statement.predicate.decisionId as string;
+}

@@ -8,6 +8,7 @@ import {
   ProofPacketSchema,
   type DsseEnvelope,
   type ProofPacket,
+  canonicalize,
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,9 @@ import { callerOf } from '../app/auth.js';
 import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
+import { signedDecisionIdOf } from '../decisions/decision-statement.js';
+import { leafHashOfText } from '../store/audit/audit-leaf.js';
+import { StoreError } from '../store/store-error.js';
 import { ERROR_RESPONSES } from './error-responses.js';
 
 const ParamsSchema = Type.Object({ decisionId: IdentifierSchema }, { additionalProperties: false });
@@ -31,12 +35,31 @@ export async function proofPacket(
       `decisionId: expected a decision of your tenant, got ${JSON.stringify(decisionId)}`,
     );
   }
+  const envelope = decision.envelope as unknown as DsseEnvelope;
+  // The decision row finds its entry by index. A row changed outside the cloud can point at another
+  // decision's entry, whose packet verifies — as the proof of the wrong decision (or another tenant's).
+  const signedId = signedDecisionIdOf(envelope);
+  if (signedId !== decisionId) {
+    throw new StoreError(
+      `decision ${decisionId}: expected its audit entry ${decision.auditIndex} to hold its signed decision, got ${signedId}`,
+    );
+  }
   const [record] = await cloud.store.auditEntries(decision.auditIndex, decision.auditIndex + 1);
   const checkpoint = await cloud.audit.checkpoint();
+  // An entry whose text is not the leaf the signed tree holds was changed outside the cloud (text alone,
+  // or text and stored leaf hash): its packet cannot verify, and the cloud knows it before the auditor.
+  if (
+    record &&
+    !Buffer.from(leafHashOfText(canonicalize(record.entry))).equals(cloud.audit.leafHashAt(record.index))
+  ) {
+    throw new StoreError(
+      `audit log: entry ${record.index}: its text does not hash to the leaf the log holds at ${record.index}`,
+    );
+  }
   const inclusion = await cloud.audit.inclusion(decision.auditIndex, checkpoint.size);
   return {
     v: 1,
-    envelope: decision.envelope as unknown as DsseEnvelope,
+    envelope,
     ...(record ? { auditEntry: record.entry } : {}),
     inclusion,
     checkpoint: checkpoint.note,

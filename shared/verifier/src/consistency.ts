@@ -63,12 +63,17 @@ export function verifyConsistencyFile(
       `got oldSize ${doc.oldSize} and newSize ${doc.newSize}`,
   );
   if (!sameLog || !sizesMatch) return report.finish(options.atMs);
+  // One size, two roots: no proof can connect them, and what that shows is a fork, not a bad proof.
+  const forked = older.size === newer.size && !Buffer.from(older.rootHash).equals(newer.rootHash);
   report.check(
     'consistency',
     verifyConsistency(older.size, newer.size, older.rootHash, newer.rootHash, hashes),
     `the tree of size ${newer.size} extends the tree of size ${older.size} (${hashes.length} hashes)`,
-    `the proof of ${hashes.length} hashes does not show that the tree of size ${newer.size} extends ` +
-      `the tree of size ${older.size}`,
+    forked
+      ? `two different roots for size ${older.size}: the log forked or its history was rewritten ` +
+          `(both checkpoints are signed by trusted keys)`
+      : `the proof of ${hashes.length} hashes does not show that the tree of size ${newer.size} extends ` +
+          `the tree of size ${older.size}`,
   );
   return report.finish(options.atMs);
 }

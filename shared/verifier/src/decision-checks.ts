@@ -5,7 +5,7 @@
  * (when a time is given) the decision had not expired at that time — except a refusal (DENY, VETOED),
  * which is final: its proof holds at any time after it was issued.
  */
-import type { TrustStore } from '@pentagate/crypto';
+import { type TrustStore, jcsDigestHex } from '@pentagate/crypto';
 import {
   type DecisionStatement,
   DecisionStatementSchema,
@@ -85,4 +85,26 @@ export function checkDecisionEnvelope(
     );
   }
   return statement;
+}
+
+/**
+ * With the request a decision is shown for (the propose or selfcorrect body as sent): its SHA-256(JCS) must
+ * be a subject digest of the statement. A correctly signed decision of another call verifies otherwise:
+ * `what` names the artifact in the report ("the token", "the proof").
+ */
+export function checkRequestBinding(
+  report: ReportBuilder,
+  statement: DecisionStatement,
+  request: unknown,
+  what: string,
+): boolean {
+  const digest = jcsDigestHex(request);
+  const subjects = statement.subject.map((s) => s.digest.sha256);
+  return report.check(
+    'binds the request',
+    subjects.includes(digest),
+    `${what} is for this request: SHA-256(JCS(request)) ${digest}`,
+    `expected the subject digest to be SHA-256(JCS(request)) ${digest}, got ${subjects.join(', ')}: ` +
+      `${what} was issued for another call`,
+  );
 }

@@ -7,6 +7,8 @@
 import { type TrustStore, dsseVerify, envelopeDigest } from '@pentagate/crypto';
 import {
   type AuditEntry,
+  DECISION_PREDICATE_TYPE,
+  type DsseEnvelope,
   DsseEnvelopeSchema,
   type KeyRole,
   PAYLOAD_TYPES,
@@ -25,11 +27,37 @@ export const ROLES_BY_PAYLOAD_TYPE: Readonly<Record<string, KeyRole[]>> = {
   [PAYLOAD_TYPES.custody]: ['custody'],
 };
 
+/** The payload's predicateType when it is readable JSON with one; the signature is checked after. */
+function predicateTypeOf(envelope: DsseEnvelope): unknown {
+  try {
+    return (
+      JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as { predicateType?: unknown }
+    )?.predicateType;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The roles that may sign this envelope. A decision statement is the cloud's word: only a 'proof' key signs
+ * one (as a proof packet requires), though other in-toto statements may come from an 'edge' key.
+ */
+function rolesFor(envelope: DsseEnvelope): KeyRole[] | undefined {
+  const roles = ROLES_BY_PAYLOAD_TYPE[envelope.payloadType];
+  if (
+    envelope.payloadType === PAYLOAD_TYPES.inToto &&
+    predicateTypeOf(envelope) === DECISION_PREDICATE_TYPE
+  ) {
+    return ['proof'];
+  }
+  return roles;
+}
+
 /** Returns what is wrong with one entry's envelope, or undefined when it verifies. */
 function entryEnvelopeProblem(entry: AuditEntry, envelope: unknown, trust: TrustStore): string | undefined {
   const where = `entry ${entry.index} (${entry.type})`;
   if (!conforms(DsseEnvelopeSchema, envelope)) return `${where}: data.envelope is not a DSSE envelope`;
-  const roles = ROLES_BY_PAYLOAD_TYPE[envelope.payloadType];
+  const roles = rolesFor(envelope);
   if (!roles) return `${where}: no key role may sign payloadType ${JSON.stringify(envelope.payloadType)}`;
   const atMs = parseIsoMs(entry.at);
   try {

@@ -6,7 +6,7 @@
  * ones too, and the agent receives those envelopes, so the compact form of a DENY, VETOED, REQUIRE_HUMAN or
  * HELD_FOR_VETO statement is well formed and correctly signed — and must still not verify as a token.
  */
-import { type TrustStore, fromGovernanceToken, jcsDigestHex } from '@pentagate/crypto';
+import { type TrustStore, fromGovernanceToken } from '@pentagate/crypto';
 import {
   DsseEnvelopeSchema,
   InvalidInputError,
@@ -14,7 +14,7 @@ import {
   readJson,
   validate,
 } from '@pentagate/protocol';
-import { type DecisionCheckOptions, checkDecisionEnvelope } from './decision-checks.js';
+import { type DecisionCheckOptions, checkDecisionEnvelope, checkRequestBinding } from './decision-checks.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
 
 /** The outcomes the cloud issues a governance token for: an approval at decision time or by an operator. */
@@ -46,17 +46,7 @@ export function verifyGovernanceToken(
       `expected ALLOW or APPROVED, got ${outcome}: a signed decision that is not an approval is no ` +
         'permission to run the tool (verify it as a proof packet with `pentagate verify proof`)',
     );
-    if (options.request !== undefined) {
-      const digest = jcsDigestHex(options.request);
-      const subjects = statement.subject.map((s) => s.digest.sha256);
-      report.check(
-        'binds the request',
-        subjects.includes(digest),
-        `the token is for this request: SHA-256(JCS(request)) ${digest}`,
-        `expected the subject digest to be SHA-256(JCS(request)) ${digest}, got ${subjects.join(', ')}: ` +
-          'the token was issued for another call',
-      );
-    }
+    if (options.request !== undefined) checkRequestBinding(report, statement, options.request, 'the token');
   }
   return report.finish(options.atMs);
 }

@@ -18,11 +18,17 @@ import {
   validate,
 } from '@pentagate/protocol';
 import { checkCheckpointSignature } from './checkpoint.js';
-import { type DecisionCheckOptions, checkDecisionEnvelope } from './decision-checks.js';
+import { type DecisionCheckOptions, checkDecisionEnvelope, checkRequestBinding } from './decision-checks.js';
 import { checkInclusionUnder } from './inclusion.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
 
-export interface ProofPacketOptions extends DecisionCheckOptions {}
+export interface ProofPacketOptions extends DecisionCheckOptions {
+  /**
+   * The request the decision must be for (parsed JSON: the propose or selfcorrect body as sent). Without
+   * it, the packet of any decision verifies, whichever call it is shown for.
+   */
+  request?: unknown;
+}
 
 interface Anchoring {
   auditEntry: AuditEntry;
@@ -81,6 +87,9 @@ export function verifyProofPacket(
   const p = validate(ProofPacketSchema, packet, 'proof packet');
   const report = new ReportBuilder('proof packet (statement not verified)');
   const statement = checkDecisionEnvelope(report, p.envelope, trust, options);
+  if (statement && options.request !== undefined) {
+    checkRequestBinding(report, statement, options.request, 'the proof');
+  }
 
   const parts = { auditEntry: p.auditEntry, inclusion: p.inclusion, checkpoint: p.checkpoint };
   const present = Object.entries(parts).filter(([, v]) => v !== undefined);

@@ -5,6 +5,7 @@ import {
   TrustStore,
   createEd25519Signer,
   createNoteSigner,
+  envelopeDigest,
   signCheckpoint,
 } from '@pentagate/crypto';
 import { canonicalBytes, canonicalize } from '@pentagate/protocol';
@@ -145,6 +146,28 @@ t.test(
     t.match(report.failures[0], /entry 2 \(decision\): expected subjectDigest/);
   },
 );
+
+t.test("a decision statement in the log signed by an 'edge' key is not a signed decision", async (t) => {
+  // in-toto envelopes may be signed by 'proof' or 'edge' keys, but a decision is the cloud's word only: a
+  // proof packet takes a 'proof' key, and the same statement in a kit must not pass with less
+  const edgeSigner = createEd25519Signer(new Uint8Array(32).fill(6));
+  const withEdge = TrustStore.fromDocument({
+    keys: [...trustDocument().keys, trustEntry(edgeSigner, 'edge')],
+  });
+  const forged = buildLog(3);
+  const envelope = signDecision(decisionStatement(2), edgeSigner);
+  forged.entries[2] = {
+    ...forged.entries[2]!,
+    subjectDigest: envelopeDigest(envelope),
+    data: { ...forged.entries[2]!.data, envelope },
+  };
+  forged.tree = new MerkleTree();
+  for (const e of forged.entries) forged.tree.append(canonicalBytes(e));
+  const dir = await writeKit(await tempDir(t), forged);
+  const report = await verifyAuditKit(dir, { trust: withEdge });
+  t.same(failedNames(report), ['signed entries']);
+  t.match(report.failures[0], /entry 2 \(decision\): .*role edge, expected proof/);
+});
 
 t.test('missing, unlisted and linked files are reported', async (t) => {
   const dir = await writeKit(await tempDir(t), log);

@@ -139,6 +139,20 @@ t.test('verify token --request: valid for the call it was issued for, invalid fo
   t.match(bad.out, /✗ binds the request: .*issued for another call/);
 });
 
+t.test('verify proof --request: valid for the call decided, invalid when shown for another', async (t) => {
+  // without --request the proof packet of one decision verified as VALID when shown for any other call
+  const { file, trust } = await setup(t);
+  const packet = await file('proof.json', proofPacket(log, 2));
+  const same = await file('req.json', actionRequest);
+  const other = await file('other.json', { ...actionRequest, payload: { amountCents: 999_999 } });
+  const ok = await pentagate('verify', 'proof', packet, '--trust', trust, '--at', AT, '--request', same);
+  t.equal(ok.code, 0, ok.out);
+  t.match(ok.out, /✓ binds the request: the proof is for this request/);
+  const bad = await pentagate('verify', 'proof', packet, '--trust', trust, '--at', AT, '--request', other);
+  t.equal(bad.code, 1);
+  t.match(bad.out, /✗ binds the request: .*the proof was issued for another call/);
+});
+
 t.test('verify token takes the token itself as well as a file holding it', async (t) => {
   const { file, trust } = await setup(t);
   const text = governanceToken(log, 2);

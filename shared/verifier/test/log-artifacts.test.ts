@@ -167,3 +167,21 @@ t.test('consistency: checkpoints of two different logs are not compared', async 
   const report = verifyConsistencyFile(file, bothLogs, { atMs });
   t.same(failedNames(report), ['same log']);
 });
+
+t.test('consistency: two checkpoints of one size with different roots are named a fork', async (t) => {
+  // What a log that rewrote its history, or shows different logs to different auditors, signs: the
+  // same size twice, two roots. No proof can connect them, and the report says what that means.
+  const [one, other] = [buildLog(9), buildLog(9)];
+  one.tree.append(new Uint8Array([1])); // the 10th leaves differ
+  other.tree.append(new Uint8Array([2]));
+  const file = {
+    oldSize: 10,
+    newSize: 10,
+    hashes: [],
+    oldCheckpoint: checkpointNote(one),
+    newCheckpoint: checkpointNote(other),
+  };
+  const report = verifyConsistencyFile(file, trust, { atMs });
+  t.same(failedNames(report), ['consistency']);
+  t.match(report.failures[0], /two different roots for size 10: the log forked or its history was rewritten/);
+});

@@ -69,10 +69,16 @@ async function tokenArgument(arg: string): Promise<string> {
   return tokenFromFileText(await readInputText(arg, 'governance token'));
 }
 
+/** `--request FILE`: the request (JSON) a decision must be for, when given. */
+async function requestOption(path: unknown): Promise<unknown> {
+  return typeof path === 'string' ? readInputJson(path, 'request') : undefined;
+}
+
 export const logCommands: Command[] = [
-  fileArtifactCommand({
+  {
     path: ['verify', 'proof'],
     summary: 'Check a proof packet: decision signature, statement, audit-log inclusion',
+    usage: 'FILE --trust TRUST [--request FILE] [--json] [--at ISO]',
     description: [
       'FILE is a proof packet (JSON { v: 1, envelope, auditEntry?, inclusion?, checkpoint? }). Checks:',
       "  - the DSSE envelope is signed by a trusted key of role 'proof' over application/vnd.in-toto+json",
@@ -82,6 +88,8 @@ export const logCommands: Command[] = [
       "  - the signing key's validity window covers the decision's issuedAt",
       '  - the decision is in force (issuedAt ≤ time ≤ expiresAt) at --at or the current clock;',
       '    a refusal (DENY, VETOED) is final and holds from issuedAt on',
+      '  - with --request FILE (the propose or selfcorrect body as sent, JSON): the subject digest is',
+      "    SHA-256(JCS(request)), so the packet is this call's decision and not another's",
       'When the packet carries auditEntry, inclusion and checkpoint (all three or none):',
       "  - the entry's subjectDigest is SHA-256(JCS(envelope)), its index equals the proof's leafIndex and",
       "    the statement's auditLog.index, and the statement's auditLog.origin is the checkpoint's origin",
@@ -89,10 +97,30 @@ export const logCommands: Command[] = [
       "  - the leaf hash of the entry's JCS bytes reaches the checkpoint root (RFC 6962 audit path)",
       '',
       'Example: pentagate verify proof dec_01J.json --trust keys.json --at 2025-06-01T12:00:00Z',
-    ],
-    read: (file) => readInputJson(file, 'proof packet'),
-    verify: verifyProofPacket,
-  }),
+      '',
+      EXIT_CODES_HELP,
+    ].join('\n'),
+    options: {
+      ...options,
+      request: {
+        type: 'string',
+        valueName: 'FILE',
+        description: 'The request (JSON) the decision must be for',
+      },
+    },
+    positionals: [1, 1],
+    async run(args, io) {
+      const trust = await requireTrust(args);
+      const packet = await readInputJson(args.positionals[0]!, 'proof packet');
+      const request = await requestOption(args.options.request);
+      const time = checkTime(args);
+      const report = verifyProofPacket(packet, trust, {
+        ...(request !== undefined ? { request } : {}),
+        ...(time ? { atMs: time.atMs } : {}),
+      });
+      return emitReport(report, args, io, time);
+    },
+  },
   {
     path: ['verify', 'token'],
     summary: 'Check a governance token (pgt1.…): the decision signature and statement',
@@ -121,9 +149,7 @@ export const logCommands: Command[] = [
     async run(args, io) {
       const trust = await requireTrust(args);
       const token = await tokenArgument(args.positionals[0]!);
-      const requestPath = args.options.request;
-      const request =
-        typeof requestPath === 'string' ? await readInputJson(requestPath, 'request') : undefined;
+      const request = await requestOption(args.options.request);
       const time = checkTime(args);
       const report = verifyGovernanceToken(token, trust, {
         ...(request !== undefined ? { request } : {}),
