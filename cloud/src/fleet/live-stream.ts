@@ -2,12 +2,15 @@
  * One Server-Sent Events stream (WHATWG HTML §9.2): `event: verdict|alarm|consent`, `id:` the audit index (for a
  * verdict), `data:` one JSON line. A comment line every 15 s keeps proxies from closing an idle stream.
  * The handler hijacks the reply, so Fastify neither serialises nor ends it; the stream ends when the client
- * goes away or the server closes.
+ * goes away, the server closes, or its API key no longer authenticates (checked every `keyCheckMs`: the
+ * key's scope was checked when the stream opened, but a revocation must reach a stream that stays open).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveEvent, LiveHub } from './live-hub.js';
 
 const KEEPALIVE_MS = 15_000;
+/** How often an open stream checks that its key is still valid, by default. */
+export const DEFAULT_LIVE_KEY_CHECK_MS = 5_000;
 
 export function formatSseEvent(event: LiveEvent): string {
   const id = event.type === 'verdict' ? `id: ${event.auditIndex}\n` : '';
@@ -20,6 +23,7 @@ export function streamLiveEvents(
   robotId: string | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
+  keyCheck: { stillValid: () => Promise<boolean>; everyMs: number },
 ): void {
   reply.hijack();
   const res = reply.raw;
@@ -33,8 +37,19 @@ export function streamLiveEvents(
   const unsubscribe = hub.subscribe(tenantId, robotId, (event) => res.write(formatSseEvent(event)));
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();
+  const checking = setInterval(() => {
+    keyCheck.stillValid().then(
+      (valid) => {
+        if (!valid) res.end(': the API key is no longer valid\n\n');
+      },
+      // a key that cannot be checked is not trusted: the viewer reconnects and authenticates afresh
+      () => res.end(),
+    );
+  }, keyCheck.everyMs);
+  checking.unref();
   const end = () => {
     clearInterval(keepalive);
+    clearInterval(checking);
     unsubscribe();
   };
   request.raw.on('close', end);
