@@ -4,11 +4,15 @@
  * The handler hijacks the reply, so Fastify neither serialises nor ends it; the stream ends when the client
  * goes away, the server closes, or its API key no longer authenticates (checked every `keyCheckMs`: the
  * key's scope was checked when the stream opened, but a revocation must reach a stream that stays open).
+ * A viewer that stops reading is cut off once MAX_BUFFERED_BYTES wait for it: the events of a busy tenant
+ * would otherwise pile up in this process's memory, per stream, until it fails for every tenant.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveEvent, LiveHub } from './live-hub.js';
 
 const KEEPALIVE_MS = 15_000;
+/** Bytes written to a stream and not yet taken by the network, beyond which the viewer is cut off. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** How often an open stream checks that its key is still valid, by default. */
 export const DEFAULT_LIVE_KEY_CHECK_MS = 5_000;
 
@@ -34,8 +38,13 @@ export function streamLiveEvents(
     'x-accel-buffering': 'no',
   });
   res.write(`: pentagate live view of ${robotId ? `robot ${robotId}` : 'every robot'}\n\n`);
-  const unsubscribe = hub.subscribe(tenantId, robotId, (event) => res.write(formatSseEvent(event)));
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  const send = (text: string) => {
+    // the viewer reconnects when it reads again; what it missed is in the audit log
+    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+    else res.write(text);
+  };
+  const unsubscribe = hub.subscribe(tenantId, robotId, (event) => send(formatSseEvent(event)));
+  const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();
   const checking = setInterval(() => {
     keyCheck.stillValid().then(
