@@ -111,7 +111,9 @@ export function registerFleetRoutes(app: FastifyInstance, f: FleetContext): void
     },
     async (request, reply) => {
       const { robot } = request.query as { robot?: string };
-      streamLiveEvents(f.live, callerOf(request).tenantId, robot, request, reply, {
+      const caller = callerOf(request);
+      streamLiveEvents(f.live, caller.tenantId, robot, request, reply, {
+        keyId: caller.keyId,
         stillValid: () => stillAuthenticated(request, f.cloud.store),
         everyMs: f.liveKeyCheckMs,
       });
