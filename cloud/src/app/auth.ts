@@ -106,6 +106,15 @@ export function authenticate(request: FastifyRequest, store: Store): Promise<Aut
   return authentication;
 }
 
+/**
+ * Whether the request's key still authenticates, looked up again (not the answer cached for the request):
+ * a response that outlives its request — the live stream — must end once its key is revoked, also when
+ * another process (`apikey revoke`, `robot retire`) revoked it.
+ */
+export async function stillAuthenticated(request: FastifyRequest, store: Store): Promise<boolean> {
+  return 'caller' in (await resolve(request.headers.authorization, store));
+}
+
 /** Runs after the key is resolved and before any refusal for it: throws RATE_LIMITED when over budget. */
 export type RequestLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 

@@ -73,6 +73,8 @@ export interface BuildAppOptions {
    * (public-url.ts); none → the path alone.
    */
   publicUrl?: string;
+  /** How often an open live stream (`GET /api/v1/fleet/live`) checks that its API key is still valid (default 5 s). */
+  liveKeyCheckMs?: number;
   /** Kernel settings (cloud/src/kernel/kernel-settings.ts); the kernel also uses `nowMs`. */
   kernel?: Partial<KernelSettings>;
 }
@@ -189,7 +191,10 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   app.decorate('cloud', cloud);
   registerRoutes(app, cloud, { publicUrl });
   registerConsole(app);
-  const fleet = await registerFleet(app, cloud, { nowMs });
+  const fleet = await registerFleet(app, cloud, {
+    nowMs,
+    ...(options.liveKeyCheckMs !== undefined ? { liveKeyCheckMs: options.liveKeyCheckMs } : {}),
+  });
   await registerKernel(app, cloud, {
     custodyTrust,
     settings: options.kernel ?? {},

@@ -172,7 +172,7 @@ export async function grantRobotConsent(
         : `the consent request for ${intentDigest} closed ${new Date(waiting.deadlineMs).toISOString()} (the edge vetoed the move)`,
     );
   }
-  const keys = await operatorTrustedKeys(f.store, caller.tenantId);
+  const keys = await operatorTrustedKeys(f.store, f.cloud.store, caller.tenantId);
   if (keys.length === 0) {
     throw new ApiError(
       'CONSENT_TOKEN_INVALID',

@@ -123,7 +123,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       const { robotId } = request.params as { robotId: string };
       const caller = callerOf(request);
       await robotOfCaller(f, caller, robotId);
-      return { keys: await operatorTrustedKeys(f.store, caller.tenantId) };
+      return { keys: await operatorTrustedKeys(f.store, f.cloud.store, caller.tenantId) };
     },
   );
   app.get(

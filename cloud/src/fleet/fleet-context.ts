@@ -14,4 +14,6 @@ export interface FleetContext {
   /** Chain refusals by kind (gap, fork, wrong-robot): an alarm an operator scrapes. */
   alarms: Counter<'kind'>;
   nowMs: () => number;
+  /** How often an open live stream checks that its API key is still valid, ms. */
+  liveKeyCheckMs: number;
 }

@@ -14,7 +14,7 @@ import {
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../app/auth.js';
+import { callerOf, stillAuthenticated } from '../app/auth.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { ERROR_RESPONSES } from '../routes/error-responses.js';
 import { edgeChainAck, ingestEdgeRecords } from './edge-ingest.js';
@@ -111,7 +111,12 @@ export function registerFleetRoutes(app: FastifyInstance, f: FleetContext): void
     },
     async (request, reply) => {
       const { robot } = request.query as { robot?: string };
-      streamLiveEvents(f.live, callerOf(request).tenantId, robot, request, reply);
+      const caller = callerOf(request);
+      streamLiveEvents(f.live, caller.tenantId, robot, request, reply, {
+        keyId: caller.keyId,
+        stillValid: () => stillAuthenticated(request, f.cloud.store),
+        everyMs: f.liveKeyCheckMs,
+      });
     },
   );
 }

@@ -45,6 +45,8 @@ type Listener = (event: LiveEvent) => void;
 
 export class LiveHub {
   readonly #listeners = new Map<string, Set<{ robotId: string | undefined; listener: Listener }>>();
+  /** Open streams per API key id (live-stream.ts bounds them). */
+  readonly #streams = new Map<string, number>();
 
   /** Registers a listener; returns the function that removes it. */
   subscribe(tenantId: string, robotId: string | undefined, listener: Listener): () => void {
@@ -65,6 +67,20 @@ export class LiveHub {
     for (const { robotId, listener } of this.#listeners.get(tenantId) ?? []) {
       if (robotId === undefined || robotId === event.robotId) listener(event);
     }
+  }
+
+  streamsOf(keyId: string): number {
+    return this.#streams.get(keyId) ?? 0;
+  }
+
+  streamOpened(keyId: string): void {
+    this.#streams.set(keyId, this.streamsOf(keyId) + 1);
+  }
+
+  streamClosed(keyId: string): void {
+    const left = this.streamsOf(keyId) - 1;
+    if (left > 0) this.#streams.set(keyId, left);
+    else this.#streams.delete(keyId);
   }
 
   listenerCount(tenantId: string): number {

@@ -16,6 +16,7 @@ import {
 } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
 import type { FleetStore, OperatorKeyRecord } from '../store/fleet-store.js';
+import type { Store } from '../store/store.js';
 
 export interface EnrolledOperatorKey {
   key: OperatorKeyRecord;
@@ -59,11 +60,24 @@ export async function enrollOperatorKey(
   return { key, auditIndex: audit.index };
 }
 
-/** The tenant's active operator keys as trust entries: role operator, `name` the operator they sign for. */
-export async function operatorTrustedKeys(fleet: FleetStore, tenantId: string): Promise<TrustedKey[]> {
-  const keys = await fleet.listOperatorKeys(tenantId);
+/**
+ * The tenant's active operator keys as trust entries: role operator, `name` the operator they sign for. An
+ * operator that enrolled for itself is named by its API key's id; once that API key is revoked its consent
+ * key is no longer trusted either (the private key stays in the operator's browser or key file, so the
+ * revocation of the operator must also end what it can sign).
+ */
+export async function operatorTrustedKeys(
+  fleet: FleetStore,
+  platform: Pick<Store, 'listApiKeys'>,
+  tenantId: string,
+): Promise<TrustedKey[]> {
+  const [keys, apiKeys] = await Promise.all([
+    fleet.listOperatorKeys(tenantId),
+    platform.listApiKeys(tenantId),
+  ]);
+  const revoked = new Set(apiKeys.filter((k) => k.revokedAtMs !== null).map((k) => k.id));
   return keys
-    .filter((k) => k.retiredAtMs === null)
+    .filter((k) => k.retiredAtMs === null && !revoked.has(k.operatorId))
     .map((k) => ({
       kid: k.kid,
       alg: 'Ed25519' as const,

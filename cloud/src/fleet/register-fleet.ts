@@ -8,11 +8,12 @@ import { registerConsentRoutes } from './consent-routes.js';
 import { registerFleetRoutes } from './fleet-routes.js';
 import { ConsentWakeups } from './consent-relay.js';
 import { LiveHub } from './live-hub.js';
+import { DEFAULT_LIVE_KEY_CHECK_MS } from './live-stream.js';
 
 export async function registerFleet(
   app: FastifyInstance,
   cloud: CloudContext,
-  options: { nowMs?: () => number } = {},
+  options: { nowMs?: () => number; liveKeyCheckMs?: number } = {},
 ): Promise<FleetContext> {
   const f: FleetContext = {
     cloud,
@@ -26,6 +27,7 @@ export async function registerFleet(
       registers: [cloud.metrics.registry],
     }),
     nowMs: options.nowMs ?? Date.now,
+    liveKeyCheckMs: options.liveKeyCheckMs ?? DEFAULT_LIVE_KEY_CHECK_MS,
   };
   registerFleetRoutes(app, f);
   registerConsentRoutes(app, f);

@@ -8,6 +8,7 @@ import type { CloudContext } from '../app/context.js';
 import { registerAgentgatePropose } from '../routes/agentgate-propose.js';
 import { registerAgentgateSchema } from '../routes/agentgate-schema.js';
 import { type RobotConsentSource, registerApprovals } from '../routes/approvals/approvals.js';
+import { registerAuditEntries } from '../routes/audit-entries.js';
 import { registerKernelAuditEvents } from '../routes/kernel/audit-events.js';
 import { registerKernelAuthorize } from '../routes/kernel/authorize.js';
 import { registerKernelExecute } from '../routes/kernel/execute.js';
@@ -55,6 +56,7 @@ export async function registerKernel(
   registerKernelExecute(app, k);
   registerKernelReplay(app, k);
   registerKernelAuditEvents(app, k);
+  registerAuditEntries(app, k);
   registerApprovals(app, k, options.robotConsents);
   if (k.settings.expirySweepMs > 0) {
     let running: Promise<unknown> = Promise.resolve();

@@ -27,8 +27,8 @@ async function policyVersion(
   digest: string,
 ): Promise<LoadedPolicy | undefined> {
   if (digest === NO_POLICY.digest) return undefined;
-  const cached = k.policyCache.get(digest);
-  if (cached) return cached;
+  // The store decides whose versions the caller may name; the cache, shared by every tenant, only saves
+  // parsing a version already found (a cache hit first would hand one tenant another's policy).
   const record = await k.store.policyByDigest([tenantId, DEFAULT_POLICY_TENANT], digest);
   if (!record) {
     throw new ApiError(
@@ -36,6 +36,8 @@ async function policyVersion(
       `policy: expected the digest of a policy version your tenant or the server default activated, got ${digest}`,
     );
   }
+  const cached = k.policyCache.get(digest);
+  if (cached) return cached;
   const policy = loadPolicy(record.yamlText, record.source);
   k.policyCache.set(digest, policy);
   return policy;

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
 import { registerAgentgateRegister } from './agentgate-register.js';
 import { registerAuditRoutes } from './audit.js';
-import { registerAuditEntries } from './audit-entries.js';
 import { registerHealth } from './health.js';
 import { registerKeys } from './keys.js';
 import { registerOpenApi } from './openapi.js';
@@ -23,5 +22,4 @@ export function registerRoutes(
   registerKeys(app, cloud);
   registerProofs(app, cloud);
   registerAuditRoutes(app, cloud);
-  registerAuditEntries(app, cloud);
 }

@@ -25,6 +25,7 @@ function auditEventsQuery(q: AuditEventQuery, d: Dialect): SqlQuery {
     return d.mark(params.length);
   };
   const where = [`${d.field(['tenantId'])} = ${p(q.tenantId)}`, `idx > ${p(q.afterIndex ?? -1)}`];
+  if (q.beforeIndex !== undefined) where.push(`idx < ${p(q.beforeIndex)}`);
   if (q.type !== undefined) where.push(`${d.field(['type'])} = ${p(q.type)}`);
   if (q.agentId !== undefined) {
     const a = p(q.agentId);
@@ -39,7 +40,7 @@ function auditEventsQuery(q: AuditEventQuery, d: Dialect): SqlQuery {
   if (q.fromIso !== undefined) where.push(`${d.field(['at'])} >= ${p(q.fromIso)}`);
   if (q.toIso !== undefined) where.push(`${d.field(['at'])} < ${p(q.toIso)}`);
   return {
-    sql: `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ${p(q.limit)}`,
+    sql: `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx${q.newestFirst ? ' DESC' : ''} LIMIT ${p(q.limit)}`,
     params,
   };
 }

@@ -79,6 +79,10 @@ export interface AuditEventQuery {
   toIso?: string;
   /** Only entries with a larger index. */
   afterIndex?: number;
+  /** Only entries with a smaller index. */
+  beforeIndex?: number;
+  /** Newest first (descending index) instead of log order. */
+  newestFirst?: boolean;
   limit: number;
 }
 

@@ -6,6 +6,7 @@
  * or late are refused and change nothing; another robot's edge key can neither post nor take.
  */
 import t from 'tap';
+import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
 import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
 import {
   consentRequestFor,
@@ -258,4 +259,43 @@ t.test('late grants, foreign edges and operators enrolling for others are refuse
     keys.json().keys.some((k: { name: string }) => k.name === own.json().operatorId),
     'an operator enrols under its own key id',
   );
+});
+
+t.test("an operator's consent key is no longer trusted once its API key is revoked", async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const url = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const call = (key: string, method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // The operator enrols its own key, as the console does: its operator id is its API key's id.
+  const operatorKeyId = (await cloud.store.listApiKeys(cloud.a.id)).find((k) => k.scope === 'operator')!.id;
+  const leaver = testOperator(operatorKeyId);
+  const enrolled = await call(cloud.a.keys.operator, 'PUT', '/api/v1/fleet/operator-key', {
+    publicKey: leaver.publicKey,
+  });
+  t.equal((await enrolled.json()).operatorId, operatorKeyId);
+  const trusted = async () =>
+    (
+      (await (await call(edgeKey, 'GET', '/api/v1/fleet/robots/arm-1/operator-keys')).json()) as {
+        keys: { name: string }[];
+      }
+    ).keys.map((k) => k.name);
+  t.same(await trusted(), [operatorKeyId], 'the edge is told to trust it');
+
+  await revokeApiKey(cloud.store, cloud.a.id, operatorKeyId);
+  t.same(await trusted(), [], 'after the revocation the edge is no longer told to trust it');
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+  t.equal((await call(edgeKey, 'POST', REQUESTS('arm-1'), request)).status, 200);
+  // The revoked operator still holds its private key and hands a signed token to a colleague to relay.
+  const relayed = await call(cloud.a.keys.admin, 'POST', GRANT('arm-1', request.intentDigest), {
+    token: consentToken(leaver, request, Date.now()),
+  });
+  t.equal(relayed.status, 400, 'a token signed by the revoked operator is refused');
+  t.equal((await relayed.json()).error.code, 'CONSENT_TOKEN_INVALID');
+  const taken = await call(edgeKey, 'GET', TAKE('arm-1'));
+  t.same((await taken.json()).tokens, [], 'and nothing reaches the robot');
 });

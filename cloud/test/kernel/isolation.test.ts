@@ -3,6 +3,7 @@
  * proposal id is answered exactly like an unknown one, and lists and event pages hold only the caller's.
  */
 import t from 'tap';
+import { EXAMPLE_POLICY } from '../helpers/cloud-app.js';
 import { digestOf, get, kernelCloud, ledgerWrite, post, vaultWrite } from './kernel-helpers.js';
 
 t.test("one tenant never sees or touches another tenant's proposals, approvals or events", async (t) => {
@@ -112,4 +113,33 @@ t.test('audit events: filters, time range and cursor pages', async (t) => {
   }
   const bad = await get(c, key, '/api/v1/kernel/audit/events?from=-1');
   t.equal(bad.statusCode, 400);
+});
+
+t.test("a what-if replay never runs under another tenant's policy version", async (t) => {
+  const c = await kernelCloud(t);
+  const url = await c.app.listen({ port: 0, host: '127.0.0.1' });
+  const replay = (key: string, proposalId: string, digest: string) =>
+    fetch(`${url}/api/v1/kernel/replay/${proposalId}?policy=${digest}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+  const strict = EXAMPLE_POLICY.replace('id: acme-default', 'id: tenant-a-private').replace(
+    'amount: 1000',
+    'amount: 300',
+  );
+  const { policy } = await c.app.cloud.policies.install(c.a.id, strict, 'a.yaml', c.app.cloud.audit);
+  const decidedA = (await post(c, c.a.keys.agent, '/api/v1/kernel/authorize', ledgerWrite(400))).json();
+  const decidedB = (await post(c, c.b.keys.agent, '/api/v1/kernel/authorize', ledgerWrite(400))).json();
+  t.equal(decidedA.policyDigest, policy.digest, "a's proposals are decided under a's own policy");
+
+  // b, before and after a has replayed under its policy (which a loaded policy version stays cached after)
+  const before = await replay(c.b.keys.auditor, decidedB.proposalId, policy.digest);
+  t.equal((await replay(c.a.keys.auditor, decidedA.proposalId, policy.digest)).status, 200);
+  const after = await replay(c.b.keys.auditor, decidedB.proposalId, policy.digest);
+  for (const [when, res] of [
+    ['before', before],
+    ['after', after],
+  ] as const) {
+    t.equal(res.status, 404, `${when} a's replay: b is refused a's policy version`);
+    t.equal((await res.json()).error.code, 'POLICY_NOT_FOUND', when);
+  }
 });

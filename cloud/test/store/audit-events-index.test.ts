@@ -25,6 +25,11 @@ const QUERIES: [string, AuditEventQuery, RegExp][] = [
     { tenantId: 'ten-a', type: 'decision', fromIso: '2026-01-01T00:00:00Z', afterIndex: 5, limit: 10 },
     /audit_log_by_tenant/,
   ],
+  [
+    'a tenant, newest first before an index (GET /api/v1/audit/entries)',
+    { tenantId: 'ten-a', beforeIndex: 40, newestFirst: true, limit: 21 },
+    /audit_log_by_tenant/,
+  ],
 ];
 
 async function fill(store: Store): Promise<void> {
@@ -58,6 +63,17 @@ async function results(t: Tap, store: Store): Promise<void> {
     robots.map((r) => r.index),
     Array.from({ length: 60 }, (_, i) => i).filter((i) => i > 10 && i % 2 === 0 && i % 3 === 0),
     'type and cursor filter as before',
+  );
+  const newest = await kernel.auditEvents({
+    tenantId: 'ten-a',
+    beforeIndex: 40,
+    newestFirst: true,
+    limit: 5,
+  });
+  t.same(
+    newest.map((r) => r.index),
+    [38, 36, 34, 32, 30],
+    'newest first, before the index',
   );
 }
 
