@@ -157,6 +157,9 @@ export async function grantRobotConsent(
   token: unknown,
 ): Promise<{ robotId: string; intentDigest: string; operatorId: string; auditIndex: number }> {
   const nowMs = f.nowMs();
+  // a retired robot's waiting moves are nobody's to release: its edge key is revoked, and a token relayed
+  // for it would reach whatever still answers as that robot
+  await robotOfCaller(f, caller, robotId);
   const waiting = await f.store.consents.get(caller.tenantId, robotId, intentDigest);
   if (!waiting) {
     throw new ApiError(
@@ -253,11 +256,12 @@ export async function takeRobotConsents(
   waitMs: number,
   signal: AbortSignal,
 ): Promise<unknown[]> {
-  await robotOfCaller(f, caller, robotId);
   const until = Date.now() + Math.min(Math.max(0, waitMs), MAX_CONSENT_WAIT_MS);
   for (;;) {
     // An edge that hung up takes nothing: a token is handed out once, so it must reach a listener.
     if (signal.aborted) return [];
+    // again on every wake-up: a robot retired while its edge waits (up to 25 s) gets no token
+    await robotOfCaller(f, caller, robotId);
     const tokens = await f.store.consents.takeGranted(caller.tenantId, robotId, f.nowMs());
     const left = until - Date.now();
     if (tokens.length > 0 || left <= 0) return tokens;

@@ -6,6 +6,8 @@
  * or late are refused and change nothing; another robot's edge key can neither post nor take.
  */
 import t from 'tap';
+import { retireRobot } from '../../src/fleet/robot-registry.js';
+import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
 import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
 import {
@@ -298,4 +300,33 @@ t.test("an operator's consent key is no longer trusted once its API key is revok
   t.equal((await relayed.json()).error.code, 'CONSENT_TOKEN_INVALID');
   const taken = await call(edgeKey, 'GET', TAKE('arm-1'));
   t.same((await taken.json()).tokens, [], 'and nothing reaches the robot');
+});
+
+t.test('a robot retired while its edge waits gets no token, and its moves cannot be granted', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const alice = testOperator('alice');
+  t.equal((await enrol(cloud, alice)).statusCode, 200);
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+  const posted = await cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: request,
+  });
+  t.equal(posted.statusCode, 200, posted.body);
+  const held = cloud.app.inject({ method: 'GET', url: TAKE('arm-1', 10_000), headers: bearer(edgeKey) });
+  await new Promise((r) => setTimeout(r, 100));
+  await retireRobot(cloud.store, await openFleetStore(cloud.store), cloud.a.id, 'arm-1');
+  const granted = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, request, Date.now()) },
+  });
+  t.equal(granted.statusCode, 404, granted.body);
+  t.equal(granted.json().error.code, 'ROBOT_NOT_FOUND', 'a retired robot has no moves to grant');
+  const taken = await held;
+  t.equal(taken.statusCode, 404, taken.body);
+  t.equal(taken.json().error.code, 'ROBOT_NOT_FOUND', 'the waiting edge is told, and takes no token');
 });
