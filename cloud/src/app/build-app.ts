@@ -24,6 +24,7 @@ import type { CloudContext } from './context.js';
 import { type ErrorResponder, registerErrorHandler } from './error-handler.js';
 import { registerDrain } from './inflight.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { BodyByteBudget, DEFAULT_MAX_BODY_BYTES } from './body-byte-budget.js';
 import { registerMetrics } from './metrics.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import { DEFAULT_REFUSAL_TALLY, RefusalTally } from './refusal-tally.js';
@@ -161,17 +162,19 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   );
 
   const drain = registerDrain(app, { drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
-  registerJsonBodyParser(app, bodyLimit);
+  const rateLimit = options.rateLimit === false ? undefined : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
+  registerJsonBodyParser(
+    app,
+    bodyLimit,
+    rateLimit && new BodyByteBudget(rateLimit.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, rateLimit.timeWindowMs),
+  );
   registerSchemaValidator(app);
   const routes = new RouteMethods();
   routes.register(app);
   respondToError = registerErrorHandler(app, { audit, tally, routes });
   tally.start();
   const metrics = registerMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
-  const limiter =
-    options.rateLimit === false
-      ? undefined
-      : await registerRateLimit(app, store, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+  const limiter = rateLimit && (await registerRateLimit(app, store, rateLimit));
   registerAuth(app, store, limiter);
   await app.register(swagger, {
     openapi: {

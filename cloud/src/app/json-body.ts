@@ -8,6 +8,7 @@
  */
 import { InvalidInputError, JsonTooLargeError, readJson } from '@pentagate/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { BodyByteBudget } from './body-byte-budget.js';
 import { ApiError } from './errors.js';
 import { ROUTE_SCOPES } from './scopes.js';
 
@@ -72,7 +73,12 @@ export function parseJsonBody(body: string | Uint8Array, maxBytes: number, maxVa
   }
 }
 
-export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
+/** `budget`: body bytes per API key (body-byte-budget.ts), charged before the body is parsed. */
+export function registerJsonBodyParser(
+  app: FastifyInstance,
+  bodyLimitBytes: number,
+  budget?: BodyByteBudget,
+): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
@@ -81,6 +87,9 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       try {
         checkContentEncoding(request.headers['content-encoding']);
         checkCharset(request.headers['content-type']);
+        // a request without a valid key was refused before its body was read, unless its route is open
+        const keyId = request.caller?.keyId;
+        if (budget && keyId !== undefined) budget.charge(keyId, (body as Buffer).length, Date.now());
         done(
           null,
           parseJsonBody(body as Buffer, bodyLimitBytes, maxValuesOf(request.routeOptions.config?.scopes)),

@@ -17,6 +17,8 @@ export interface RateLimitOptions {
   /** Requests allowed per address per window without a valid key (default max / 5, at least 1). */
   maxWithoutKey?: number;
   timeWindowMs: number;
+  /** Request-body bytes allowed per valid API key per window (default DEFAULT_MAX_BODY_BYTES, 32 MiB). */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 600, timeWindowMs: 60_000 };

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { type Command, UsageError } from '@pentagate/protocol';
 import { publicUrlOf } from '../app/public-url.js';
+import { DEFAULT_RATE_LIMIT } from '../app/rate-limit.js';
 import { startServer } from './server.js';
 import {
   JSON_OPTION,
@@ -85,6 +86,11 @@ export const serveCommand: Command = {
       valueName: 'N',
       description: 'requests per minute per API key (default 600)',
     },
+    'rate-limit-bytes': {
+      type: 'string',
+      valueName: 'BYTES',
+      description: 'request-body bytes per minute per API key (default 33554432)',
+    },
     'body-limit': {
       type: 'string',
       valueName: 'BYTES',
@@ -106,6 +112,7 @@ export const serveCommand: Command = {
   },
   async run(args, io) {
     const rateLimit = positiveIntOf(stringOption(args, 'rate-limit'), 'rate-limit');
+    const rateLimitBytes = positiveIntOf(stringOption(args, 'rate-limit-bytes'), 'rate-limit-bytes');
     const bodyLimit = positiveIntOf(stringOption(args, 'body-limit'), 'body-limit');
     const requestTimeout = positiveIntOf(stringOption(args, 'request-timeout'), 'request-timeout');
     const logLevel = stringOption(args, 'log-level') ?? 'info';
@@ -131,7 +138,15 @@ export const serveCommand: Command = {
       ...(custodyTrustFile ? { custodyTrustFile } : {}),
       app: {
         logger: logLevel === 'silent' ? false : logLevel,
-        ...(rateLimit ? { rateLimit: { max: rateLimit, timeWindowMs: 60_000 } } : {}),
+        ...(rateLimit || rateLimitBytes
+          ? {
+              rateLimit: {
+                ...DEFAULT_RATE_LIMIT,
+                ...(rateLimit ? { max: rateLimit } : {}),
+                ...(rateLimitBytes ? { maxBodyBytes: rateLimitBytes } : {}),
+              },
+            }
+          : {}),
         ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
         ...(requestTimeout ? { requestTimeoutMs: requestTimeout } : {}),
         ...(publicUrl !== undefined ? { publicUrl } : {}),
