@@ -42,6 +42,38 @@ export function retriesOption(v: unknown): void {
     throw optionsError(`maxRetries: expected an integer >= 0, got ${describe(v)}`);
 }
 
+/** The option as a message may show it: a user name or password in it is never repeated. */
+function shownUrl(text: string): string {
+  return JSON.stringify(text.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@'));
+}
+
+/**
+ * `baseUrl` (specification §2.1: "string (URL)", the tenant's address), read with the URL parser fetch uses:
+ * whatever that parser takes as an http(s) URL is accepted, the scheme in any case (RFC 3986 §3.1), and
+ * returned as it will be requested; what fetch could not request fails here, not as a NetworkError on
+ * every call. The paths are appended to it, so a query or a fragment (which would swallow them) is refused.
+ */
+export function baseUrlOption(v: unknown): string {
+  const expected = 'baseUrl: expected an http(s) URL string without a query or fragment';
+  if (typeof v !== 'string') throw optionsError(`${expected}, got ${describe(v)}`);
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw optionsError(`${expected}, got ${shownUrl(v)}, which is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw optionsError(`${expected}, got ${shownUrl(v)}`);
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses to build a request from such a URL; the tenant's credential is the apiKey
+    throw optionsError(
+      'baseUrl: expected no user name or password in it (the key goes in apiKey), got a URL with them',
+    );
+  }
+  if (/[?#]/.test(url.href)) throw optionsError(`${expected}, got ${shownUrl(v)}`);
+  return url.href;
+}
+
 /** execute's and replay's proposalId (§2.1: "execute input: proposalId (string)"). */
 export function proposalIdArgument(v: unknown): string {
   if (typeof v !== 'string') throw argumentError(`proposalId: expected a string, got ${describe(v)}`);

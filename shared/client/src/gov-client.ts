@@ -7,6 +7,7 @@
  */
 import {
   argumentError,
+  baseUrlOption,
   describe,
   instantArgument,
   isRecord,
@@ -84,12 +85,7 @@ export class GovClient {
   constructor(options: GovClientOptions) {
     if (!isRecord(options))
       throw optionsError(`options: expected an object with baseUrl and apiKey, got ${describe(options)}`);
-    if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^?#]*$/.test(options.baseUrl)) {
-      // the paths are appended to baseUrl: a query or a fragment in it would swallow them
-      throw optionsError(
-        `baseUrl: expected an http(s) URL string without a query or fragment, got ${JSON.stringify(String(options.baseUrl))}`,
-      );
-    }
+    const baseUrl = baseUrlOption(options.baseUrl);
     if (typeof options.apiKey !== 'string')
       throw optionsError(`apiKey: expected a string, got ${typeof options.apiKey}`);
     timerOption('timeoutMs', options.timeoutMs, 1);
@@ -100,7 +96,7 @@ export class GovClient {
     const fetchImpl = options.fetch ?? (globalThis.fetch?.bind(globalThis) as FetchLike | undefined);
     if (!fetchImpl) throw optionsError('fetch: none given and no global fetch');
     this.#transport = new Transport({
-      baseUrl: options.baseUrl,
+      baseUrl,
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs ?? 10_000,
       fetch: fetchImpl,
