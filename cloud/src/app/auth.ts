@@ -57,6 +57,41 @@ export function callerOf(request: FastifyRequest): Caller {
   return caller;
 }
 
+/**
+ * Schemes a refusal may name: the IANA HTTP Authentication Scheme Registry and the common unregistered ones.
+ * Any other first word is not repeated: it may be a credential sent without a scheme.
+ */
+const KNOWN_SCHEMES = new Set(
+  ['Basic', 'Digest', 'DPoP', 'GNAP', 'HOBA', 'Mutual', 'Negotiate', 'NTLM', 'OAuth', 'PrivateToken']
+    .concat(['SCRAM-SHA-1', 'SCRAM-SHA-256', 'vapid', 'AWS4-HMAC-SHA256', 'Token', 'ApiKey', 'Api-Key'])
+    .map((name) => name.toLowerCase()),
+);
+
+/**
+ * What is wrong with an Authorization header that does not carry a Pentagate key, so that the caller can fix
+ * it (another service's key sent by mistake, the key without its scheme). The token itself is never repeated:
+ * it may be a secret of the caller's, and refusals are written to the audit log.
+ */
+function malformedHeader(header: string, token: string | undefined): string {
+  if (token !== undefined) {
+    const shape = token.startsWith('pgk_')
+      ? 'pgk_ not followed by exactly 43 base64url characters'
+      : 'not starting with pgk_';
+    return `a Bearer token that is not a Pentagate API key (${token.length} characters, ${shape})`;
+  }
+  if (header.trim() === '') return 'an empty header';
+  const words = header.trim().split(/\s+/);
+  const scheme = words[0] ?? '';
+  if (scheme.toLowerCase() !== 'bearer') {
+    if (words.length === 1) return 'no scheme, only a token: put Bearer and a space before the key';
+    return KNOWN_SCHEMES.has(scheme.toLowerCase()) ? `the scheme ${scheme}` : 'another scheme than Bearer';
+  }
+  if (words.length === 1) return 'Bearer and no key';
+  // RFC 6750 §2.1: spaces, and only spaces, separate the scheme from the token
+  if (words.length === 2) return 'Bearer and the key separated by another character than spaces';
+  return 'Bearer followed by more than one word (a key has no spaces)';
+}
+
 async function resolve(header: string | undefined, store: Store): Promise<Authentication> {
   if (header === undefined) {
     return {
@@ -71,7 +106,7 @@ async function resolve(header: string | undefined, store: Store): Promise<Authen
     return {
       refusal: new ApiError(
         'UNAUTHENTICATED',
-        'expected Authorization: Bearer pgk_<43 base64url characters>, got a header of another form',
+        `expected Authorization: Bearer pgk_<43 base64url characters>, got ${malformedHeader(header, key)}`,
       ),
     };
   }

@@ -83,3 +83,42 @@ t.test('two Authorization fields are refused whichever comes first', async (t) =
     t.match(res.text, /one Authorization header, got several/, `${name}: says why`);
   }
 });
+
+t.test('a refused Authorization header says what is wrong with it and never repeats the token', async (t) => {
+  const cloud = await testCloud(t);
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const key = cloud.a.keys.auditor;
+  const secret = 'sk-proj-s3cretTokenOfAnotherService';
+  const cases: [string, RegExp][] = [
+    // the key of another service sent by mistake: the scheme is right, the token is not a Pentagate key
+    [
+      `Bearer ${secret}`,
+      /got a Bearer token that is not a Pentagate API key \(35 characters, not starting with pgk_\)/,
+    ],
+    [
+      `Bearer ${key}x`,
+      /got a Bearer token that is not a Pentagate API key \(48 characters, pgk_ not followed by exactly 43 base64url characters\)/,
+    ],
+    [`Basic ${secret}`, /got the scheme Basic/],
+    [key, /got no scheme, only a token: put Bearer and a space before the key/],
+    ['Bearer', /got Bearer and no key/],
+    [`Bearer ${key} ${secret}`, /got Bearer followed by more than one word/],
+    [`Bearer\t${key}`, /got Bearer and the key separated by another character than spaces/],
+    ['', /got an empty header/],
+    // a first word that is no known scheme may be a credential itself
+    [`${secret} ${key}`, /got another scheme than Bearer$/],
+  ];
+  for (const [authorization, message] of cases) {
+    const res = await fetch(`${base}/api/v1/keys`, { headers: { authorization } });
+    const text = await res.text();
+    const shown = JSON.stringify(authorization.replace(key, 'KEY').replace(secret, 'SECRET'));
+    t.equal(res.status, 401, shown);
+    t.match(
+      JSON.parse(text).error.message,
+      /^expected Authorization: Bearer pgk_<43 base64url characters>, /,
+      shown,
+    );
+    t.match(JSON.parse(text).error.message, message, shown);
+    t.notMatch(text, /s3cret|pgk_[A-Za-z0-9_-]{43}/, `${shown}: the token is not repeated`);
+  }
+});
