@@ -99,4 +99,16 @@ export function registerJsonBodyParser(
       }
     },
   );
+  // Without a Content-Type there is no body to parse (one with bytes is refused with 415 first), and a
+  // route's schema would see null: "expected object, got null" to a caller who forgot the body.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.body === undefined || request.headers['content-type'] !== undefined)
+      return;
+    if (request.body === undefined || request.body === null) {
+      throw new ApiError(
+        'INVALID_JSON',
+        'request body: expected JSON (Content-Type application/json), got no body',
+      );
+    }
+  });
 }

@@ -366,3 +366,27 @@ t.test(
     t.match(at.json().reason, /unscannable/);
   },
 );
+
+t.test('a POST sent with no body at all is told so, not that its body is null', async (t) => {
+  // fetch(url, { method: 'POST' }) with the body forgotten: no Content-Type, no bytes
+  const cloud = await testCloud(t);
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  for (const path of ['/api/v1/agentgate/register', '/api/v1/agentgate/propose', '/api/v1/selfcorrect']) {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: bearer(cloud.a.keys.agent) });
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    t.equal(res.status, 400, path);
+    t.equal(error.code, 'INVALID_JSON', path);
+    t.equal(error.message, 'request body: expected JSON (Content-Type application/json), got no body', path);
+  }
+  // the JSON literal null is a body: the schema says what is wrong with it
+  const literal = await fetch(`${base}/api/v1/selfcorrect`, {
+    method: 'POST',
+    headers: { ...bearer(cloud.a.keys.agent), 'content-type': 'application/json' },
+    body: 'null',
+  });
+  t.equal(literal.status, 400);
+  t.match(
+    ((await literal.json()) as { error: { message: string } }).error.message,
+    /expected object, got null/,
+  );
+});
