@@ -5,9 +5,11 @@
  * are refused (I-JSON, RFC 7493). A body declared in another charset than UTF-8 is refused with 415: JSON
  * exchanged between systems is UTF-8 (RFC 8259 §8.1). So is a body sent with a content coding (gzip, br…): the
  * server decodes none, and reading compressed bytes as JSON would misreport the problem (RFC 9110 §15.5.16).
+ * The body is read as JSON under `application/json`, `text/plain` or no Content-Type (checkMediaType); any
+ * other media type is refused with 415.
  */
 import { InvalidInputError, JsonTooLargeError, readJson } from '@pentagate/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BodyByteBudget } from './body-byte-budget.js';
 import { ApiError } from './errors.js';
 import { ROUTE_SCOPES } from './scopes.js';
@@ -37,6 +39,12 @@ function maxValuesOf(scopes: readonly string[] | undefined): number | undefined 
   return undefined;
 }
 
+type ContentTypeParser = (
+  request: FastifyRequest,
+  body: string | Buffer,
+  done: (err: Error | null, body?: unknown) => void,
+) => void;
+
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
 /** Refuses a Content-Type whose charset parameter names anything but UTF-8. */
@@ -46,6 +54,24 @@ export function checkCharset(contentType: string | undefined): void {
   throw new ApiError(
     'UNSUPPORTED_MEDIA_TYPE',
     `request body: expected application/json in UTF-8 (RFC 8259 §8.1), got charset ${JSON.stringify(charset.slice(0, 40))}`,
+  );
+}
+
+/**
+ * The media types whose body is read as JSON: `application/json`, and also `text/plain` and no Content-Type
+ * at all — what `fetch` and most HTTP clients send for a string body when the caller sets no header. The
+ * specification says only that the routes take a JSON body (§4), so a client written from it alone may
+ * well send either; the body is the same strict JSON whatever the header. (Accepting them opens no
+ * cross-site request: every route that reads a body needs the Authorization header, which a browser
+ * never sends cross-site without a preflight.) Anything else is 415.
+ */
+export function checkMediaType(contentType: string | undefined): void {
+  if (contentType === undefined) return;
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'application/json' || mediaType === 'text/plain' || mediaType === '') return;
+  throw new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `request body: expected Content-Type application/json, got ${JSON.stringify(mediaType.slice(0, 60))}`,
   );
 }
 
@@ -80,25 +106,25 @@ export function registerJsonBodyParser(
   budget?: BodyByteBudget,
 ): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
-    (request, body, done) => {
-      try {
-        checkContentEncoding(request.headers['content-encoding']);
-        checkCharset(request.headers['content-type']);
-        // a request without a valid key was refused before its body was read, unless its route is open
-        const keyId = request.caller?.keyId;
-        if (budget && keyId !== undefined) budget.charge(keyId, (body as Buffer).length, Date.now());
-        done(
-          null,
-          parseJsonBody(body as Buffer, bodyLimitBytes, maxValuesOf(request.routeOptions.config?.scopes)),
-        );
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    },
-  );
+  const parse: ContentTypeParser = (request, body, done) => {
+    try {
+      checkMediaType(request.headers['content-type']);
+      checkContentEncoding(request.headers['content-encoding']);
+      checkCharset(request.headers['content-type']);
+      // a request without a valid key was refused before its body was read, unless its route is open
+      const keyId = request.caller?.keyId;
+      if (budget && keyId !== undefined) budget.charge(keyId, (body as Buffer).length, Date.now());
+      done(
+        null,
+        parseJsonBody(body as Buffer, bodyLimitBytes, maxValuesOf(request.routeOptions.config?.scopes)),
+      );
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
+  // every other Content-Type, and none at all: checkMediaType lets through the two a plain client sends
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
   // Without a Content-Type there is no body to parse (one with bytes is refused with 415 first), and a
   // route's schema would see null: "expected object, got null" to a caller who forgot the body.
   app.addHook('preValidation', async (request) => {

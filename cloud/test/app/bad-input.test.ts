@@ -109,16 +109,28 @@ t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal 
       message: /too large|limit/i,
     },
     {
-      name: 'a body that is not JSON',
+      name: 'a body of another media type',
+      request: {
+        method: 'POST',
+        url: '/api/v1/agentgate/register',
+        headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'agent_name=x',
+      },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /expected Content-Type application\/json, got "application\/x-www-form-urlencoded"/,
+    },
+    {
+      name: 'a text/plain body that is not JSON',
       request: {
         method: 'POST',
         url: '/api/v1/agentgate/register',
         headers: { ...bearer(key), 'content-type': 'text/plain' },
         payload: 'agent_name=x',
       },
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: /application\/json/,
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /request body/,
     },
     {
       name: 'a gzip-compressed body',

@@ -51,7 +51,16 @@ t.test('each route answers with the expected status and error code on a real por
     ['POST', '/api/v1/agentgate/register', a.keys.agent, registration('wire'), 200],
     ['POST', '/api/v1/agentgate/register', a.keys.agent, { agent_name: 'wire' }, 400, 'INVALID_BODY'],
     ['POST', '/api/v1/agentgate/register', a.keys.agent, '{"agent_name":', 400, 'INVALID_JSON'],
-    ['POST', '/api/v1/agentgate/register', a.keys.agent, 'x=1', 415, 'UNSUPPORTED_MEDIA_TYPE', 'text/plain'],
+    [
+      'POST',
+      '/api/v1/agentgate/register',
+      a.keys.agent,
+      'x=1',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'application/x-www-form-urlencoded',
+    ],
+    ['POST', '/api/v1/agentgate/register', a.keys.agent, 'x=1', 400, 'INVALID_JSON', 'text/plain'],
     [
       'POST',
       '/api/v1/agentgate/register',
