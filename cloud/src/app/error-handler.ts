@@ -17,6 +17,7 @@ import { timedOutSockets } from './client-errors.js';
 import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { RouteMethods } from './route-methods.js';
+import { vetoBriefOf } from './veto-brief-errors.js';
 
 /** Longest message kept in a refusal record; the client may have put anything in it. */
 const MAX_AUDITED_MESSAGE = 512;
@@ -99,7 +100,11 @@ export function registerErrorHandler(
         }
       }
     }
-    return reply.code(apiError.statusCode).send(errorBody(apiError.code, apiError.message, apiError.details));
+    const body = errorBody(apiError.code, apiError.message, apiError.details);
+    if (apiError.statusCode === 403 && request.routeOptions.config?.vetoBriefErrors === true) {
+      return reply.code(403).send(vetoBriefOf(apiError, body));
+    }
+    return reply.code(apiError.statusCode).send(body);
   };
   app.setErrorHandler(respond);
 

@@ -15,6 +15,7 @@ import {
   SelfCorrectRequestSchema,
   SelfCorrectVetoSchema,
 } from '@pentagate/protocol';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
@@ -34,13 +35,15 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
     {
       config: {
         scopes: ROUTE_SCOPES.agent,
-        // The document only: a 403 is the veto brief or, like on every route, the error body (a key of
-        // another scope, or bound to another agent). The serializer keeps the veto schema, which a veto
-        // always matches.
+        // a 403 refusal (a key of another scope, or bound to another agent) is a brief too, with the error
+        // body beside it (app/veto-brief-errors.ts)
+        vetoBriefErrors: true,
+        // The document only: a 403 is the veto brief, or the brief with the error body. The serializer
+        // keeps the veto schema, which both match.
         swaggerTransform: documentedResponses({
           403: {
-            anyOf: [SelfCorrectVetoSchema, ErrorResponseSchema],
-            description: 'the veto brief, or an error',
+            anyOf: [SelfCorrectVetoSchema, Type.Composite([SelfCorrectVetoSchema, ErrorResponseSchema])],
+            description: 'the veto brief, or the brief of a refusal with its error body',
           },
         }),
       },

@@ -180,9 +180,32 @@ function behaviours(name: string, open: Opener): void {
       const auditBefore = await cloud.store.auditSize();
       const res = await post(cloud, bound, '/api/v1/selfcorrect', selfCorrectBody('treasury-agent', 10));
       t.equal(res.statusCode, 403);
-      t.equal(errorOf(res.json()).code, 'AGENT_FORBIDDEN', 'the error body, not a veto brief');
+      t.equal(errorOf(res.json()).code, 'AGENT_FORBIDDEN', 'the error body');
+      // every 403 of this route is a brief a client written from the specification can read (§2.5)
+      t.equal(res.json().type, 'SERVICE_GOVERNANCE_VETO', 'beside the veto brief');
+      t.match(res.json().violations, [
+        /^AGENT_FORBIDDEN: action\.agent_id: this API key is bound to agent "billing-agent"/,
+      ]);
+      t.match(res.json().remediation, /the agent this API key is bound to/);
+      t.type(res.json().summary, 'string');
+      const auditor = await post(
+        cloud,
+        cloud.a.keys.auditor,
+        '/api/v1/selfcorrect',
+        selfCorrectBody('billing-agent', 10),
+      );
+      t.equal(auditor.statusCode, 403);
+      t.same(
+        [auditor.json().type, errorOf(auditor.json()).code, auditor.json().remediation],
+        ['SERVICE_GOVERNANCE_VETO', 'SCOPE_FORBIDDEN', 'send the action with an API key of scope agent'],
+        'a key of another scope gets the brief too',
+      );
       t.equal(await cloud.store.findAgentById(cloud.a.id, 'treasury-agent'), undefined, 'not registered');
-      t.same(await entryTypesSince(cloud, auditBefore), ['refusal'], 'no agent.registered, no decision');
+      t.same(
+        await entryTypesSince(cloud, auditBefore),
+        ['refusal', 'refusal'],
+        'the two refusals; no agent.registered, no decision',
+      );
       const own = await post(cloud, bound, '/api/v1/selfcorrect', selfCorrectBody('billing-agent', 10));
       t.equal(own.json().type, 'SERVICE_GOVERNANCE_CLEARED');
     });

@@ -51,7 +51,7 @@ t.test('the schema route documents its 200 body, and still sends the whole docum
 });
 
 t.test(
-  "selfcorrect's 403 is documented as the veto brief or the error body; both are sent as documented",
+  "selfcorrect's 403 is documented as the veto brief, or the brief with the error body; both are sent as documented",
   async (t) => {
     const cloud = await kernelCloud(t);
     const doc: OpenApi = (await cloud.app.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -63,8 +63,10 @@ t.test(
       'the veto brief',
     );
     t.ok(
-      shapes.some((s) => s.required?.includes('error')),
-      'the error body',
+      shapes.some(
+        (s) => s.required?.includes('error') && s.properties?.type?.enum?.[0] === 'SERVICE_GOVERNANCE_VETO',
+      ),
+      'a refusal: the brief with the error body beside it',
     );
 
     const action = {
@@ -77,6 +79,7 @@ t.test(
     const wrongScope = await post(cloud, cloud.a.keys.auditor, '/api/v1/selfcorrect', { action });
     t.equal(wrongScope.statusCode, 403);
     t.equal(wrongScope.json().error.code, 'SCOPE_FORBIDDEN');
+    t.equal(wrongScope.json().type, 'SERVICE_GOVERNANCE_VETO', 'a refusal is a brief too');
     const veto = await post(cloud, cloud.a.keys.agent, '/api/v1/selfcorrect', {
       action: { ...action, tool_name: 'shell.exec' },
     });
