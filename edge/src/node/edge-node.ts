@@ -14,6 +14,8 @@
  *   its stale epoch anyway; withholding it keeps the command and verdict streams from reading "stopped" and
  *   then "signed". The verdict stays in the outbox, in the order it was decided.
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
+ * - A STOP when the node starts on a state directory an earlier process used: a motion that process signed
+ *   (and could not stop, having died without its shutdown STOP) must not run on unmonitored.
  * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
  *   input costs a verdict per window, not an outbox record per message.
  */
@@ -104,6 +106,12 @@ export class EdgeNode {
     this.#monitorTimer = setInterval(() => this.#monitorMotion(), this.#monitorPeriodMs);
     this.#monitorTimer.unref();
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
+    // A previous process may have died (SIGKILL, a crash) without its shutdown STOP while a motion it signed
+    // runs on: this process cannot monitor that motion (it does not know its plan), so it stops the robot.
+    // An empty outbox means no earlier process decided anything with this state directory.
+    if (this.#outbox.count > 0 && this.#transport.isConnected()) {
+      this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+    }
     this.#log.info({ robotId: this.robotId, outboxRecords: this.#outbox.count }, 'edge node running');
   }
 

@@ -183,6 +183,10 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'the audit outbox cannot record: the command is withheld and the robot stopped',
   },
   'EDGE.SHUTDOWN': { source: 'EDGE', meaning: 'the edge is stopping and stops the robot first' },
+  'EDGE.STARTED': {
+    source: 'EDGE',
+    meaning: 'the edge started and stops any motion an earlier process signed (it cannot monitor it)',
+  },
 } as const satisfies Record<string, EdgeViolationInfo>;
 
 export type EdgeViolationCode = keyof typeof EDGE_VIOLATION_CODES;
