@@ -43,6 +43,12 @@ import { EdgeRuntimeError } from './runtime-error.js';
 
 /** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
 export const MAX_INBOUND_BYTES = 64 * 1024;
+/**
+ * How far the wall clock may move apart from the monotonic clock between two monitor ticks before the node
+ * calls it a step and stops the robot, ms. Far above timer jitter (both clocks see the same event-loop delay)
+ * and below the usual step threshold of NTP daemons (128 ms), which slew smaller offsets instead.
+ */
+export const CLOCK_STEP_TOLERANCE_MS = 100;
 
 export interface EdgeNodeOptions {
   robotId: string;
@@ -82,6 +88,8 @@ export class EdgeNode {
   readonly #refusals: RefusalSummary;
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
+  /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
+  #lastTick = { wallMs: 0, monoMs: 0 };
 
   constructor(options: EdgeNodeOptions) {
     this.robotId = options.robotId;
@@ -103,6 +111,7 @@ export class EdgeNode {
     this.#transport.onMessage((topic, payload) => this.handleMessage(topic, payload));
     this.#consentTimer = setInterval(() => this.#expireConsents(), this.#consentCheckPeriodMs);
     this.#consentTimer.unref();
+    this.#lastTick = { wallMs: this.#clock(), monoMs: performance.now() };
     this.#monitorTimer = setInterval(() => this.#monitorMotion(), this.#monitorPeriodMs);
     this.#monitorTimer.unref();
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
@@ -308,6 +317,7 @@ export class EdgeNode {
 
   #monitorMotion(): void {
     if (this.#state !== 'running') return;
+    if (this.#clockStepped()) return;
     try {
       const stopped = this.#gate.monitor(this.#clock());
       if (!stopped) return;
@@ -316,6 +326,23 @@ export class EdgeNode {
     } catch (err) {
       this.#log.error({ err }, 'motion monitor failed');
     }
+  }
+
+  /**
+   * Frame ages, command validity and a motion's end are all measured on the wall clock. A step forward makes a
+   * running motion look finished, so its monitoring would end silently while the robot still moves; a step
+   * back shifts every age. Either way the node stops the robot (an idle robot takes a STOP as a no-op).
+   */
+  #clockStepped(): boolean {
+    const tick = { wallMs: this.#clock(), monoMs: performance.now() };
+    const stepMs = tick.wallMs - this.#lastTick.wallMs - (tick.monoMs - this.#lastTick.monoMs);
+    this.#lastTick = tick;
+    if (Math.abs(stepMs) <= CLOCK_STEP_TOLERANCE_MS) return false;
+    this.#orderStop(
+      'CLOCK_STEP',
+      `the wall clock stepped ${stepMs > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(stepMs))} ms`,
+    );
+    return true;
   }
 
   #track(work: Promise<void>): void {

@@ -183,6 +183,11 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'the audit outbox cannot record: the command is withheld and the robot stopped',
   },
   'EDGE.SHUTDOWN': { source: 'EDGE', meaning: 'the edge is stopping and stops the robot first' },
+  'EDGE.CLOCK_STEP': {
+    source: 'EDGE',
+    meaning:
+      "the edge's wall clock stepped: frame ages and a motion's end are measured on it, so the robot is stopped",
+  },
   'EDGE.STARTED': {
     source: 'EDGE',
     meaning: 'the edge started and stops any motion an earlier process signed (it cannot monitor it)',
