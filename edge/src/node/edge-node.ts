@@ -14,6 +14,8 @@
  *   its stale epoch anyway; withholding it keeps the command and verdict streams from reading "stopped" and
  *   then "signed". The verdict stays in the outbox, in the order it was decided.
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
+ * - A STOP that could not be handed to the transport (link down: commands are not queued) is owed: the
+ *   watchdog publishes a fresh one as soon as the transport is connected again.
  * - A STOP when the node starts on a state directory an earlier process used: a motion that process signed
  *   (and could not stop, having died without its shutdown STOP) must not run on unmonitored.
  * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
@@ -88,6 +90,8 @@ export class EdgeNode {
   readonly #refusals: RefusalSummary;
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
+  /** A STOP could not be handed to the transport (link down, or expired on the way): one is owed to the robot. */
+  #stopOwed = false;
   /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
   #lastTick = { wallMs: 0, monoMs: 0 };
 
@@ -230,6 +234,8 @@ export class EdgeNode {
     this.#metrics.recordCommandPublished('stop');
     this.#track(
       this.#transport.publishCommand(stop).catch((err: Error) => {
+        // The gate has already forgotten the motion this STOP ends: the watchdog sends a fresh one once it can.
+        this.#stopOwed = true;
         this.#log.error({ err, seq: stop.seq }, 'STOP could not be handed to the transport');
       }),
     );
@@ -318,6 +324,11 @@ export class EdgeNode {
   #monitorMotion(): void {
     if (this.#state !== 'running') return;
     if (this.#clockStepped()) return;
+    if (this.#stopOwed && this.#transport.isConnected()) {
+      this.#stopOwed = false;
+      this.#orderStop('STOP_OWED', 'a STOP could not be published while the link was down; sent now');
+      return;
+    }
     try {
       const stopped = this.#gate.monitor(this.#clock());
       if (!stopped) return;
