@@ -5,8 +5,9 @@
  * broker works the same way through the MQTT client adapter, with the ACL written by mosquitto-acl.ts.
  *
  * Memory is bounded before authentication: packets above `maxPacketBytes` close the connection as their
- * length field arrives (packet-size-guard.ts), at most `maxConnections` sockets are open, and a socket
- * that sends no CONNECT within `connectTimeoutMs` is closed.
+ * length field arrives (packet-size-guard.ts), at most `maxConnections` sockets are open, a socket
+ * that sends no CONNECT within `connectTimeoutMs` is closed, and a subscriber that stops reading is
+ * disconnected after `drainTimeoutMs` (it would stall every delivery).
  */
 import { createServer, type Server } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
@@ -20,6 +21,13 @@ import type { BrokerIdentity } from './topic-rules.js';
 export const DEFAULT_MAX_PACKET_BYTES = 128 * 1024;
 export const DEFAULT_MAX_CONNECTIONS = 128;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/**
+ * Longest a subscriber's full socket may hold a delivery, ms; then it is disconnected. aedes finishes a delivery
+ * only once the socket drained, and its deliveries in flight are few and shared by the whole broker: a
+ * subscriber that stops reading (any account that may subscribe to verdicts) stalled every message, STOPs
+ * included, for aedes' default of 60 s. A client keeping up never has megabytes queued for this long.
+ */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 200;
 
 export interface EmbeddedBrokerOptions {
   /** TCP port; 0 picks a free one (tests). */
@@ -33,6 +41,8 @@ export interface EmbeddedBrokerOptions {
   maxConnections?: number;
   /** Time a new socket has to send its CONNECT, ms (default 5000). */
   connectTimeoutMs?: number;
+  /** Longest a subscriber's full socket may hold a delivery before it is disconnected, ms (default 200). */
+  drainTimeoutMs?: number;
   /** Password-check throttling (defaults in password-checker.ts). */
   passwordChecks?: PasswordCheckerOptions;
   /** Called when the broker closes a connection for a reason worth logging. */
@@ -124,6 +134,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   const aedes = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    drainTimeout: positiveInteger(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS, 'drainTimeoutMs'),
     // [MQTT-3.1.2-19], [MQTT-3.1.2-21]: a CONNECT without a username or password is refused below.
     authenticate(client, username, password, done) {
       const user = username === undefined ? undefined : users.byName.get(username);

@@ -14,6 +14,10 @@
  *   its stale epoch anyway; withholding it keeps the command and verdict streams from reading "stopped" and
  *   then "signed". The verdict stays in the outbox, in the order it was decided.
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
+ * - A STOP that could not be handed to the transport (link down: commands are not queued) is owed: the
+ *   watchdog publishes a fresh one as soon as the transport is connected again.
+ * - A STOP when the node starts on a state directory an earlier process used: a motion that process signed
+ *   (and could not stop, having died without its shutdown STOP) must not run on unmonitored.
  * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
  *   input costs a verdict per window, not an outbox record per message.
  */
@@ -41,6 +45,12 @@ import { EdgeRuntimeError } from './runtime-error.js';
 
 /** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
 export const MAX_INBOUND_BYTES = 64 * 1024;
+/**
+ * How far the wall clock may move apart from the monotonic clock between two monitor ticks before the node
+ * calls it a step and stops the robot, ms. Far above timer jitter (both clocks see the same event-loop delay)
+ * and below the usual step threshold of NTP daemons (128 ms), which slew smaller offsets instead.
+ */
+export const CLOCK_STEP_TOLERANCE_MS = 100;
 
 export interface EdgeNodeOptions {
   robotId: string;
@@ -80,6 +90,10 @@ export class EdgeNode {
   readonly #refusals: RefusalSummary;
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
+  /** A STOP could not be handed to the transport (link down, or expired on the way): one is owed to the robot. */
+  #stopOwed = false;
+  /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
+  #lastTick = { wallMs: 0, monoMs: 0 };
 
   constructor(options: EdgeNodeOptions) {
     this.robotId = options.robotId;
@@ -101,9 +115,16 @@ export class EdgeNode {
     this.#transport.onMessage((topic, payload) => this.handleMessage(topic, payload));
     this.#consentTimer = setInterval(() => this.#expireConsents(), this.#consentCheckPeriodMs);
     this.#consentTimer.unref();
+    this.#lastTick = { wallMs: this.#clock(), monoMs: performance.now() };
     this.#monitorTimer = setInterval(() => this.#monitorMotion(), this.#monitorPeriodMs);
     this.#monitorTimer.unref();
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
+    // A previous process may have died (SIGKILL, a crash) without its shutdown STOP while a motion it signed
+    // runs on: this process cannot monitor that motion (it does not know its plan), so it stops the robot.
+    // An empty outbox means no earlier process decided anything with this state directory.
+    if (this.#outbox.count > 0 && this.#transport.isConnected()) {
+      this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+    }
     this.#log.info({ robotId: this.robotId, outboxRecords: this.#outbox.count }, 'edge node running');
   }
 
@@ -213,6 +234,8 @@ export class EdgeNode {
     this.#metrics.recordCommandPublished('stop');
     this.#track(
       this.#transport.publishCommand(stop).catch((err: Error) => {
+        // The gate has already forgotten the motion this STOP ends: the watchdog sends a fresh one once it can.
+        this.#stopOwed = true;
         this.#log.error({ err, seq: stop.seq }, 'STOP could not be handed to the transport');
       }),
     );
@@ -300,6 +323,12 @@ export class EdgeNode {
 
   #monitorMotion(): void {
     if (this.#state !== 'running') return;
+    if (this.#clockStepped()) return;
+    if (this.#stopOwed && this.#transport.isConnected()) {
+      this.#stopOwed = false;
+      this.#orderStop('STOP_OWED', 'a STOP could not be published while the link was down; sent now');
+      return;
+    }
     try {
       const stopped = this.#gate.monitor(this.#clock());
       if (!stopped) return;
@@ -308,6 +337,23 @@ export class EdgeNode {
     } catch (err) {
       this.#log.error({ err }, 'motion monitor failed');
     }
+  }
+
+  /**
+   * Frame ages, command validity and a motion's end are all measured on the wall clock. A step forward makes a
+   * running motion look finished, so its monitoring would end silently while the robot still moves; a step
+   * back shifts every age. Either way the node stops the robot (an idle robot takes a STOP as a no-op).
+   */
+  #clockStepped(): boolean {
+    const tick = { wallMs: this.#clock(), monoMs: performance.now() };
+    const stepMs = tick.wallMs - this.#lastTick.wallMs - (tick.monoMs - this.#lastTick.monoMs);
+    this.#lastTick = tick;
+    if (Math.abs(stepMs) <= CLOCK_STEP_TOLERANCE_MS) return false;
+    this.#orderStop(
+      'CLOCK_STEP',
+      `the wall clock stepped ${stepMs > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(stepMs))} ms`,
+    );
+    return true;
   }
 
   #track(work: Promise<void>): void {

@@ -183,6 +183,19 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'the audit outbox cannot record: the command is withheld and the robot stopped',
   },
   'EDGE.SHUTDOWN': { source: 'EDGE', meaning: 'the edge is stopping and stops the robot first' },
+  'EDGE.CLOCK_STEP': {
+    source: 'EDGE',
+    meaning:
+      "the edge's wall clock stepped: frame ages and a motion's end are measured on it, so the robot is stopped",
+  },
+  'EDGE.STOP_OWED': {
+    source: 'EDGE',
+    meaning: 'a STOP could not be published while the link was down; a fresh one is sent once it is back',
+  },
+  'EDGE.STARTED': {
+    source: 'EDGE',
+    meaning: 'the edge started and stops any motion an earlier process signed (it cannot monitor it)',
+  },
 } as const satisfies Record<string, EdgeViolationInfo>;
 
 export type EdgeViolationCode = keyof typeof EDGE_VIOLATION_CODES;
