@@ -101,6 +101,16 @@ export class ConsentWaits {
         ),
       );
     }
+    // inside its window by the edge clock, but only because that clock went back past forgotten spends
+    const forgottenBefore = this.#usedNonces.forgottenBeforeMs();
+    if (statement.expiresAt < forgottenBefore) {
+      return refuse(
+        edgeViolation(
+          'CONSENT.REPLAYED',
+          `consent valid until ${new Date(statement.expiresAt).toISOString()}, before spent nonces were forgotten up to ${new Date(forgottenBefore).toISOString()}: the edge clock went back, and this statement may have been used`,
+        ),
+      );
+    }
     const need = consentNeed(cp, waiting.plan);
     if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
       return refuse(

@@ -17,6 +17,12 @@ export interface SpentConsentNonces {
   spend(nonce: string, expiresAtMs: number): void;
   /** Forgets the nonces whose statements expired before `nowMs`. */
   forgetExpired(nowMs: number): void;
+  /**
+   * The latest time nonces were forgotten up to: a statement that expired before it may have been spent
+   * and forgotten, so it cannot be told from a replay. Only a clock that went back (a step, then a
+   * correction) brings such a statement inside its validity window again.
+   */
+  forgottenBeforeMs(): number;
 }
 
 /** A spent-nonce file that cannot be read or trusted: the edge refuses to start rather than forget spends. */
@@ -29,6 +35,7 @@ export class SpentConsentNoncesError extends PentagateError {
 /** In memory: for tests, benchmarks and replay, where no process outlives the gate. */
 export class MemorySpentConsentNonces implements SpentConsentNonces {
   protected readonly spent = new Map<string, number>();
+  protected forgottenBefore = Number.NEGATIVE_INFINITY;
 
   has(nonce: string): boolean {
     return this.spent.has(nonce);
@@ -40,11 +47,18 @@ export class MemorySpentConsentNonces implements SpentConsentNonces {
 
   forgetExpired(nowMs: number): void {
     for (const [nonce, expiresAtMs] of this.spent) if (expiresAtMs < nowMs) this.spent.delete(nonce);
+    this.forgottenBefore = Math.max(this.forgottenBefore, nowMs);
+  }
+
+  forgottenBeforeMs(): number {
+    return this.forgottenBefore;
   }
 }
 
 interface NonceFile {
   v: 1;
+  /** forgottenBeforeMs when the file was written (absent in files written before it was kept). */
+  forgottenBefore?: number;
   spent: { nonce: string; expiresAt: number }[];
 }
 
@@ -57,6 +71,7 @@ function isNonceFile(x: unknown): x is NonceFile {
     !!f &&
     typeof f === 'object' &&
     f.v === 1 &&
+    (f.forgottenBefore === undefined || Number.isSafeInteger(f.forgottenBefore)) &&
     Array.isArray(f.spent) &&
     f.spent.every(
       (s) =>
@@ -106,11 +121,14 @@ export class FileSpentConsentNonces extends MemorySpentConsentNonces {
       }
       if (!isNonceFile(value)) {
         throw new SpentConsentNoncesError(
-          `spent consent nonces ${path}: expected { v: 1, spent: [{ nonce, expiresAt }] }, got ${describeValue(value)} ${text.slice(0, 80)}`,
+          `spent consent nonces ${path}: expected { v: 1, forgottenBefore?, spent: [{ nonce, expiresAt }] }, got ${describeValue(value)} ${text.slice(0, 80)}`,
         );
       }
-      for (const s of value.spent) if (s.expiresAt >= nowMs) store.spent.set(s.nonce, s.expiresAt);
+      for (const s of value.spent) store.spent.set(s.nonce, s.expiresAt);
+      if (value.forgottenBefore !== undefined) store.forgottenBefore = value.forgottenBefore;
     }
+    // what expired by now is dropped, and the time recorded with the file
+    store.forgetExpired(nowMs);
     store.#write();
     return store;
   }
@@ -133,6 +151,7 @@ export class FileSpentConsentNonces extends MemorySpentConsentNonces {
   #write(): void {
     const file: NonceFile = {
       v: 1,
+      ...(Number.isFinite(this.forgottenBefore) ? { forgottenBefore: this.forgottenBefore } : {}),
       spent: [...this.spent].map(([nonce, expiresAt]) => ({ nonce, expiresAt })),
     };
     replaceFileDurably(this.path, Buffer.from(`${JSON.stringify(file)}\n`, 'utf8'));

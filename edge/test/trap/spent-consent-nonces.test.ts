@@ -52,7 +52,7 @@ t.test('the file keeps unexpired nonces only, is private, and names what is wron
   writeFileSync(damaged, '{"v":1,"spent":[{"nonce":"short","expiresAt":1}]}');
   t.throws(() => FileSpentConsentNonces.open(damaged, T0), {
     code: 'CONSENT_NONCES',
-    message: /damaged\.json: expected \{ v: 1, spent: \[\{ nonce, expiresAt \}\] \}/,
+    message: /damaged\.json: expected \{ v: 1, forgottenBefore\?, spent: \[\{ nonce, expiresAt \}\] \}/,
   });
   writeFileSync(damaged, '{"v":1,');
   t.throws(() => FileSpentConsentNonces.open(damaged, T0), {
@@ -81,3 +81,45 @@ async function check(t: Tap, nonces: FileSpentConsentNonces): Promise<void> {
 }
 
 type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+
+t.test('a clock that steps forward and back does not make a spent statement usable again', async (t) => {
+  const path = join(t.testdir(), 'consent-nonces.json');
+  const { gate, profile } = makeGate(undefined, undefined, FileSpentConsentNonces.open(path, T0));
+  feedHealthy(gate, profile);
+  const intent = armIntent({ intentId: 'int-clock', safetyCritical: true });
+  const token = consent(intent, { nonce: NONCE_A, expiresAt: T0 + 60_000 });
+  t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+  t.equal(gate.submitConsent(token, T0).kind, 'signed');
+  // the clock steps 2 minutes ahead: the expiry sweep forgets the nonce, its statement being past expiry
+  gate.expireConsents(T0 + 120_000);
+  // and is corrected back: by the edge clock the statement is inside its window again
+  feedHealthy(gate, profile, T0 + 10_000);
+  t.equal(gate.trapAndSign(intent, T0 + 10_000).kind, 'awaiting-consent');
+  const replayed = gate.submitConsent(token, T0 + 10_000);
+  t.equal(replayed.kind, 'veto');
+  t.match(
+    replayed.verdict.violations[0],
+    /^CONSENT\.REPLAYED: consent valid until .* the edge clock went back/,
+  );
+  const fresh = consent(intent, { nonce: NONCE_B, expiresAt: T0 + 200_000 });
+  t.equal(
+    gate.submitConsent(fresh, T0 + 10_000).kind,
+    'signed',
+    'a statement valid past that time still works',
+  );
+  t.equal(
+    FileSpentConsentNonces.open(path, T0 + 10_000).forgottenBeforeMs(),
+    T0 + 120_000,
+    'the time nonces were forgotten up to is kept with the file across a restart',
+  );
+});
+
+t.test('an expired statement is still reported as expired, not as replayed', async (t) => {
+  const { gate, profile } = makeGate();
+  feedHealthy(gate, profile);
+  const intent = armIntent({ intentId: 'int-late', safetyCritical: true });
+  t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+  gate.expireConsents(T0);
+  const late = gate.submitConsent(consent(intent, { nonce: NONCE_A, expiresAt: T0 - 1 }), T0);
+  t.match(late.verdict.violations[0], /^CONSENT\.EXPIRED/);
+});
