@@ -5,6 +5,7 @@
  * unenrolled keys, of a key claiming another operator, for another intent, of too weak a scope, expired,
  * or late are refused and change nothing; another robot's edge key can neither post nor take.
  */
+import type { ConsentRequest } from '@pentagate/protocol';
 import t from 'tap';
 import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
@@ -23,6 +24,16 @@ const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-r
 const GRANT = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/grant`;
 const TAKE = (robotId: string, waitMs = 0) => `/api/v1/fleet/robots/${robotId}/consents?waitMs=${waitMs}`;
 
+/** An edge of robot arm-1 posts a consent request with `edgeKey`. */
+function park(cloud: TestCloud, edgeKey: string, request: ConsentRequest) {
+  return cloud.app.inject({
+    method: 'POST',
+    url: REQUESTS('arm-1'),
+    headers: bearer(edgeKey),
+    payload: request,
+  });
+}
+
 async function enrol(cloud: TestCloud, operator: TestOperator) {
   return cloud.app.inject({
     method: 'PUT',
@@ -39,20 +50,10 @@ t.test('a parked move reaches the queue, an operator-signed token reaches the ed
   t.equal((await enrol(cloud, alice)).statusCode, 200, 'the admin enrols alice');
   const request = consentRequestFor(liftIntent('arm-1'), Date.now());
 
-  const posted = await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(edgeKey),
-    payload: request,
-  });
+  const posted = await park(cloud, edgeKey, request);
   t.equal(posted.statusCode, 200, posted.body);
   t.equal(posted.json().stored, true);
-  const again = await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(edgeKey),
-    payload: request,
-  });
+  const again = await park(cloud, edgeKey, request);
   t.same(again.json(), { stored: false }, 'a repeated post (edge restart, lost answer) stores nothing');
 
   const queue = await cloud.app.inject({
@@ -125,12 +126,7 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   const mallory = testOperator('mallory');
   const now = Date.now();
   const request = consentRequestFor(liftIntent('arm-1'), now);
-  await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(edgeKey),
-    payload: request,
-  });
+  await park(cloud, edgeKey, request);
   const grant = (token: unknown) =>
     cloud.app.inject({
       method: 'POST',
@@ -162,12 +158,7 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
     t.match(res.json().error.message, message, `${what}: says why`);
   }
   const critical = { ...consentRequestFor(liftIntent('arm-1'), now), scope: 'safety-critical' as const };
-  await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(edgeKey),
-    payload: critical,
-  });
+  await park(cloud, edgeKey, critical);
   const weak = await cloud.app.inject({
     method: 'POST',
     url: GRANT('arm-1', critical.intentDigest),
@@ -196,25 +187,15 @@ t.test('late grants, foreign edges and operators enrolling for others are refuse
   await enrol(cloud, alice);
   const request = consentRequestFor(liftIntent('arm-1'), clock, 1000);
 
-  const foreign = await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(key2),
-    payload: request,
-  });
+  const foreign = await park(cloud, key2, request);
   t.equal(foreign.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot post for arm-1");
-  const mismatched = await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(key1),
-    payload: { ...request, intentDigest: 'a'.repeat(64) },
-  });
+  const mismatched = await park(cloud, key1, { ...request, intentDigest: 'a'.repeat(64) });
   t.match(
     mismatched.json().error.message,
     /is not SHA-256\(JCS\(intent\)\)/,
     'the digest must be the intent',
   );
-  await cloud.app.inject({ method: 'POST', url: REQUESTS('arm-1'), headers: bearer(key1), payload: request });
+  await park(cloud, key1, request);
   const stolen = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(key2) });
   t.equal(stolen.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot take arm-1's tokens");
 
@@ -308,12 +289,7 @@ t.test('a robot retired while its edge waits gets no token, and its moves cannot
   const alice = testOperator('alice');
   t.equal((await enrol(cloud, alice)).statusCode, 200);
   const request = consentRequestFor(liftIntent('arm-1'), Date.now());
-  const posted = await cloud.app.inject({
-    method: 'POST',
-    url: REQUESTS('arm-1'),
-    headers: bearer(edgeKey),
-    payload: request,
-  });
+  const posted = await park(cloud, edgeKey, request);
   t.equal(posted.statusCode, 200, posted.body);
   const held = cloud.app.inject({ method: 'GET', url: TAKE('arm-1', 10_000), headers: bearer(edgeKey) });
   await new Promise((r) => setTimeout(r, 100));

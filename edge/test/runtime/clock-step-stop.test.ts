@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MotorCommand, robotTopics } from '@pentagate/protocol';
+import type { MotorCommand } from '@pentagate/protocol';
 import t from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { MqttTransport } from '../../src/mqtt/mqtt-transport.js';
@@ -16,7 +16,7 @@ import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
 import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import { armFixture } from './helpers/arm-fixture.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { startLongMove } from './helpers/long-move.js';
 
 t.test('a step of the wall clock during a motion stops the robot', async (t) => {
   const broker = await startEmbeddedBroker({
@@ -50,17 +50,13 @@ t.test('a step of the wall clock during a motion stops the robot', async (t) => 
   });
   node.start();
   t.teardown(() => node.stop());
-  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-9a1' });
-  t.teardown(() => robot.endAsync(true));
-  const topics = robotTopics('r1');
-  const inbox = new MessageInbox(robot);
-  await robot.subscribeAsync(topics.cmd, { qos: 1 });
-
-  for (const frame of fixture.passingFrames(1, Date.now()))
-    await robot.publishAsync(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 1 });
   // 100 points, 10 s.
-  await robot.publishAsync(topics.intent, JSON.stringify(fixture.smallMove('long-move', 100)), { qos: 1 });
-  const move = await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'long-move');
+  const { inbox, topics, move } = await startLongMove(
+    t,
+    broker.url,
+    { username: 'robot-r1', password: 'robot-pass-9a1' },
+    fixture,
+  );
 
   stepMs = 30_000; // past the motion's end on the stepped clock, while the robot still moves
   const stop = await inbox.next<MotorCommand>(

@@ -9,13 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MotorCommand, robotTopics } from '@pentagate/protocol';
+import type { MotorCommand } from '@pentagate/protocol';
 import pino from 'pino';
 import t from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { startEdgeNode } from '../../src/node/start-edge-node.js';
 import { armFixture } from './helpers/arm-fixture.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { startLongMove } from './helpers/long-move.js';
 
 /** A TCP relay to `port` that can be cut (sockets destroyed, new ones refused) and restored on its port. */
 async function relayTo(port: number) {
@@ -80,17 +80,14 @@ t.test('a STOP the broker link could not take is published once the link is back
     logger: pino({ level: 'silent' }),
   });
   t.teardown(() => edge.stop());
-  // The controller's own connection to the broker is not through the relay: it stays up.
-  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pw-4c8' });
-  t.teardown(() => robot.endAsync(true));
-  const topics = robotTopics('r1');
-  const inbox = new MessageInbox(robot);
-  await robot.subscribeAsync(topics.cmd, { qos: 1 });
-  for (const frame of fixture.passingFrames(1, Date.now()))
-    await robot.publishAsync(topics.telemetry(frame.source), JSON.stringify(frame), { qos: 1 });
-  // 100 points, 10 s: still running when the link comes back.
-  await robot.publishAsync(topics.intent, JSON.stringify(fixture.smallMove('long-move', 100)), { qos: 1 });
-  const move = await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'long-move');
+  // The controller's own connection to the broker is not through the relay: it stays up. 100 points, 10 s:
+  // still running when the link comes back.
+  const { inbox, topics, move } = await startLongMove(
+    t,
+    broker.url,
+    { username: 'robot-r1', password: 'robot-pw-4c8' },
+    fixture,
+  );
 
   // The edge's link goes down; its sources turn stale after 1 s and the gate signs a STOP it cannot send.
   relay.cut();
