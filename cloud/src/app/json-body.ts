@@ -125,8 +125,9 @@ export function registerJsonBodyParser(
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
   // every other Content-Type, and none at all: checkMediaType lets through the two a plain client sends
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
-  // Without a Content-Type there is no body to parse (one with bytes is refused with 415 first), and a
-  // route's schema would see null: "expected object, got null" to a caller who forgot the body.
+  // A request with neither a Content-Type nor any bytes has no body to parse (bytes without a Content-Type
+  // are parsed above), and a route's schema would see null: "expected object, got null" to a caller who
+  // forgot the body.
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.schema?.body === undefined || request.headers['content-type'] !== undefined)
       return;

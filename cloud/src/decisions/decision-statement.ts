@@ -72,14 +72,17 @@ export function signDecision(statement: DecisionStatement, signer: Ed25519Signer
   return dsseSignStatement(PAYLOAD_TYPES.inToto, statement, signer);
 }
 
-/** The tier results signed in a decision envelope (its in-toto statement's predicate), read back from it. */
+/** The predicate of a decision envelope's in-toto statement, read back from the signed payload. */
+function signedPredicateOf(envelope: DsseEnvelope): { tiers: VerdictTiers; decisionId: string } {
+  return JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')).predicate;
+}
+
+/** The tier results signed in a decision envelope, read back from it. */
 export function signedTiersOf(envelope: DsseEnvelope): VerdictTiers {
-  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-  return statement.predicate.tiers as VerdictTiers;
+  return signedPredicateOf(envelope).tiers;
 }
 
 /** The decision id signed in a decision envelope, read back from it. */
 export function signedDecisionIdOf(envelope: DsseEnvelope): string {
-  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-  return statement.predicate.decisionId as string;
+  return signedPredicateOf(envelope).decisionId;
 }
