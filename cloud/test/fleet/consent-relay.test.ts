@@ -10,7 +10,7 @@ import t from 'tap';
 import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
-import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
+import { bearer, httpCaller, type TestCloud, testCloud } from '../helpers/cloud-app.js';
 import {
   consentRequestFor,
   consentToken,
@@ -248,12 +248,7 @@ t.test("an operator's consent key is no longer trusted once its API key is revok
   const cloud = await testCloud(t);
   const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
   const url = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
-  const call = (key: string, method: string, path: string, body?: unknown) =>
-    fetch(`${url}${path}`, {
-      method,
-      headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const call = httpCaller(url);
   // The operator enrols its own key, as the console does: its operator id is its API key's id.
   const operatorKeyId = (await cloud.store.listApiKeys(cloud.a.id)).find((k) => k.scope === 'operator')!.id;
   const leaver = testOperator(operatorKeyId);

@@ -155,3 +155,13 @@ export function selfCorrectBody(
     },
   };
 }
+
+/** Requests over a real socket to `url` (a listening app), as `key`; a body is sent as JSON. */
+export function httpCaller(url: string) {
+  return (key: string, method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+}

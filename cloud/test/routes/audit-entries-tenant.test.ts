@@ -6,7 +6,7 @@
  * be reached by paging through empty windows of A's. Over a real socket.
  */
 import t from 'tap';
-import { bearer, registration, testCloud } from '../helpers/cloud-app.js';
+import { httpCaller, registration, testCloud } from '../helpers/cloud-app.js';
 import { edgeChain } from '../helpers/edge-records.js';
 import { testRobot } from '../helpers/fleet.js';
 
@@ -15,12 +15,7 @@ t.test(
   async (t) => {
     const cloud = await testCloud(t);
     const url = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
-    const call = (key: string, method: string, path: string, body?: unknown) =>
-      fetch(`${url}${path}`, {
-        method,
-        headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+    const call = httpCaller(url);
     for (const name of ['b-one', 'b-two']) {
       t.equal(
         (await call(cloud.b.keys.agent, 'POST', '/api/v1/agentgate/register', registration(name))).status,
