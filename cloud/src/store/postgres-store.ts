@@ -38,6 +38,7 @@ import type {
 } from './records.js';
 import { type Row, num } from './row-mappers.js';
 import { PostgresSigningKeys } from './signing-keys/postgres-signing-keys.js';
+import { PostgresStatistics } from './postgres-statistics.js';
 import type {
   AgentRegistration,
   AuditEntryBuilder,
@@ -78,6 +79,7 @@ export class PostgresStore implements Store {
   readonly #signingKeys: PostgresSigningKeys;
   readonly #policies: PostgresPolicies;
   readonly #decisionBatches: GroupCommitQueue<PostgresBatchWrite>;
+  readonly #statistics: PostgresStatistics;
 
   private constructor(pool: pg.Pool, schema: string | undefined) {
     this.#pool = pool;
@@ -96,6 +98,7 @@ export class PostgresStore implements Store {
     this.#signingKeys = new PostgresSigningKeys(query);
     this.#policies = new PostgresPolicies(query);
     this.#decisionBatches = postgresGroupCommit(pool, { audit: this.#audit, budget: this.#budget });
+    this.#statistics = new PostgresStatistics(query, (operation) => this.#track(operation));
   }
 
   /** Connects, creates the schema if asked, and applies pending migrations under an advisory lock. */
@@ -284,12 +287,14 @@ export class PostgresStore implements Store {
   async commitDecision<T>(write: DecisionWrite<T>): Promise<DecisionCommit<T>> {
     if (this.#closed) throw new StoreError('the store is closed');
     const r = write.reservation;
-    return this.#track(
+    const commit = await this.#track(
       this.#decisionBatches.enqueue<DecisionCommit<T>>({
         account: r && { tenantId: write.tenantId, agentId: write.agentId },
         run: (c, nextIndex) => this.#decisions.commitDecision(c, write, nextIndex),
       }),
     );
+    this.#statistics.written(1);
+    return commit;
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
@@ -326,6 +331,11 @@ export class PostgresStore implements Store {
 
   async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
     return this.#policies.activePolicy(tenantId);
+  }
+
+  /** Settles once the planner statistics the store refreshes are up to date (postgres-statistics.ts). */
+  statisticsSettled(): Promise<void> {
+    return this.#statistics.settled();
   }
 
   async close(): Promise<void> {

@@ -120,15 +120,21 @@ const LEDGER_TOTALS_SQL = `SELECT COALESCE(SUM(CASE WHEN state = 'committed' THE
         COALESCE(SUM(CASE WHEN state = 'reserved' THEN amount END), 0) AS reserved
    FROM budget_reservations WHERE tenant_id = $1 AND agent_id = $2 AND created_at_ms > $3`;
 
-/** The agent's account with the sums of the reservations created in (its cutoff, $4]. */
-const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved,
-        COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS expired_spent,
-        COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS expired_reserved
+/**
+ * The agent's account with the sums of the reservations created in (its cutoff, $4]. The sums are a
+ * LATERAL subquery, so the account's cutoff is a bound of the index range read (budget_reservations_window)
+ * rather than a join filter over every reservation of the agent, which is what a planner without
+ * statistics chose for the join (postgres-statistics.ts).
+ */
+export const READ_WINDOW_SQL = `SELECT w.cutoff_ms, w.spent, w.reserved, x.expired_spent, x.expired_reserved
    FROM budget_windows w
-   LEFT JOIN budget_reservations r ON r.tenant_id = w.tenant_id AND r.agent_id = w.agent_id
-        AND r.created_at_ms > w.cutoff_ms AND r.created_at_ms <= $4
-  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3
-  GROUP BY w.cutoff_ms, w.spent, w.reserved`;
+  CROSS JOIN LATERAL (
+        SELECT COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS expired_spent,
+               COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS expired_reserved
+          FROM budget_reservations r
+         WHERE r.tenant_id = w.tenant_id AND r.agent_id = w.agent_id
+           AND r.created_at_ms > w.cutoff_ms AND r.created_at_ms <= $4) x
+  WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3`;
 
 /**
  * The window's totals from the agent's running account (budget-window.ts), inside the reservation's
@@ -161,18 +167,22 @@ async function advanceWindow(
  * - Cutoff at or past the account's (the usual case): the account moves to $4, less those reservations.
  * - Cutoff behind it (decisions of a batch are not in clock order, or a lagging replica): the account
  *   plus those reservations — the exact sum without summing the window — and the account stays.
- * No row when there is no account. The row is locked by the batch (lockAccount), and the agent's
+ * No row when there is no account (LEAST and GREATEST skip the missing cutoff, leaving the empty range
+ * ($4, $4]). The bounds are scalar subqueries, so they bound the index range read of the reservations; as a
+ * join filter they let a planner without statistics read every reservation of the agent under the
+ * audit_head lock (postgres-statistics.ts). The row is locked by the batch (lockAccount), and the agent's
  * reservations are inserted only under its budget_accounts lock, so what is read is what is moved.
  */
-const WINDOW_FROM_ACCOUNT_SQL = `WITH account AS (
+export const WINDOW_FROM_ACCOUNT_SQL = `WITH account AS (
   SELECT cutoff_ms, spent, reserved FROM budget_windows
    WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3),
 between_cutoffs AS (
   SELECT COALESCE(SUM(CASE WHEN r.state = 'committed' THEN r.amount END), 0) AS spent,
          COALESCE(SUM(CASE WHEN r.state = 'reserved' THEN r.amount END), 0) AS reserved
-    FROM account a
-    JOIN budget_reservations r ON r.tenant_id = $1 AND r.agent_id = $2
-         AND r.created_at_ms > LEAST(a.cutoff_ms, $4) AND r.created_at_ms <= GREATEST(a.cutoff_ms, $4)),
+    FROM budget_reservations r
+   WHERE r.tenant_id = $1 AND r.agent_id = $2
+     AND r.created_at_ms > LEAST((SELECT cutoff_ms FROM account), $4)
+     AND r.created_at_ms <= GREATEST((SELECT cutoff_ms FROM account), $4)),
 moved AS (
   UPDATE budget_windows w
      SET cutoff_ms = $4, spent = w.spent - b.spent, reserved = w.reserved - b.reserved

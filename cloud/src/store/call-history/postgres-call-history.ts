@@ -47,26 +47,30 @@ export class PostgresCallHistory {
     q: RelevantCallsQuery,
     query: PostgresQuery = this.#query,
   ): Promise<CallHistoryRecord[]> {
-    const rows = await query(
-      `SELECT * FROM (
+    const rows = await query(RELEVANT_CALLS_SQL, [
+      tenantId,
+      agentId,
+      q.fingerprint,
+      q.repeatSinceMs,
+      q.nearFingerprint,
+      q.toolName.toLowerCase(),
+      q.deniedSinceMs,
+      q.limit,
+    ]);
+    return rows.map(toCall).reverse();
+  }
+}
+
+/**
+ * The calls a decision's metabolic ledger reads (RelevantCallsQuery): the same fingerprint or near
+ * fingerprint since $4, and the tool's denied calls since $7, newest first, at most $8. Each reads its own
+ * index (call_history_fingerprint, _near, _denied) once the tables have statistics (postgres-statistics.ts).
+ */
+export const RELEVANT_CALLS_SQL = `SELECT * FROM (
          SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND fingerprint = $3 AND at_ms >= $4
          UNION
          SELECT * FROM call_history WHERE tenant_id = $1 AND agent_id = $2 AND near_fingerprint = $5 AND at_ms >= $4
          UNION
          SELECT * FROM call_history
           WHERE tenant_id = $1 AND agent_id = $2 AND tool_key = $6 AND approved = false AND at_ms >= $7
-       ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`,
-      [
-        tenantId,
-        agentId,
-        q.fingerprint,
-        q.repeatSinceMs,
-        q.nearFingerprint,
-        q.toolName.toLowerCase(),
-        q.deniedSinceMs,
-        q.limit,
-      ],
-    );
-    return rows.map(toCall).reverse();
-  }
-}
+       ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`;
