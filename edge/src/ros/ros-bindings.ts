@@ -28,7 +28,10 @@ export interface ScanSector {
   maxAngleRad: number;
 }
 
-/** Heights in the point cloud's frame (z), m: points outside [minZM, maxZM] are not looked at. */
+/**
+ * Heights in the point cloud's frame (z up; a camera optical frame's points are turned to those axes first), m:
+ * points outside [minZM, maxZM] are not looked at.
+ */
 export interface HeightBand {
   minZM: number;
   maxZM: number;
