@@ -4,8 +4,9 @@
  * file is read (McapStreamReader), so a recording larger than memory replays, and a truncated file yields every
  * complete record before it fails.
  *
- * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text falls back
- * to the bundled standard definitions (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
+ * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text (`ros2msg`, or
+ * the empty encoding rosbag2 writes when it found no definition) falls back to the bundled standard definitions
+ * (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
  * that are `ros2idl` or unknown, channels without a schema, and messages that do not decode become problems
  * (counted by the replay), never guesses. Chunks may be uncompressed, zstd (fzstd) or lz4 (LZ4 frames, as the
  * MCAP spec's `lz4` compression says; @foxglove/wasm-lz4, the decoder MCAP's own tools use).
@@ -134,13 +135,16 @@ function channelDecoder(
       channel.schemaId === 0 ? 'channel has no schema' : `schema id ${channel.schemaId} is not in the file`,
     );
   }
-  if (schema.encoding !== 'ros2msg') {
+  let text = new TextDecoder('utf-8', { fatal: false }).decode(schema.data);
+  // rosbag2_cpp's SequentialWriter records a type whose definition it cannot find with an empty definition and an
+  // empty encoding ("Message definition ... will be left empty in bag"): no definition, as an empty ros2msg text.
+  const leftEmpty = schema.encoding === '' && text.trim().length === 0;
+  if (schema.encoding !== 'ros2msg' && !leftEmpty) {
     return fail(
       'unknown-encoding',
       `schema encoding ${JSON.stringify(schema.encoding)} is not supported (expected ros2msg)`,
     );
   }
-  let text = new TextDecoder('utf-8', { fatal: false }).decode(schema.data);
   if (text.trim().length === 0) {
     const bundled = ros2msgSchema(type);
     if (!bundled)
