@@ -198,7 +198,7 @@ export class RosMessageMapper {
     const t = binding.type;
     switch (t) {
       case ROS_TYPES.jointState:
-        return jointStateBody(msg, t);
+        return jointStateBody(msg, t, target.profileJoints);
       case ROS_TYPES.battery:
         return batteryBody(msg, t);
       case ROS_TYPES.poseStamped:

@@ -86,6 +86,8 @@ export type RosTarget =
       heightBand?: HeightBand;
       minRangeM?: number;
       frameId?: string;
+      /** Joint-state sources: the profile's joint names (a joint the profile does not name is not gated). */
+      profileJoints?: readonly string[];
     }
   | {
       kind: 'intent';
@@ -225,6 +227,7 @@ export function bindRole(
       telemetryKind: source.kind,
       maxAgeMs: source.maxAgeMs,
       ...shape,
+      ...(source.kind === 'joint-state' ? { profileJoints: profile.joints.map((j) => j.name) } : {}),
     },
   };
 }
