@@ -26,6 +26,7 @@ import { TransportError } from '../transport/transport-error.js';
 import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
 import { storedMessage, type TopicDecoder } from './stored-message.js';
+import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
 export type RecordingProblemReason =
   | 'duplicate-message'
@@ -81,9 +82,24 @@ function sized(compression: string, out: Uint8Array, size: bigint): Uint8Array {
   return out;
 }
 
+/**
+ * A zstd chunk is decompressed without an output buffer: given one, fzstd returns that whole buffer however little
+ * it wrote (a chunk declaring more bytes than its frame holds would pass, padded with zeros) and turns it into a
+ * string on every call (several times slower on MB-sized chunks, and "Invalid string length" past ~256 MB). A frame
+ * declaring more than the chunk's uncompressed size is refused before fzstd allocates for it.
+ */
+function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
+  const declared = isZstdFrame(buffer) ? zstdContentSize(buffer) : undefined;
+  if (declared !== undefined && BigInt(declared) > size) {
+    throw new Error(
+      `zstd chunk: expected ${size} bytes after decompression, its zstd frame declares ${declared}`,
+    );
+  }
+  return sized('zstd', zstdDecompress(buffer), size);
+}
+
 const DECOMPRESS = {
-  zstd: (buffer: Uint8Array, size: bigint) =>
-    sized('zstd', zstdDecompress(buffer, new Uint8Array(Number(size))), size),
+  zstd: zstdChunk,
   lz4: (buffer: Uint8Array, size: bigint) => sized('lz4', lz4Decompress(buffer, Number(size)), size),
 };
 
