@@ -22,6 +22,7 @@ import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { decompress as zstdDecompress } from 'fzstd';
 import { unifyTypeNames } from '../ros/ros-message-definitions.js';
 import type { RecordingProblemReason } from './rosbag-reader.js';
+import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
 /** A `ros2msg` definition parsed for decoding. Throws an Error that names what is wrong with the text. */
 export function ros2msgReader(text: string): MessageReader {
@@ -45,7 +46,6 @@ export function ros2msgReader(text: string): MessageReader {
   }
 }
 
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] as const;
 /** Largest message taken out of a zstd frame (a 4K image is ~25 MB; a bigger frame is refused, not allocated). */
 const MAX_DECOMPRESSED_BYTES = 256 * 1024 * 1024;
 /** Bytes a decoded message may leave unread (alignment and payload padding). */
@@ -65,26 +65,6 @@ const ENCAPSULATIONS: ReadonlyMap<number, string> = new Map([
 export type DecodedMessage =
   | { ok: true; message: unknown }
   | { ok: false; reason: RecordingProblemReason; detail: string };
-
-function isZstdFrame(data: Uint8Array): boolean {
-  return data.byteLength >= 4 && ZSTD_MAGIC.every((b, i) => data[i] === b);
-}
-
-/** The frame content size a zstd frame header declares (RFC 8878 §3.1.1.1), or undefined when it has none. */
-function zstdContentSize(data: Uint8Array): number | undefined {
-  if (data.byteLength < 5) return undefined;
-  const fhd = data[4]!;
-  const fcsFlag = fhd >> 6;
-  const singleSegment = (fhd >> 5) & 1;
-  const dictIdFlag = fhd & 3;
-  const fcsBytes = [singleSegment ? 1 : 0, 2, 4, 8][fcsFlag]!;
-  if (fcsBytes === 0) return undefined;
-  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][dictIdFlag]!;
-  if (data.byteLength < at + fcsBytes) return undefined;
-  let size = 0;
-  for (let i = fcsBytes - 1; i >= 0; i--) size = size * 256 + data[at + i]!;
-  return fcsBytes === 2 ? size + 256 : size;
-}
 
 /** Decodes one recorded payload; `what` names it in problems (`/joint_states: sensor_msgs/msg/JointState message`). */
 export function decodeCdrMessage(reader: MessageReader, data: Uint8Array, what: string): DecodedMessage {

@@ -4,8 +4,9 @@
  * file is read (McapStreamReader), so a recording larger than memory replays, and a truncated file yields every
  * complete record before it fails.
  *
- * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text falls back
- * to the bundled standard definitions (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
+ * Schemas come from the file (`ros2msg`, parsed with @foxglove/rosmsg). A schema record without text (`ros2msg`, or
+ * the empty encoding rosbag2 writes when it found no definition) falls back to the bundled standard definitions
+ * (edge/src/ros/ros-message-definitions.ts). Channels that are not CDR, schemas
  * that are `ros2idl` or unknown, channels without a schema, and messages that do not decode become problems
  * (counted by the replay), never guesses. Chunks may be uncompressed, zstd (fzstd) or lz4 (LZ4 frames, as the
  * MCAP spec's `lz4` compression says; @foxglove/wasm-lz4, the decoder MCAP's own tools use).
@@ -25,6 +26,7 @@ import { TransportError } from '../transport/transport-error.js';
 import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
 import { storedMessage, type TopicDecoder } from './stored-message.js';
+import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
 export type RecordingProblemReason =
   | 'duplicate-message'
@@ -80,9 +82,24 @@ function sized(compression: string, out: Uint8Array, size: bigint): Uint8Array {
   return out;
 }
 
+/**
+ * A zstd chunk is decompressed without an output buffer: given one, fzstd returns that whole buffer however little
+ * it wrote (a chunk declaring more bytes than its frame holds would pass, padded with zeros) and turns it into a
+ * string on every call (several times slower on MB-sized chunks, and "Invalid string length" past ~256 MB). A frame
+ * declaring more than the chunk's uncompressed size is refused before fzstd allocates for it.
+ */
+function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
+  const declared = isZstdFrame(buffer) ? zstdContentSize(buffer) : undefined;
+  if (declared !== undefined && BigInt(declared) > size) {
+    throw new Error(
+      `zstd chunk: expected ${size} bytes after decompression, its zstd frame declares ${declared}`,
+    );
+  }
+  return sized('zstd', zstdDecompress(buffer), size);
+}
+
 const DECOMPRESS = {
-  zstd: (buffer: Uint8Array, size: bigint) =>
-    sized('zstd', zstdDecompress(buffer, new Uint8Array(Number(size))), size),
+  zstd: zstdChunk,
   lz4: (buffer: Uint8Array, size: bigint) => sized('lz4', lz4Decompress(buffer, Number(size)), size),
 };
 
@@ -134,13 +151,16 @@ function channelDecoder(
       channel.schemaId === 0 ? 'channel has no schema' : `schema id ${channel.schemaId} is not in the file`,
     );
   }
-  if (schema.encoding !== 'ros2msg') {
+  let text = new TextDecoder('utf-8', { fatal: false }).decode(schema.data);
+  // rosbag2_cpp's SequentialWriter records a type whose definition it cannot find with an empty definition and an
+  // empty encoding ("Message definition ... will be left empty in bag"): no definition, as an empty ros2msg text.
+  const leftEmpty = schema.encoding === '' && text.trim().length === 0;
+  if (schema.encoding !== 'ros2msg' && !leftEmpty) {
     return fail(
       'unknown-encoding',
       `schema encoding ${JSON.stringify(schema.encoding)} is not supported (expected ros2msg)`,
     );
   }
-  let text = new TextDecoder('utf-8', { fatal: false }).decode(schema.data);
   if (text.trim().length === 0) {
     const bundled = ros2msgSchema(type);
     if (!bundled)

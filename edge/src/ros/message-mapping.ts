@@ -163,6 +163,7 @@ export class RosMessageMapper {
         ? nowMs
         : this.#stampMs(msg, binding.type, nowMs, { ms: target.maxAgeMs, setBy: 'source allows' });
     if (target.frameId !== undefined) this.#checkFrame(msg, binding.type, target.frameId);
+    else if (target.telemetryKind === 'pose') this.#checkNotOdomFrame(msg, binding.type);
     const last = this.#lastStampMs.get(source);
     if (last !== undefined && stampMs < last) {
       throw new MappingSkip(
@@ -194,11 +195,29 @@ export class RosMessageMapper {
     }
   }
 
+  /**
+   * A pose source's frame is the zones' frame, the map frame (profile.ts: "a mobile base's zones and pose are in
+   * the map frame"). Without a `frameId` override the frame is not named, but REP 105's `odom` (optionally under a
+   * namespace, `robot1/odom`) is known not to be it: wheel odometry there drifts from the map without bound, so
+   * a zone check against it can put the robot outside a zone it is in. A deployment whose zones are drawn in
+   * `odom` says so with `frameId: odom`.
+   */
+  #checkNotOdomFrame(msg: RosRecord, type: string): void {
+    const header = asRecord(field(msg, 'header', type), `${type}.header`);
+    const got = text(header, 'frame_id', `${type}.header`).replace(/^\//, '');
+    if (got === 'odom' || got.endsWith('/odom')) {
+      throw new MappingSkip(
+        'wrong-frame',
+        `header.frame_id is ${JSON.stringify(got)}: a pose in the odom frame (REP 105) drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,
+      );
+    }
+  }
+
   #telemetryBody(binding: RosBinding, target: TelemetryTarget, msg: RosRecord): Record<string, unknown> {
     const t = binding.type;
     switch (t) {
       case ROS_TYPES.jointState:
-        return jointStateBody(msg, t);
+        return jointStateBody(msg, t, target.profileJoints);
       case ROS_TYPES.battery:
         return batteryBody(msg, t);
       case ROS_TYPES.poseStamped:

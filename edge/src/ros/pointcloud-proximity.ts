@@ -8,7 +8,13 @@
  * order when `is_bigendian` is true. A layout that does not fit (a field past point_step, a row shorter than its
  * points, data shorter than its rows) is refused whole, never read out of bounds.
  *
- * Which points count, in the cloud's own frame (taken as the robot's: x forward, y left, z up, as LaserScan's):
+ * Axes: the cloud's own frame is taken as the robot's (x forward, y left, z up: REP 103, as LaserScan's), except a
+ * camera optical frame (REP 103 suffix frames: `header.frame_id` ending in `_optical` or `_optical_frame`, as depth
+ * cameras publish their clouds), whose axes are z forward, x right, y down: its points are turned into body axes
+ * (x = z_opt, y = −x_opt, z = −y_opt) before anything is judged. Read as body axes, an optical cloud puts a person
+ * standing ahead at ±90° (outside a front sector: "clear") and measures the distance across the image, not to it.
+ *
+ * Which points count, in those axes:
  *   - a point with a NaN or infinite coordinate is no measurement (organized clouds mark "no return" with NaN);
  *   - a point at exactly (0, 0, 0) is no measurement either (some lidar drivers, e.g. Ouster's, write zeros
  *     where no echo came back; a real echo at the sensor's own origin cannot be measured);
@@ -53,6 +59,15 @@ export interface PointCloudInput {
   /** Bytes per row. */
   rowStep: number;
   data: Uint8Array;
+  /** The axes of the cloud's frame: `body` (x forward, y left, z up) or a camera's `optical` (z forward, x right, y down). */
+  axes: CloudAxes;
+}
+
+export type CloudAxes = 'body' | 'optical';
+
+/** REP 103 suffix frames: a camera's optical frame is named `<camera frame>_optical` (`…_optical_frame` by most drivers). */
+export function cloudAxes(frameId: string): CloudAxes {
+  return /_optical(_frame)?$/.test(frameId) ? 'optical' : 'body';
 }
 
 export interface CloudFilter {
@@ -145,6 +160,7 @@ export function nearestCloudReturn(cloud: PointCloudInput, filter: CloudFilter =
   if (points === 0) return { status: 'invalid', detail: 'the cloud has no points' };
   const { x, y, z } = layout(cloud);
   const read = coordinateReader(cloud, [x, y, z]);
+  const optical = cloud.axes === 'optical';
   const minZM = filter.heightBand?.minZM ?? Number.NEGATIVE_INFINITY;
   const maxZM = filter.heightBand?.maxZM ?? Number.POSITIVE_INFINITY;
   const minRange2 = (filter.minRangeM ?? 0) ** 2;
@@ -156,9 +172,12 @@ export function nearestCloudReturn(cloud: PointCloudInput, filter: CloudFilter =
   for (let row = 0; row < cloud.height; row++) {
     for (let col = 0; col < cloud.width; col++) {
       const at = row * cloud.rowStep + col * cloud.pointStep;
-      const px = read(at, x);
-      const py = read(at, y);
-      const pz = read(at, z);
+      const ax = read(at, x);
+      const ay = read(at, y);
+      const az = read(at, z);
+      const px = optical ? az : ax;
+      const py = optical ? -ax : ay;
+      const pz = optical ? -ay : az;
       if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) continue;
       if (px === 0 && py === 0 && pz === 0) continue;
       valid += 1;

@@ -5,7 +5,12 @@
  * whose layout cannot be read a `malformed` one.
  */
 import { MappingSkip } from './mapping-skip.js';
-import { CloudLayoutError, type PointFieldInput, nearestCloudReturn } from './pointcloud-proximity.js';
+import {
+  CloudLayoutError,
+  type PointFieldInput,
+  cloudAxes,
+  nearestCloudReturn,
+} from './pointcloud-proximity.js';
 import type { RosTarget } from './ros-bindings.js';
 import { ROS_TYPES } from './ros-types.js';
 import {
@@ -73,6 +78,7 @@ function pointCloudReading(msg: RosRecord, t: string, target: TelemetryTarget): 
     pointStep: count(msg, 'point_step', t),
     rowStep: count(msg, 'row_step', t),
     data: byteArray(msg, 'data', t),
+    axes: cloudAxes(text(asRecord(field(msg, 'header', t), `${t}.header`), 'frame_id', `${t}.header`)),
   };
   try {
     return nearestCloudReturn(cloud, target);

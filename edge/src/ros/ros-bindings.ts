@@ -28,7 +28,10 @@ export interface ScanSector {
   maxAngleRad: number;
 }
 
-/** Heights in the point cloud's frame (z), m: points outside [minZM, maxZM] are not looked at. */
+/**
+ * Heights in the point cloud's frame (z up; a camera optical frame's points are turned to those axes first), m:
+ * points outside [minZM, maxZM] are not looked at.
+ */
 export interface HeightBand {
   minZM: number;
   maxZM: number;
@@ -83,6 +86,8 @@ export type RosTarget =
       heightBand?: HeightBand;
       minRangeM?: number;
       frameId?: string;
+      /** Joint-state sources: the profile's joint names (a joint the profile does not name is not gated). */
+      profileJoints?: readonly string[];
     }
   | {
       kind: 'intent';
@@ -222,6 +227,7 @@ export function bindRole(
       telemetryKind: source.kind,
       maxAgeMs: source.maxAgeMs,
       ...shape,
+      ...(source.kind === 'joint-state' ? { profileJoints: profile.joints.map((j) => j.name) } : {}),
     },
   };
 }

@@ -111,14 +111,54 @@ t.test(
       'a leading slash (a ROS 1 habit) names the same frame',
     );
     t.match(m.skipCounts(), { 'wrong-frame': 1 });
+    const odomAllowed = bindRole(base, 'pose', '/odom', undefined, {
+      type: ROS_TYPES.odometry,
+      frameId: 'odom',
+    });
+    t.match(
+      mapper().map(odomAllowed, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, 'odom')), T0),
+      { kind: 'telemetry' },
+      'zones drawn in odom: the override says so',
+    );
+  },
+);
+
+t.test(
+  'without a frameId override, a pose in REP 105 odom is skipped as wrong-frame; other frames are not checked',
+  async (t) => {
+    const b = bindRole(base, 'pose', '/odom', undefined, { type: ROS_TYPES.odometry });
+    const m = mapper();
+    for (const frameId of ['odom', '/odom', 'robot1/odom']) {
+      t.match(
+        m.map(b, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, frameId)), T0),
+        {
+          kind: 'skip',
+          reason: 'wrong-frame',
+          detail:
+            /header\.frame_id is "(robot1\/)?odom": a pose in the odom frame \(REP 105\) drifts from the map frame/,
+        },
+        frameId,
+      );
+    }
+    for (const frameId of ['map', 'world', 'odom_combined_map']) {
+      t.match(
+        mapper().map(b, throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, frameId)), T0),
+        { kind: 'telemetry', frame: { kind: 'pose' } },
+        frameId,
+      );
+    }
+    const poseStamped = bindRole(base, 'pose', '/pose', undefined, { type: ROS_TYPES.poseStamped });
     t.match(
       mapper().map(
-        bindRole(base, 'pose', '/odom', undefined, { type: ROS_TYPES.odometry }),
-        throughCdr(b.type, odometryMsg(T0, { x: 1, y: 0 }, 0, {}, 'odom')),
-        T0,
+        poseStamped,
+        {
+          header: { stamp: { sec: Math.floor(T0 / 1000), nanosec: 0 }, frame_id: 'odom' },
+          pose: { position: { x: 1, y: 2, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+        },
+        Math.floor(T0 / 1000) * 1000,
       ),
-      { kind: 'telemetry' },
-      'without the override the frame is not checked',
+      { kind: 'skip', reason: 'wrong-frame' },
+      'PoseStamped alike',
     );
   },
 );

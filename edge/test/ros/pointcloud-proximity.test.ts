@@ -10,7 +10,7 @@ import { nearestCloudReturn } from '../../src/ros/pointcloud-proximity.js';
 import { bindRole } from '../../src/ros/ros-bindings.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfile } from '../trap/fixtures.js';
-import { type CloudLayout, FLOAT64, cloudMsg, throughCdr } from './helpers/ros-messages.js';
+import { type CloudLayout, FLOAT64, cloudMsg, header, throughCdr } from './helpers/ros-messages.js';
 
 const base = baseProfile();
 const cloudType = ROS_TYPES.pointCloud2;
@@ -119,6 +119,32 @@ t.test(
   },
 );
 
+t.test(
+  "a depth camera's cloud in its optical frame (z forward, x right, y down) is judged in body axes",
+  async (t) => {
+    // A person 1 m ahead, a little left of the camera, from 0.1 to 1.8 m above it (body axes: x forward, y left,
+    // z up), as a depth camera publishes it in its optical frame: x_opt = −y, y_opt = −z, z_opt = x.
+    const person: number[][] = [];
+    for (let left = 0.1; left <= 0.5; left += 0.1) {
+      for (let up = 0.1; up <= 1.8; up += 0.1) person.push([1, left, up]);
+    }
+    const optical = person.map(([x, y, z]) => [-y!, -z!, x!]);
+    const expected = Math.hypot(Math.fround(1), Math.fround(0.1));
+    for (const frameId of ['camera_depth_optical_frame', '/camera_color_optical_frame', 'zed_left_optical']) {
+      t.match(
+        map({ ...cloudMsg(T0, optical), header: header(T0, frameId) }),
+        { kind: 'telemetry', frame: { nearestHumanM: expected, sectorRad: Math.atan2(Math.fround(0.1), 1) } },
+        `${frameId}: the person ahead is seen in the front sector, at the distance to them`,
+      );
+    }
+    t.match(
+      map({ ...cloudMsg(T0, person), header: header(T0, 'camera_link') }),
+      { kind: 'telemetry', frame: { nearestHumanM: expected } },
+      'the same person in the camera body frame reads the same',
+    );
+  },
+);
+
 t.test('valid points, none inside the sector and band: the sector is clear', async (t) => {
   const r = map(
     cloudMsg(T0, [
@@ -196,6 +222,7 @@ t.test('the aligned float32 fast path and the byte-order-aware path read the sam
     pointStep: msg.point_step,
     rowStep: msg.row_step,
     data,
+    axes: 'body' as const,
   });
   for (const filter of [
     {},
