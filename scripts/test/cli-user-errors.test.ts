@@ -203,10 +203,10 @@ function casesFor(path: string[], takenPort: number): Case[] {
   const command = cliCommands.find((c) => c.path.join(' ') === path.join(' '));
   if (!command) return [];
   // A new working line per case: outputs named in it (`fresh`) must not be left over from another case.
-  const base = () => workingLines[path.join(' ')]();
+  const base = () => workingLines[path.join(' ')]!();
   const cases: Case[] = [];
   const positionalIsPath = (command.positionals?.[1] ?? 0) > 0 && isPathPositional(command.usage);
-  if (positionalIsPath && base().length > 0 && !base()[0].startsWith('--')) {
+  if (positionalIsPath && base().length > 0 && !base()[0]!.startsWith('--')) {
     cases.push({ name: 'missing FILE argument', args: [missing, ...base().slice(1)], mentions: missing });
     if (path[0] === 'keys') {
       cases.push({ name: 'malformed key FILE', args: [garbage, ...base().slice(1)], mentions: garbage });

@@ -176,7 +176,7 @@ async function runReadme(template: string, readme: string, blocks: ReadmeBlock[]
 async function inPool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
+    while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: limit }, worker));
 }

@@ -24,26 +24,26 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
   const blocks: ReadmeBlock[] = [];
   let i = 0;
   while (i < lines.length) {
-    if (/^```/.test(lines[i]) && !fence.test(lines[i])) {
+    if (/^```/.test(lines[i]!) && !fence.test(lines[i]!)) {
       // Another language's block: skip to its end so a ```sh inside it is not read as a fence.
       i++;
-      while (i < lines.length && !/^```\s*$/.test(lines[i])) i++;
+      while (i < lines.length && !/^```\s*$/.test(lines[i]!)) i++;
       i++;
       continue;
     }
-    if (!fence.test(lines[i])) {
+    if (!fence.test(lines[i]!)) {
       i++;
       continue;
     }
     const block: ReadmeBlock = { line: i + 1, code: '', expect: [], badMarkers: [] };
     for (let j = i - 1; j >= 0; j--) {
-      const m = marker.exec(lines[j].trim());
+      const m = marker.exec(lines[j]!.trim());
       if (!m) break;
-      readMarker(m[1], block);
+      readMarker(m[1]!, block);
     }
     const body: string[] = [];
     i++;
-    while (i < lines.length && !/^```\s*$/.test(lines[i])) body.push(lines[i++]);
+    while (i < lines.length && !/^```\s*$/.test(lines[i]!)) body.push(lines[i++]!);
     block.code = `${body.join('\n')}\n`;
     blocks.push(block);
     i++;
@@ -53,14 +53,14 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
 
 function readMarker(text: string, block: ReadmeBlock): void {
   const skip = /^skip\s*\((.*)\)$/.exec(text);
-  if (skip && skip[1].trim().length > 0) {
-    block.skipReason = skip[1].trim();
+  if (skip && skip[1]!.trim().length > 0) {
+    block.skipReason = skip[1]!.trim();
     return;
   }
   const expect = /^expect\s+\/(.+)\/([a-z]*)$/.exec(text);
   if (expect) {
     try {
-      block.expect.push(new RegExp(expect[1], expect[2]));
+      block.expect.push(new RegExp(expect[1]!, expect[2]));
       return;
     } catch {
       // falls through to a bad marker

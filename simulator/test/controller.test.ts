@@ -149,7 +149,7 @@ t.test('commands and attacks over a real serial line (socat pseudo-terminals)', 
     line = await SerialLine.open();
   } catch (err) {
     if (process.env.CI) throw err;
-    t.skip(`socat is not available: ${(err as Error).message}`);
+    t.skip(`socat is not available: ${(err as Error).message}`, () => {});
     return;
   }
   t.teardown(() => line.close());

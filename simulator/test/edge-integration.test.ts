@@ -95,7 +95,7 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
   if (!requireEdgeCli(t)) return;
   if (!(await mosquittoUp())) {
     if (process.env.CI) t.fail('Mosquitto is not listening on 127.0.0.1:1883 (required when CI=true)');
-    else t.skip('Mosquitto is not listening on 127.0.0.1:1883; start it to run this test');
+    else t.skip('Mosquitto is not listening on 127.0.0.1:1883; start it to run this test', () => {});
     return;
   }
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-connect-test-'));

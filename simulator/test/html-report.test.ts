@@ -165,7 +165,7 @@ t.test(
     );
     const missing = skipWithoutChromium(t);
     if (missing) {
-      if (!process.env.CI) t.skip(`${missing} to run the rendering check`);
+      if (!process.env.CI) t.skip(`${missing} to run the rendering check`, () => {});
       return;
     }
     const dir = await mkdtemp(join(tmpdir(), 'pentagate-report-'));

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { loadBrokerUsers, verifyPassword } from '@pentagate/edge/commands';
+import type { VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
 import { brokerAccountsFor, hashWithEdgeCli } from '../src/edge/broker-accounts.js';
 import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
@@ -64,14 +65,14 @@ t.test('the lead-in asks to hold position and owns only its own verdicts', async
     [0.1, -1.5, 1.5, -1.5, -1.5, 0],
     'the target is where the arm is',
   );
-  const verdict = {
+  const verdict: VerdictEvent = {
     v: 1,
     robotId: profile.robotId,
     outcome: 'signed',
     atMs: 0,
     violations: [],
     gates: [],
-  } as const;
+  };
   t.notOk(leadIn.owns({ ...verdict, intentId: 'pick' }, 1000));
   t.notOk(leadIn.done(5000), 'not done before its verdict');
   t.ok(leadIn.owns({ ...verdict, intentId: LEAD_IN_INTENT_ID }, 1000));

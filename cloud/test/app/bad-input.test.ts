@@ -3,6 +3,7 @@
  * write is the refusal's audit entry. Also the mapping of server-side faults (500, 503).
  */
 import { gzipSync } from 'node:zlib';
+import type { InjectOptions } from 'fastify';
 import t from 'tap';
 import { toApiError } from '../../src/app/error-handler.js';
 import { MAX_AGENT_BODY_VALUES } from '../../src/app/json-body.js';
@@ -18,7 +19,7 @@ t.test('each refusal is a JSON error with a fitting 4xx and exactly one refusal 
   const json = { 'content-type': 'application/json' };
   const cases: {
     name: string;
-    request: Parameters<typeof cloud.app.inject>[0];
+    request: InjectOptions;
     status: number;
     code: string;
     message: RegExp;

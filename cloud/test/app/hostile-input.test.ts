@@ -15,7 +15,7 @@ const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 interface HostileCase {
   name: string;
   url: string;
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
   contentType?: string;
   status: number;
   code: string;

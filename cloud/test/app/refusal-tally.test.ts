@@ -4,14 +4,14 @@
  * window; addresses beyond the bound share one count.
  */
 import { generateEd25519 } from '@pentagate/crypto';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { RefusalTally, OTHER_ADDRESSES } from '../../src/app/refusal-tally.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { serverKeysFromSeed } from '../../src/keys/server-keys.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { StoreError } from '../../src/store/store-error.js';
 
-function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], maxAddresses = 10) {
+function setup(t: Test, maxAddresses = 10) {
   const store = new SqliteStore({ path: ':memory:' });
   t.teardown(() => store.close());
   const keys = serverKeysFromSeed(generateEd25519().privateKey, 'test.local/audit');

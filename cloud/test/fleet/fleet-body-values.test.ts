@@ -16,7 +16,9 @@ import { jsonValueCount } from '../helpers/json-values.js';
 function batchOf(total: number): { records: EdgeAuditRecord[] } {
   const [record] = edgeChain('arm-1', 1) as [EdgeAuditRecord];
   const gate = { vertex: 'RISK' as const, passed: true, violations: [], evidence: { a: [] as object[] } };
-  const shell = { records: [{ ...record, verdict: { ...record.verdict, gates: [gate] } }] };
+  const shell: { records: EdgeAuditRecord[] } = {
+    records: [{ ...record, verdict: { ...record.verdict, gates: [gate] } }],
+  };
   gate.evidence.a = Array.from({ length: total - jsonValueCount(shell) }, () => ({}));
   const [first] = shell.records as [EdgeAuditRecord];
   return { records: [{ ...first, prevDigest: GENESIS }] };

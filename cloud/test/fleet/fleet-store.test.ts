@@ -4,7 +4,7 @@
  * contiguous records admitted once, duplicates acknowledged, gaps, forks and rewritten records refused
  * whole with nothing stored — each admitted record an `edge.verdict` leaf of the audit log.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import type { ConsentRequestRecord } from '../../src/store/consent-queue.js';
 import type { EdgeRecordWrite, FleetStore, RobotRecord } from '../../src/store/fleet-store.js';
@@ -16,7 +16,7 @@ import { consentRequestFor, liftIntent } from '../helpers/consent.js';
 import { digestOf, edgeChain, GENESIS } from '../helpers/edge-records.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 const T0 = 1_800_000_000_000;
 const entry = (type: string, data: Record<string, unknown>) =>

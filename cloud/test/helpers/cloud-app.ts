@@ -117,7 +117,7 @@ export function transferCall(
   lobeName: string,
   spend = 120,
   toolCall: Record<string, unknown> = {},
-): Record<string, unknown> {
+): { lobe_name: string; spend_amount: number; tool_call: Record<string, unknown> } {
   return {
     lobe_name: lobeName,
     spend_amount: spend,

@@ -4,7 +4,7 @@
  * even inside a batch), settlements (won, refused, missing) with their reservation and audit entry, the
  * approval and expiry queries, policy versions by digest, and the audit-event filters.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { RowConflict } from '../../src/store/composed-row.js';
 import { proposalRow } from '../../src/store/kernel-rows.js';
@@ -14,7 +14,7 @@ import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { DecisionCommit, Store } from '../../src/store/store.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 const T0 = 1_800_000_000_000;
 

@@ -6,14 +6,14 @@
  * route settles an ALLOW at once (state executed), the kernel route leaves it open for execute. On SQLite,
  * and on PostgreSQL.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { openKernelStore } from '../../src/store/open-kernel-store.js';
 import { barrierAtCommit, tightBudgetPolicy } from '../helpers/budget-race.js';
 import { bearer, registerLobe, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 import { type KernelTestCloud, kernelCloud, ledgerWrite } from './kernel-helpers.js';
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 const BUDGET = 100;
 const SPEND = 30;

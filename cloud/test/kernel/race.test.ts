@@ -3,7 +3,7 @@
  * success"), settled by the database: on SQLite through the single-writer transaction, on PostgreSQL by
  * the proposal row lock — with two app replicas sharing one database, as in ARCHITECTURE.md §7.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
 import { twoReplicas } from '../helpers/budget-race.js';
@@ -13,7 +13,7 @@ import { kernelCloud, ledgerWrite } from './kernel-helpers.js';
 
 const CONCURRENT = 200;
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 async function race(t: Tap, apps: CloudApp[], store: Store, tenantId: string, key: string): Promise<void> {
   const auth = await apps[0]!.inject({

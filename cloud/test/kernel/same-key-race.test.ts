@@ -8,7 +8,7 @@
  * collides with a row another transaction committed.
  */
 import { generateEd25519 } from '@pentagate/crypto';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type CloudApp, buildApp } from '../../src/app/build-app.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -17,7 +17,7 @@ import { bearer, EXAMPLE_POLICY, testTenant, transferCall } from '../helpers/clo
 import { openTestPostgres, POSTGRES_URL, requirePostgres } from '../helpers/postgres.js';
 import { kernelCloud, ledgerWrite } from './kernel-helpers.js';
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 const SAME_KEY = 6;
 const SPEND = 40;

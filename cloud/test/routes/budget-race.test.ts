@@ -4,7 +4,7 @@
  * what fits through and turns the rest into ECONOMY vetoes. Run on SQLite, and on PostgreSQL with two
  * replicas sharing one database.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
 import { barrierAtCommit, proposeAtOnce, tightBudgetPolicy, twoReplicas } from '../helpers/budget-race.js';
@@ -60,7 +60,7 @@ async function race(
   t.ok(totals.reserved <= BUDGET, 'the ledger never exceeds the budget');
 }
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 t.test('SQLite: concurrent proposes never overspend', async (t) => {
   const cloud = await testCloud(t, { policyText: RACE_POLICY });

@@ -6,7 +6,7 @@
  * ECONOMY.LOOP_IDENTICAL vetoes that reserved nothing, and a veto replays as itself from its stored input.
  * Run on SQLite, and on PostgreSQL with two replicas sharing one database.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { CloudApp } from '../../src/app/build-app.js';
 import type { Store } from '../../src/store/store.js';
 import { barrierAtCommit, proposeAtOnce, twoReplicas } from '../helpers/budget-race.js';
@@ -34,7 +34,7 @@ metabolic:
     enabled: false
 `;
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 async function loopRace(
   t: Tap,

@@ -5,7 +5,7 @@
  * priced out so the plan shows whether the index can serve the query at all). And the filters still return
  * exactly the tenant's entries, in order.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { postgresAuditEventsQuery, sqliteAuditEventsQuery } from '../../src/store/audit-events-query.js';
 import type { AuditEventQuery } from '../../src/store/kernel-store.js';
@@ -14,7 +14,7 @@ import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 const QUERIES: [string, AuditEventQuery, RegExp][] = [
   ['a tenant', { tenantId: 'ten-a', limit: 100 }, /audit_log_by_tenant/],

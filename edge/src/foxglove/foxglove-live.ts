@@ -117,7 +117,7 @@ export class FoxgloveLive {
     return new FoxgloveLive(`ws://${host}:${port}`, server, wss, channels);
   }
 
-  #send(channel: keyof typeof RECORDED_TOPICS, atMs: number, payload: Uint8Array): void {
+  #send(channel: keyof typeof RECORDED_TOPICS, atMs: number, payload: Uint8Array<ArrayBuffer>): void {
     this.#server.sendMessage(this.#channels[channel], BigInt(Math.round(atMs)) * NS_PER_MS, payload);
   }
 
@@ -139,7 +139,9 @@ export class FoxgloveLive {
       ...(verdict.evidenceDigest ? { evidenceDigest: verdict.evidenceDigest } : {}),
       frames,
     });
-    this.#send('diagnostics', atMs, this.#diagnostics.writeMessage(verdictToDiagnosticArray(verdict)));
+    // CdrWriter writes into a new ArrayBuffer, never a shared one, as sendMessage's BufferSource requires
+    const diagnostics = this.#diagnostics.writeMessage(verdictToDiagnosticArray(verdict));
+    this.#send('diagnostics', atMs, diagnostics as Uint8Array<ArrayBuffer>);
   }
 
   async command(command: MotorCommand, atMs = command.issuedAt): Promise<void> {

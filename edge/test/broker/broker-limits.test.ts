@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import t from 'tap';
+import type { MqttClient } from 'mqtt';
+import t, { type Test } from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { connectClient } from '../runtime/helpers/mqtt-clients.js';
 import { mosquittoMissing, startOwnMosquitto } from './helpers/own-mosquitto.js';
@@ -92,11 +93,11 @@ interface Target {
   embedded: boolean;
 }
 
-async function checkLimits(t: Tap.Test, target: Target, limitConnections: number): Promise<void> {
+async function checkLimits(t: Test, target: Target, limitConnections: number): Promise<void> {
   // First, on a fresh broker: Mosquitto 2.0.11 miscounts its connections after closing some kinds of socket.
   t.test(`sockets beyond ${limitConnections} are closed on accept`, async (t) => {
     // Real sessions, so each holds a slot on either broker.
-    const clients = [];
+    const clients: MqttClient[] = [];
     for (let i = 0; i < limitConnections; i++) {
       clients.push(await connectClient(target.url, { username: 'planner-r1', password: 'planner-pw-1' }));
     }

@@ -4,7 +4,7 @@
  * specification), not derived from the rule code under test.
  */
 import { randomUUID } from 'node:crypto';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { MqttClient } from 'mqtt';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { withProfilePublishers } from '../../src/broker/profile-publishers.js';
@@ -133,7 +133,7 @@ function publishSettled(
   });
 }
 
-async function walkPublish(t: Tap.Test, target: Target): Promise<void> {
+async function walkPublish(t: Test, target: Target): Promise<void> {
   const observers = new Map<Username, Session>();
   const observer = async (u: Username) => {
     let s = observers.get(u);
@@ -180,7 +180,7 @@ async function walkPublish(t: Tap.Test, target: Target): Promise<void> {
   }
 }
 
-async function walkSubscribe(t: Tap.Test, target: Target): Promise<void> {
+async function walkSubscribe(t: Test, target: Target): Promise<void> {
   for (const who of usernames) {
     const session = await Session.open(target, who);
     const filters = [...Object.values(TOPICS), ...Object.keys(WILDCARD_FILTERS)];

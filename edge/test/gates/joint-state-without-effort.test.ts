@@ -25,7 +25,7 @@ t.test('a joint state without effort: taken, and INVARIANT fails closed naming t
   const { ingest, profile, r } = judged((f) => {
     f.effortsNm = [];
   });
-  t.equal(ingest.accepted, true, ingest.reason);
+  t.equal(ingest.accepted, true, ingest.reason ?? '');
   t.equal(r.kind, 'veto');
   t.match(vertex(r, 'INVARIANT')?.violations, [
     `INVARIANT.MISSING_DATA: no measured effort for ${allJoints(profile)}: joint-state/joint_states seq`,
@@ -38,7 +38,7 @@ t.test('a joint state without velocity: INVARIANT fails closed naming the veloci
   const { ingest, r } = judged((f) => {
     f.velocitiesRadS = [];
   });
-  t.equal(ingest.accepted, true, ingest.reason);
+  t.equal(ingest.accepted, true, ingest.reason ?? '');
   t.equal(r.kind, 'veto');
   t.match(vertex(r, 'INVARIANT')?.violations, [
     /^INVARIANT\.MISSING_DATA: no measured velocity for .* empty velocity array$/,

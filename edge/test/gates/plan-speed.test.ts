@@ -3,7 +3,7 @@
  * distance and speed cap for that speed, and the profile cross-check. Numbers are worked by hand below.
  */
 import type { RobotProfile } from '@pentagate/protocol';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { maxSpeedScaleFor, protectiveSeparationDistanceM } from '../../src/gates/separation-distance.js';
 import { dhTable } from '../../src/kinematics/forward-kinematics.js';
 import { jointLimitFlangeSpeedMps } from '../../src/kinematics/joint-limit-speed.js';
@@ -27,7 +27,7 @@ const planar = [
   { aM: 0.5, dM: 0, alphaRad: 0, thetaOffsetRad: 0 },
 ];
 
-const close = (t: Tap.Test, got: number, want: number, what: string) =>
+const close = (t: Test, got: number, want: number, what: string) =>
   t.ok(Math.abs(got - want) < 1e-9, `${what}: ${got} ≈ ${want}`);
 
 t.test('peak Cartesian speed of an arm plan, by forward kinematics', async (t) => {

@@ -8,7 +8,7 @@
  *   - NaN on one profile joint while the others are measured, or ±Inf anywhere: the frame is refused (non-finite).
  */
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { T0, armIntent, makeGate } from '../trap/fixtures.js';
 import {
@@ -24,7 +24,7 @@ import {
 type JointStateMsg = ReturnType<typeof jointStateMsg>;
 
 /** 400 ms of a healthy cell whose joint states `recorded` rewrites, then a planned move. */
-async function replayCell(t: Tap.Test, recorded: (m: JointStateMsg) => Record<string, unknown>) {
+async function replayCell(t: Test, recorded: (m: JointStateMsg) => Record<string, unknown>) {
   const bag = join(t.testdir(), 'cell.mcap');
   const { gate, profile } = makeGate();
   const w = await openBag(bag);

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
 import { conforms, type MotorCommand, VerdictEventSchema, type VerdictEvent } from '@pentagate/protocol';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { EdgeNode } from '../../src/node/edge-node.js';
 import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
@@ -14,7 +14,7 @@ import { FakeRclnodejs } from './helpers/fake-rclnodejs.js';
 import { header, stamp } from './helpers/recordings.js';
 import { rosProfile, sensor } from './helpers/ros-profile.js';
 
-async function startRosEdge(t: Parameters<Parameters<typeof t.test>[0]>[0]) {
+async function startRosEdge(t: Test) {
   const fixture = armFixture({ robotId: 'ros-arm' });
   const profile = rosProfile(fixture.profile);
   const rcl = new FakeRclnodejs();
@@ -235,7 +235,8 @@ t.test('rclnodejs is loaded only when ROS 2 is sourced, with a clear message oth
   );
   await t.rejects(
     Ros2Transport.start({ profile: rosProfile(armFixture().profile) }),
-    process.env.AMENT_PREFIX_PATH ? {} : { code: 'ROS2_UNAVAILABLE' },
+    // with ROS 2 sourced any refusal will do; tap's ErrorMatch type has no empty pattern
+    process.env.AMENT_PREFIX_PATH ? ({} as Error) : { code: 'ROS2_UNAVAILABLE' },
   );
 });
 

@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McapStreamReader } from '@mcap/core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readRecording } from '../../src/mcap/recording-reader.js';
 import { replayRecording } from '../../src/mcap/replay.js';
 import type { RecordedItem } from '../../src/mcap/rosbag-reader.js';
@@ -35,10 +35,7 @@ async function replayScene(path: string) {
   return replayRecording({ bagPath: path, profile, gate });
 }
 
-function expectScene(
-  t: Parameters<Parameters<typeof t.test>[0]>[0],
-  s: Awaited<ReturnType<typeof replayScene>>,
-) {
+function expectScene(t: Test, s: Awaited<ReturnType<typeof replayScene>>) {
   t.equal(s.error, undefined);
   t.equal(s.skipped.total, 0, JSON.stringify(s.skipped.examples));
   t.equal(s.verdicts.byOutcome.signed, 1, 'the move is signed');

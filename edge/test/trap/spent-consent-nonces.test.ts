@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSpentConsentNonces, MemorySequenceStore } from '@pentagate/edge';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { T0, armIntent, consent, feedHealthy, makeGate } from './fixtures.js';
 
 const NONCE_A = 'nonce-restart-000001';
@@ -80,7 +80,7 @@ async function check(t: Tap, nonces: FileSpentConsentNonces): Promise<void> {
   t.notOk(nonces.has(NONCE_A), 'the nonce is not counted as spent');
 }
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
+type Tap = Test;
 
 t.test('a clock that steps forward and back does not make a spent statement usable again', async (t) => {
   const path = join(t.testdir(), 'consent-nonces.json');

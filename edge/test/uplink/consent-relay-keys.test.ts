@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createEd25519Signer, dsseSignStatement, generateEd25519 } from '@pentagate/crypto';
 import { type ConsentRequest, type DsseEnvelope, type TrustedKey, toBase64Url } from '@pentagate/protocol';
 import pino from 'pino';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { CloudLink } from '../../src/uplink/cloud-link.js';
 import { ConsentRelay } from '../../src/uplink/consent-relay.js';
 
@@ -36,7 +36,7 @@ interface CloudState {
   keyReads: number;
 }
 
-async function fleetRoutes(t: Tap.Test, state: CloudState): Promise<string> {
+async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
   const answer = (res: ServerResponse, body: unknown) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -63,7 +63,7 @@ async function fleetRoutes(t: Tap.Test, state: CloudState): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function relayWith(t: Tap.Test, state: CloudState) {
+async function relayWith(t: Test, state: CloudState) {
   const url = await fleetRoutes(t, state);
   const trustedAtDelivery: string[][] = [];
   let trusted: string[] = [];

@@ -112,7 +112,7 @@ t.test('a tampered signature by a trusted key fails even when another signature 
   const env = dsseSign(inToto, payload, [operator, proofSigner]);
   t.equal(dsseVerify(env, trust).keyid, operator.keyid);
   const sig = Buffer.from(env.signatures[1]!.sig, 'base64');
-  sig[10] ^= 1;
+  sig[10]! ^= 1;
   const tampered = {
     ...env,
     signatures: [env.signatures[0]!, { ...env.signatures[1]!, sig: sig.toString('base64') }],

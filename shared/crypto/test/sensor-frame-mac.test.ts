@@ -1,5 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalize, isTelemetryFrame, type TelemetryFrame } from '@pentagate/protocol';
+import {
+  canonicalize,
+  isTelemetryFrame,
+  type ProximityFrame,
+  type TelemetryFrame,
+} from '@pentagate/protocol';
 import t from 'tap';
 import {
   COMMAND_MAC_CONTEXT,
@@ -40,7 +45,7 @@ t.test('the frame MAC is HMAC-SHA256 over the sensor context and the JCS of the 
 
 t.test('verifyFrameMac refuses other keys, changed values, missing and malformed tags', async (t) => {
   const key = new Uint8Array(randomBytes(32));
-  const signed = signTelemetryFrame(key, frame) as TelemetryFrame & {
+  const signed = signTelemetryFrame(key, frame) as ProximityFrame & {
     mac: { keyId: string; hmacSha256: string };
   };
   t.notOk(verifyFrameMac(new Uint8Array(randomBytes(32)), signed), 'other key');

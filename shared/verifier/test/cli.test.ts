@@ -2,7 +2,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hmacKeyId } from '@pentagate/crypto';
 import { toBase64 } from '@pentagate/protocol';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import {
   ORIGIN,
   T0_MS,
@@ -28,7 +28,7 @@ import { pentagate } from './fixtures/cli.js';
 const log = buildLog(5);
 const AT = iso(T0_MS + 10_000);
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const dir = await tempDir(t);
   const file = async (name: string, body: unknown) => {
     const path = join(dir, name);
@@ -41,8 +41,7 @@ async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
   return { dir, file, trust: await file('trust.json', trustDocument()) };
 }
 
-const noStack = (t: { notMatch(a: string, b: RegExp, m?: string): void }, text: string) =>
-  t.notMatch(text, /\n\s+at .*\(.*:\d+:\d+\)/, 'no stack trace');
+const noStack = (t: Test, text: string) => t.notMatch(text, /\n\s+at .*\(.*:\d+:\d+\)/, 'no stack trace');
 
 t.test('verify --help lists every subcommand with one line each', async (t) => {
   const { code, out } = await pentagate('verify', '--help');

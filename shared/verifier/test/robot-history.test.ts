@@ -6,7 +6,7 @@
 import { MerkleTree, TrustStore, sha256Hex } from '@pentagate/crypto';
 import { type AuditEntry, canonicalBytes, canonicalize, type EdgeAuditRecord } from '@pentagate/protocol';
 import { verifyAuditKit } from '@pentagate/verifier';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { T0_MS, buildLog, tempDir, trustDocument, writeKit } from './fixtures/artifacts.js';
 
 const trust = TrustStore.fromDocument(trustDocument());
@@ -35,7 +35,7 @@ function records(robotId: string, commands: ([number, number] | undefined)[]): E
   });
 }
 
-async function verifyWith(t: Parameters<Parameters<typeof t.test>[1]>[0], shipped: EdgeAuditRecord[][]) {
+async function verifyWith(t: Test, shipped: EdgeAuditRecord[][]) {
   const log = buildLog(3);
   const tree = new MerkleTree();
   for (const e of log.entries) tree.append(canonicalBytes(e));

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeHmacKeyFile } from '@pentagate/crypto';
 import fc from 'fast-check';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import {
   T0_MS,
   buildLog,
@@ -39,7 +39,7 @@ const mutation = fc.record({ position: fc.nat(), mask: fc.integer({ min: 1, max:
 
 /** Checks the untouched artifact is VALID, then that no single-byte change of it is. */
 async function neverValid(
-  t: Tap.Test,
+  t: Test,
   original: Uint8Array,
   path: string,
   argv: string[],

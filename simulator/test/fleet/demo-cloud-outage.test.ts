@@ -37,7 +37,7 @@ t.test('the demo survives a cloud crash and its kit holds every edge record, wit
   );
   if (!built) {
     if (process.env.CI) t.fail('the packages are not built (npm run build)');
-    else t.skip('the packages are not built (npm run build)');
+    else t.skip('the packages are not built (npm run build)', () => {});
     return;
   }
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-demo-outage-'));

@@ -33,7 +33,7 @@ export async function unsafeEdgeFailsGroups(
 ): Promise<void> {
   if (!(await mosquittoUp())) {
     if (process.env.CI) t.fail('Mosquitto is not listening on 127.0.0.1:1883 (required when CI=true)');
-    else t.skip('Mosquitto is not listening on 127.0.0.1:1883; start it to run this test');
+    else t.skip('Mosquitto is not listening on 127.0.0.1:1883; start it to run this test', () => {});
     return;
   }
   const safety = groups
