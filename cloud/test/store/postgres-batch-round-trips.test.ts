@@ -1,9 +1,10 @@
 /**
  * Round trips a PostgreSQL decision batch makes while it holds audit_head (postgres-group-commit.ts): every
  * one is time no decision of any replica can commit, so their number per decision is part of the design.
- * A reserving decision costs three — its savepoint, its budget window read (and moved) in one statement
- * whether its clock is ahead of the account or behind it, and its rows in one statement (the kernel's
- * proposal row among them) — then the batch writes the head once.
+ * A reserving decision costs two — its budget window read (and moved) in one statement whether its clock
+ * is ahead of the account or behind it, and its rows in one statement (the kernel's proposal row among
+ * them), with no savepoint of its own unless a write of the batch failed — then the batch writes the head
+ * once.
  * Counted on the wire: every query a client sends between locking audit_head and COMMIT.
  */
 import pg from 'pg';
@@ -36,7 +37,7 @@ function countUnderAuditHead(): { batches: number[]; restore: () => void } {
   return { batches, restore };
 }
 
-t.test('a reserving decision costs three round trips under audit_head', async (t) => {
+t.test('a reserving decision costs two round trips under audit_head', async (t) => {
   if (!(await requirePostgres(t))) return;
   const store = await openTestPostgres(t);
   const a = await tenant(store);
@@ -55,11 +56,7 @@ t.test('a reserving decision costs three round trips under audit_head', async (t
     ),
   );
   counter.restore();
-  t.same(
-    counter.batches,
-    [3 * DECISIONS + 1],
-    `one batch: ${DECISIONS} × (savepoint, window, rows), then the head`,
-  );
+  t.same(counter.batches, [2 * DECISIONS + 1], `one batch: ${DECISIONS} × (window, rows), then the head`);
   t.same(
     await store.ledgerTotals(a, ag, 60_000, T0 + DECISIONS),
     { spent: 0, reserved: 1 + DECISIONS },
