@@ -173,7 +173,7 @@ async function advanceWindow(
  * audit_head lock (postgres-statistics.ts). The row is locked by the batch (lockAccount), and the agent's
  * reservations are inserted only under its budget_accounts lock, so what is read is what is moved.
  */
-export const WINDOW_FROM_ACCOUNT_SQL = `WITH account AS (
+export const WINDOW_FROM_ACCOUNT_CTES = `account AS (
   SELECT cutoff_ms, spent, reserved FROM budget_windows
    WHERE tenant_id = $1 AND agent_id = $2 AND window_ms = $3),
 between_cutoffs AS (
@@ -188,6 +188,12 @@ moved AS (
      SET cutoff_ms = $4, spent = w.spent - b.spent, reserved = w.reserved - b.reserved
     FROM between_cutoffs b
    WHERE w.tenant_id = $1 AND w.agent_id = $2 AND w.window_ms = $3 AND w.cutoff_ms < $4
-   RETURNING w.spent, w.reserved)
-SELECT COALESCE(m.spent, a.spent + b.spent) AS spent, COALESCE(m.reserved, a.reserved + b.reserved) AS reserved
+   RETURNING w.spent, w.reserved)`;
+
+/** The totals WINDOW_FROM_ACCOUNT_CTES leave: one row, or none when the agent has no account. */
+export const WINDOW_FROM_ACCOUNT_TOTALS = `SELECT COALESCE(m.spent, a.spent + b.spent) AS spent,
+       COALESCE(m.reserved, a.reserved + b.reserved) AS reserved
   FROM account a CROSS JOIN between_cutoffs b LEFT JOIN moved m ON true`;
+
+export const WINDOW_FROM_ACCOUNT_SQL = `WITH ${WINDOW_FROM_ACCOUNT_CTES}
+${WINDOW_FROM_ACCOUNT_TOTALS}`;

@@ -47,16 +47,7 @@ export class PostgresCallHistory {
     q: RelevantCallsQuery,
     query: PostgresQuery = this.#query,
   ): Promise<CallHistoryRecord[]> {
-    const rows = await query(RELEVANT_CALLS_SQL, [
-      tenantId,
-      agentId,
-      q.fingerprint,
-      q.repeatSinceMs,
-      q.nearFingerprint,
-      q.toolName.toLowerCase(),
-      q.deniedSinceMs,
-      q.limit,
-    ]);
+    const rows = await query(RELEVANT_CALLS_SQL, relevantCallsParams(tenantId, agentId, q));
     return rows.map(toCall).reverse();
   }
 }
@@ -74,3 +65,17 @@ export const RELEVANT_CALLS_SQL = `SELECT * FROM (
          SELECT * FROM call_history
           WHERE tenant_id = $1 AND agent_id = $2 AND tool_key = $6 AND approved = false AND at_ms >= $7
        ) AS relevant ORDER BY at_ms DESC, seq DESC LIMIT $8`;
+
+/** RELEVANT_CALLS_SQL's parameters, $1 to $8. */
+export function relevantCallsParams(tenantId: string, agentId: string, q: RelevantCallsQuery): unknown[] {
+  return [
+    tenantId,
+    agentId,
+    q.fingerprint,
+    q.repeatSinceMs,
+    q.nearFingerprint,
+    q.toolName.toLowerCase(),
+    q.deniedSinceMs,
+    q.limit,
+  ];
+}

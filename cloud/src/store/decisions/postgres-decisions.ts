@@ -6,13 +6,21 @@
  * row, composed-row.ts); all commit together or not at all.
  */
 import type { PostgresAudit } from '../audit/postgres-audit.js';
-import type { PostgresBudget } from '../budget/postgres-budget.js';
-import type { PostgresCallHistory } from '../call-history/postgres-call-history.js';
+import {
+  type PostgresBudget,
+  WINDOW_FROM_ACCOUNT_CTES,
+  WINDOW_FROM_ACCOUNT_TOTALS,
+} from '../budget/postgres-budget.js';
+import {
+  type PostgresCallHistory,
+  RELEVANT_CALLS_SQL,
+  relevantCallsParams,
+} from '../call-history/postgres-call-history.js';
 import { postgresRowConflict, postgresRowInsert } from '../composed-row.js';
 import { type PostgresClient, type PostgresQuery, clientQuery, oneStatement } from '../postgres-query.js';
-import type { DecisionRecord, LedgerTotals } from '../records.js';
-import { decisionValues, toDecision } from '../row-mappers.js';
-import type { DecisionCommit, DecisionWrite } from '../store.js';
+import type { CallHistoryRecord, DecisionRecord, LedgerTotals } from '../records.js';
+import { type Row, decisionValues, num, toCall, toDecision } from '../row-mappers.js';
+import type { DecisionCommit, DecisionWrite, RelevantCallsQuery, ReservationRequest } from '../store.js';
 import { signedEnvelopeOf } from './decision-envelope.js';
 
 /** The families a decision writes into besides its own row. */
@@ -47,14 +55,22 @@ export class PostgresDecisions {
   ): Promise<DecisionCommit<T>> {
     const r = write.reservation;
     let ledger: LedgerTotals = { spent: 0, reserved: 0 };
-    if (r)
-      ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
-    const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    let history: CallHistoryRecord[] | undefined;
     // after the audit_head lock every batch of every replica takes: all earlier decisions are committed or
     // in this batch, so the call rows read here include the ones decided concurrently with this one
-    const history =
-      write.history &&
-      (await this.#calls.relevantCalls(write.tenantId, write.agentId, write.history, clientQuery(c)));
+    if (r && write.history) {
+      const reads = await lockedReads(c, write.tenantId, write.agentId, r, write.nowMs, write.history);
+      history = reads.history;
+      // no account yet (the agent's first reservation in this window length): the exact sum opens it
+      ledger =
+        reads.ledger ??
+        (await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs));
+    } else if (r) {
+      ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
+    } else if (write.history) {
+      history = await this.#calls.relevantCalls(write.tenantId, write.agentId, write.history, clientQuery(c));
+    }
+    const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
     const index = nextIndex();
     const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
     const d = parts.decision;
@@ -94,4 +110,40 @@ export class PostgresDecisions {
     );
     return row && toDecision(row);
   }
+}
+
+/**
+ * The budget window (read and moved to this decision's cutoff, WINDOW_FROM_ACCOUNT_CTES) and the call
+ * history (RELEVANT_CALLS_SQL, its parameters after the window's four) in ONE statement: both are read
+ * under the budget and audit_head locks, where every round trip is time no decision of any replica can
+ * commit. `totals` is null when the agent has no account yet; `calls` come oldest first, as relevantCalls
+ * gives them.
+ */
+const LOCKED_READS_SQL = `WITH ${WINDOW_FROM_ACCOUNT_CTES},
+totals AS (${WINDOW_FROM_ACCOUNT_TOTALS}),
+calls AS (${RELEVANT_CALLS_SQL.replace(/\$(\d+)/g, (_, n: string) => (Number(n) <= 2 ? `$${n}` : `$${Number(n) + 2}`))})
+SELECT (SELECT row_to_json(t) FROM totals t) AS totals,
+       (SELECT COALESCE(json_agg(c ORDER BY c.at_ms, c.seq), '[]'::json) FROM calls c) AS calls`;
+
+async function lockedReads(
+  c: PostgresClient,
+  tenantId: string,
+  agentId: string,
+  r: ReservationRequest,
+  nowMs: number,
+  q: RelevantCallsQuery,
+): Promise<{ ledger: LedgerTotals | undefined; history: CallHistoryRecord[] }> {
+  const params = [
+    tenantId,
+    agentId,
+    r.windowMs,
+    nowMs - r.windowMs,
+    ...relevantCallsParams(tenantId, agentId, q).slice(2),
+  ];
+  const [row] = (await c.query(LOCKED_READS_SQL, params)).rows as Row[];
+  const totals = row?.totals as Row | null | undefined;
+  return {
+    ledger: totals ? { spent: num(totals.spent), reserved: num(totals.reserved) } : undefined,
+    history: ((row?.calls as Row[] | undefined) ?? []).map(toCall),
+  };
 }
