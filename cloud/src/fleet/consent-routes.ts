@@ -190,6 +190,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
             { additionalProperties: false },
           ),
           ...ERROR_RESPONSES,
+          409: ERROR_RESPONSES[403],
         },
       },
     },
@@ -205,6 +206,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       }
       const enrolled = await enrollOperatorKey(
         f.store,
+        f.cloud.store,
         { tenantId: caller.tenantId, operatorId, publicKey: body.publicKey, actor: caller.keyId },
         f.nowMs(),
       );
