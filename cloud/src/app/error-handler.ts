@@ -69,6 +69,10 @@ export function registerErrorHandler(
     const apiError = timedOutSockets.has(request.raw.socket)
       ? new ApiError('REQUEST_TIMEOUT', API_ERRORS.REQUEST_TIMEOUT.meaning)
       : toApiError(err);
+    // Refused before its body was read (no key, another scope, rate limited): Node would read and drop the
+    // rest to keep the connection alive, however large, with no key and past every body limit. Closing it
+    // ends the upload at the refusal.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (apiError.code === 'INTERNAL' || apiError.code === 'STORE_UNAVAILABLE') {
       request.log.error({ err }, 'request failed');
     }
