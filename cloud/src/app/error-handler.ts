@@ -43,6 +43,15 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('INTERNAL', 'internal error; the request changed nothing');
 }
 
+/**
+ * A refusal's message as a refusal record can hold it. The client may have put in it (a query member's
+ * name, say) a lone surrogate, which no canonical entry can hold, or U+0000, which PostgreSQL text cannot:
+ * either would make the record unwritable and the refusal a 503. Both become U+FFFD.
+ */
+function auditableMessage(message: string): string {
+  return withoutLoneSurrogates(message.slice(0, MAX_AUDITED_MESSAGE)).replaceAll('\u0000', '\uFFFD');
+}
+
 function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0]!.slice(0, 256);
 }
@@ -92,8 +101,7 @@ export function registerErrorHandler(
               route: routeOf(request),
               status: apiError.statusCode,
               code: apiError.code,
-              // the client may have put a lone surrogate in it, which no canonical entry can hold
-              message: withoutLoneSurrogates(apiError.message.slice(0, MAX_AUDITED_MESSAGE)),
+              message: auditableMessage(apiError.message),
             },
           });
         } catch (auditErr) {
