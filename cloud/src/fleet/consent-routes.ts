@@ -83,6 +83,8 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
   app.get(
     '/api/v1/fleet/robots/:robotId/consents',
     {
+      // taking hands each token out once; a HEAD answer has no body, so the tokens it took would be lost
+      exposeHeadRoute: false,
       config: { scopes: ROUTE_SCOPES.edge },
       schema: {
         summary: "Take the operator tokens granted for the robot's waiting moves (held open up to waitMs)",

@@ -416,3 +416,31 @@ t.test('a consent key that is no usable Ed25519 public key is refused 400, not a
     'nothing enrolled',
   );
 });
+
+t.test(
+  'a HEAD request for the granted tokens takes none: a token is handed out only in a body',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const alice = testOperator('alice');
+    t.equal((await enrol(cloud, alice)).statusCode, 200);
+    const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const token = consentToken(alice, request, Date.now());
+    const granted = await cloud.app.inject({
+      method: 'POST',
+      url: GRANT('arm-1', request.intentDigest),
+      headers: bearer(cloud.a.keys.operator),
+      payload: { token },
+    });
+    t.equal(granted.statusCode, 200, granted.body);
+    const head = await cloud.app.inject({ method: 'HEAD', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+    t.equal(
+      head.statusCode,
+      405,
+      'HEAD is not a way to take tokens (a HEAD answer has no body to carry them)',
+    );
+    const taken = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+    t.same(taken.json().tokens, [token], 'the token still reaches the edge');
+  },
+);
