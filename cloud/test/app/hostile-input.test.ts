@@ -222,7 +222,7 @@ async function refusesNulInQuery(t: Test, store?: Store): Promise<void> {
     ['refusal'],
     'the refusal is recorded',
   );
-  t.notMatch(String(entries[0]?.entry.data.message), /\u0000/, 'its message holds no U+0000');
+  t.notOk(String(entries[0]?.entry.data.message).includes('\u0000'), 'its message holds no U+0000');
 }
 
 t.test('a query member named with U+0000 is refused and recorded (SQLite)', async (t) => {
