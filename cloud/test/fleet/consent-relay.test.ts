@@ -444,3 +444,32 @@ t.test(
     t.same(taken.json().tokens, [token], 'the token still reaches the edge');
   },
 );
+
+t.test('times past what a Date holds are refused 400, not answered as server faults', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const alice = testOperator('alice');
+  t.equal((await enrol(cloud, alice)).statusCode, 200);
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+  const before = await cloud.store.auditSize();
+  // 9e15 ms is an integer JSON carries exactly, and past the year 275760: new Date(9e15) is Invalid Date
+  const farDeadline = await park(cloud, edgeKey, { ...request, deadlineMs: 9e15 });
+  t.equal(farDeadline.statusCode, 400, farDeadline.body);
+  t.match(farDeadline.json().error, { code: 'INVALID_BODY', details: { issues: [{ path: '/deadlineMs' }] } });
+
+  t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+  const farExpiry = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, request, Date.now(), { expiresAt: 9e15 }) },
+  });
+  t.equal(farExpiry.statusCode, 400, farExpiry.body);
+  t.equal(farExpiry.json().error.code, 'CONSENT_TOKEN_INVALID');
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal', 'consent.request', 'refusal'],
+    'the refusals recorded, nothing else but the valid request',
+  );
+});
