@@ -13,6 +13,7 @@ import { withoutLoneSurrogates } from '@pentagate/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import { StoreError } from '../store/store-error.js';
+import { withoutApiKeys } from '../tenants/api-key.js';
 import { timedOutSockets } from './client-errors.js';
 import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -53,7 +54,7 @@ function auditableMessage(message: string): string {
 }
 
 function pathOf(request: FastifyRequest): string {
-  return request.url.split('?')[0]!.slice(0, 256);
+  return withoutApiKeys(request.url.split('?')[0]!).slice(0, 256);
 }
 
 function routeOf(request: FastifyRequest): string {
