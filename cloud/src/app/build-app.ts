@@ -6,7 +6,7 @@
 import swagger from '@fastify/swagger';
 import { TrustStore } from '@pentagate/crypto';
 import type { TrustDocument } from '@pentagate/protocol';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import type { KernelSettings } from '../kernel/kernel-settings.js';
 import { registerKernel } from '../kernel/register-kernel.js';
@@ -30,6 +30,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitOptions, registerRateLimit } from './
 import { DEFAULT_REFUSAL_TALLY, RefusalTally } from './refusal-tally.js';
 import { RouteMethods } from './route-methods.js';
 import { registerSchemaValidator } from './schema-validator.js';
+import { withoutApiKeys } from '../tenants/api-key.js';
 
 export type { RateLimitOptions } from './rate-limit.js';
 
@@ -61,8 +62,13 @@ export interface BuildAppOptions {
   refusalTally?: { windowMs: number; maxAddresses: number };
   /** How long a tenant's policy lookup is cached (default 1000 ms). */
   policyCacheMs?: number;
-  /** pino logger: false (default), true, or a level. Authorization headers are always redacted. */
+  /**
+   * pino logger: false (default), true, or a level. Authorization headers are always redacted, and so is an
+   * API key a client put in the URL.
+   */
   logger?: boolean | string;
+  /** Where log lines go (default stdout). */
+  logStream?: { write(line: string): void };
   /** Also export Node process metrics on /metrics (default false; serve turns it on). */
   defaultMetrics?: boolean;
   /** Longest wait for in-flight requests on close (default 10 s). */
@@ -81,6 +87,17 @@ export interface BuildAppOptions {
 }
 
 export type CloudApp = FastifyInstance & { cloud: CloudContext };
+
+/** A request as the log shows it: Fastify's default fields, with any API key in the URL masked. */
+function requestForLog(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: withoutApiKeys(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
 
 export const DEFAULT_LOG_ORIGIN = 'pentagate.local/audit';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -122,7 +139,12 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     // Given to Node too, so its header time-out (min(60 s, this)) never outlasts the whole request's.
     http: { requestTimeout, connectionsCheckingInterval: timeoutCheckIntervalMs(requestTimeout) },
     logger: options.logger
-      ? { level, redact: ['req.headers.authorization', 'headers.authorization'] }
+      ? {
+          level,
+          redact: ['req.headers.authorization', 'headers.authorization'],
+          serializers: { req: requestForLog },
+          ...(options.logStream ? { stream: options.logStream } : {}),
+        }
       : false,
     return503OnClosing: false,
     forceCloseConnections: 'idle',

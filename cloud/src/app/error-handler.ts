@@ -13,6 +13,7 @@ import { withoutLoneSurrogates } from '@pentagate/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import { StoreError } from '../store/store-error.js';
+import { withoutApiKeys } from '../tenants/api-key.js';
 import { timedOutSockets } from './client-errors.js';
 import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -43,8 +44,17 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('INTERNAL', 'internal error; the request changed nothing');
 }
 
+/**
+ * A refusal's message as a refusal record can hold it. The client may have put in it (a query member's
+ * name, say) a lone surrogate, which no canonical entry can hold, or U+0000, which PostgreSQL text cannot:
+ * either would make the record unwritable and the refusal a 503. Both become U+FFFD.
+ */
+function auditableMessage(message: string): string {
+  return withoutLoneSurrogates(message.slice(0, MAX_AUDITED_MESSAGE)).replaceAll('\u0000', '\uFFFD');
+}
+
 function pathOf(request: FastifyRequest): string {
-  return request.url.split('?')[0]!.slice(0, 256);
+  return withoutApiKeys(request.url.split('?')[0]!).slice(0, 256);
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -69,6 +79,10 @@ export function registerErrorHandler(
     const apiError = timedOutSockets.has(request.raw.socket)
       ? new ApiError('REQUEST_TIMEOUT', API_ERRORS.REQUEST_TIMEOUT.meaning)
       : toApiError(err);
+    // Refused before its body was read (no key, another scope, rate limited): Node would read and drop the
+    // rest to keep the connection alive, however large, with no key and past every body limit. Closing it
+    // ends the upload at the refusal.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (apiError.code === 'INTERNAL' || apiError.code === 'STORE_UNAVAILABLE') {
       request.log.error({ err }, 'request failed');
     }
@@ -88,8 +102,7 @@ export function registerErrorHandler(
               route: routeOf(request),
               status: apiError.statusCode,
               code: apiError.code,
-              // the client may have put a lone surrogate in it, which no canonical entry can hold
-              message: withoutLoneSurrogates(apiError.message.slice(0, MAX_AUDITED_MESSAGE)),
+              message: auditableMessage(apiError.message),
             },
           });
         } catch (auditErr) {

@@ -77,6 +77,11 @@ export const API_ERRORS = {
     status: 400,
     meaning: 'the consent token is not signed by an enrolled operator key, or does not bind this request',
   },
+  OPERATOR_KEY_CONFLICT: {
+    status: 409,
+    meaning:
+      'the consent public key is enrolled for another operator of the tenant; a key signs for one operator only',
+  },
   EDGE_CHAIN_GAP: {
     status: 409,
     meaning: 'the batch starts after the last stored record; details.acknowledged says where to resume',

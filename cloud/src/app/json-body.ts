@@ -87,7 +87,14 @@ export function checkContentEncoding(contentEncoding: string | undefined): void 
 export function parseJsonBody(body: string | Uint8Array, maxBytes: number, maxValues?: number): unknown {
   if (body.length === 0) throw new ApiError('INVALID_JSON', 'request body: expected JSON, got an empty body');
   try {
-    return readJson(body, { what: 'request body', maxBytes, ...(maxValues ? { maxValues } : {}) });
+    // U+0000 refused: PostgreSQL text cannot hold it, so a value or member name carrying it could be
+    // neither stored nor named in the refusal record of a later check (503 instead of the 4xx)
+    return readJson(body, {
+      what: 'request body',
+      maxBytes,
+      refuseNul: true,
+      ...(maxValues ? { maxValues } : {}),
+    });
   } catch (err) {
     // readJson names the refused value's JSON Pointer in details.issues, as schema validation does
     const details = err instanceof InvalidInputError ? err.details : undefined;

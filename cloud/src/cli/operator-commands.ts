@@ -49,7 +49,7 @@ export const operatorEnrollCommand: Command = {
           `tenant: expected an existing tenant id, got ${JSON.stringify(tenantId)}`,
         );
       }
-      return enrollOperatorKey(fleet, { tenantId, operatorId, publicKey, actor: 'system' });
+      return enrollOperatorKey(fleet, store, { tenantId, operatorId, publicKey, actor: 'system' });
     });
     if (args.options.json) {
       io.out(JSON.stringify({ operatorId, kid: enrolled.key.kid, auditIndex: enrolled.auditIndex }));

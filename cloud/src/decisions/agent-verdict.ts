@@ -142,8 +142,12 @@ function refused(
   d: AuthorizationDecision,
   state: string,
 ): AgentVerdict {
-  const why =
-    state === 'vetoed'
+  // executed without a release token: the approval was spent through POST /api/v1/kernel/execute (it is a
+  // kernel proposal), so it ran once already; saying "denied" would invite the caller to run it again
+  const executed = state === 'executed';
+  const why = executed
+    ? 'it was already executed (POST /api/v1/kernel/execute); it runs once'
+    : state === 'vetoed'
       ? 'an operator vetoed it'
       : state === 'expired'
         ? `its approval expired at ${d.expiresAt}`
@@ -154,9 +158,11 @@ function refused(
   return {
     ...base,
     approved: false,
-    reason: `denied: ${message}`,
+    reason: `${executed ? 'refused' : 'denied'}: ${message}`,
     violations: [...base.violations, consent('CONSENT.APPROVAL_REFUSED', message)],
-    remediation: 'propose a new call (a new tool_call.id) if it is still needed',
+    remediation: executed
+      ? 'do not run the tool again: this approval was already executed'
+      : 'propose a new call (a new tool_call.id) if it is still needed',
   };
 }
 

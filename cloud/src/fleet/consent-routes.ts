@@ -83,6 +83,8 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
   app.get(
     '/api/v1/fleet/robots/:robotId/consents',
     {
+      // taking hands each token out once; a HEAD answer has no body, so the tokens it took would be lost
+      exposeHeadRoute: false,
       config: { scopes: ROUTE_SCOPES.edge },
       schema: {
         summary: "Take the operator tokens granted for the robot's waiting moves (held open up to waitMs)",
@@ -190,6 +192,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
             { additionalProperties: false },
           ),
           ...ERROR_RESPONSES,
+          409: ERROR_RESPONSES[403],
         },
       },
     },
@@ -205,6 +208,7 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       }
       const enrolled = await enrollOperatorKey(
         f.store,
+        f.cloud.store,
         { tenantId: caller.tenantId, operatorId, publicKey: body.publicKey, actor: caller.keyId },
         f.nowMs(),
       );

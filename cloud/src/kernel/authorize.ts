@@ -39,7 +39,7 @@ import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
 import type { DecisionCommit, RelevantCallsQuery, ReservationRequest } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
 import { governedActionFor, toolNameOf } from './governed-action.js';
-import { kernelAgent } from './kernel-agent.js';
+import { KERNEL_AGENT_FIELD, kernelAgent, knownAgentOfKey } from './kernel-agent.js';
 import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
 import { storedVerdict } from './stored-verdict.js';
@@ -144,6 +144,9 @@ export async function authorize(
       req.settleAllow === true,
     );
   if (req.idempotencyKey !== undefined) {
+    // a key bound to one agent is refused another agent's proposal before the repeat could answer it
+    if (!req.agent && caller.agentName !== undefined)
+      await knownAgentOfKey(k, caller, action.context.agentId, KERNEL_AGENT_FIELD);
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
     if (existing) return answerEarlier(existing);
   }

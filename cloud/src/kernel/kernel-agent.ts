@@ -27,15 +27,28 @@ export interface FirstContact {
   field: string;
 }
 
+/**
+ * The tenant's agent of `agentId`, if any, after checking that the caller's key may act as it: an agent met
+ * here is named by its id, and that is the name a bound key must hold (AGENT_FORBIDDEN otherwise).
+ */
+export async function knownAgentOfKey(
+  k: KernelContext,
+  caller: Caller,
+  agentId: string,
+  field: string,
+): Promise<AgentRecord | undefined> {
+  const known = await k.cloud.store.findAgentById(caller.tenantId, agentId);
+  requireAgentOfKey(caller, known?.name ?? agentId, field);
+  return known;
+}
+
 export async function agentOnFirstContact(
   k: KernelContext,
   caller: Caller,
   contact: FirstContact,
   nowMs: number,
 ): Promise<AgentRecord> {
-  const known = await k.cloud.store.findAgentById(caller.tenantId, contact.agentId);
-  // an agent met here is named by its id: that is the name a bound key must hold
-  requireAgentOfKey(caller, known?.name ?? contact.agentId, contact.field);
+  const known = await knownAgentOfKey(k, caller, contact.agentId, contact.field);
   if (known) return known;
   const outcome = await registerAgent(
     k.cloud.store,
@@ -62,6 +75,9 @@ export async function agentOnFirstContact(
   return outcome.agent;
 }
 
+/** Where a kernel proposal names its agent. */
+export const KERNEL_AGENT_FIELD = '/context/agentId';
+
 /** The agent of a kernel proposal: `context.agentId`, registered on first contact with domain GENERAL. */
 export function kernelAgent(
   k: KernelContext,
@@ -77,7 +93,7 @@ export function kernelAgent(
       domain: 'GENERAL',
       version: KERNEL_FIRST_CONTACT_VERSION,
       registeredBy: 'kernel',
-      field: '/context/agentId',
+      field: KERNEL_AGENT_FIELD,
     },
     nowMs,
   );

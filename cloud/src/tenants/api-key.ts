@@ -13,6 +13,16 @@ export const API_KEY_PREFIX = 'pgk_';
 /** `pgk_` + 43 base64url characters. */
 export const API_KEY_PATTERN = /^pgk_[A-Za-z0-9_-]{43}$/;
 
+const API_KEYS_IN_TEXT = /pgk_[A-Za-z0-9_-]{43}/g;
+
+/**
+ * `text` with every API key in it masked. A client that puts its key in a URL (`?key=pgk_…`, a path) would
+ * otherwise have it written to the server log and, in a refusal's message, to the tenant's audit log.
+ */
+export function withoutApiKeys(text: string): string {
+  return text.replace(API_KEYS_IN_TEXT, `${API_KEY_PREFIX}[redacted]`);
+}
+
 export interface IssuedApiKey {
   /** The key text: give it to the client now; it cannot be shown again. */
   key: string;

@@ -122,3 +122,38 @@ t.test('a refused Authorization header says what is wrong with it and never repe
     t.notMatch(text, /s3cret|pgk_[A-Za-z0-9_-]{43}/, `${shown}: the token is not repeated`);
   }
 });
+
+t.test('a key a client puts in the URL is masked in the server log and in refusal records', async (t) => {
+  const lines: string[] = [];
+  const cloud = await testCloud(t, { logger: 'info', logStream: { write: (line) => void lines.push(line) } });
+  const leaked = cloud.a.keys.agent;
+  const headers = bearer(cloud.a.keys.auditor);
+  const before = await cloud.store.auditSize();
+  const inQuery = await cloud.app.inject({
+    method: 'GET',
+    url: `/api/v1/audit/entries?key=${leaked}`,
+    headers,
+  });
+  t.equal(inQuery.statusCode, 400, 'an unknown query member');
+  const inPath = await cloud.app.inject({ method: 'GET', url: `/api/v1/keys/${leaked}`, headers });
+  t.equal(inPath.statusCode, 404);
+  t.notMatch(inPath.body, leaked, 'nor is it repeated to the client');
+  t.ok(lines.length > 0, 'the requests were logged');
+  t.notOk(
+    lines.some((line) => line.includes(leaked)),
+    'no log line holds the key (before: "url":"/api/v1/audit/entries?key=pgk_…")',
+  );
+  t.ok(
+    lines.some((line) => line.includes('pgk_[redacted]')),
+    'the URL is logged with the key masked',
+  );
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal', 'refusal'],
+  );
+  t.notOk(
+    entries.some((e) => JSON.stringify(e.entry).includes(leaked)),
+    'no refusal record holds it (before: the 404 named the path)',
+  );
+});

@@ -174,3 +174,84 @@ t.test('requestTimeoutMs must be a positive integer', async (t) => {
     );
   }
 });
+
+/**
+ * Sends `head` and then body bytes as fast as the socket takes them, up to `bodyBytes`; resolves with what
+ * the server answered and how many bytes it took before the connection closed (or `waitMs` passed).
+ */
+function streamed(
+  port: number,
+  head: string,
+  bodyBytes: number,
+  waitMs: number,
+): Promise<{ text: string; sent: number; closed: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    let text = '';
+    let closed = false;
+    const pump = () => {
+      while (!closed && sent < bodyBytes) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+    };
+    socket.on('connect', () => {
+      socket.write(head);
+      pump();
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (data) => {
+      text += data;
+    });
+    socket.on('error', () => {});
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ text, sent, closed });
+    };
+    socket.on('close', () => {
+      closed = true;
+      done();
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done();
+    }, waitMs);
+  });
+}
+
+t.test(
+  'a refusal answered before the body is read closes the connection instead of reading the rest',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = Number(new URL(base).port);
+    // 256 MiB announced: a refused caller must not get the server to read it (before: all of it was read
+    // and dropped, the connection kept alive for the next request, whatever the body limit and without a key)
+    const announced = 256 * 1024 * 1024;
+    const post = (path: string, authorization: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\n` +
+      `Content-Length: ${announced}\r\n\r\n`;
+    const cases = [
+      { name: 'no key', head: post('/api/v1/agentgate/propose', ''), status: 401 },
+      {
+        name: 'an unknown key',
+        head: post('/api/v1/agentgate/propose', `Authorization: Bearer pgk_${'A'.repeat(43)}\r\n`),
+        status: 401,
+      },
+      {
+        name: 'a key of another scope',
+        head: post('/api/v1/agentgate/propose', `Authorization: Bearer ${cloud.a.keys.auditor}\r\n`),
+        status: 403,
+      },
+    ];
+    for (const c of cases) {
+      const res = await streamed(port, c.head, announced, 5000);
+      t.match(res.text, new RegExp(`^HTTP/1\\.1 ${c.status} `), `${c.name}: ${c.status}`);
+      t.match(res.text, /\r\nconnection: close\r\n/i, `${c.name}: the answer says the connection closes`);
+      t.ok(res.closed, `${c.name}: the server closed the connection`);
+      t.ok(res.sent < announced / 4, `${c.name}: ${(res.sent / 2 ** 20).toFixed(1)} MiB sent, not the body`);
+    }
+  },
+);

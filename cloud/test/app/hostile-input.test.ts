@@ -1,7 +1,8 @@
 /**
  * Input that once reached the handlers and made them fail with 500 (SQLite) or 503 (PostgreSQL): lone
  * surrogates in values and in member names, ±1e309 in free-form `arguments` and `payload`, 3,000-deep
- * nesting; bytes that are not UTF-8, and bodies declared in another charset. Each is refused with a 4xx
+ * nesting, U+0000 (which PostgreSQL text cannot hold: a refusal naming such a member could not be
+ * recorded); bytes that are not UTF-8, and bodies declared in another charset. Each is refused with a 4xx
  * over a real socket before anything is written except its refusal record, and selfcorrect registers no
  * agent for it. On both stores.
  */
@@ -64,6 +65,24 @@ function cases(lobe: string): HostileCase[] {
       code: 'INVALID_JSON',
       message: /lone surrogate/,
       path: '/\ufffd',
+    },
+    {
+      name: 'U+0000 in propose arguments',
+      url: '/api/v1/agentgate/propose',
+      body: propose('{"memo":"a\\u0000b"}'),
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /without U\+0000/,
+      path: '/arguments/memo',
+    },
+    {
+      name: 'U+0000 in an unknown top-level member name',
+      url: '/api/v1/agentgate/register',
+      body: '{"a\\u0000":1,"agent_name":"x","version":"1","domain":"GENERAL"}',
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /without U\+0000/,
+      path: '/a\u0000',
     },
     {
       name: '1e309 in selfcorrect arguments',
@@ -187,4 +206,30 @@ t.test('hostile input is refused with a 4xx and one refusal record (SQLite)', as
 t.test('hostile input is refused with a 4xx and one refusal record (PostgreSQL)', async (t) => {
   if (!(await requirePostgres(t))) return;
   await refusesHostileInput(t, await openTestPostgres(t));
+});
+
+/** A query member named with U+0000: its refusal names it, and the refusal record must still be written. */
+async function refusesNulInQuery(t: Test, store?: Store): Promise<void> {
+  const cloud = await testCloud(t, store ? { store } : {});
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const size = await cloud.store.auditSize();
+  const res = await fetch(`${base}/api/v1/audit/entries?a%00=1`, { headers: bearer(cloud.a.keys.auditor) });
+  t.equal(res.status, 400, 'a 4xx, not a store failure');
+  t.equal(((await res.json()) as { error: { code: string } }).error.code, 'INVALID_QUERY');
+  const entries = await cloud.store.auditEntries(size, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal'],
+    'the refusal is recorded',
+  );
+  t.notOk(String(entries[0]?.entry.data.message).includes('\u0000'), 'its message holds no U+0000');
+}
+
+t.test('a query member named with U+0000 is refused and recorded (SQLite)', async (t) => {
+  await refusesNulInQuery(t);
+});
+
+t.test('a query member named with U+0000 is refused and recorded (PostgreSQL)', async (t) => {
+  if (!(await requirePostgres(t))) return;
+  await refusesNulInQuery(t, await openTestPostgres(t));
 });

@@ -7,6 +7,7 @@
  */
 import type { ConsentRequest } from '@pentagate/protocol';
 import t from 'tap';
+import { AuditLog } from '../../src/audit/audit-log.js';
 import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
@@ -300,4 +301,175 @@ t.test('a robot retired while its edge waits gets no token, and its moves cannot
   const taken = await held;
   t.equal(taken.statusCode, 404, taken.body);
   t.equal(taken.json().error.code, 'ROBOT_NOT_FOUND', 'the waiting edge is told, and takes no token');
+});
+
+t.test(
+  "an operator cannot enrol a key another operator holds, and so cannot stop the tenant's consent",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const alice = testOperator('alice');
+    t.equal((await enrol(cloud, alice)).statusCode, 200);
+    const enrolledBefore = await cloud.store.auditSize();
+    // alice's public key is listed to every operator and edge of the tenant; another operator enrols it as its own
+    const taken = await cloud.app.inject({
+      method: 'PUT',
+      url: '/api/v1/fleet/operator-key',
+      headers: bearer(cloud.a.keys.operator),
+      payload: { publicKey: alice.publicKey },
+    });
+    t.equal(taken.statusCode, 409, taken.body);
+    t.match(taken.json().error, { code: 'OPERATOR_KEY_CONFLICT', message: /enrolled for operator alice/ });
+    const entries = await cloud.store.auditEntries(enrolledBefore, await cloud.store.auditSize());
+    t.same(
+      entries.map((e) => e.entry.type),
+      ['refusal'],
+      'nothing enrolled, the refusal recorded',
+    );
+    const again = await enrol(cloud, alice);
+    t.equal(again.statusCode, 200, 'the operator holding the key enrols it again');
+
+    const keys = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/robots/arm-1/operator-keys',
+      headers: bearer(edgeKey),
+    });
+    t.same(
+      keys.json().keys.map((k: { name: string }) => k.name),
+      ['alice'],
+      'the edge is told one operator per key',
+    );
+    const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const granted = await cloud.app.inject({
+      method: 'POST',
+      url: GRANT('arm-1', request.intentDigest),
+      headers: bearer(cloud.a.keys.operator),
+      payload: { token: consentToken(alice, request, Date.now()) },
+    });
+    t.equal(granted.statusCode, 200, "alice's consent still reaches the robot");
+  },
+);
+
+t.test(
+  'a key enrolled for two operators in the store is trusted for neither, and the others still are',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const alice = testOperator('alice');
+    const bob = testOperator('bob');
+    t.equal((await enrol(cloud, alice)).statusCode, 200);
+    t.equal((await enrol(cloud, bob)).statusCode, 200);
+    // as two enrolments that raced on two replicas, or a store written before enrolment refused it, leave it
+    const fleet = await openFleetStore(cloud.store);
+    const [aliceKey] = (await fleet.listOperatorKeys(cloud.a.id)).filter((k) => k.operatorId === 'alice');
+    await fleet.putOperatorKey(
+      { ...aliceKey!, operatorId: 'mallory' },
+      AuditLog.builder(
+        { type: 'operator.key', tenantId: cloud.a.id, actor: 'system', data: { operatorId: 'mallory' } },
+        Date.now(),
+      ),
+    );
+    const keys = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/robots/arm-1/operator-keys',
+      headers: bearer(edgeKey),
+    });
+    t.same(
+      keys.json().keys.map((k: { name: string }) => k.name),
+      ['bob'],
+      'the ambiguous key id is left out; the edge can still build its trust',
+    );
+    const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const grant = (operator: TestOperator) =>
+      cloud.app.inject({
+        method: 'POST',
+        url: GRANT('arm-1', request.intentDigest),
+        headers: bearer(cloud.a.keys.operator),
+        payload: { token: consentToken(operator, request, Date.now()) },
+      });
+    t.equal(
+      (await grant(alice)).json().error.code,
+      'CONSENT_TOKEN_INVALID',
+      'the ambiguous key signs for nobody',
+    );
+    t.equal((await grant(bob)).statusCode, 200, "bob's consent is relayed");
+  },
+);
+
+t.test('a consent key that is no usable Ed25519 public key is refused 400, not a server fault', async (t) => {
+  const cloud = await testCloud(t);
+  const before = await cloud.store.auditSize();
+  const zero = await cloud.app.inject({
+    method: 'PUT',
+    url: '/api/v1/fleet/operator-key',
+    headers: bearer(cloud.a.keys.operator),
+    payload: { publicKey: 'A'.repeat(43) },
+  });
+  t.equal(zero.statusCode, 400, zero.body);
+  t.match(zero.json().error, { code: 'INVALID_BODY', details: { issues: [{ path: '/publicKey' }] } });
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal'],
+    'nothing enrolled',
+  );
+});
+
+t.test(
+  'a HEAD request for the granted tokens takes none: a token is handed out only in a body',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const alice = testOperator('alice');
+    t.equal((await enrol(cloud, alice)).statusCode, 200);
+    const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const token = consentToken(alice, request, Date.now());
+    const granted = await cloud.app.inject({
+      method: 'POST',
+      url: GRANT('arm-1', request.intentDigest),
+      headers: bearer(cloud.a.keys.operator),
+      payload: { token },
+    });
+    t.equal(granted.statusCode, 200, granted.body);
+    const head = await cloud.app.inject({ method: 'HEAD', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+    t.equal(
+      head.statusCode,
+      405,
+      'HEAD is not a way to take tokens (a HEAD answer has no body to carry them)',
+    );
+    const taken = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+    t.same(taken.json().tokens, [token], 'the token still reaches the edge');
+  },
+);
+
+t.test('times past what a Date holds are refused 400, not answered as server faults', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const alice = testOperator('alice');
+  t.equal((await enrol(cloud, alice)).statusCode, 200);
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+  const before = await cloud.store.auditSize();
+  // 9e15 ms is an integer JSON carries exactly, and past the year 275760: new Date(9e15) is Invalid Date
+  const farDeadline = await park(cloud, edgeKey, { ...request, deadlineMs: 9e15 });
+  t.equal(farDeadline.statusCode, 400, farDeadline.body);
+  t.match(farDeadline.json().error, { code: 'INVALID_BODY', details: { issues: [{ path: '/deadlineMs' }] } });
+
+  t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+  const farExpiry = await cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token: consentToken(alice, request, Date.now(), { expiresAt: 9e15 }) },
+  });
+  t.equal(farExpiry.statusCode, 400, farExpiry.body);
+  t.equal(farExpiry.json().error.code, 'CONSENT_TOKEN_INVALID');
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal', 'consent.request', 'refusal'],
+    'the refusals recorded, nothing else but the valid request',
+  );
 });

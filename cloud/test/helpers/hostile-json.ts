@@ -1,7 +1,7 @@
 /**
  * Hostile JSON for the fuzz suites: input JSON.parse accepts but a server must refuse before anything is
  * written — lone surrogates in values and member names, numbers that overflow a double, nesting far past
- * any limit, duplicate member names, `__proto__` members, and bytes that are not UTF-8 — each placed at a
+ * any limit, duplicate member names, `__proto__` members, U+0000, and bytes that are not UTF-8 — each placed at a
  * random member of an otherwise valid body, or inside one of its nested objects.
  */
 import fc from 'fast-check';
@@ -18,6 +18,8 @@ export const HOSTILE_FRAGMENTS = [
   `{"x":${'['.repeat(3000)}1${']'.repeat(3000)}}`,
   '{"k":1,"k":null}',
   '{"\\u005f_proto__":{"admin":true}}',
+  '"a\\u0000b"',
+  '{"\\u0000":1}',
 ] as const;
 
 /** `valid` as JSON text with the placeholder at `key` (or inside it, when it is an object and `nested`). */

@@ -232,6 +232,28 @@ function behaviours(name: string, open: Opener): void {
         t.equal(stillOpen.statusCode, 200, "the other agent's proposal was left to its own key");
       },
     );
+
+    t.test(
+      "a key bound to one agent gets no other agent's decision by repeating its idempotencyKey",
+      async (t) => {
+        const cloud = await open(t);
+        if (!cloud) return;
+        const bound = await boundKey(cloud, 'billing-bot');
+        const action = { ...ledgerWrite(20, 'ops-bot'), idempotencyKey: 'ops-nightly-1' };
+        const first = await post(cloud, cloud.a.keys.agent, AUTHORIZE, action);
+        t.equal(first.json().status, 'ALLOW');
+        const auditBefore = await cloud.store.auditSize();
+
+        const repeat = await post(cloud, bound, AUTHORIZE, action);
+        t.equal(repeat.statusCode, 403);
+        t.equal(errorOf(repeat.json())?.code, 'AGENT_FORBIDDEN');
+        t.notMatch(repeat.body, first.json().proposalId, "the other agent's proposal is not named");
+        const other = { ...ledgerWrite(25, 'ops-bot'), idempotencyKey: 'ops-nightly-1' };
+        const conflict = await post(cloud, bound, AUTHORIZE, other);
+        t.equal(errorOf(conflict.json())?.code, 'AGENT_FORBIDDEN', 'not IDEMPOTENCY_CONFLICT naming it');
+        t.same(await entryTypesSince(cloud, auditBefore), ['refusal', 'refusal'], 'only the refusals');
+      },
+    );
   });
 }
 

@@ -340,6 +340,29 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     t.ok(codesOf(t, body).includes('CONSENT.APPROVAL_REFUSED'));
   });
 
+  t.test(
+    'a call executed through the kernel route is not reported as denied when proposed again',
+    async (t) => {
+      const call = transferCall(lobe, 10, { agent_confidence: 0.1 });
+      const waiting = (await propose(call)).json();
+      const list = (await get(cloud, cloud.a.keys.operator, '/api/v1/approvals')).json();
+      const item = list.items.find((i: { id: string }) => i.id === waiting.approval_id);
+      await post(cloud, cloud.a.keys.operator, `/api/v1/approvals/${item.id}/approve`, {
+        actionDigest: item.actionDigest,
+      });
+      const executed = await post(cloud, cloud.a.keys.agent, '/api/v1/kernel/execute', {
+        proposalId: item.id,
+      });
+      t.equal(executed.statusCode, 200, 'the approval is a kernel proposal, executed once');
+      const body = (await propose(call)).json();
+      t.equal(body.approved, false, 'no second run, no token');
+      t.ok(codesOf(t, body).includes('CONSENT.APPROVAL_REFUSED'));
+      // before: "will not run: an operator denied it" and "propose a new call", for a call that had run
+      t.notMatch(body.reason, /denied it/, body.reason);
+      t.match(body.reason, /already executed/);
+    },
+  );
+
   t.test('a held call is approved after its hold passes unvetoed, not before', async (t) => {
     const call = transferCall(lobe, 0, { tool_name: 'email.send_bulk', arguments: { list: 'customers' } });
     const held = (await propose(call)).json();

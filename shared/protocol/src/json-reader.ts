@@ -27,6 +27,12 @@ export interface ReadJsonOptions {
    * where its byte size alone does not: a megabyte of `"k1":0,` is 100,000 members.
    */
   maxValues?: number;
+  /**
+   * Refuse U+0000 in strings and member names (default: accepted, as JSON allows it). PostgreSQL text and
+   * jsonb cannot hold it, so a reader whose strings may reach such a store (the cloud's request bodies,
+   * whose refusals and records go to the audit log) refuses it up front instead of failing at the write.
+   */
+  refuseNul?: boolean;
 }
 
 /** The document is over a size limit (bytes or values): a request too large, not malformed. */
@@ -91,7 +97,7 @@ interface TextProblem {
  * Walks text that JSON.parse has accepted, so its syntax is known to be valid: only the tokens that
  * matter are looked at. Returns the first problem, or undefined.
  */
-function findIJsonProblem(text: string, maxDepth: number): TextProblem | undefined {
+function findIJsonProblem(text: string, maxDepth: number, refuseNul: boolean): TextProblem | undefined {
   const len = text.length;
   // one entry per open container: the member names seen so far (object) or null (array)
   const open: (MemberNames | null)[] = [];
@@ -116,6 +122,13 @@ function findIJsonProblem(text: string, maxDepth: number): TextProblem | undefin
       if (unicode && LONE_SURROGATE.test(value)) {
         return {
           message: 'expected well-formed Unicode strings (RFC 7493 §2.1), got a lone surrogate in the string',
+          offset: start,
+        };
+      }
+      // JSON.parse refuses a raw U+0000 in a string, so it can only come as the escape \u0000
+      if (refuseNul && unicode && value.includes('\u0000')) {
+        return {
+          message: 'expected strings without U+0000 (no stored text can hold it), got one in the string',
           offset: start,
         };
       }
@@ -318,7 +331,11 @@ export function readJson(input: string | Uint8Array, options: ReadJsonOptions): 
       : `malformed text (${(err as Error).message})`;
     throw new InvalidInputError(`${options.what}: expected JSON, got ${got}`);
   }
-  const problem = findIJsonProblem(text, options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  const problem = findIJsonProblem(
+    text,
+    options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    options.refuseNul === true,
+  );
   if (problem !== undefined) throw refusal(options.what, text, problem);
   return value;
 }

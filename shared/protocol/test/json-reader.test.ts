@@ -60,6 +60,25 @@ t.test('refuses lone surrogates in values and in member names, escaped or raw', 
   t.notOk(hasLoneSurrogate('x😀'));
 });
 
+t.test('with refuseNul, refuses U+0000 in values and member names, and only then', async (t) => {
+  const strict = (text: string) => readJson(text, { what: 'request body', refuseNul: true });
+  for (const [text, pointer] of [
+    ['{"memo":"a\\u0000b"}', '/memo'],
+    ['{"a":[1,"\\u0000"]}', '/a/1'],
+    ['{"k\\u0000":1}', '/k\u0000'],
+  ] as const) {
+    t.throws(
+      () => strict(text),
+      { name: 'InvalidInputError', message: /without U\+0000/, details: { issues: [{ path: pointer }] } },
+      text,
+    );
+    t.doesNotThrow(() => read(text), `${text}: accepted without the option, as JSON allows`);
+  }
+  // an escaped backslash followed by the letters u0000 is six characters of text, not U+0000
+  t.same(strict('{"path":"C:\\\\u0000"}'), { path: 'C:\\u0000' });
+  t.same(strict('{"x":"\\u0001\\u00e9"}'), { x: '\u0001é' });
+});
+
 t.test('refuses numbers that overflow a double, anywhere', async (t) => {
   for (const text of ['1e309', '-1e309', '{"arguments":{"x":[1,{"y":-1E+400}]}}', `1${'0'.repeat(400)}`]) {
     t.throws(() => read(text), /IEEE 754 double range.*not finite|lose precision/, text.slice(0, 40));

@@ -29,6 +29,13 @@ const FINAL_REFUSALS: ReadonlySet<string> = new Set(['DENY', 'VETOED']);
 export interface DecisionCheckOptions {
   /** When the decision is being relied on; without it expiry is not evaluated (and the report says so). */
   atMs?: number;
+  /**
+   * The tenant the decision must be of (the statement's tenantId). A cloud signs every tenant's decisions
+   * with one proof key, and the same request body can be sent in two tenants (lobe names are the agent's
+   * own name and version): without this, another tenant's approval — made under its policy and budget —
+   * verifies for this tenant's call.
+   */
+  tenantId?: string;
 }
 
 /** Runs the decision checks; returns the statement when its signature and schema verified. */
@@ -57,6 +64,16 @@ export function checkDecisionEnvelope(
     `action request sha256:${digests.join(', sha256:')}`,
     'expected the statement to name the action request by its SHA-256 digest, got no subject',
   );
+
+  if (options.tenantId !== undefined) {
+    report.check(
+      'tenant',
+      predicate.tenantId === options.tenantId,
+      `a decision of tenant ${predicate.tenantId}`,
+      `expected a decision of tenant ${options.tenantId}, got one of tenant ${predicate.tenantId}: ` +
+        "another tenant's decision, signed by the same cloud, is no permission here",
+    );
+  }
 
   const issuedAtMs = parseIsoMs(predicate.issuedAt);
   const expiresAtMs = parseIsoMs(predicate.expiresAt);

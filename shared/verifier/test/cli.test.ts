@@ -152,6 +152,44 @@ t.test('verify proof --request: valid for the call decided, invalid when shown f
   t.match(bad.out, /✗ binds the request: .*the proof was issued for another call/);
 });
 
+t.test('verify token|proof --tenant: valid for the tenant decided for, invalid for another', async (t) => {
+  // one cloud signs every tenant's decisions with one key: without --tenant another tenant's decision verified
+  const { file, trust } = await setup(t);
+  const token = await file('tok', governanceToken(log, 2));
+  const packet = await file('proof.json', proofPacket(log, 2));
+  for (const [what, artifact] of [
+    ['token', token],
+    ['proof', packet],
+  ] as const) {
+    const ok = await pentagate(
+      'verify',
+      what,
+      artifact,
+      '--trust',
+      trust,
+      '--at',
+      AT,
+      '--tenant',
+      'tenant-a',
+    );
+    t.equal(ok.code, 0, ok.out);
+    t.match(ok.out, /✓ tenant: a decision of tenant tenant-a/);
+    const bad = await pentagate(
+      'verify',
+      what,
+      artifact,
+      '--trust',
+      trust,
+      '--at',
+      AT,
+      '--tenant',
+      'tenant-b',
+    );
+    t.equal(bad.code, 1, `${what}: another tenant's`);
+    t.match(bad.out, /✗ tenant: expected a decision of tenant tenant-b, got one of tenant tenant-a/);
+  }
+});
+
 t.test('verify token takes the token itself as well as a file holding it', async (t) => {
   const { file, trust } = await setup(t);
   const text = governanceToken(log, 2);

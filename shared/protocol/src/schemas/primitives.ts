@@ -110,10 +110,17 @@ export function base64UrlOfBytesSchema(bytes: number): TString {
 export const Hash32Base64Schema = base64OfBytesSchema(32);
 
 /**
- * A point in time as integer Unix milliseconds (the default unit on the wire). Bounded by 2^53 - 1 so it
- * survives JSON and JCS exactly.
+ * The latest instant a JavaScript Date holds, 8.64e15 ms after the epoch (ECMAScript time values, about
+ * the year 275760). A later "time" is no time: `new Date(ms).toISOString()` throws on it.
  */
-export const UnixMsSchema = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+export const MAX_UNIX_MS = 8_640_000_000_000_000;
+
+/**
+ * A point in time as integer Unix milliseconds (the default unit on the wire), up to the latest a Date can
+ * hold (below 2^53 - 1, so it also survives JSON and JCS exactly): every reader turns these into dates for
+ * its messages, records and audit entries, and a value past it made those fail as server faults.
+ */
+export const UnixMsSchema = Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS });
 export type UnixMs = Static<typeof UnixMsSchema>;
 
 /** A count or position (sizes, indexes, epochs): integer 0..2^53 - 1. */

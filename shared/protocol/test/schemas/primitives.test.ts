@@ -5,7 +5,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { TypeSystemPolicy } from '@sinclair/typebox/system';
 import {
   IsoTimestampSchema,
+  MAX_UNIX_MS,
   MotorCommandSchema,
+  UnixMsSchema,
   base64OfBytesSchema,
   base64Schema,
   base64UrlOfBytesSchema,
@@ -61,6 +63,16 @@ t.test('ISO timestamps: what Date.prototype.toISOString writes is accepted', asy
     '',
   ]) {
     t.notOk(conforms(IsoTimestampSchema, bad), `refuses ${JSON.stringify(bad)}`);
+  }
+});
+
+t.test('Unix milliseconds: every accepted value is a time a Date can write, and no later one', async (t) => {
+  for (const ms of [0, 1_800_000_000_000, MAX_UNIX_MS]) {
+    t.ok(conforms(UnixMsSchema, ms), `${ms} accepted`);
+    t.type(new Date(ms).toISOString(), 'string', `${ms} is a date`);
+  }
+  for (const ms of [MAX_UNIX_MS + 1, 9e15, Number.MAX_SAFE_INTEGER, -1, 1.5]) {
+    t.notOk(conforms(UnixMsSchema, ms), `${ms} refused`);
   }
 });
 

@@ -74,11 +74,29 @@ async function requestOption(path: unknown): Promise<unknown> {
   return typeof path === 'string' ? readInputJson(path, 'request') : undefined;
 }
 
+/** `--tenant ID`: the tenant a decision must be of, when given. */
+const TENANT_OPTION = {
+  tenant: {
+    type: 'string',
+    valueName: 'ID',
+    description:
+      "The tenant the decision must be of (another tenant's decision of the same cloud is refused)",
+  },
+} as const;
+
+function tenantOption(value: unknown): { tenantId?: string } {
+  return typeof value === 'string' ? { tenantId: value } : {};
+}
+
+const TENANT_HELP =
+  "  - with --tenant ID: the statement's tenantId is ID (one cloud signs every tenant's decisions with one\n" +
+  "    key, and the same request can be sent in two tenants: without it, another tenant's decision verifies)";
+
 export const logCommands: Command[] = [
   {
     path: ['verify', 'proof'],
     summary: 'Check a proof packet: decision signature, statement, audit-log inclusion',
-    usage: 'FILE --trust TRUST [--request FILE] [--json] [--at ISO]',
+    usage: 'FILE --trust TRUST [--request FILE] [--tenant ID] [--json] [--at ISO]',
     description: [
       'FILE is a proof packet (JSON { v: 1, envelope, auditEntry?, inclusion?, checkpoint? }). Checks:',
       "  - the DSSE envelope is signed by a trusted key of role 'proof' over application/vnd.in-toto+json",
@@ -90,6 +108,7 @@ export const logCommands: Command[] = [
       '    a refusal (DENY, VETOED) is final and holds from issuedAt on',
       '  - with --request FILE (the propose or selfcorrect body as sent, JSON): the subject digest is',
       "    SHA-256(JCS(request)), so the packet is this call's decision and not another's",
+      TENANT_HELP,
       'When the packet carries auditEntry, inclusion and checkpoint (all three or none):',
       "  - the entry's subjectDigest is SHA-256(JCS(envelope)), its index equals the proof's leafIndex and",
       "    the statement's auditLog.index, and the statement's auditLog.origin is the checkpoint's origin",
@@ -107,6 +126,7 @@ export const logCommands: Command[] = [
         valueName: 'FILE',
         description: 'The request (JSON) the decision must be for',
       },
+      ...TENANT_OPTION,
     },
     positionals: [1, 1],
     async run(args, io) {
@@ -116,6 +136,7 @@ export const logCommands: Command[] = [
       const time = checkTime(args);
       const report = verifyProofPacket(packet, trust, {
         ...(request !== undefined ? { request } : {}),
+        ...tenantOption(args.options.tenant),
         ...(time ? { atMs: time.atMs } : {}),
       });
       return emitReport(report, args, io, time);
@@ -124,7 +145,7 @@ export const logCommands: Command[] = [
   {
     path: ['verify', 'token'],
     summary: 'Check a governance token (pgt1.…): the decision signature and statement',
-    usage: 'FILE|TOKEN --trust TRUST [--request FILE] [--json] [--at ISO]',
+    usage: 'FILE|TOKEN --trust TRUST [--request FILE] [--tenant ID] [--json] [--at ISO]',
     description: [
       'FILE holds a governance token `pgt1.<kid>.<payload>.<sig>`, or a JSON object with a',
       '"governance_token" string (a saved propose response); the token itself may be given instead of a',
@@ -137,6 +158,7 @@ export const logCommands: Command[] = [
       '    decision still waiting for an operator (REQUIRE_HUMAN, HELD_FOR_VETO) is no permission to run',
       '  - with --request FILE (the propose or selfcorrect body as sent, JSON): the subject digest is',
       '    SHA-256(JCS(request)), so the token is for that call and no other',
+      TENANT_HELP,
       'A token carries no audit-log proof; use `pentagate verify proof` for that.',
       '',
       EXIT_CODES_HELP,
@@ -144,6 +166,7 @@ export const logCommands: Command[] = [
     options: {
       ...options,
       request: { type: 'string', valueName: 'FILE', description: 'The request (JSON) the token must be for' },
+      ...TENANT_OPTION,
     },
     positionals: [1, 1],
     async run(args, io) {
@@ -153,6 +176,7 @@ export const logCommands: Command[] = [
       const time = checkTime(args);
       const report = verifyGovernanceToken(token, trust, {
         ...(request !== undefined ? { request } : {}),
+        ...tenantOption(args.options.tenant),
         ...(time ? { atMs: time.atMs } : {}),
       });
       return emitReport(report, args, io, time);
