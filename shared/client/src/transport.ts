@@ -182,6 +182,9 @@ export class Transport {
           },
           ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
           signal: controller.signal,
+          // not followed: the body would be sent again, and the answer taken as the server's, from an address
+          // the caller never configured (fetch drops Authorization across origins, but not the rest)
+          redirect: 'manual',
         });
         text = await response.text();
       } catch (err) {
@@ -189,6 +192,15 @@ export class Transport {
           throw new TimeoutError('TIMEOUT', `${what}: no response within ${this.#o.timeoutMs} ms`, 0);
         if (spec.signal?.aborted) throw new AbortedError('ABORTED', `${what}: aborted by the caller`, 0);
         throw new NetworkError('NETWORK', `${what}: ${(err as Error).message}`, 0, { cause: String(err) });
+      }
+      // a browser's fetch shows a redirect it did not follow as an opaque answer with status 0
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        const location = response.headers.get('location');
+        throw new BadResponseError(
+          'REDIRECT',
+          `${what}: the server answered HTTP ${response.status}${location ? ` redirecting to ${JSON.stringify(location.slice(0, 200))}` : ' (a redirect)'}; GovClient follows no redirect, so set baseUrl to the address that answers`,
+          response.status,
+        );
       }
       let body: unknown;
       try {

@@ -224,6 +224,22 @@ t.test('transport failures: time-out, abort, refused connection, non-JSON answer
   t.same([html401.code, html401.status], ['HTTP_401', 401]);
   t.type(await behindProxy(403), PermissionDeniedError, 'a 403 likewise');
 
+  // a redirect is not followed: the other address would get the body and answer in the server's name
+  const elsewhere = await rawServer(t, { status: 200, contentType: 'application/json', body: '{}' });
+  const moved = await rawServer(t, {
+    status: 307,
+    contentType: 'text/plain',
+    body: '',
+    headers: { location: `${elsewhere.baseUrl}/api/v1/kernel/authorize` },
+  });
+  const redirected = await rejection(
+    new GovClient({ baseUrl: moved.baseUrl, apiKey: FAKE_KEY, maxRetries: 0 }).authorize(ledger(1)),
+  );
+  t.type(redirected, BadResponseError);
+  t.same([redirected.code, redirected.status], ['REDIRECT', 307]);
+  t.match(redirected.message, /redirecting to .*set baseUrl to the address that answers/);
+  t.equal(elsewhere.hits, 0, 'the redirect target received nothing');
+
   t.throws(() => new GovClient({ baseUrl: 'ftp://x', apiKey: FAKE_KEY }), ValidationFailedError);
   t.throws(
     () => new GovClient({ baseUrl: 'http://x', apiKey: undefined as unknown as string }),

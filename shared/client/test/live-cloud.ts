@@ -79,6 +79,7 @@ export interface RawAnswer {
   status: number;
   contentType: string;
   body: string;
+  headers?: Record<string, string>;
 }
 
 /** What a proxy in front of the cloud may answer: an HTML page. */
@@ -93,7 +94,9 @@ export async function rawServer(t: Test, behaviour: 'hang' | 'drop' | RawAnswer)
     state.hits++;
     if (behaviour === 'drop') req.socket.destroy();
     else if (behaviour !== 'hang')
-      res.writeHead(behaviour.status, { 'content-type': behaviour.contentType }).end(behaviour.body);
+      res
+        .writeHead(behaviour.status, { 'content-type': behaviour.contentType, ...behaviour.headers })
+        .end(behaviour.body);
     // 'hang': never answer
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
