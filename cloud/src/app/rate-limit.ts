@@ -1,7 +1,7 @@
 /**
  * Rate limiting (@fastify/rate-limit, its in-memory store): a request with a valid API key counts on that
  * key's budget; every other request — no key, or a malformed, unknown or revoked one — counts on its
- * address's budget, which is smaller by default. The limiter runs inside the authentication hook, after
+ * address's budget (an IPv6 address's /64, address-budget.ts), which is smaller by default. The limiter runs inside the authentication hook, after
  * the key is resolved and before any refusal is answered or recorded, so an unauthenticated flood is
  * answered 429 at the cost of one indexed key lookup and no write per request.
  */
@@ -9,6 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import { authenticate, type RequestLimiter } from './auth.js';
+import { addressBudgetKey } from './address-budget.js';
 import { ApiError } from './errors.js';
 
 export interface RateLimitOptions {
@@ -25,7 +26,9 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 600, timeWindowMs: 60
 
 async function budgetKey(request: FastifyRequest, store: Store): Promise<string> {
   const authentication = await authenticate(request, store);
-  return 'caller' in authentication ? `key:${authentication.caller.keyId}` : `ip:${request.ip}`;
+  return 'caller' in authentication
+    ? `key:${authentication.caller.keyId}`
+    : `ip:${addressBudgetKey(request.ip)}`;
 }
 
 /** Registers the plugin without its per-route hooks and returns the limiter the auth hook calls. */
