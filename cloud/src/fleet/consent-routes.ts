@@ -29,6 +29,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
+import { OpenPerKey } from '../app/open-per-key.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { ERROR_RESPONSES } from '../routes/error-responses.js';
 import type { ConsentRequestRecord } from '../store/consent-queue.js';
@@ -63,7 +64,14 @@ export async function waitingRobotConsents(f: FleetContext, tenantId: string, ro
   return (await f.store.consents.listWaiting(tenantId, f.nowMs(), robotId)).map(robotConsentItem);
 }
 
+/**
+ * Consent polls (waitMs > 0) one edge key may hold open at once. An edge keeps one poll open, and a second
+ * while it reconnects; each poll holds a socket and re-reads the store every second (consent-relay.ts).
+ */
+export const MAX_CONSENT_POLLS_PER_KEY = 4;
+
 export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): void {
+  const polls = new OpenPerKey();
   app.post(
     '/api/v1/fleet/robots/:robotId/consent-requests',
     {
@@ -107,8 +115,23 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       // soon as its body has been read, which for a GET is at once).
       const gone = new AbortController();
       reply.raw.on('close', () => gone.abort());
-      const tokens = await takeRobotConsents(f, callerOf(request), robotId, Number(waitMs ?? 0), gone.signal);
-      return { robotId, tokens };
+      const caller = callerOf(request);
+      const wait = Number(waitMs ?? 0);
+      if (wait === 0) return { robotId, tokens: await takeRobotConsents(f, caller, robotId, 0, gone.signal) };
+      const open = polls.of(caller.keyId);
+      if (open >= MAX_CONSENT_POLLS_PER_KEY) {
+        reply.header('retry-after', '1');
+        throw new ApiError(
+          'RATE_LIMITED',
+          `this edge key already holds ${open} consent polls open, the most one key may; wait for one to answer`,
+        );
+      }
+      polls.opened(caller.keyId);
+      try {
+        return { robotId, tokens: await takeRobotConsents(f, caller, robotId, wait, gone.signal) };
+      } finally {
+        polls.closed(caller.keyId);
+      }
     },
   );
   app.get(

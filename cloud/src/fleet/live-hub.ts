@@ -4,6 +4,7 @@
  * a listener sees what the replica it is connected to ingests (README "Limits").
  */
 import type { VerdictOutcome } from '@pentagate/protocol';
+import { OpenPerKey } from '../app/open-per-key.js';
 
 export interface VerdictSummary {
   type: 'verdict';
@@ -46,7 +47,7 @@ type Listener = (event: LiveEvent) => void;
 export class LiveHub {
   readonly #listeners = new Map<string, Set<{ robotId: string | undefined; listener: Listener }>>();
   /** Open streams per API key id (live-stream.ts bounds them). */
-  readonly #streams = new Map<string, number>();
+  readonly #streams = new OpenPerKey();
 
   /** Registers a listener; returns the function that removes it. */
   subscribe(tenantId: string, robotId: string | undefined, listener: Listener): () => void {
@@ -70,17 +71,15 @@ export class LiveHub {
   }
 
   streamsOf(keyId: string): number {
-    return this.#streams.get(keyId) ?? 0;
+    return this.#streams.of(keyId);
   }
 
   streamOpened(keyId: string): void {
-    this.#streams.set(keyId, this.streamsOf(keyId) + 1);
+    this.#streams.opened(keyId);
   }
 
   streamClosed(keyId: string): void {
-    const left = this.streamsOf(keyId) - 1;
-    if (left > 0) this.#streams.set(keyId, left);
-    else this.#streams.delete(keyId);
+    this.#streams.closed(keyId);
   }
 
   listenerCount(tenantId: string): number {

@@ -11,6 +11,7 @@ import { AuditLog } from '../../src/audit/audit-log.js';
 import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
+import { MAX_CONSENT_POLLS_PER_KEY } from '../../src/fleet/consent-routes.js';
 import { bearer, httpCaller, type TestCloud, testCloud } from '../helpers/cloud-app.js';
 import {
   consentRequestFor,
@@ -278,6 +279,31 @@ t.test("an operator's consent key is no longer trusted once its API key is revok
   const taken = await call(edgeKey, 'GET', TAKE('arm-1'));
   t.same((await taken.json()).tokens, [], 'and nothing reaches the robot');
 });
+
+t.test(
+  'one edge key holds at most MAX_CONSENT_POLLS_PER_KEY polls open; an answered poll frees its place',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const poll = (waitMs: number) =>
+      cloud.app.inject({ method: 'GET', url: TAKE('arm-1', waitMs), headers: bearer(edgeKey) });
+    const held = Array.from({ length: MAX_CONSENT_POLLS_PER_KEY }, () => poll(1_500));
+    await new Promise((r) => setTimeout(r, 100));
+    const over = await poll(1_500);
+    t.equal(over.statusCode, 429, over.body);
+    t.equal(over.json().error.code, 'RATE_LIMITED');
+    t.equal(over.headers['retry-after'], '1');
+    const taken = await poll(0);
+    t.equal(taken.statusCode, 200, 'a poll that does not wait is answered at once');
+    t.same(
+      (await Promise.all(held)).map((r) => r.statusCode),
+      Array(MAX_CONSENT_POLLS_PER_KEY).fill(200),
+      'the held polls are answered when their wait ends',
+    );
+    const again = await poll(10);
+    t.equal(again.statusCode, 200, 'their places are free again');
+  },
+);
 
 t.test('a robot retired while its edge waits gets no token, and its moves cannot be granted', async (t) => {
   const cloud = await testCloud(t);
