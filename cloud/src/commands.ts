@@ -1,6 +1,7 @@
 import type { Command } from '@pentagate/protocol';
 import { apikeyIssueCommand, apikeyListCommand, apikeyRevokeCommand } from './cli/apikey-commands.js';
 import { auditExportCommand } from './cli/audit-commands.js';
+import { keysListCommand, keysRetireCommand } from './cli/key-commands.js';
 import { operatorEnrollCommand, operatorListCommand } from './cli/operator-commands.js';
 import { robotAddCommand, robotListCommand, robotRetireCommand } from './cli/robot-commands.js';
 import { serveCommand } from './cli/serve-command.js';
@@ -14,6 +15,8 @@ export const commands: Command[] = [
   apikeyRevokeCommand,
   apikeyListCommand,
   auditExportCommand,
+  keysListCommand,
+  keysRetireCommand,
   robotAddCommand,
   robotListCommand,
   robotRetireCommand,

@@ -14,6 +14,7 @@ import { waitingRobotConsents } from '../fleet/consent-routes.js';
 import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
+import { assertSigningKeysActive } from '../keys/retire-signing-key.js';
 import { registerRoutes } from '../routes/index.js';
 import { publicUrlOf } from './public-url.js';
 import { registerConsole } from '../console/register-console.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const level = typeof options.logger === 'string' ? options.logger : 'info';
   const store = options.store;
   const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
+  assertSigningKeysActive(await store.listSigningKeys(), [keys.proof.keyid, keys.checkpoint.keyid]);
   const audit = new AuditLog(store, keys.origin, keys.note);
   const nowMs = options.nowMs ?? Date.now;
   let reportError: (err: unknown) => void = () => {};

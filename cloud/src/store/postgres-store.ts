@@ -325,6 +325,18 @@ export class PostgresStore implements Store {
     return this.#signingKeys.listSigningKeys();
   }
 
+  async retireSigningKey(
+    kid: string,
+    notAfterMs: number,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined> {
+    return this.#tx(async (c) =>
+      (await this.#signingKeys.retireSigningKey(c, kid, notAfterMs))
+        ? this.#audit.appendAudit(c, audit)
+        : undefined,
+    );
+  }
+
   async putPolicy(p: PolicyRecord): Promise<boolean> {
     return this.#tx((c) => this.#policies.putPolicy(c, p));
   }

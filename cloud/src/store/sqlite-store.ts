@@ -296,6 +296,16 @@ export class SqliteStore implements Store {
     return this.#signingKeys.listSigningKeys();
   }
 
+  async retireSigningKey(
+    kid: string,
+    notAfterMs: number,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined> {
+    return this.#write(() =>
+      this.#signingKeys.retireSigningKey(kid, notAfterMs) ? this.#audit.appendAudit(audit) : undefined,
+    );
+  }
+
   async putPolicy(policy: PolicyRecord): Promise<boolean> {
     return this.#write(() => this.#policies.putPolicy(policy));
   }

@@ -6,7 +6,8 @@
  * audit log positions, idempotent registration — is settled inside the database, never in process memory,
  * so several cloud replicas may share one PostgreSQL (ARCHITECTURE.md §7).
  *
- * The audit log is append-only: the only writes are `appendAudit`, `registerAgent` and `commitDecision`, each
+ * The audit log is append-only: the only writes are `appendAudit`, `registerAgent`, `retireSigningKey` and
+ * `commitDecision`, each
  * of which takes the next log index inside its own transaction and lets the caller build (and sign) the entry
  * for that index, so the entry, the index and the state change become durable together or not at all.
  */
@@ -184,6 +185,16 @@ export interface Store {
   /** Records a public key's metadata; a repeat of the same kid and role is a no-op. */
   putSigningKey(key: SigningKeyRecord): Promise<boolean>;
   listSigningKeys(): Promise<SigningKeyRecord[]>;
+  /**
+   * Ends the validity of the key `kid` at `notAfterMs` (its `notAfter` in the trust document: a signature it
+   * makes later is refused by every verifier) and appends `audit` in the same write. Undefined, and nothing
+   * written, when no key of that kid is valid without an end, or `notAfterMs` is before its start.
+   */
+  retireSigningKey(
+    kid: string,
+    notAfterMs: number,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined>;
   /** Records a policy version; returns false when this tenant's active policy already has that digest. */
   putPolicy(policy: PolicyRecord): Promise<boolean>;
   activePolicy(tenantId: string): Promise<PolicyRecord | undefined>;

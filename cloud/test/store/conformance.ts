@@ -530,6 +530,20 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
     t.equal(await store.putSigningKey(key), true);
     t.equal(await store.putSigningKey({ ...key, notBeforeMs: T0 + 1 }), false);
     t.same(await store.listSigningKeys(), [key]);
+    const retirement = (note: string) => event(`key.retire.${note}`);
+    const size = await store.auditSize();
+    t.equal(
+      await store.retireSigningKey(key.kid, T0 - 1, retirement('early')),
+      undefined,
+      'not before the key starts',
+    );
+    t.equal(await store.auditSize(), size, 'a refused retirement writes nothing');
+    const retired = await store.retireSigningKey(key.kid, T0 + 5, retirement('retire'));
+    t.equal(retired?.index, size, 'the retirement and its audit entry in one write');
+    t.same(await store.listSigningKeys(), [{ ...key, notAfterMs: T0 + 5 }]);
+    t.equal(await store.retireSigningKey(key.kid, T0 + 9, retirement('again')), undefined, 'final');
+    t.equal(await store.retireSigningKey('f'.repeat(16), T0 + 9, retirement('unknown')), undefined);
+    t.equal(await store.auditSize(), size + 1);
     const p = {
       tenantId: '*',
       digest: 'd'.repeat(64),

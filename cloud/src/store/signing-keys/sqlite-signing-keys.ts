@@ -14,6 +14,10 @@ function prepare(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kid, role) DO NOTHING`,
     ),
     listSigningKeys: db.prepare('SELECT * FROM signing_keys ORDER BY created_at_ms, kid, role'),
+    retireSigningKey: db.prepare(
+      `UPDATE signing_keys SET not_after_ms = ?
+        WHERE kid = ? AND not_after_ms IS NULL AND not_before_ms <= ?`,
+    ),
   };
 }
 
@@ -37,6 +41,11 @@ export class SqliteSigningKeys {
         key.createdAtMs,
       ).changes === 1
     );
+  }
+
+  /** Inside a write; false when no key of that kid is valid without an end from before `notAfterMs`. */
+  retireSigningKey(kid: string, notAfterMs: number): boolean {
+    return this.#stmts.retireSigningKey.run(notAfterMs, kid, notAfterMs).changes > 0;
   }
 
   listSigningKeys(): SigningKeyRecord[] {

@@ -1,0 +1,76 @@
+/**
+ * `pentagate cloud keys list|retire`: the cloud's signing keys (public halves and validity, as the trust
+ * document publishes them) and the end of an old key's validity after a rotation.
+ */
+import { InvalidInputError, type Command } from '@pentagate/protocol';
+import { retireSigningKey } from '../keys/retire-signing-key.js';
+import { JSON_OPTION, STATE_OPTIONS, withStore } from './state.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const keysListCommand: Command = {
+  path: ['cloud', 'keys', 'list'],
+  summary: "List the cloud's signing keys (kid, role, validity)",
+  usage: '[--db …] [--json]',
+  description:
+    'Lists every proof and checkpoint key the cloud has signed with: kid, role, public key and validity\n' +
+    '(notAfter once retired). The same keys as GET /api/v1/keys. Exit codes: 0 listed, 2 bad usage or store.',
+  options: { ...STATE_OPTIONS, ...JSON_OPTION },
+  async run(args, io) {
+    const keys = await withStore(args, (store) => store.listSigningKeys());
+    const rows = keys.map((k) => ({
+      kid: k.kid,
+      role: k.role,
+      publicKey: k.publicKey,
+      notBefore: iso(k.notBeforeMs),
+      notAfter: iso(k.notAfterMs),
+    }));
+    if (args.options.json) io.out(JSON.stringify({ keys: rows }));
+    else {
+      for (const r of rows)
+        io.out(
+          `${r.kid}  ${r.role.padEnd(10)}  from ${r.notBefore}  ${r.notAfter ? `retired ${r.notAfter}` : 'active'}`,
+        );
+      if (rows.length === 0) io.out('(no keys: the server records its keys when it first starts)');
+    }
+    return 0;
+  },
+};
+
+export const keysRetireCommand: Command = {
+  path: ['cloud', 'keys', 'retire'],
+  summary: 'End the validity of an old signing key after a rotation',
+  usage: 'KID [--at ISO-8601] [--db …] [--json]',
+  description:
+    "Sets the key's notAfter (default now) in the trust document, in one audited change: verifiers refuse\n" +
+    'what the key signs after that time and keep accepting what it signed before. Rotate first: start the\n' +
+    'servers with the new key (--signing-key FILE), then retire the old kids (`pentagate cloud keys list`;\n' +
+    'one seed has a proof and a checkpoint key). A server refuses to start with a retired key. A retirement\n' +
+    "is final. Exit codes: 0 retired, 2 unknown or already retired key, a time before the key's start, bad\n" +
+    'usage or store.',
+  options: {
+    at: { type: 'string', valueName: 'ISO-8601', description: 'when the validity ends (default now)' },
+    ...STATE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run(args, io) {
+    const kid = args.positionals[0]!;
+    const at = args.options.at;
+    const notAfterMs = typeof at === 'string' ? Date.parse(at) : Date.now();
+    if (!Number.isFinite(notAfterMs) || (typeof at === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(at))) {
+      throw new InvalidInputError(
+        `--at: expected an ISO 8601 time such as 2026-12-01T00:00:00Z, got ${JSON.stringify(at)}`,
+      );
+    }
+    const { retired, auditIndex } = await withStore(args, (store) =>
+      retireSigningKey(store, kid, notAfterMs),
+    );
+    if (args.options.json) {
+      io.out(
+        JSON.stringify({ kid, roles: retired.map((k) => k.role), notAfter: iso(notAfterMs), auditIndex }),
+      );
+    } else io.out(`retired ${kid} (${retired.map((k) => k.role).join(', ')}) at ${iso(notAfterMs)}`);
+    return 0;
+  },
+};
