@@ -166,6 +166,8 @@ const workingLines: Record<string, () => string[]> = {
     ...['--tenant', 'ten_x', '--operator', 'op1', '--key', edKey, '--state-dir', join(dir, 'cloud')],
   ],
   'cloud operator list': () => ['--tenant', 'ten_x', '--state-dir', join(dir, 'cloud')],
+  'cloud keys list': () => ['--state-dir', join(dir, 'cloud')],
+  'cloud keys retire': () => ['0123456789abcdef', '--state-dir', join(dir, 'cloud')],
   'cloud audit export': () => [
     '--out',
     join(dir, 'kit'),
