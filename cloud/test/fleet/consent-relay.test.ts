@@ -36,6 +36,26 @@ function park(cloud: TestCloud, edgeKey: string, request: ConsentRequest) {
   });
 }
 
+/** An operator of tenant a grants robot arm-1's `request` with `token`. */
+function grantToken(cloud: TestCloud, request: { intentDigest: string }, token: unknown) {
+  return cloud.app.inject({
+    method: 'POST',
+    url: GRANT('arm-1', request.intentDigest),
+    headers: bearer(cloud.a.keys.operator),
+    payload: { token },
+  });
+}
+
+/** The operator names robot arm-1's edge is told, one per key it may trust. */
+async function operatorKeyNames(cloud: TestCloud, edgeKey: string): Promise<string[]> {
+  const keys = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/fleet/robots/arm-1/operator-keys',
+    headers: bearer(edgeKey),
+  });
+  return keys.json().keys.map((k: { name: string }) => k.name);
+}
+
 async function enrol(cloud: TestCloud, operator: TestOperator) {
   return cloud.app.inject({
     method: 'PUT',
@@ -89,12 +109,7 @@ t.test('a parked move reaches the queue, an operator-signed token reaches the ed
   const started = Date.now();
   await new Promise((r) => setTimeout(r, 100));
   const token = consentToken(alice, request, Date.now());
-  const granted = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', request.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token },
-  });
+  const granted = await grantToken(cloud, request, token);
   t.equal(granted.statusCode, 200, granted.body);
   t.equal(granted.json().operatorId, 'alice');
   const relayed = await held;
@@ -103,12 +118,7 @@ t.test('a parked move reaches the queue, an operator-signed token reaches the ed
   const twice = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
   t.same(twice.json().tokens, [], 'and only once');
 
-  const replay = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', request.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token: consentToken(alice, request, Date.now()) },
-  });
+  const replay = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
   t.equal(replay.json().error.code, 'CONSENT_REQUEST_CLOSED', 'a second grant for the same move is refused');
   const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
   t.same(
@@ -129,13 +139,7 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   const now = Date.now();
   const request = consentRequestFor(liftIntent('arm-1'), now);
   await park(cloud, edgeKey, request);
-  const grant = (token: unknown) =>
-    cloud.app.inject({
-      method: 'POST',
-      url: GRANT('arm-1', request.intentDigest),
-      headers: bearer(cloud.a.keys.operator),
-      payload: { token },
-    });
+  const grant = (token: unknown) => grantToken(cloud, request, token);
 
   const none = await grant(consentToken(alice, request, now));
   t.match(none.json().error, { code: 'CONSENT_TOKEN_INVALID', message: /no operator key is enrolled/ });
@@ -161,12 +165,11 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   }
   const critical = { ...consentRequestFor(liftIntent('arm-1'), now), scope: 'safety-critical' as const };
   await park(cloud, edgeKey, critical);
-  const weak = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', critical.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token: consentToken(alice, critical, now, { scope: 'high-torque' }) },
-  });
+  const weak = await grantToken(
+    cloud,
+    critical,
+    consentToken(alice, critical, now, { scope: 'high-torque' }),
+  );
   t.match(weak.json().error.message, /needs safety-critical/, 'too weak a scope for a safety-critical move');
   const forged = consentToken(alice, request, now) as { payload: string };
   const tampered = await grant({ ...forged, payload: Buffer.from('{"v":1}').toString('base64') });
@@ -202,12 +205,7 @@ t.test('late grants, foreign edges and operators enrolling for others are refuse
   t.equal(stolen.json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge key cannot take arm-1's tokens");
 
   clock += 1001;
-  const late = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', request.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token: consentToken(alice, request, clock) },
-  });
+  const late = await grantToken(cloud, request, consentToken(alice, request, clock));
   t.match(late.json().error, { code: 'CONSENT_REQUEST_CLOSED', message: /the edge vetoed the move/ });
   const queue = await cloud.app.inject({
     method: 'GET',
@@ -316,12 +314,7 @@ t.test('a robot retired while its edge waits gets no token, and its moves cannot
   const held = cloud.app.inject({ method: 'GET', url: TAKE('arm-1', 10_000), headers: bearer(edgeKey) });
   await new Promise((r) => setTimeout(r, 100));
   await retireRobot(cloud.store, await openFleetStore(cloud.store), cloud.a.id, 'arm-1');
-  const granted = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', request.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token: consentToken(alice, request, Date.now()) },
-  });
+  const granted = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
   t.equal(granted.statusCode, 404, granted.body);
   t.equal(granted.json().error.code, 'ROBOT_NOT_FOUND', 'a retired robot has no moves to grant');
   const taken = await held;
@@ -355,24 +348,10 @@ t.test(
     const again = await enrol(cloud, alice);
     t.equal(again.statusCode, 200, 'the operator holding the key enrols it again');
 
-    const keys = await cloud.app.inject({
-      method: 'GET',
-      url: '/api/v1/fleet/robots/arm-1/operator-keys',
-      headers: bearer(edgeKey),
-    });
-    t.same(
-      keys.json().keys.map((k: { name: string }) => k.name),
-      ['alice'],
-      'the edge is told one operator per key',
-    );
+    t.same(await operatorKeyNames(cloud, edgeKey), ['alice'], 'the edge is told one operator per key');
     const request = consentRequestFor(liftIntent('arm-1'), Date.now());
     t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
-    const granted = await cloud.app.inject({
-      method: 'POST',
-      url: GRANT('arm-1', request.intentDigest),
-      headers: bearer(cloud.a.keys.operator),
-      payload: { token: consentToken(alice, request, Date.now()) },
-    });
+    const granted = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
     t.equal(granted.statusCode, 200, "alice's consent still reaches the robot");
   },
 );
@@ -396,25 +375,15 @@ t.test(
         Date.now(),
       ),
     );
-    const keys = await cloud.app.inject({
-      method: 'GET',
-      url: '/api/v1/fleet/robots/arm-1/operator-keys',
-      headers: bearer(edgeKey),
-    });
     t.same(
-      keys.json().keys.map((k: { name: string }) => k.name),
+      await operatorKeyNames(cloud, edgeKey),
       ['bob'],
       'the ambiguous key id is left out; the edge can still build its trust',
     );
     const request = consentRequestFor(liftIntent('arm-1'), Date.now());
     t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
     const grant = (operator: TestOperator) =>
-      cloud.app.inject({
-        method: 'POST',
-        url: GRANT('arm-1', request.intentDigest),
-        headers: bearer(cloud.a.keys.operator),
-        payload: { token: consentToken(operator, request, Date.now()) },
-      });
+      grantToken(cloud, request, consentToken(operator, request, Date.now()));
     t.equal(
       (await grant(alice)).json().error.code,
       'CONSENT_TOKEN_INVALID',
@@ -453,12 +422,7 @@ t.test(
     const request = consentRequestFor(liftIntent('arm-1'), Date.now());
     t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
     const token = consentToken(alice, request, Date.now());
-    const granted = await cloud.app.inject({
-      method: 'POST',
-      url: GRANT('arm-1', request.intentDigest),
-      headers: bearer(cloud.a.keys.operator),
-      payload: { token },
-    });
+    const granted = await grantToken(cloud, request, token);
     t.equal(granted.statusCode, 200, granted.body);
     const head = await cloud.app.inject({ method: 'HEAD', url: TAKE('arm-1'), headers: bearer(edgeKey) });
     t.equal(
@@ -484,12 +448,11 @@ t.test('times past what a Date holds are refused 400, not answered as server fau
   t.match(farDeadline.json().error, { code: 'INVALID_BODY', details: { issues: [{ path: '/deadlineMs' }] } });
 
   t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
-  const farExpiry = await cloud.app.inject({
-    method: 'POST',
-    url: GRANT('arm-1', request.intentDigest),
-    headers: bearer(cloud.a.keys.operator),
-    payload: { token: consentToken(alice, request, Date.now(), { expiresAt: 9e15 }) },
-  });
+  const farExpiry = await grantToken(
+    cloud,
+    request,
+    consentToken(alice, request, Date.now(), { expiresAt: 9e15 }),
+  );
   t.equal(farExpiry.statusCode, 400, farExpiry.body);
   t.equal(farExpiry.json().error.code, 'CONSENT_TOKEN_INVALID');
   const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
