@@ -3,6 +3,7 @@
  * with its path), and `pentagate demo --duration 3` as a child process against the real edge.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -104,11 +105,12 @@ t.test('demo names the option to change when its port is taken', async (t) => {
 async function demoInterrupted(
   port: number,
   when: RegExp,
+  { readerGoes = false, extraArgs = [] }: { readerGoes?: boolean; extraArgs?: string[] } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   // --duration only as a cap: on a loaded machine the edge's start alone can take many seconds.
   const child = spawn(
     process.execPath,
-    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '90'],
+    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '90', ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let signalled = false;
@@ -119,6 +121,11 @@ async function demoInterrupted(
     out += d.toString();
     if (!signalled && when.test(out) && child.pid !== undefined) {
       signalled = true;
+      // `demo | tee log` and Ctrl-C: the same SIGINT ends the reader, so nothing reads what follows.
+      if (readerGoes) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
       process.kill(-child.pid, 'SIGINT');
     }
   });
@@ -147,6 +154,26 @@ t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it 
   t.match(out, /Pentagate demo: preparing robot \S+'s cell[\s\S]*Pentagate demo: starting the /);
   t.ok(await portFree(port), 'the edge and its broker are gone');
 });
+
+t.test(
+  'Ctrl-C that also ends the reader of the output (`demo | tee`) still exports the kit and removes the keys',
+  async (t) => {
+    if (!requireEdgeCli(t)) return;
+    const port = await freePort();
+    const kitDir = join(t.testdir(), 'kit');
+    const { code, signal, out } = await demoInterrupted(port, /SIGNED\s+pick/, {
+      readerGoes: true,
+      extraArgs: ['--kit-dir', kitDir],
+    });
+    t.equal(signal, null, 'the demo is not killed by its first write to the closed pipe');
+    t.equal(code, 0);
+    const stateDir = /cell in (\S+) \(/.exec(out)?.[1];
+    t.ok(stateDir, 'the state directory was named');
+    t.notOk(existsSync(stateDir ?? ''), 'the temporary keys are removed');
+    t.ok(existsSync(join(kitDir, 'manifest.json')), 'the audit kit is exported with nobody reading');
+    t.ok(await portFree(port), 'the edge and its broker are gone');
+  },
+);
 
 t.test('Ctrl-C while the demo starts stops it without an error or a stack trace', async (t) => {
   if (!requireEdgeCli(t)) return;

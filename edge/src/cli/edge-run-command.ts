@@ -1,5 +1,5 @@
 /** `pentagate edge run`: the edge node as a long-running process. */
-import { type Command, ExitCode, requireOption, UsageError } from '@pentagate/protocol';
+import { type Command, ExitCode, requireOption, UsageError, untilStopRequest } from '@pentagate/protocol';
 import type { BrokerUser } from '../broker/broker-users.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { createEdgeLogger } from '../observability/logger.js';
@@ -122,18 +122,6 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
       ? { cloud: { url: cloudUrl, key: await readSecretFile(cloudKeyFile, 'cloud-key-file') } }
       : {}),
   };
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(`received ${signal}`);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 export const edgeRunCommand: Command = {
@@ -298,7 +286,7 @@ export const edgeRunCommand: Command = {
     io.err(
       `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}${started.foxgloveUrl ? `; Foxglove on ${started.foxgloveUrl}` : ''}; Ctrl-C stops it`,
     );
-    const reason = await untilSignal();
+    const reason = await untilStopRequest();
     await started.stop(reason);
     return ExitCode.ok;
   },

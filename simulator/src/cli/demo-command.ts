@@ -8,7 +8,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, type Command, PentagateError, requireOption, UsageError } from '@pentagate/protocol';
+import {
+  type CliIo,
+  type Command,
+  onStopRequest,
+  PentagateError,
+  requireOption,
+  UsageError,
+} from '@pentagate/protocol';
 import { parse } from 'yaml';
 import { EdgeProcess, requireBrokerPortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
@@ -288,11 +295,12 @@ export const demoCommand: Command = {
     const { profile, scenario } = loaded;
     const stop = new AbortController();
     const onSignal = () => stop.abort();
-    // on, not once: a second signal during the clean-up (the edge's final STOP) must not kill us half-way.
+    // Kept until the clean-up is over: a second signal during it (the edge's final STOP) must not kill us
+    // half-way. A closed output (`demo | tee log` and Ctrl-C) is a stop request too.
     // SIGHUP (the terminal closed) too: the cloud and the edge run in their own process group and would
     // not get it.
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-    for (const s of signals) process.on(s, onSignal);
+    const offStop = onStopRequest(onSignal, signals);
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     // --duration counts from when the edge is up: key generation and the edge's start are not demo time.
@@ -408,7 +416,7 @@ export const demoCommand: Command = {
       throw err;
     } finally {
       if (timer) clearTimeout(timer);
-      for (const s of signals) process.off(s, onSignal);
+      offStop();
       await edge?.stop();
       await cloud?.close();
       if (stateDir) await rm(stateDir, { recursive: true, force: true });
