@@ -3,7 +3,8 @@
  * with its path), and `pentagate demo --duration 3` as a child process against the real edge.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -211,3 +212,41 @@ t.test('sim run prints a summary table or JSON and exits by the expectations', a
   t.equal(bad.code, 2);
   t.match(bad.err, /--timing-floor: expected milliseconds/);
 });
+
+t.test(
+  'Ctrl-C during sim run stops its edges, removes their keys and summarizes what finished',
+  async (t) => {
+    if (!requireEdgeCli(t)) return;
+    const scenario = (name: string) => new URL(`../scenarios/${name}.yaml`, import.meta.url).pathname;
+    // the run's temporary directories go here, so what it leaves behind is seen without other runs' files
+    const tmp = t.testdir();
+    const child = spawn(
+      process.execPath,
+      [PENTAGATE_BIN, 'sim', 'run', scenario('calibration-expired'), scenario('battery-reserve')],
+      { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, TMPDIR: tmp } },
+    );
+    let out = '';
+    let err = '';
+    let signalled = false;
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      // Ctrl-C from the terminal, to the whole group, while the second scenario runs
+      if (!signalled && /\[2\/2\] battery-reserve \[/.test(err) && child.pid !== undefined) {
+        signalled = true;
+        process.kill(-child.pid, 'SIGINT');
+      }
+    });
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    t.equal(signal, null, 'sim run handles the signal rather than dying of it');
+    t.equal(code, 130, err);
+    t.match(err, /pentagate sim run: stopped after 1 of 2 scenario\(s\)/);
+    t.match(out, /PASS\s+calibration-expired/, 'the finished scenario is summarized');
+    t.notMatch(out, /battery-reserve/, 'the scenario cut short is not reported as a result');
+    t.same(
+      readdirSync(tmp).filter((f) => f.startsWith('pentagate-')),
+      [],
+      'no state directory with generated keys is left behind',
+    );
+  },
+);
