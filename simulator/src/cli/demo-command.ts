@@ -161,7 +161,7 @@ async function connectTarget(
 
 export const demoCommand: Command = {
   path: ['demo'],
-  summary: 'Run the edge, its embedded broker and a simulated robot cell; print verdicts live',
+  summary: 'Run the cloud, an edge with its embedded broker and a simulated robot cell; print verdicts live',
   usage:
     '[--mqtt-port PORT] [--cloud-port PORT] [--duration SECONDS] [--scenario FILE] ' +
     '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] [--manual-consent] ' +
@@ -187,8 +187,9 @@ export const demoCommand: Command = {
     "the live view. The heavy lift waits in the cloud's approvals queue (`pentagate consent pending` lists it):",
     'the demo prints it with the `consent grant` line a person would run, then the simulated operator signs',
     'the consent with its own enrolled key and the cloud relays it to the edge over the link the edge opened',
-    '(while the cloud is down, the token goes on the consent topic instead). --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
-    '(default 5) and restarts it SECONDS later; the edge keeps working and catches up. At the end the demo',
+    '(while the cloud is down, the token goes on the consent topic instead). --cloud-outage SECONDS kills',
+    'the cloud (SIGKILL) --cloud-outage-at seconds into the run (default 5) and restarts it SECONDS later;',
+    'the edge keeps working and catches up. At the end the demo',
     "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports",
     'the audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
     '',
