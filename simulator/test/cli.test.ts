@@ -94,6 +94,9 @@ t.test('demo names the option to change when its port is taken', async (t) => {
   const r = await cli(['demo', '--mqtt-port', String(port), '--duration', '1']);
   t.equal(r.code, 2);
   t.match(r.err, new RegExp(`port ${port} is already in use: pass --mqtt-port`));
+  const cloudTaken = await cli(['demo', '--cloud-port', String(port), '--duration', '1']);
+  t.equal(cloudTaken.code, 2, 'a taken cloud port is a usage error too');
+  t.match(cloudTaken.err, new RegExp(`port ${port} is already in use: pass --cloud-port with a free port`));
   const bad = await cli(['demo', '--port', 'eighty']);
   t.equal(bad.code, 2);
   t.match(bad.err, /--port: expected a TCP port/);
@@ -139,7 +142,9 @@ async function demoInterrupted(
 t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it cleanly', async (t) => {
   if (!requireEdgeCli(t)) return;
   const port = await freePort();
-  const { code, out, err } = await demoInterrupted(port, /STOPPED.*RISK\.HUMAN_IN_RADIUS/);
+  const { code, out, err } = await demoInterrupted(port, /STOPPED.*RISK\.HUMAN_IN_RADIUS/, {
+    extraArgs: ['--kit-dir', join(t.testdir(), 'kit')],
+  });
   t.equal(code, 0, err);
   t.equal(err, '', 'nothing on stderr: the cloud and the edge did not die of the Ctrl-C beside the demo');
   t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict is printed');
@@ -179,7 +184,9 @@ t.test(
 t.test('Ctrl-C while the demo starts stops it without an error or a stack trace', async (t) => {
   if (!requireEdgeCli(t)) return;
   const port = await freePort();
-  const { code, signal, out, err } = await demoInterrupted(port, /Pentagate demo: starting the /);
+  const { code, signal, out, err } = await demoInterrupted(port, /Pentagate demo: starting the /, {
+    extraArgs: ['--kit-dir', join(t.testdir(), 'kit')],
+  });
   t.equal(signal, null, 'the demo handles the signal rather than dying of it');
   t.ok(code === 0 || code === 130, `exit ${code}: a user's stop, not a failure`);
   t.equal(err, '', 'nothing on stderr');

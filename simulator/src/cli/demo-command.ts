@@ -17,7 +17,7 @@ import {
   UsageError,
 } from '@pentagate/protocol';
 import { parse } from 'yaml';
-import { EdgeProcess, requireBrokerPortFree } from '../edge/edge-process.js';
+import { EdgeProcess, requirePortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, type RunOptions, runScenario } from '../runner/scenario-runner.js';
@@ -341,8 +341,10 @@ export const demoCommand: Command = {
         profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
-      // before the cloud is set up: a taken broker port should fail fast
-      await requireBrokerPortFree(port);
+      // before the cloud is set up: a taken port should fail fast, naming the demo's option for it (the
+      // cloud's own error would name `cloud serve --port`)
+      await requirePortFree(port);
+      if (cloudPort !== 0) await requirePortFree(cloudPort, 'cloud-port', 'the cloud (or leave it out)');
       io.out(
         `Pentagate demo: starting the cloud (pentagate cloud serve) and the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
           'it checks the profile and the signed documents before it listens…',
