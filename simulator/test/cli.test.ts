@@ -156,6 +156,11 @@ t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it 
     /console: {4}http:\/\/127\.0\.0\.1:\d+\/console in a browser/,
     "the operator console's address",
   );
+  t.match(
+    out,
+    /agents: {5}PENTAGATE_URL=http:\/\/127\.0\.0\.1:\d+ PENTAGATE_API_KEY=pgk_\S+ node shared\/client\/examples\/agent\.mjs/,
+    "an agent builder's line: the cloud, an agent key, the example agent",
+  );
   // The seconds before the first verdict are explained, in order, before the edge is up.
   t.match(out, /Pentagate demo: preparing robot \S+'s cell[\s\S]*Pentagate demo: starting the /);
   t.ok(await portFree(port), 'the edge and its broker are gone');
