@@ -19,6 +19,13 @@ import { runPentagateJson } from './pentagate-cli.js';
  * agent builder's first calls with the printed agent key are decided, not all refused for want of a policy.
  */
 export const EXAMPLE_POLICY = resolve(dirname(PENTAGATE_BIN), '../cloud/policies/example.yaml');
+/** The runnable GovClient agent of shared/client/README.md, which the banner's agent line runs. */
+const EXAMPLE_AGENT = resolve(dirname(PENTAGATE_BIN), '../shared/client/examples/agent.mjs');
+
+/** A path as the person who ran the demo types it: relative to where they are. */
+function fromHere(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
 
 export interface DemoCloudOptions {
   stateDir: string;
@@ -128,8 +135,8 @@ export class DemoCloud {
         `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
         `  approvals:  npx pentagate consent pending --cloud ${this.url} --cloud-key-file ${r.operatorKeyPath}`,
         `  console:    ${this.url}/console in a browser; sign in with the operator key ${r.operatorKey} (Approvals, Live, Audit)`,
-        `  agents:     PENTAGATE_URL=${this.url} PENTAGATE_API_KEY=${r.agentKey} node shared/client/examples/agent.mjs`,
-        `              (a key of scope agent for the finance department, also in ${r.agentKeyPath}, under the policy ${relative(process.cwd(), EXAMPLE_POLICY) || EXAMPLE_POLICY};`,
+        `  agents:     PENTAGATE_URL=${this.url} PENTAGATE_API_KEY=${r.agentKey} node ${fromHere(EXAMPLE_AGENT)}`,
+        `              (a key of scope agent for the finance department, also in ${r.agentKeyPath}, under the policy ${fromHere(EXAMPLE_POLICY)};`,
         '              the curl lines of cloud/README.md "Run it" work with it too)',
       ].join('\n'),
     );

@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import t from 'tap';
 import { withTimeForConsent } from '../../src/cli/manual-consent.js';
 import { DEMO_SCENARIO } from '../../src/cli/scenario-paths.js';
@@ -106,13 +106,13 @@ t.test('with --manual-consent the lift waits for the printed consent grant line,
   const agents = (
     await waitFor(/^ {2}agents: {5}PENTAGATE_URL=(\S+) PENTAGATE_API_KEY=(\S+) node (\S+)$/m)
   ).slice(1);
-  const agent = await new Promise<{ code: number; out: string; err: string }>((resolve) => {
+  const agent = await new Promise<{ code: number; out: string; err: string }>((settle) => {
     const [url = '', key = '', script = ''] = agents;
     execFile(
       process.execPath,
-      [join(dirname(PENTAGATE_BIN), '..', script)],
+      [resolve(script)],
       { env: { ...process.env, PENTAGATE_URL: url, PENTAGATE_API_KEY: key }, timeout: 120_000 },
-      (err, out, stderr) => resolve({ code: err ? 1 : 0, out, err: stderr }),
+      (err, out, stderr) => settle({ code: err ? 1 : 0, out, err: stderr }),
     );
   });
   t.equal(agent.code, 0, `the printed agent line runs: ${agent.err}`);
