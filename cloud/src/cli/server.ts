@@ -4,7 +4,7 @@
  * store, so every answered request's audit entry is durable and no accepted request is cut off.
  */
 import { readFile } from 'node:fs/promises';
-import { describeUserError, InvalidInputError, readJson, type TrustDocument } from '@pentagate/protocol';
+import { cannotRead, InvalidInputError, readJson, type TrustDocument } from '@pentagate/protocol';
 import { type BuildAppOptions, type CloudApp, buildApp } from '../app/build-app.js';
 import { loadSigningSeed } from '../keys/signing-key-file.js';
 import { openStore } from '../store/open-store.js';
@@ -35,12 +35,7 @@ async function readText(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    // "no such file or directory (ENOENT)", as every other command says it, not the bare errno; a read
-    // of a directory (EISDIR) carries no path of its own
-    const e = err as NodeJS.ErrnoException;
-    e.path ??= path;
-    const why = describeUserError(e) ?? `${path} (${e.code ?? 'error'})`;
-    throw new InvalidInputError(`${what}: cannot read ${why}`);
+    throw new InvalidInputError(`${what}: ${cannotRead(path, err)}`);
   }
 }
 

@@ -4,7 +4,7 @@
  * the option and what came.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
+import { cannotRead, type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
 
 const DURATION = /^(\d{1,9})(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -79,9 +79,7 @@ export async function readInputFile(path: string, option: string, maxBytes = 102
   try {
     bytes = await readFile(path);
   } catch (err) {
-    throw new UsageError(
-      `--${option}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`--${option}: ${cannotRead(path, err)}`);
   }
   if (bytes.length > maxBytes)
     throw new UsageError(`--${option}: ${path} is ${bytes.length} bytes; expected at most ${maxBytes}`);

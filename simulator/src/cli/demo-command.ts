@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  cannotRead,
   type CliIo,
   type Command,
   onStopRequest,
@@ -105,7 +106,7 @@ async function readPasswordFile(path: string, option: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--${option}: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`--${option}: ${cannotRead(path, err)}`);
   }
   const line = text.split(/\r?\n/)[0] ?? '';
   if (line.length === 0)

@@ -15,4 +15,4 @@ export {
   stopForClosedOutput,
   untilStopRequest,
 } from './stop-request.js';
-export { describeFetchFailure, describeUserError, oneLine } from './user-error.js';
+export { cannotRead, describeFetchFailure, describeUserError, oneLine } from './user-error.js';
