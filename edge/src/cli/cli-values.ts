@@ -48,6 +48,26 @@ export function parsePort(text: string, option: string): number {
   return port;
 }
 
+/**
+ * `--cloud URL`: the cloud's http(s) address. Without a scheme (`127.0.0.1:8080`, the usual slip) fetch
+ * cannot use it: refused here as bad usage, naming the fix, not later as an unreachable cloud.
+ */
+export function parseCloudUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    const hint = /^[^/:]+:\d+(\/|$)/.test(text) ? `; did you mean http://${text}?` : '';
+    throw new UsageError(
+      `--cloud: expected the cloud's http:// or https:// URL, got ${JSON.stringify(text)}${hint}`,
+    );
+  }
+  return text;
+}
+
 export type MqttTarget = { kind: 'embedded'; port: number } | { kind: 'url'; url: string };
 
 /** `embedded:PORT` or `mqtt://host:port` / `mqtts://host:port`. */

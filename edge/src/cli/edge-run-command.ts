@@ -5,6 +5,7 @@ import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { createEdgeLogger } from '../observability/logger.js';
 import {
   optionalString,
+  parseCloudUrl,
   parseMqttTarget,
   parsePort,
   readInputFile,
@@ -74,7 +75,8 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   const metricsPort = optionalString(args, 'metrics-port');
   const foxglovePort = optionalString(args, 'foxglove-port');
   const foxgloveHost = optionalString(args, 'foxglove-host');
-  const cloudUrl = optionalString(args, 'cloud');
+  const cloudText = optionalString(args, 'cloud');
+  const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText);
   const cloudKeyFile = optionalString(args, 'cloud-key-file');
   if ((cloudUrl === undefined) !== (cloudKeyFile === undefined)) {
     throw new UsageError(
