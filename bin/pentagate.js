@@ -2,7 +2,7 @@
 // The root `pentagate` command: gathers the subcommands each package contributes (commands.js) and
 // dispatches. Packages must be built first (`npm run build`).
 import { readFileSync } from 'node:fs';
-import { runCli, processIo } from '@pentagate/protocol';
+import { processIo, runCli, stopForClosedOutput } from '@pentagate/protocol';
 import { loadCommands } from './commands.js';
 
 let commands;
@@ -17,12 +17,16 @@ try {
   }
   throw err;
 }
-// `pentagate … | head` closes the pipe early: the reader has what it wanted, so stop quietly instead of
-// dying of an unhandled EPIPE with a stack trace.
-process.stdout.on('error', (err) => {
+// A reader that goes away (`pentagate … | head`, or `| tee log` ended by the same Ctrl-C) makes every later
+// write fail with EPIPE. A short command has nothing left to say: it ends quietly, without a stack trace.
+// A long-running one (cloud serve, edge run, demo) takes it as a stop request and finishes its stop
+// (final STOP, audit shipped, store closed, temporary keys removed) with nobody reading.
+const onOutputError = (err) => {
   if (err.code !== 'EPIPE') throw err;
-  process.exit(process.exitCode ?? 0);
-});
+  if (!stopForClosedOutput()) process.exit(process.exitCode ?? 0);
+};
+process.stdout.on('error', onOutputError);
+process.stderr.on('error', onOutputError);
 // `pentagate --version` prints the version of the checkout or package this command belongs to.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 process.exitCode = await runCli(process.argv.slice(2), commands, processIo, { version });

@@ -55,6 +55,21 @@ function reportView(report: VerificationReport): HTMLElement {
 /** Entries per page; the route reads at most 2,000 log positions per call, so a page may hold fewer. */
 const PAGE_SIZE = 20;
 
+/**
+ * An RFC 3339 time as two unbreakable parts, date and time of day, with a break allowed only between them
+ * (the text stays the exact time, `T` and all): a narrow table puts the time under the date instead of
+ * breaking it at a hyphen or a colon.
+ */
+function timeParts(at: string): Node[] {
+  const t = at.indexOf('T');
+  if (t < 0) return [h('span', { class: 'nowrap' }, at)];
+  return [
+    h('span', { class: 'nowrap' }, at.slice(0, t + 1)),
+    h('wbr'),
+    h('span', { class: 'nowrap' }, at.slice(t + 1)),
+  ];
+}
+
 function entryRow(entry: AuditEntry): HTMLTableRowElement {
   const out = h('td', { class: 'verification' });
   const check = async () => {
@@ -69,13 +84,13 @@ function entryRow(entry: AuditEntry): HTMLTableRowElement {
   return h(
     'tr',
     { 'data-index': entry.index },
-    h('td', {}, entry.index),
-    h('td', {}, entry.at),
-    h('td', {}, entry.type),
-    h('td', {}, entry.actor ?? ''),
+    h('td', { class: 'short' }, entry.index),
+    h('td', { class: 'at' }, ...timeParts(entry.at)),
+    h('td', { class: 'short' }, entry.type),
+    h('td', { class: 'actor' }, entry.actor ?? ''),
     h(
       'td',
-      {},
+      { class: 'short' },
       h(
         'button',
         { type: 'button', 'aria-label': `Verify audit entry ${entry.index}`, onclick: () => void check() },
@@ -116,19 +131,19 @@ export async function renderAudit(main: HTMLElement): Promise<void> {
       { class: 'table-scroll' },
       h(
         'table',
-        {},
+        { class: 'audit' },
         h(
           'thead',
           {},
           h(
             'tr',
             {},
-            h('th', {}, 'index'),
-            h('th', {}, 'at'),
-            h('th', {}, 'type'),
-            h('th', {}, 'actor'),
-            h('th', {}, 'check'),
-            h('th', {}, 'result'),
+            h('th', { class: 'short' }, 'index'),
+            h('th', { class: 'short' }, 'at'),
+            h('th', { class: 'short' }, 'type'),
+            h('th', { class: 'actor' }, 'actor'),
+            h('th', { class: 'short' }, 'check'),
+            h('th', { class: 'verification' }, 'result'),
           ),
         ),
         body,

@@ -2,7 +2,7 @@
  * `pentagate cloud robot add|list|retire`: the robot registry of a tenant. `add` prints the robot's edge
  * key once (give it to the edge as `--cloud-key-file`); the store keeps its SHA-256 only.
  */
-import { type Command, readJson, requireOption, UsageError } from '@pentagate/protocol';
+import { cannotRead, type Command, readJson, requireOption, UsageError } from '@pentagate/protocol';
 import { readFile } from 'node:fs/promises';
 import { addRobot, listRobots, retireRobot } from '../fleet/robot-registry.js';
 import { openFleetStore } from '../store/open-fleet-store.js';
@@ -30,7 +30,7 @@ async function readManifest(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--firmware: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`--firmware: ${cannotRead(path, err)}`);
   }
   return readJson(text, { what: `firmware manifest ${path}` });
 }

@@ -1,6 +1,6 @@
 /** `pentagate cloud serve`: the control plane on a port until SIGINT or SIGTERM, then a graceful stop. */
 import { EventEmitter } from 'node:events';
-import { type Command, UsageError } from '@pentagate/protocol';
+import { type Command, onStopRequest, UsageError } from '@pentagate/protocol';
 import { publicUrlOf } from '../app/public-url.js';
 import { DEFAULT_RATE_LIMIT } from '../app/rate-limit.js';
 import { startServer } from './server.js';
@@ -35,17 +35,15 @@ function positiveIntOf(text: string | undefined, name: string): number | undefin
  */
 export const serveShutdown = new EventEmitter();
 
-/** Resolves on the first SIGINT, SIGTERM or `serveShutdown` 'shutdown' event. */
+/** Resolves on the first SIGINT, SIGTERM, closed output or `serveShutdown` 'shutdown' event. */
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: string) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      offStop();
       serveShutdown.off('shutdown', on);
       resolve(signal);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    const offStop = onStopRequest(on);
     serveShutdown.on('shutdown', on);
   });
 }

@@ -4,7 +4,7 @@
  * store, so every answered request's audit entry is durable and no accepted request is cut off.
  */
 import { readFile } from 'node:fs/promises';
-import { InvalidInputError, readJson, type TrustDocument } from '@pentagate/protocol';
+import { cannotRead, InvalidInputError, readJson, type TrustDocument } from '@pentagate/protocol';
 import { type BuildAppOptions, type CloudApp, buildApp } from '../app/build-app.js';
 import { loadSigningSeed } from '../keys/signing-key-file.js';
 import { openStore } from '../store/open-store.js';
@@ -35,9 +35,7 @@ async function readText(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw new InvalidInputError(
-      `${what}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new InvalidInputError(`${what}: ${cannotRead(path, err)}`);
   }
 }
 

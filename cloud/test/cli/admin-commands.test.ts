@@ -1,5 +1,5 @@
 /** `pentagate cloud tenant|apikey …`: ids and keys printed once, keys stored hashed, revocation enforced. */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -123,6 +123,20 @@ t.test('refuses bad usage and unknown tenants with exit 2 and one clear line', a
     db,
   );
   t.match(empty.out, /no keys/);
+});
+
+t.test('refuses a --db URL of another kind instead of making a SQLite file named after it', async (t) => {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  t.teardown(() => process.chdir(cwd));
+  for (const db of ['mysql://db.example/pentagate', 'postgre://127.0.0.1/test']) {
+    const r = await cli('cloud', 'tenant', 'create', 'X', '--db', db);
+    t.equal(r.code, 2, db);
+    t.match(r.err, /--db: expected sqlite:PATH or postgres:\/\/…, got "/, db);
+    t.notMatch(r.err, /at .*\.ts/, 'no stack trace');
+  }
+  t.notOk(existsSync(join(dir, 'mysql:')), 'no database folder was made for the mistaken URL');
+  t.notOk(existsSync(join(dir, 'postgre:')));
 });
 
 t.test('uses the state dir database when --db is not given', async (t) => {

@@ -240,7 +240,13 @@ t.test('`cloud serve` refuses bad options with exit 2', async (t) => {
     join(dir, 'missing.yaml'),
   );
   t.equal(policy.code, 2);
-  t.match(policy.err, /--policy: cannot read/);
+  t.match(policy.err, /--policy: cannot read \S+missing\.yaml: no such file or directory \(ENOENT\)/);
+  const folder = await cli('cloud', 'serve', '--port', '0', '--state-dir', join(dir, 's3'), '--policy', dir);
+  t.equal(folder.code, 2);
+  t.equal(
+    folder.err,
+    `pentagate cloud serve: --policy: cannot read ${dir}: is a directory, expected a file (EISDIR)\n`,
+  );
 });
 
 t.test('audit export from a store no serve has used says so, not that the key is wrong', async (t) => {

@@ -313,6 +313,34 @@ async function run(t: Test): Promise<void> {
       await auditor.evaluate('document.documentElement.scrollWidth <= window.innerWidth'),
       'the audit table fits 1024 px',
     );
+    t.same(
+      await auditor.evaluate(() => {
+        // the lines a cell's text takes: the distinct tops of the line boxes of the text nodes in it
+        const lineCount = (el: Element) => {
+          const tops = new Set<number>();
+          const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            for (const r of range.getClientRects()) tops.add(Math.round(r.top));
+          }
+          return tops.size;
+        };
+        const cells = (n: number) => [
+          ...document.querySelectorAll(`tbody tr[data-index] td:nth-child(${n})`),
+        ];
+        const oneLine = [...document.querySelectorAll('thead th'), ...cells(1), ...cells(3), ...cells(5)];
+        return [
+          ...oneLine.filter((el) => lineCount(el) > 1).map((el) => el.textContent),
+          // a time may go under its date, never be broken at a hyphen or a colon
+          ...cells(2)
+            .filter((el) => lineCount(el) > 2)
+            .map((el) => el.textContent),
+        ];
+      }),
+      [],
+      'index, type and the Verify buttons take one line, a time at most two, beside a long check result',
+    );
     await shoot(auditor, 'audit');
 
     await auditor.route('**/api/v1/audit/inclusion**', async (route) => {

@@ -4,7 +4,7 @@
  * the option and what came.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
+import { cannotRead, type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
 
 const DURATION = /^(\d{1,9})(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -48,6 +48,26 @@ export function parsePort(text: string, option: string): number {
   return port;
 }
 
+/**
+ * `--cloud URL`: the cloud's http(s) address. Without a scheme (`127.0.0.1:8080`, the usual slip) fetch
+ * cannot use it: refused here as bad usage, naming the fix, not later as an unreachable cloud.
+ */
+export function parseCloudUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    const hint = /^[^/:]+:\d+(\/|$)/.test(text) ? `; did you mean http://${text}?` : '';
+    throw new UsageError(
+      `--cloud: expected the cloud's http:// or https:// URL, got ${JSON.stringify(text)}${hint}`,
+    );
+  }
+  return text;
+}
+
 export type MqttTarget = { kind: 'embedded'; port: number } | { kind: 'url'; url: string };
 
 /** `embedded:PORT` or `mqtt://host:port` / `mqtts://host:port`. */
@@ -79,9 +99,7 @@ export async function readInputFile(path: string, option: string, maxBytes = 102
   try {
     bytes = await readFile(path);
   } catch (err) {
-    throw new UsageError(
-      `--${option}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`--${option}: ${cannotRead(path, err)}`);
   }
   if (bytes.length > maxBytes)
     throw new UsageError(`--${option}: ${path} is ${bytes.length} bytes; expected at most ${maxBytes}`);

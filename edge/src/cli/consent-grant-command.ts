@@ -20,6 +20,7 @@ import {
 } from '@pentagate/protocol';
 import {
   optionalString,
+  parseCloudUrl,
   parseDurationMs,
   parseIsoMs,
   readJsonFile,
@@ -98,7 +99,8 @@ export const consentGrantCommand: Command = {
     },
   },
   async run(args, io) {
-    const cloudUrl = optionalString(args, 'cloud');
+    const cloudText = optionalString(args, 'cloud');
+    const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText);
     let waiting: Awaited<ReturnType<typeof waitingMove>> | undefined;
     try {
       waiting = cloudUrl === undefined ? undefined : await waitingMove(args, cloudUrl);

@@ -4,7 +4,7 @@
  * and the `consent grant` line that signs and relays one.
  */
 import { type Command, ExitCode, requireOption } from '@pentagate/protocol';
-import { optionalString, readSecretFile } from './cli-values.js';
+import { optionalString, parseCloudUrl, readSecretFile } from './cli-values.js';
 import { ConsentCloudError, type WaitingConsent, waitingConsents } from '../uplink/operator-consent.js';
 
 function describe(m: WaitingConsent, cloudUrl: string): string {
@@ -37,7 +37,7 @@ export const consentPendingCommand: Command = {
     json: { type: 'boolean', description: 'Print { items } as JSON' },
   },
   async run(args, io) {
-    const url = requireOption(args, 'cloud');
+    const url = parseCloudUrl(requireOption(args, 'cloud'));
     const cloud = { url, key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file') };
     let moves: WaitingConsent[];
     try {

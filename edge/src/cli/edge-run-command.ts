@@ -1,10 +1,11 @@
 /** `pentagate edge run`: the edge node as a long-running process. */
-import { type Command, ExitCode, requireOption, UsageError } from '@pentagate/protocol';
+import { type Command, ExitCode, requireOption, UsageError, untilStopRequest } from '@pentagate/protocol';
 import type { BrokerUser } from '../broker/broker-users.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { createEdgeLogger } from '../observability/logger.js';
 import {
   optionalString,
+  parseCloudUrl,
   parseMqttTarget,
   parsePort,
   readInputFile,
@@ -74,7 +75,8 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   const metricsPort = optionalString(args, 'metrics-port');
   const foxglovePort = optionalString(args, 'foxglove-port');
   const foxgloveHost = optionalString(args, 'foxglove-host');
-  const cloudUrl = optionalString(args, 'cloud');
+  const cloudText = optionalString(args, 'cloud');
+  const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText);
   const cloudKeyFile = optionalString(args, 'cloud-key-file');
   if ((cloudUrl === undefined) !== (cloudKeyFile === undefined)) {
     throw new UsageError(
@@ -122,18 +124,6 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
       ? { cloud: { url: cloudUrl, key: await readSecretFile(cloudKeyFile, 'cloud-key-file') } }
       : {}),
   };
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(`received ${signal}`);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 export const edgeRunCommand: Command = {
@@ -298,7 +288,7 @@ export const edgeRunCommand: Command = {
     io.err(
       `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}${started.foxgloveUrl ? `; Foxglove on ${started.foxgloveUrl}` : ''}; Ctrl-C stops it`,
     );
-    const reason = await untilSignal();
+    const reason = await untilStopRequest();
     await started.stop(reason);
     return ExitCode.ok;
   },

@@ -1,6 +1,6 @@
 /** Reads a `--bindings` / `--ros-bindings` YAML file of per-role ROS binding overrides (ros-role-overrides.ts). */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '@pentagate/protocol';
+import { cannotRead, UsageError } from '@pentagate/protocol';
 import { parse as parseYaml } from 'yaml';
 import type { RosRoleOverride } from '../ros/ros-bindings.js';
 import { parseRoleOverrides } from '../ros/ros-role-overrides.js';
@@ -13,9 +13,7 @@ export async function readRoleOverridesFile(
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(
-      `--${option}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`--${option}: ${cannotRead(path, err)}`);
   }
   let value: unknown;
   try {

@@ -5,7 +5,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { type Command, ExitCode, formatProblem, requireOption } from '@pentagate/protocol';
+import { cannotRead, type Command, ExitCode, formatProblem, requireOption } from '@pentagate/protocol';
 import { compileProfile } from './compiled-profile.js';
 import { MAX_PROFILE_BYTES, checkRobotProfileText } from './load-profile.js';
 import { ssmWarnings } from './ssm-cross-check.js';
@@ -40,7 +40,7 @@ export const edgeCheckCommand: Command = {
       }
       text = bytes.toString('utf8');
     } catch (err) {
-      io.err(`pentagate edge check: cannot read ${path}: ${(err as Error).message}`);
+      io.err(`pentagate edge check: ${cannotRead(path, err)}`);
       return ExitCode.usage;
     }
     const check = checkRobotProfileText(text, dirname(resolve(path)));

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
+  cannotRead,
   KeepOutZoneSchema,
   type ProfileProblem,
   ProfileError,
@@ -98,7 +99,7 @@ export function checkRobotProfileText(text: string, baseDir = process.cwd()): Pr
       value.trust = { document };
     } catch (err) {
       return {
-        problems: [{ path: 'trust.path', message: `cannot read ${trustPath}: ${(err as Error).message}` }],
+        problems: [{ path: 'trust.path', message: cannotRead(trustPath, err) }],
       };
     }
   }

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { type Command, requireOption } from '@pentagate/protocol';
-import { readSecretFile } from '../cli/cli-values.js';
+import { parseCloudUrl, readSecretFile } from '../cli/cli-values.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { createEdgeLogger } from '../observability/logger.js';
 import { AuditOutbox } from '../outbox/audit-outbox.js';
@@ -34,7 +34,7 @@ export const edgeShipCommand: Command = {
   async run(args, io) {
     const robotId = requireOption(args, 'robot');
     const link = new CloudLink({
-      url: requireOption(args, 'cloud'),
+      url: parseCloudUrl(requireOption(args, 'cloud')),
       key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file'),
       robotId,
     });

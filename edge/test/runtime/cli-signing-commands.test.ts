@@ -235,7 +235,7 @@ t.test('consent grant prints a token that releases the waiting intent, once', as
     '--operator',
     'a',
   ]);
-  t.match(noFile, { code: 2, err: /--intent: cannot read .*ENOENT/ });
+  t.match(noFile, { code: 2, err: /--intent: cannot read \S+: no such file or directory \(ENOENT\)/ });
 });
 
 t.test('edge sensor-sign prints a frame the authenticated source accepts', async (t) => {

@@ -92,7 +92,13 @@ t.test('group help for a prefix of several commands', async (t) => {
 t.test('unknown command and unknown option are usage errors with exit 2', async (t) => {
   const io = capture();
   t.equal(await runCli(['frobnicate'], commands, io), ExitCode.usage);
-  t.match(io.stderr.join('\n'), /unknown command 'frobnicate'/);
+  t.match(io.stderr.join('\n'), /unknown command 'frobnicate'\. Run/, 'nothing close: no guess');
+  const typo = capture();
+  t.equal(await runCli(['verfy', 'proof', 'p.json'], commands, typo), ExitCode.usage);
+  t.match(typo.stderr.join('\n'), /unknown command 'verfy'\. Did you mean 'verify proof'\?/);
+  const sub = capture();
+  t.equal(await runCli(['verify', 'prof', 'p.json'], commands, sub), ExitCode.usage);
+  t.match(sub.stderr.join('\n'), /'verify prof p\.json' is not a command\. Did you mean 'verify proof'\?/);
   const opt = capture();
   t.equal(await runCli(['keys', 'generate', '--kindd', 'x'], commands, opt), ExitCode.usage);
   t.match(opt.stderr.join('\n'), /unknown option '--kindd' \(did you mean --kind\?\)/);

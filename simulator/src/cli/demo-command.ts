@@ -8,9 +8,17 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, type Command, PentagateError, requireOption, UsageError } from '@pentagate/protocol';
+import {
+  cannotRead,
+  type CliIo,
+  type Command,
+  onStopRequest,
+  PentagateError,
+  requireOption,
+  UsageError,
+} from '@pentagate/protocol';
 import { parse } from 'yaml';
-import { EdgeProcess, requireBrokerPortFree } from '../edge/edge-process.js';
+import { EdgeProcess, requirePortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
 import { DEFAULT_FIRMWARE_VERSION, type RunOptions, runScenario } from '../runner/scenario-runner.js';
@@ -98,7 +106,7 @@ async function readPasswordFile(path: string, option: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--${option}: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`--${option}: ${cannotRead(path, err)}`);
   }
   const line = text.split(/\r?\n/)[0] ?? '';
   if (line.length === 0)
@@ -154,7 +162,7 @@ async function connectTarget(
 
 export const demoCommand: Command = {
   path: ['demo'],
-  summary: 'Run the edge, its embedded broker and a simulated robot cell; print verdicts live',
+  summary: 'Run the cloud, an edge with its embedded broker and a simulated robot cell; print verdicts live',
   usage:
     '[--mqtt-port PORT] [--cloud-port PORT] [--duration SECONDS] [--scenario FILE] ' +
     '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] [--manual-consent] ' +
@@ -177,13 +185,15 @@ export const demoCommand: Command = {
     '',
     'The cloud runs too (`pentagate cloud serve` on SQLite, a child process): the robot is registered in its',
     'fleet, the edge ships its audit outbox there, and the demo prints the cloud URL and a `curl -N` line for',
-    "the live view. The heavy lift waits in the cloud's approvals queue (`pentagate consent pending` lists it):",
-    'the demo prints it with the `consent grant` line a person would run, then the simulated operator signs',
-    'the consent with its own enrolled key and the cloud relays it to the edge over the link the edge opened',
-    '(while the cloud is down, the token goes on the consent topic instead). --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
+    'the live view. Agents are governed there too, by cloud/policies/example.yaml: the `agents:` line runs the',
+    "example GovClient agent with an agent key the demo issued. The heavy lift waits in the cloud's approvals",
+    'queue (`pentagate consent pending` lists it): the demo prints it with the `consent grant` line a person',
+    'would run, then the simulated operator signs the consent with its own enrolled key and the cloud relays',
+    'it to the edge over the link the edge opened (while the cloud is down, the token goes on the consent',
+    'topic instead). --cloud-outage SECONDS kills the cloud (SIGKILL) --cloud-outage-at seconds into the run',
     '(default 5) and restarts it SECONDS later; the edge keeps working and catches up. At the end the demo',
-    "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports",
-    'the audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
+    "ships what the edge's shutdown left, says how many of the edge's records the cloud holds, and exports the",
+    'audit kit (default a new directory under the system temp dir; --kit-dir) for `pentagate verify kit`.',
     '',
     'With --manual-consent you are the operator: the simulated operator signs nothing, the heavy lift waits',
     "in the approvals queue until you grant it (the printed `consent grant` line, or the console's Approvals",
@@ -288,11 +298,12 @@ export const demoCommand: Command = {
     const { profile, scenario } = loaded;
     const stop = new AbortController();
     const onSignal = () => stop.abort();
-    // on, not once: a second signal during the clean-up (the edge's final STOP) must not kill us half-way.
+    // Kept until the clean-up is over: a second signal during it (the edge's final STOP) must not kill us
+    // half-way. A closed output (`demo | tee log` and Ctrl-C) is a stop request too.
     // SIGHUP (the terminal closed) too: the cloud and the edge run in their own process group and would
     // not get it.
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-    for (const s of signals) process.on(s, onSignal);
+    const offStop = onStopRequest(onSignal, signals);
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     // --duration counts from when the edge is up: key generation and the edge's start are not demo time.
@@ -332,8 +343,10 @@ export const demoCommand: Command = {
         profile: withTimingFloor(profile, DEFAULT_TIMING_FLOOR_MS),
         signedFirmware: simulatedFirmware(scenario.firmware?.signed ?? DEFAULT_FIRMWARE_VERSION),
       });
-      // before the cloud is set up: a taken broker port should fail fast
-      await requireBrokerPortFree(port);
+      // before the cloud is set up: a taken port should fail fast, naming the demo's option for it (the
+      // cloud's own error would name `cloud serve --port`)
+      await requirePortFree(port);
+      if (cloudPort !== 0) await requirePortFree(cloudPort, 'cloud-port', 'the cloud (or leave it out)');
       io.out(
         `Pentagate demo: starting the cloud (pentagate cloud serve) and the edge (pentagate edge run) with its embedded broker on port ${port}; ` +
           'it checks the profile and the signed documents before it listens…',
@@ -408,7 +421,7 @@ export const demoCommand: Command = {
       throw err;
     } finally {
       if (timer) clearTimeout(timer);
-      for (const s of signals) process.off(s, onSignal);
+      offStop();
       await edge?.stop();
       await cloud?.close();
       if (stateDir) await rm(stateDir, { recursive: true, force: true });

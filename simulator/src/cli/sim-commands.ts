@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { type Command, PentagateError, UsageError } from '@pentagate/protocol';
+import { type Command, onStopRequest, PentagateError, UsageError } from '@pentagate/protocol';
 import { renderHtmlReport } from '../report/html-report.js';
 import { CellPool, type PoolRunOptions } from '../runner/cell-pool.js';
 import { type ScenarioResult, runScenario } from '../runner/scenario-runner.js';
@@ -42,8 +42,11 @@ export const simRunCommand: Command = {
     '(default 400): the simulated robot is a JavaScript loop that a loaded machine stalls for 100+ ms now and',
     'then, which the edge would rightly treat as stale data. --timing-floor 0 uses the profile as written.',
     '',
+    'Ctrl-C stops between scenarios: the edges stop, their state directories (generated keys) are removed',
+    'and the scenarios that finished are summarized.',
+    '',
     'Exit codes: 0 every expectation held, 1 some failed or a run broke, 2 bad usage or an invalid',
-    'scenario file (every problem is listed with its path).',
+    'scenario file (every problem is listed with its path), 130 stopped by Ctrl-C or SIGTERM.',
     '',
     `Example: pentagate sim run ${relative(process.cwd(), SCENARIO_DIR) || '.'}/*.yaml --report sim.html`,
   ].join('\n'),
@@ -97,8 +100,16 @@ export const simRunCommand: Command = {
     }
     const results: ScenarioResult[] = [];
     const pool = args.options['fresh-edge'] ? undefined : new CellPool();
+    // Ctrl-C stops the run between scenarios, still stopping the edges and removing their state
+    // directories (generated keys); kept until then, so a second Ctrl-C cannot cut that clean-up short.
+    // The scenario under way is dropped: a terminal's Ctrl-C reaches its edge too.
+    let stopped = false;
+    const offStop = onStopRequest(() => {
+      stopped = true;
+    });
     try {
       for (const [i, l] of loaded.entries()) {
+        if (stopped) break;
         const label = `[${i + 1}/${loaded.length}] ${l.scenario.name}`;
         let shownQuarter = -1;
         try {
@@ -115,9 +126,11 @@ export const simRunCommand: Command = {
               io.err(`${label} ${progressBar(t, total)} ${(t / 1000).toFixed(1)} s`);
             },
           });
+          if (stopped) break;
           results.push(result);
           io.err(`${label} ${result.passed ? 'PASS' : 'FAIL'} (${(result.wallMs / 1000).toFixed(1)} s)`);
         } catch (err) {
+          if (stopped) break;
           if (!(err instanceof PentagateError)) throw err;
           io.err(`${label} BROKEN: ${err.message}`);
           return 1;
@@ -125,6 +138,12 @@ export const simRunCommand: Command = {
       }
     } finally {
       await pool?.close();
+      offStop();
+    }
+    if (stopped) {
+      io.err(`pentagate sim run: stopped after ${results.length} of ${loaded.length} scenario(s)`);
+      if (results.length > 0) io.out(summaryTable(results));
+      return 130;
     }
     if (args.options.report) {
       await writeFile(args.options.report as string, renderHtmlReport(results));

@@ -94,12 +94,19 @@ export async function portFree(port: number): Promise<boolean> {
   return !(await portOpen(port));
 }
 
-/** Refuses a taken embedded-broker port up front, naming the option that changes it. */
-export async function requireBrokerPortFree(port: number): Promise<void> {
+/**
+ * Refuses a taken port up front, naming the option that changes it (`--mqtt-port`, the embedded broker's,
+ * by default): the child that would take it names only its own option.
+ */
+export async function requirePortFree(
+  port: number,
+  option = 'mqtt-port',
+  forWhat = 'the embedded broker',
+): Promise<void> {
   if (!(await portFree(port))) {
     throw new SimulatorError(
       'PORT_IN_USE',
-      `port ${port} is already in use: pass --mqtt-port with a free port for the embedded broker`,
+      `port ${port} is already in use: pass --${option} with a free port for ${forWhat}`,
     );
   }
 }
@@ -125,7 +132,7 @@ export class EdgeProcess {
   /** Starts the edge and resolves once its broker accepts connections and the node reports it runs. */
   static async start(options: EdgeProcessOptions): Promise<EdgeProcess> {
     const { credentials, robotId, mqttPort } = options;
-    await requireBrokerPortFree(mqttPort);
+    await requirePortFree(mqttPort);
     const accounts = await brokerAccountsFor(PENTAGATE_BIN, robotId);
     const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
     await writeFile(brokerUsersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });

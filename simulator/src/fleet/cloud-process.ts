@@ -16,6 +16,8 @@ export interface CloudProcessOptions {
   startTimeoutMs?: number;
   /** Start the cloud in its own process group, so a terminal's Ctrl-C reaches only its supervisor. */
   ownProcessGroup?: boolean;
+  /** `cloud serve --policy`: the tenant policy agents' calls are decided by (without one, all are refused). */
+  policyFile?: string;
 }
 
 export class CloudProcess {
@@ -25,6 +27,7 @@ export class CloudProcess {
   #url = '';
   readonly #startTimeoutMs: number;
   readonly #ownProcessGroup: boolean;
+  readonly #policyFile: string | undefined;
   readonly output: string[] = [];
 
   /** A cloud not started yet: `restart()` starts it. */
@@ -34,6 +37,7 @@ export class CloudProcess {
     // a cold start of node + the cloud's modules took 25 s on this project's shared machine under load
     this.#startTimeoutMs = options.startTimeoutMs ?? 120_000;
     this.#ownProcessGroup = options.ownProcessGroup ?? false;
+    this.#policyFile = options.policyFile;
   }
 
   static async start(options: CloudProcessOptions): Promise<CloudProcess> {
@@ -69,6 +73,7 @@ export class CloudProcess {
         '--log-level',
         'warn',
         '--json',
+        ...(this.#policyFile ? ['--policy', this.#policyFile] : []),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'], ...processGroupOptions(this.#ownProcessGroup) },
     );

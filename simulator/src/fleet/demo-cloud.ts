@@ -5,13 +5,27 @@
  * `pentagate verify kit`.
  */
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { CliIo } from '@pentagate/protocol';
+import { PENTAGATE_BIN } from '../edge/edge-process.js';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
 import type { CloudOperator } from './cloud-consent.js';
 import { CloudProcess } from './cloud-process.js';
 import { type FleetRegistration, registerDemoRobot } from './fleet-setup.js';
 import { runPentagateJson } from './pentagate-cli.js';
+
+/**
+ * The demo cloud decides agents' calls by the documented example policy (cloud/policies/example.yaml), so an
+ * agent builder's first calls with the printed agent key are decided, not all refused for want of a policy.
+ */
+export const EXAMPLE_POLICY = resolve(dirname(PENTAGATE_BIN), '../cloud/policies/example.yaml');
+/** The runnable GovClient agent of shared/client/README.md, which the banner's agent line runs. */
+const EXAMPLE_AGENT = resolve(dirname(PENTAGATE_BIN), '../shared/client/examples/agent.mjs');
+
+/** A path as the person who ran the demo types it: relative to where they are. */
+function fromHere(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
 
 export interface DemoCloudOptions {
   stateDir: string;
@@ -80,7 +94,7 @@ export class DemoCloud {
     ]);
     return new DemoCloud(
       // its own process group: Ctrl-C stops the demo, which then stops the cloud after exporting the kit
-      new CloudProcess({ stateDir: cloudDir, port, ownProcessGroup: true }),
+      new CloudProcess({ stateDir: cloudDir, port, ownProcessGroup: true, policyFile: EXAMPLE_POLICY }),
       registration,
       io,
       options.credentials.operatorKeyPath,
@@ -121,6 +135,9 @@ export class DemoCloud {
         `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
         `  approvals:  npx pentagate consent pending --cloud ${this.url} --cloud-key-file ${r.operatorKeyPath}`,
         `  console:    ${this.url}/console in a browser; sign in with the operator key ${r.operatorKey} (Approvals, Live, Audit)`,
+        `  agents:     PENTAGATE_URL=${this.url} PENTAGATE_API_KEY=${r.agentKey} node ${fromHere(EXAMPLE_AGENT)}`,
+        `              (a key of scope agent for the finance department, also in ${r.agentKeyPath}, under the policy ${fromHere(EXAMPLE_POLICY)};`,
+        '              the curl lines of cloud/README.md "Run it" work with it too)',
       ].join('\n'),
     );
   }

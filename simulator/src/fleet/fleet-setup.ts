@@ -2,8 +2,9 @@
  * Registers a simulated robot with a cloud through the cloud's own command line (before the cloud serves):
  * a tenant, the robot with its command key id, profile digest and firmware manifests, its edge key (kept
  * in a 0600 file for `edge run --cloud-key-file`), an operator API key for the approvals queue and the
- * live view (also in a 0600 file, for `consent grant --cloud-key-file`), and the simulated operator's
- * own consent public key, enrolled so the cloud accepts and relays the tokens it signs.
+ * live view (also in a 0600 file, for `consent grant --cloud-key-file`), an agent API key (0600 file) for
+ * an agent builder's first calls to the same cloud, and the simulated operator's own consent public key,
+ * enrolled so the cloud accepts and relays the tokens it signs.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,9 @@ export interface FleetRegistration {
   edgeKeyPath: string;
   operatorKey: string;
   operatorKeyPath: string;
+  /** A key of scope agent (department finance): /api/v1/agentgate/…, /api/v1/selfcorrect and GovClient. */
+  agentKey: string;
+  agentKeyPath: string;
   /** The operator id the simulated operator's consent key is enrolled for. */
   operatorId: string;
 }
@@ -34,7 +38,7 @@ export async function registerDemoRobot(
     runPentagateJson<{ id: string }>(['cloud', 'tenant', 'create', 'demo', ...state]),
     runPentagateJson<{ cfgDigest: string }>(['edge', 'check', '--profile', credentials.profilePath]),
   ]);
-  const [robot, operator] = await Promise.all([
+  const [robot, operator, agent] = await Promise.all([
     runPentagateJson<{ edgeKey: string }>([
       'cloud',
       'robot',
@@ -60,6 +64,19 @@ export async function registerDemoRobot(
       'operator',
       ...state,
     ]),
+    runPentagateJson<{ key: string }>([
+      'cloud',
+      'apikey',
+      'issue',
+      '--tenant',
+      tenant.id,
+      '--scope',
+      'agent',
+      // the finance department, as in cloud/README.md "Run it": the example policy lets only finance pay
+      '--department',
+      'finance',
+      ...state,
+    ]),
     runPentagateJson<{ kid: string }>([
       'cloud',
       'operator',
@@ -75,9 +92,11 @@ export async function registerDemoRobot(
   ]);
   const edgeKeyPath = join(cloudStateDir, `${robotId}.edge-key`);
   const operatorKeyPath = join(cloudStateDir, 'operator.api-key');
+  const agentKeyPath = join(cloudStateDir, 'agent.api-key');
   await Promise.all([
     writeFile(edgeKeyPath, `${robot.edgeKey}\n`, { mode: 0o600 }),
     writeFile(operatorKeyPath, `${operator.key}\n`, { mode: 0o600 }),
+    writeFile(agentKeyPath, `${agent.key}\n`, { mode: 0o600 }),
   ]);
   return {
     tenantId: tenant.id,
@@ -85,6 +104,8 @@ export async function registerDemoRobot(
     edgeKeyPath,
     operatorKey: operator.key,
     operatorKeyPath,
+    agentKey: agent.key,
+    agentKeyPath,
     operatorId: DEMO_OPERATOR_ID,
   };
 }

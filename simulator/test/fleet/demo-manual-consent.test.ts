@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import t from 'tap';
 import { withTimeForConsent } from '../../src/cli/manual-consent.js';
 import { DEMO_SCENARIO } from '../../src/cli/scenario-paths.js';
@@ -102,6 +102,24 @@ t.test('with --manual-consent the lift waits for the printed consent grant line,
     /\/console/,
     'the banner names the key to sign in to the console with',
   );
+  // An agent builder's first calls go to the same cloud with the printed line: an agent key and a policy.
+  const agents = (
+    await waitFor(/^ {2}agents: {5}PENTAGATE_URL=(\S+) PENTAGATE_API_KEY=(\S+) node (\S+)$/m)
+  ).slice(1);
+  const agent = await new Promise<{ code: number; out: string; err: string }>((settle) => {
+    const [url = '', key = '', script = ''] = agents;
+    execFile(
+      process.execPath,
+      [resolve(script)],
+      { env: { ...process.env, PENTAGATE_URL: url, PENTAGATE_API_KEY: key }, timeout: 120_000 },
+      (err, out, stderr) => settle({ code: err ? 1 : 0, out, err: stderr }),
+    );
+  });
+  t.equal(agent.code, 0, `the printed agent line runs: ${agent.err}`);
+  t.match(agent.out, /→ ALLOW/, 'a call the example policy allows is allowed');
+  t.match(agent.out, /→ DENY/);
+  t.match(agent.out, /→ REQUIRE_HUMAN/, "and one waits for the operator in the same cloud's queue");
+
   const line = (await waitFor(/^ {4}npx pentagate (consent grant .*)$/m))[1] ?? '';
   t.match(out, /waits for you for \d+ s \(then the edge vetoes it\)/, 'the demo says the move waits for you');
   // the simulated operator used to relay within a second of printing the line: the move must still wait

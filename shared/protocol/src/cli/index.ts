@@ -8,4 +8,11 @@ export {
   resolveCommandLine,
   runCli,
 } from './run-cli.js';
-export { describeFetchFailure, describeUserError, oneLine } from './user-error.js';
+export {
+  CLOSED_OUTPUT,
+  onStopRequest,
+  type StopListener,
+  stopForClosedOutput,
+  untilStopRequest,
+} from './stop-request.js';
+export { cannotRead, describeFetchFailure, describeUserError, oneLine } from './user-error.js';

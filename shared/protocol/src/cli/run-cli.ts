@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { PentagateError, UsageError } from '../errors.js';
 import type { CliIo, Command, ParsedCommandLine } from './command.js';
 import { renderCommandHelp, renderGroupHelp, renderTopHelp } from './help.js';
-import { unknownOptionMessage } from './unknown-option.js';
+import { closestName, unknownOptionMessage } from './unknown-option.js';
 import { describeUserError, oneLine } from './user-error.js';
 
 /** Exit codes shared by every subcommand: 0 ok/valid, 1 invalid/failed, 2 bad usage or unreadable input. */
@@ -12,6 +12,26 @@ export const processIo: CliIo = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
+
+/**
+ * " Did you mean 'cloud tenant create'?" when `words[at]` is a typo of a command word after the words before
+ * it, with as many of the words after it as still name commands; "" when nothing is close.
+ */
+function didYouMean(words: readonly string[], at: number, commands: readonly Command[]): string {
+  const word = words[at];
+  const prefix = words.slice(0, at);
+  const under = (path: readonly string[]) =>
+    commands.filter((c) => c.path.length >= path.length && path.every((w, i) => c.path[i] === w));
+  if (word === undefined) return '';
+  const meant = closestName(word, [...new Set(under(prefix).map((c) => c.path[at] ?? ''))]);
+  if (!meant) return '';
+  const fixed = [...prefix, meant];
+  for (const next of words.slice(at + 1)) {
+    if (under([...fixed, next]).length === 0) break;
+    fixed.push(next);
+  }
+  return ` Did you mean '${fixed.join(' ')}'?`;
+}
 
 function findCommand(argv: readonly string[], commands: readonly Command[]): Command | undefined {
   let best: Command | undefined;
@@ -94,13 +114,15 @@ export async function runCli(
         const complaint =
           n === words.length && words.length === argv.length
             ? `'${argv.join(' ')}' needs a subcommand; pick one of these:`
-            : `'${argv.join(' ')}' is not a command.`;
+            : `'${argv.join(' ')}' is not a command.${didYouMean(words, n, commands)}`;
         if (!wantsHelp) io.err(`pentagate: ${complaint}`);
         io[wantsHelp ? 'out' : 'err'](renderGroupHelp(prefix, commands));
         return wantsHelp ? ExitCode.ok : ExitCode.usage;
       }
     }
-    io.err(`pentagate: unknown command '${argv[0]}'. Run \`pentagate --help\` for the list.`);
+    io.err(
+      `pentagate: unknown command '${argv[0]}'.${argv[0]?.startsWith('-') ? '' : didYouMean(argv, 0, commands)} Run \`pentagate --help\` for the list.`,
+    );
     return ExitCode.usage;
   }
   const rest = argv.slice(command.path.length);

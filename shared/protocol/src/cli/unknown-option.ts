@@ -25,13 +25,21 @@ export function unknownOptionMessage(
   commandPath: string,
 ): string {
   const name = given.replace(/^-+/, '').split('=')[0] ?? '';
-  // a typo is at most two edits away, and not more than a third of the name (so '--x' suggests nothing)
-  const limit = Math.min(2, Math.floor(name.length / 3));
-  let best: { option: string; distance: number } | undefined;
-  for (const option of optionNames) {
-    const distance = editDistance(name.replaceAll('_', '-'), option);
-    if (distance <= limit && (!best || distance < best.distance)) best = { option, distance };
-  }
-  const hint = best ? ` (did you mean --${best.option}?)` : '';
+  const option = closestName(name.replaceAll('_', '-'), optionNames);
+  const hint = option ? ` (did you mean --${option}?)` : '';
   return `unknown option '${given}'${hint}; \`pentagate ${commandPath} --help\` lists the options`;
+}
+
+/**
+ * The name a typo most likely meant (an option, or a command word: `verfy` for `verify`), or undefined.
+ * A typo is at most two edits away, and not more than a third of the name (so `x` suggests nothing).
+ */
+export function closestName(given: string, names: readonly string[]): string | undefined {
+  const limit = Math.min(2, Math.floor(given.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(given, name);
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
 }

@@ -23,6 +23,21 @@ const userErrnoMeanings: Record<string, string> = {
   ECONNREFUSED: 'refused the connection (is the server running on that port?)',
 };
 
+/**
+ * "cannot read PATH: no such file or directory (ENOENT)": why a file the user named could not be read, in
+ * words, the same from every command (a read error's own message is "ENOENT: no such file or directory,
+ * open 'PATH'", and one of a directory carries no path at all).
+ */
+export function cannotRead(path: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const meaning = typeof code === 'string' ? userErrnoMeanings[code] : undefined;
+  const why =
+    meaning !== undefined
+      ? `${meaning} (${code})`
+      : oneLine(err instanceof Error ? err.message : String(err));
+  return `cannot read ${path}: ${why}`;
+}
+
 /** The names parsers give their syntax errors: JSON.parse throws SyntaxError; `yaml` throws YAMLParseError. */
 const syntaxErrorNames = new Set(['SyntaxError', 'YAMLParseError', 'YAMLException']);
 
