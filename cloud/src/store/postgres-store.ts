@@ -38,6 +38,7 @@ import type {
 } from './records.js';
 import { type Row, num } from './row-mappers.js';
 import { PostgresSigningKeys } from './signing-keys/postgres-signing-keys.js';
+import { PreparingClient } from './postgres-prepared-client.js';
 import { PostgresStatistics } from './postgres-statistics.js';
 import type {
   AgentRegistration,
@@ -109,6 +110,7 @@ export class PostgresStore implements Store {
       );
     }
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: options.url,
       max: options.maxConnections ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
