@@ -38,6 +38,12 @@ export async function registerDemoRobot(
     runPentagateJson<{ id: string }>(['cloud', 'tenant', 'create', 'demo', ...state]),
     runPentagateJson<{ cfgDigest: string }>(['edge', 'check', '--profile', credentials.profilePath]),
   ]);
+  const issueKey = (scope: 'operator' | 'agent', ...binding: string[]) =>
+    runPentagateJson<{ key: string }>([
+      ...['cloud', 'apikey', 'issue', '--tenant', tenant.id, '--scope', scope],
+      ...binding,
+      ...state,
+    ]);
   const [robot, operator, agent] = await Promise.all([
     runPentagateJson<{ edgeKey: string }>([
       'cloud',
@@ -54,29 +60,9 @@ export async function registerDemoRobot(
       ...credentials.firmwareManifestPaths.flatMap((p) => ['--firmware', p]),
       ...state,
     ]),
-    runPentagateJson<{ key: string }>([
-      'cloud',
-      'apikey',
-      'issue',
-      '--tenant',
-      tenant.id,
-      '--scope',
-      'operator',
-      ...state,
-    ]),
-    runPentagateJson<{ key: string }>([
-      'cloud',
-      'apikey',
-      'issue',
-      '--tenant',
-      tenant.id,
-      '--scope',
-      'agent',
-      // the finance department, as in cloud/README.md "Run it": the example policy lets only finance pay
-      '--department',
-      'finance',
-      ...state,
-    ]),
+    issueKey('operator'),
+    // the finance department, as in cloud/README.md "Run it": the example policy lets only finance pay
+    issueKey('agent', '--department', 'finance'),
     runPentagateJson<{ kid: string }>([
       'cloud',
       'operator',
