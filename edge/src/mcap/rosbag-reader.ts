@@ -98,10 +98,28 @@ function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
   return sized('zstd', zstdDecompress(buffer), size);
 }
 
-const DECOMPRESS = {
-  zstd: zstdChunk,
-  lz4: (buffer: Uint8Array, size: bigint) => sized('lz4', lz4Decompress(buffer, Number(size)), size),
-};
+/**
+ * Output bytes one byte of an LZ4 frame can stand for, at most: a match's length grows by 255 per extra length
+ * byte (LZ4 block format, "Match length"), so a frame decodes to under 256 times its size (plus its headers).
+ */
+const LZ4_MAX_EXPANSION = 256;
+const LZ4_FRAME_SLACK_BYTES = 64 * 1024;
+
+/**
+ * An lz4 chunk whose declared size no frame of its length could reach is corrupt: refused before an output
+ * buffer of that size is allocated (the decoder takes the size as given).
+ */
+function lz4Chunk(buffer: Uint8Array, size: bigint): Uint8Array {
+  const most = BigInt(buffer.byteLength) * BigInt(LZ4_MAX_EXPANSION) + BigInt(LZ4_FRAME_SLACK_BYTES);
+  if (size > most) {
+    throw new Error(
+      `lz4 chunk: expected ${size} bytes after decompression, more than its ${buffer.byteLength}-byte lz4 frame can hold`,
+    );
+  }
+  return sized('lz4', lz4Decompress(buffer, Number(size)), size);
+}
+
+const DECOMPRESS = { zstd: zstdChunk, lz4: lz4Chunk };
 
 function channelDecoder(
   channel: McapTypes.Channel,

@@ -2,7 +2,8 @@
  * zstd chunks (rosbag2's `--compression-format zstd` with MCAP storage, or `mcap compress`) are decompressed and
  * checked against the uncompressed size the chunk record declares: a chunk whose size field says more than its
  * zstd frame holds is corrupt (the chunk CRC is optional, 0 when not written) and ends the replay with an error,
- * never read as zero padding.
+ * never read as zero padding. An lz4 chunk is held to the same size, and one declaring more than any LZ4 frame of
+ * its length can hold is refused before an output buffer of that size is allocated.
  */
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { armProfile, makeGate, T0 } from '../trap/fixtures.js';
-import { openBag, writeCellRecording } from '../transports/helpers/recordings.js';
+import { lz4Chunks, openBag, writeCellRecording } from '../transports/helpers/recordings.js';
 
 /** Compresses MCAP chunks with the zstd command-line tool (one frame with its content size, as libzstd writes). */
 const zstdChunks = (data: Uint8Array) => ({
@@ -55,3 +56,33 @@ t.test('a zstd chunk declaring more bytes than its frame holds is an error, not 
     );
   }
 });
+
+t.test(
+  'an lz4 chunk declaring more than any frame of its length holds is refused before decoding',
+  async (t) => {
+    const profile = armProfile();
+    const dir = t.testdir();
+    const good = join(dir, 'lz4.mcap');
+    await writeCellRecording(good, profile, T0, 200, {}, (p) => openBag(p, lz4Chunks));
+    const healthy = await replayRecording({ bagPath: good, profile, gate: makeGate().gate });
+    t.equal(healthy.error, undefined, 'the lz4-chunked recording itself replays');
+    t.ok(healthy.telemetry.accepted > 0);
+
+    const small = withInflatedChunkSize(await readFile(good), 9n);
+    await writeFile(join(dir, 'small.mcap'), small.bytes);
+    t.match(
+      (await replayRecording({ bagPath: join(dir, 'small.mcap'), profile, gate: makeGate().gate })).error,
+      /lz4/,
+      'a few bytes more than the frame holds: an error',
+    );
+    const huge = withInflatedChunkSize(await readFile(good), 1n << 40n);
+    await writeFile(join(dir, 'huge.mcap'), huge.bytes);
+    t.match(
+      (await replayRecording({ bagPath: join(dir, 'huge.mcap'), profile, gate: makeGate().gate })).error,
+      new RegExp(
+        `lz4 chunk: expected ${huge.size} bytes after decompression, more than its \\d+-byte lz4 frame can hold`,
+      ),
+      'a terabyte declared: refused by its size, with nothing allocated',
+    );
+  },
+);
