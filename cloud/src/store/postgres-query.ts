@@ -34,12 +34,17 @@ export function oneStatement(inserts: readonly SqlStatement[]): SqlStatement {
   const parts = inserts.map(({ sql, params: own }) => {
     const offset = params.length;
     params.push(...own);
-    return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    return paramsAfter(sql, offset);
   });
   const last = parts.pop();
   if (last === undefined) throw new Error('oneStatement: expected at least one INSERT');
   if (parts.length === 0) return { sql: last, params };
   return { sql: `WITH ${parts.map((sql, i) => `s${i} AS (${sql})`).join(', ')} ${last}`, params };
+}
+
+/** `sql` with its parameters renumbered to follow `offset` others ($1 becomes $<offset + 1>, and so on). */
+export function paramsAfter(sql: string, offset: number): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
 }
 
 /** What a caller sees of a failed statement: a Pentagate error as thrown, anything else as a store error. */

@@ -17,7 +17,13 @@ import {
   relevantCallsParams,
 } from '../call-history/postgres-call-history.js';
 import { postgresRowConflict, postgresRowInsert } from '../composed-row.js';
-import { type PostgresClient, type PostgresQuery, clientQuery, oneStatement } from '../postgres-query.js';
+import {
+  type PostgresClient,
+  type PostgresQuery,
+  clientQuery,
+  oneStatement,
+  paramsAfter,
+} from '../postgres-query.js';
 import type { CallHistoryRecord, DecisionRecord, LedgerTotals } from '../records.js';
 import { type Row, decisionValues, num, toCall, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite, RelevantCallsQuery, ReservationRequest } from '../store.js';
@@ -54,22 +60,28 @@ export class PostgresDecisions {
     nextIndex: () => number,
   ): Promise<DecisionCommit<T>> {
     const r = write.reservation;
-    let ledger: LedgerTotals = { spent: 0, reserved: 0 };
+    let ledger: LedgerTotals | undefined;
     let history: CallHistoryRecord[] | undefined;
     // after the audit_head lock every batch of every replica takes: all earlier decisions are committed or
     // in this batch, so the call rows read here include the ones decided concurrently with this one
     if (r && write.history) {
-      const reads = await lockedReads(c, write.tenantId, write.agentId, r, write.nowMs, write.history);
-      history = reads.history;
-      // no account yet (the agent's first reservation in this window length): the exact sum opens it
-      ledger =
-        reads.ledger ??
-        (await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs));
-    } else if (r) {
-      ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
+      ({ ledger, history } = await lockedReads(
+        c,
+        write.tenantId,
+        write.agentId,
+        r,
+        write.nowMs,
+        write.history,
+      ));
     } else if (write.history) {
       history = await this.#calls.relevantCalls(write.tenantId, write.agentId, write.history, clientQuery(c));
     }
+    // the window on its own: no history to read with it, or no account yet (the agent's first reservation
+    // in this window length, whose exact sum opens the account)
+    if (r && ledger === undefined) {
+      ledger = await this.#budget.lockedTotals(c, write.tenantId, write.agentId, r.windowMs, write.nowMs);
+    }
+    ledger ??= { spent: 0, reserved: 0 };
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
     const index = nextIndex();
     const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
@@ -114,14 +126,14 @@ export class PostgresDecisions {
 
 /**
  * The budget window (read and moved to this decision's cutoff, WINDOW_FROM_ACCOUNT_CTES) and the call
- * history (RELEVANT_CALLS_SQL, its parameters after the window's four) in ONE statement: both are read
+ * history (RELEVANT_CALLS_SQL, its eight parameters after the window's four) in ONE statement: both are read
  * under the budget and audit_head locks, where every round trip is time no decision of any replica can
  * commit. `totals` is null when the agent has no account yet; `calls` come oldest first, as relevantCalls
  * gives them.
  */
 const LOCKED_READS_SQL = `WITH ${WINDOW_FROM_ACCOUNT_CTES},
 totals AS (${WINDOW_FROM_ACCOUNT_TOTALS}),
-calls AS (${RELEVANT_CALLS_SQL.replace(/\$(\d+)/g, (_, n: string) => (Number(n) <= 2 ? `$${n}` : `$${Number(n) + 2}`))})
+calls AS (${paramsAfter(RELEVANT_CALLS_SQL, 4)})
 SELECT (SELECT row_to_json(t) FROM totals t) AS totals,
        (SELECT COALESCE(json_agg(c ORDER BY c.at_ms, c.seq), '[]'::json) FROM calls c) AS calls`;
 
@@ -138,7 +150,7 @@ async function lockedReads(
     agentId,
     r.windowMs,
     nowMs - r.windowMs,
-    ...relevantCallsParams(tenantId, agentId, q).slice(2),
+    ...relevantCallsParams(tenantId, agentId, q),
   ];
   const [row] = (await c.query(LOCKED_READS_SQL, params)).rows as Row[];
   const totals = row?.totals as Row | null | undefined;
