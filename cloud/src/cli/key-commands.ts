@@ -2,7 +2,7 @@
  * `pentagate cloud keys list|retire`: the cloud's signing keys (public halves and validity, as the trust
  * document publishes them) and the end of an old key's validity after a rotation.
  */
-import { InvalidInputError, type Command } from '@pentagate/protocol';
+import { type Command, parseAtOption } from '@pentagate/protocol';
 import { retireSigningKey } from '../keys/retire-signing-key.js';
 import { JSON_OPTION, STATE_OPTIONS, withStore } from './state.js';
 
@@ -40,7 +40,7 @@ export const keysListCommand: Command = {
 export const keysRetireCommand: Command = {
   path: ['cloud', 'keys', 'retire'],
   summary: 'End the validity of an old signing key after a rotation',
-  usage: 'KID [--at ISO-8601] [--db …] [--json]',
+  usage: 'KID [--at ISO] [--db …] [--json]',
   description:
     "Sets the key's notAfter (default now) in the trust document, in one audited change: verifiers refuse\n" +
     'what the key signs after that time and keep accepting what it signed before. Rotate first: start the\n' +
@@ -49,7 +49,7 @@ export const keysRetireCommand: Command = {
     "is final. Exit codes: 0 retired, 2 unknown or already retired key, a time before the key's start, bad\n" +
     'usage or store.',
   options: {
-    at: { type: 'string', valueName: 'ISO-8601', description: 'when the validity ends (default now)' },
+    at: { type: 'string', valueName: 'ISO', description: 'when the validity ends, RFC 3339 (default now)' },
     ...STATE_OPTIONS,
     ...JSON_OPTION,
   },
@@ -57,12 +57,7 @@ export const keysRetireCommand: Command = {
   async run(args, io) {
     const kid = args.positionals[0]!;
     const at = args.options.at;
-    const notAfterMs = typeof at === 'string' ? Date.parse(at) : Date.now();
-    if (!Number.isFinite(notAfterMs) || (typeof at === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(at))) {
-      throw new InvalidInputError(
-        `--at: expected an ISO 8601 time such as 2026-12-01T00:00:00Z, got ${JSON.stringify(at)}`,
-      );
-    }
+    const notAfterMs = typeof at === 'string' ? parseAtOption(at) : Date.now();
     const { retired, auditIndex } = await withStore(args, (store) =>
       retireSigningKey(store, kid, notAfterMs),
     );

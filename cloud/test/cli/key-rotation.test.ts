@@ -117,7 +117,7 @@ t.test('old keys are retired after a rotation: earlier signatures hold, later on
   t.match(early.err, /before the key's start/);
   const badTime = await cli('cloud', 'keys', 'retire', newProof.kid, '--at', 'tomorrow', '--db', db);
   t.equal(badTime.code, 2);
-  t.match(badTime.err, /expected an ISO 8601 time/);
+  t.match(badTime.err, /--at: expected an RFC 3339 timestamp/);
 
   await t.rejects(start(oldSeed), /was retired at .*start the server with the key that replaced it/);
 

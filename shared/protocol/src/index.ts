@@ -10,3 +10,4 @@ export * from './robot/index.js';
 export * from './agentgate/index.js';
 export * from './fleet/index.js';
 export * from './seeded-random.js';
+export * from './rfc3339.js';
