@@ -30,11 +30,14 @@ export function jointStateBody(msg: RosRecord, t: string, profileJoints?: readon
   let positionsRad = numberArray(msg, 'position', t);
   let velocitiesRadS = numberArray(msg, 'velocity', t);
   let effortsNm = numberArray(msg, 'effort', t);
-  for (const [name, xs] of [
-    ['position', positionsRad],
-    ['velocity', velocitiesRadS],
-    ['effort', effortsNm],
-  ] as const) {
+  // the three quantities as they stand (the arrays are replaced below as joints are left out)
+  const quantities = () =>
+    [
+      ['position', positionsRad],
+      ['velocity', velocitiesRadS],
+      ['effort', effortsNm],
+    ] as const;
+  for (const [name, xs] of quantities()) {
     const i = xs.findIndex((x) => x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY);
     if (i >= 0) throw new FieldProblem('non-finite', `${t}.${name}[${i}]: non-finite value ${xs[i]}`);
   }
@@ -73,11 +76,7 @@ export function jointStateBody(msg: RosRecord, t: string, profileJoints?: readon
     velocitiesRadS = pick(velocitiesRadS);
     effortsNm = pick(effortsNm);
   }
-  for (const [name, xs] of [
-    ['position', positionsRad],
-    ['velocity', velocitiesRadS],
-    ['effort', effortsNm],
-  ] as const) {
+  for (const [name, xs] of quantities()) {
     const i = xs.findIndex(Number.isNaN);
     if (i >= 0) {
       throw new FieldProblem('non-finite', `${t}.${name}[${i}] (${names[i]}): NaN, a value the gates read`);

@@ -36,7 +36,7 @@ import { MAPPING_SKIP_REASONS, MappingSkip, type MappingSkipReason } from './map
 import { proximityBody } from './proximity-messages.js';
 import type { RosBinding, RosTarget } from './ros-bindings.js';
 import { ROS_TYPES } from './ros-types.js';
-import { FieldProblem, type RosRecord, asRecord, field, text } from './ros-fields.js';
+import { FieldProblem, type RosRecord, asRecord, headerFrameId, text } from './ros-fields.js';
 import { normalizeRosType } from './ros-message-definitions.js';
 
 export { MAPPING_SKIP_REASONS, type MappingSkipReason } from './mapping-skip.js';
@@ -162,8 +162,8 @@ export class RosMessageMapper {
       binding.type === ROS_TYPES.string
         ? nowMs
         : this.#stampMs(msg, binding.type, nowMs, { ms: target.maxAgeMs, setBy: 'source allows' });
-    if (target.frameId !== undefined) this.#checkFrame(msg, binding.type, target.frameId);
-    else if (target.telemetryKind === 'pose') this.#checkNotOdomFrame(msg, binding.type);
+    if (target.frameId !== undefined) checkFrame(headerFrameId(msg, binding.type), target.frameId);
+    else if (target.telemetryKind === 'pose') checkNotOdomFrame(headerFrameId(msg, binding.type));
     const last = this.#lastStampMs.get(source);
     if (last !== undefined && stampMs < last) {
       throw new MappingSkip(
@@ -181,36 +181,6 @@ export class RosMessageMapper {
       stampMs: Math.max(0, stampMs),
     };
     return { ...common, ...body } as TelemetryFrame;
-  }
-
-  /** `header.frame_id` (a leading `/` of ROS 1 habit ignored) must be the frame the role names. */
-  #checkFrame(msg: RosRecord, type: string, frameId: string): void {
-    const header = asRecord(field(msg, 'header', type), `${type}.header`);
-    const got = text(header, 'frame_id', `${type}.header`).replace(/^\//, '');
-    if (got !== frameId) {
-      throw new MappingSkip(
-        'wrong-frame',
-        `header.frame_id is ${JSON.stringify(got)}, the role expects ${JSON.stringify(frameId)} (its frameId override)`,
-      );
-    }
-  }
-
-  /**
-   * A pose source's frame is the zones' frame, the map frame (profile.ts: "a mobile base's zones and pose are in
-   * the map frame"). Without a `frameId` override the frame is not named, but REP 105's `odom` (optionally under a
-   * namespace, `robot1/odom`) is known not to be it: wheel odometry there drifts from the map without bound, so
-   * a zone check against it can put the robot outside a zone it is in. A deployment whose zones are drawn in
-   * `odom` says so with `frameId: odom`.
-   */
-  #checkNotOdomFrame(msg: RosRecord, type: string): void {
-    const header = asRecord(field(msg, 'header', type), `${type}.header`);
-    const got = text(header, 'frame_id', `${type}.header`).replace(/^\//, '');
-    if (got === 'odom' || got.endsWith('/odom')) {
-      throw new MappingSkip(
-        'wrong-frame',
-        `header.frame_id is ${JSON.stringify(got)}: a pose in the odom frame (REP 105) drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,
-      );
-    }
   }
 
   #telemetryBody(binding: RosBinding, target: TelemetryTarget, msg: RosRecord): Record<string, unknown> {
@@ -263,5 +233,31 @@ export class RosMessageMapper {
       ...(target.safetyCritical !== undefined ? { safetyCritical: target.safetyCritical } : {}),
       ...body,
     } as Intent;
+  }
+}
+
+/** `header.frame_id` (headerFrameId) must be the frame the role names. */
+function checkFrame(got: string, frameId: string): void {
+  if (got !== frameId) {
+    throw new MappingSkip(
+      'wrong-frame',
+      `header.frame_id is ${JSON.stringify(got)}, the role expects ${JSON.stringify(frameId)} (its frameId override)`,
+    );
+  }
+}
+
+/**
+ * A pose source's frame is the zones' frame, the map frame (profile.ts: "a mobile base's zones and pose are in
+ * the map frame"). Without a `frameId` override the frame is not named, but REP 105's `odom` (optionally under a
+ * namespace, `robot1/odom`) is known not to be it: wheel odometry there drifts from the map without bound, so
+ * a zone check against it can put the robot outside a zone it is in. A deployment whose zones are drawn in
+ * `odom` says so with `frameId: odom`.
+ */
+function checkNotOdomFrame(got: string): void {
+  if (got === 'odom' || got.endsWith('/odom')) {
+    throw new MappingSkip(
+      'wrong-frame',
+      `header.frame_id is ${JSON.stringify(got)}: a pose in the odom frame (REP 105) drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,
+    );
   }
 }

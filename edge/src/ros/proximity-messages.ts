@@ -21,6 +21,7 @@ import {
   byteArray,
   field,
   finiteNumber,
+  headerFrameId,
   numberArray,
   text,
 } from './ros-fields.js';
@@ -78,7 +79,7 @@ function pointCloudReading(msg: RosRecord, t: string, target: TelemetryTarget): 
     pointStep: count(msg, 'point_step', t),
     rowStep: count(msg, 'row_step', t),
     data: byteArray(msg, 'data', t),
-    axes: cloudAxes(text(asRecord(field(msg, 'header', t), `${t}.header`), 'frame_id', `${t}.header`)),
+    axes: cloudAxes(headerFrameId(msg, t)),
   };
   try {
     return nearestCloudReturn(cloud, target);

@@ -54,6 +54,12 @@ export function text(record: RosRecord, name: string, what: string): string {
   return v;
 }
 
+/** A stamped message's `header.frame_id`, without the leading `/` of ROS 1 habit. */
+export function headerFrameId(msg: RosRecord, type: string): string {
+  const header = asRecord(field(msg, 'header', type), `${type}.header`);
+  return text(header, 'frame_id', `${type}.header`).replace(/^\//, '');
+}
+
 /** A float array as number[] (accepts number[] and Float32Array/Float64Array); values may be non-finite. */
 export function numberArray(record: RosRecord, name: string, what: string): number[] {
   const v = field(record, name, what);
