@@ -1,9 +1,9 @@
 /**
  * Rate limiting (@fastify/rate-limit, its in-memory store): a request with a valid API key counts on that
  * key's budget; every other request — no key, or a malformed, unknown or revoked one — counts on its
- * address's budget (an IPv6 address's /64, address-budget.ts), which is smaller by default. The limiter runs inside the authentication hook, after
- * the key is resolved and before any refusal is answered or recorded, so an unauthenticated flood is
- * answered 429 at the cost of one indexed key lookup and no write per request.
+ * address's budget (an IPv6 address's /64, address-budget.ts), which is smaller by default. The limiter runs
+ * inside the authentication hook, after the key is resolved and before any refusal is answered or recorded,
+ * so an unauthenticated flood is answered 429 at the cost of one indexed key lookup and no write per request.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

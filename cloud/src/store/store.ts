@@ -7,9 +7,9 @@
  * so several cloud replicas may share one PostgreSQL (ARCHITECTURE.md §7).
  *
  * The audit log is append-only: the only writes are `appendAudit`, `registerAgent`, `retireSigningKey` and
- * `commitDecision`, each
- * of which takes the next log index inside its own transaction and lets the caller build (and sign) the entry
- * for that index, so the entry, the index and the state change become durable together or not at all.
+ * `commitDecision`, each of which takes the next log index inside its own transaction and lets the caller
+ * build (and sign) the entry for that index, so the entry, the index and the state change become durable
+ * together or not at all.
  */
 import type { AuditEntry } from '@pentagate/protocol';
 import type { ComposedRow } from './composed-row.js';

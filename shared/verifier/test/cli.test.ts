@@ -161,30 +161,12 @@ t.test('verify token|proof --tenant: valid for the tenant decided for, invalid f
     ['token', token],
     ['proof', packet],
   ] as const) {
-    const ok = await pentagate(
-      'verify',
-      what,
-      artifact,
-      '--trust',
-      trust,
-      '--at',
-      AT,
-      '--tenant',
-      'tenant-a',
-    );
+    const forTenant = (tenant: string) =>
+      pentagate('verify', what, artifact, '--trust', trust, '--at', AT, '--tenant', tenant);
+    const ok = await forTenant('tenant-a');
     t.equal(ok.code, 0, ok.out);
     t.match(ok.out, /✓ tenant: a decision of tenant tenant-a/);
-    const bad = await pentagate(
-      'verify',
-      what,
-      artifact,
-      '--trust',
-      trust,
-      '--at',
-      AT,
-      '--tenant',
-      'tenant-b',
-    );
+    const bad = await forTenant('tenant-b');
     t.equal(bad.code, 1, `${what}: another tenant's`);
     t.match(bad.out, /✗ tenant: expected a decision of tenant tenant-b, got one of tenant tenant-a/);
   }
