@@ -1,8 +1,16 @@
 /**
  * The audit-event filter (`GET /api/v1/kernel/audit/events`) as SQL, one builder per dialect over one list of
- * filters, so both stores ask the same question. The tenant and type filters use exactly the expressions of
- * the audit indexes (kernel-schema.ts), so a tenant's page is an index range read, not a scan of the log;
- * the other filters (actor, proposal, time) narrow that range.
+ * filters, so both stores ask the same question. Every filter the console offers is served by an expression
+ * index of kernel-schema.ts, whose expressions the queries use exactly, so the planner can match them:
+ *
+ * - tenant (and type): one index range read in `idx` order, stopping at the page's size;
+ * - proposal or agent: each matches either of two fields (proposalId or decisionId; actor or data.agentId),
+ *   and an OR of two fields cannot be read in `idx` order from one index. So the page is the union of two
+ *   pages, each an ordered range read of one field's index with every other filter applied, then cut to
+ *   the page's size again: the first n of A ∪ B are among the first n of A and the first n of B. Each
+ *   arm stops after n matches; no plan reads all of an agent's entries to serve one page.
+ *
+ * The remaining filters (time, cursor, the other of agent and proposal) narrow the range being read.
  */
 import type { AuditEventQuery } from './kernel-store.js';
 
@@ -13,10 +21,25 @@ export interface SqlQuery {
 
 interface Dialect {
   /** The text of a JSON path of the entry, e.g. ['data', 'agentId']. */
-  field(path: string[]): string;
+  field(path: readonly string[]): string;
   /** The placeholder for the next parameter (1-based position). */
   mark(position: number): string;
 }
+
+/** The two fields a proposal or agent filter matches (AuditEventQuery); the first one given drives the arms. */
+const EITHER_FIELD: readonly {
+  filter: 'proposalId' | 'agentId';
+  paths: readonly [readonly string[], readonly string[]];
+}[] = [
+  {
+    filter: 'proposalId',
+    paths: [
+      ['data', 'proposalId'],
+      ['data', 'decisionId'],
+    ],
+  },
+  { filter: 'agentId', paths: [['actor'], ['data', 'agentId']] },
+];
 
 function auditEventsQuery(q: AuditEventQuery, d: Dialect): SqlQuery {
   const params: unknown[] = [];
@@ -24,38 +47,52 @@ function auditEventsQuery(q: AuditEventQuery, d: Dialect): SqlQuery {
     params.push(v);
     return d.mark(params.length);
   };
-  const where = [`${d.field(['tenantId'])} = ${p(q.tenantId)}`, `idx > ${p(q.afterIndex ?? -1)}`];
-  if (q.beforeIndex !== undefined) where.push(`idx < ${p(q.beforeIndex)}`);
-  if (q.type !== undefined) where.push(`${d.field(['type'])} = ${p(q.type)}`);
-  if (q.agentId !== undefined) {
-    const a = p(q.agentId);
-    const b = p(q.agentId);
-    where.push(`(${d.field(['actor'])} = ${a} OR ${d.field(['data', 'agentId'])} = ${b})`);
-  }
-  if (q.proposalId !== undefined) {
-    const a = p(q.proposalId);
-    const b = p(q.proposalId);
-    where.push(`(${d.field(['data', 'proposalId'])} = ${a} OR ${d.field(['data', 'decisionId'])} = ${b})`);
-  }
-  if (q.fromIso !== undefined) where.push(`${d.field(['at'])} >= ${p(q.fromIso)}`);
-  if (q.toIso !== undefined) where.push(`${d.field(['at'])} < ${p(q.toIso)}`);
-  return {
-    sql: `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY idx${q.newestFirst ? ' DESC' : ''} LIMIT ${p(q.limit)}`,
-    params,
+  const order = `ORDER BY idx${q.newestFirst ? ' DESC' : ''}`;
+  /** The WHERE clause of one read; `only`: the one field of the driving filter this arm matches. */
+  const where = (only?: readonly string[]): string => {
+    const terms = [`${d.field(['tenantId'])} = ${p(q.tenantId)}`, `idx > ${p(q.afterIndex ?? -1)}`];
+    if (q.beforeIndex !== undefined) terms.push(`idx < ${p(q.beforeIndex)}`);
+    if (q.type !== undefined) terms.push(`${d.field(['type'])} = ${p(q.type)}`);
+    for (const { filter, paths } of EITHER_FIELD) {
+      const value = q[filter];
+      if (value === undefined) continue;
+      if (only !== undefined && paths.includes(only)) terms.push(`${d.field(only)} = ${p(value)}`);
+      else terms.push(`(${paths.map((path) => `${d.field(path)} = ${p(value)}`).join(' OR ')})`);
+    }
+    if (q.fromIso !== undefined) terms.push(`${d.field(['at'])} >= ${p(q.fromIso)}`);
+    if (q.toIso !== undefined) terms.push(`${d.field(['at'])} < ${p(q.toIso)}`);
+    return terms.join(' AND ');
   };
+  const driving = EITHER_FIELD.find(({ filter }) => q[filter] !== undefined);
+  if (driving === undefined) {
+    return { sql: `SELECT * FROM audit_log WHERE ${where()} ${order} LIMIT ${p(q.limit)}`, params };
+  }
+  // Each arm is a subquery (SQLite allows ORDER BY and LIMIT in a compound's arms only there), with an
+  // alias (PostgreSQL before 16 requires one).
+  const arms = driving.paths.map(
+    (path, i) =>
+      `SELECT * FROM (SELECT * FROM audit_log WHERE ${where(path)} ${order} LIMIT ${p(q.limit)}) AS arm${i}`,
+  );
+  return { sql: `${arms.join(' UNION ')} ${order} LIMIT ${p(q.limit)}`, params };
 }
 
+/** A JSON path of the entry as SQLite text: the expression of the SQLite audit indexes (kernel-schema.ts). */
+export function sqliteAuditField(path: readonly string[]): string {
+  return `json_extract(entry, '$.${path.join('.')}')`;
+}
+
+/** A JSON path of the entry as PostgreSQL text: the expression of the PostgreSQL audit indexes. */
+export function postgresAuditField(path: readonly string[]): string {
+  return path.length === 1 ? `((entry::jsonb)->>'${path[0]}')` : `((entry::jsonb)#>>'{${path.join(',')}}')`;
+}
+
+/** The fields a proposal or agent filter reads, each with an index of its own (kernel-schema.ts). */
+export const EITHER_FIELD_PATHS: readonly (readonly string[])[] = EITHER_FIELD.flatMap((f) => f.paths);
+
 export function sqliteAuditEventsQuery(q: AuditEventQuery): SqlQuery {
-  return auditEventsQuery(q, {
-    field: (path) => `json_extract(entry, '$.${path.join('.')}')`,
-    mark: () => '?',
-  });
+  return auditEventsQuery(q, { field: sqliteAuditField, mark: () => '?' });
 }
 
 export function postgresAuditEventsQuery(q: AuditEventQuery): SqlQuery {
-  return auditEventsQuery(q, {
-    field: (path) =>
-      path.length === 1 ? `((entry::jsonb)->>'${path[0]}')` : `((entry::jsonb)#>>'{${path.join(',')}}')`,
-    mark: (n) => `$${n}`,
-  });
+  return auditEventsQuery(q, { field: postgresAuditField, mark: (n) => `$${n}` });
 }

@@ -3,6 +3,8 @@
  * kernel store under its own version table (`kernel_schema_migrations`), so the platform's migrations
  * never need to know about them.
  */
+import { EITHER_FIELD_PATHS, postgresAuditField, sqliteAuditField } from './audit-events-query.js';
+
 export interface KernelMigration {
   version: number;
   sql: string;
@@ -37,13 +39,28 @@ CREATE INDEX IF NOT EXISTS audit_log_by_tenant_type
   ON audit_log (((entry::jsonb)->>'tenantId'), ((entry::jsonb)->>'type'), idx);
 `;
 
+/**
+ * The agent and proposal filters each match one of two fields (audit-events-query.ts): one index per field,
+ * so each arm of the query is an ordered range read. Partial: most entries carry only some of the fields,
+ * and `field = value` implies the field is not null, which both planners prove.
+ */
+function filterFieldIndexes(field: (path: readonly string[]) => string): string {
+  return EITHER_FIELD_PATHS.map(
+    (path) =>
+      `CREATE INDEX IF NOT EXISTS audit_log_by_tenant_${path.join('_').toLowerCase()}
+  ON audit_log (${field(['tenantId'])}, ${field(path)}, idx) WHERE ${field(path)} IS NOT NULL;`,
+  ).join('\n');
+}
+
 export const SQLITE_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('INTEGER') },
   { version: 2, sql: SQLITE_AUDIT_INDEXES },
+  { version: 3, sql: filterFieldIndexes(sqliteAuditField) },
 ];
 export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('BIGINT') },
   { version: 2, sql: POSTGRES_AUDIT_INDEXES },
+  { version: 3, sql: filterFieldIndexes(postgresAuditField) },
 ];
 
 export const KERNEL_MIGRATIONS_TABLE =

@@ -1,9 +1,10 @@
 /**
  * The console's audit browser reads a tenant's entries through expression indexes, not a scan of the whole
  * log: the plans of the very queries the stores run (audit-events-query.ts) use `audit_log_by_tenant` or
- * `audit_log_by_tenant_type`, on SQLite (EXPLAIN QUERY PLAN) and PostgreSQL (EXPLAIN, with sequential scans
- * priced out so the plan shows whether the index can serve the query at all). And the filters still return
- * exactly the tenant's entries, in order.
+ * `audit_log_by_tenant_type`, and an agent or proposal filter reads the indexes of the two fields it matches
+ * (one arm each), on SQLite (EXPLAIN QUERY PLAN) and PostgreSQL (EXPLAIN, with sequential scans priced out so
+ * the plan shows whether the index can serve the query at all). And every combination of filters returns
+ * exactly the entries a filter over the whole log in memory returns, in order.
  */
 import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
@@ -16,10 +17,34 @@ import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 type Tap = Test;
 
+/** A plan naming both indexes, in either order (an agent or proposal filter reads one per arm). */
+function bothIndexes(a: string, b: string): RegExp {
+  return new RegExp(`^(?=.*\\b${a}\\b)(?=.*\\b${b}\\b)`, 's');
+}
+
 const QUERIES: [string, AuditEventQuery, RegExp][] = [
   ['a tenant', { tenantId: 'ten-a', limit: 100 }, /audit_log_by_tenant/],
   ['a tenant and type', { tenantId: 'ten-a', type: 'robot', limit: 100 }, /audit_log_by_tenant_type/],
-  ['a tenant and agent', { tenantId: 'ten-a', agentId: 'agent-1', limit: 100 }, /audit_log_by_tenant/],
+  [
+    'a tenant and agent',
+    { tenantId: 'ten-a', agentId: 'agent-1', limit: 100 },
+    bothIndexes('audit_log_by_tenant_actor', 'audit_log_by_tenant_data_agentid'),
+  ],
+  [
+    'a tenant and proposal',
+    { tenantId: 'ten-a', proposalId: 'prop-3', limit: 100 },
+    bothIndexes('audit_log_by_tenant_data_proposalid', 'audit_log_by_tenant_data_decisionid'),
+  ],
+  [
+    'a tenant, agent and proposal, newest first',
+    { tenantId: 'ten-a', agentId: 'agent-1', proposalId: 'prop-3', newestFirst: true, limit: 10 },
+    bothIndexes('audit_log_by_tenant_data_proposalid', 'audit_log_by_tenant_data_decisionid'),
+  ],
+  [
+    'a tenant, type and agent after a cursor',
+    { tenantId: 'ten-a', type: 'decision', agentId: 'agent-2', afterIndex: 7, limit: 5 },
+    bothIndexes('audit_log_by_tenant_actor', 'audit_log_by_tenant_data_agentid'),
+  ],
   [
     'a tenant, type and time, after a cursor',
     { tenantId: 'ten-a', type: 'decision', fromIso: '2026-01-01T00:00:00Z', afterIndex: 5, limit: 10 },
@@ -32,20 +57,107 @@ const QUERIES: [string, AuditEventQuery, RegExp][] = [
   ],
 ];
 
-async function fill(store: Store): Promise<void> {
+interface Filled {
+  index: number;
+  tenantId: string;
+  type: string;
+  actor: string;
+  data: Record<string, unknown>;
+  atMs: number;
+}
+
+/** Entry i's data: an agent other than the actor on some, a proposal or a decision id on others, both on a few. */
+function dataOf(i: number): Record<string, unknown> {
+  const data: Record<string, unknown> = { n: i };
+  if (i % 5 === 0) data.agentId = `agent-${(i + 1) % 4}`;
+  if (i % 3 === 1) data.proposalId = `prop-${i % 7}`;
+  if (i % 4 === 2) data.decisionId = `prop-${i % 5}`;
+  return data;
+}
+
+async function fill(store: Store): Promise<Filled[]> {
+  const filled: Filled[] = [];
   for (let i = 0; i < 60; i++) {
-    await store.appendAudit(
-      AuditLog.builder(
-        {
-          type: i % 3 === 0 ? 'robot' : 'decision',
-          tenantId: i % 2 === 0 ? 'ten-a' : 'ten-b',
-          actor: `agent-${i % 4}`,
-          data: { n: i },
-        },
-        Date.parse('2026-06-01T00:00:00Z') + i,
-      ),
-    );
+    const entry = {
+      type: i % 3 === 0 ? 'robot' : 'decision',
+      tenantId: i % 2 === 0 ? 'ten-a' : 'ten-b',
+      actor: `agent-${i % 4}`,
+      data: dataOf(i),
+    };
+    const atMs = Date.parse('2026-06-01T00:00:00Z') + i * 1000;
+    const record = await store.appendAudit(AuditLog.builder(entry, atMs));
+    filled.push({ index: record.index, ...entry, atMs });
   }
+  return filled;
+}
+
+/** The filter as the store documents it (AuditEventQuery), over the whole log in memory. */
+function inMemory(all: readonly Filled[], q: AuditEventQuery): number[] {
+  const rows = all.filter(
+    (e) =>
+      e.tenantId === q.tenantId &&
+      e.index > (q.afterIndex ?? -1) &&
+      (q.beforeIndex === undefined || e.index < q.beforeIndex) &&
+      (q.type === undefined || e.type === q.type) &&
+      (q.agentId === undefined || e.actor === q.agentId || e.data.agentId === q.agentId) &&
+      (q.proposalId === undefined ||
+        e.data.proposalId === q.proposalId ||
+        e.data.decisionId === q.proposalId) &&
+      (q.fromIso === undefined || e.atMs >= Date.parse(q.fromIso)) &&
+      (q.toIso === undefined || e.atMs < Date.parse(q.toIso)),
+  );
+  const indexes = rows.map((e) => e.index);
+  if (q.newestFirst) indexes.reverse();
+  return indexes.slice(0, q.limit);
+}
+
+/** Every combination of the filters, against the in-memory filter; small limits cut inside both arms. */
+async function sameAsInMemory(t: Tap, store: Store, all: readonly Filled[]): Promise<void> {
+  const kernel = await openKernelStore(store);
+  let compared = 0;
+  let nonEmpty = 0;
+  for (const agentId of [undefined, 'agent-1', 'agent-2']) {
+    for (const proposalId of [undefined, 'prop-1', 'prop-4']) {
+      for (const type of [undefined, 'decision']) {
+        for (const [afterIndex, beforeIndex] of [
+          [undefined, undefined],
+          [9, 50],
+        ] as const) {
+          for (const newestFirst of [false, true]) {
+            for (const limit of [2, 100]) {
+              const q: AuditEventQuery = { tenantId: 'ten-a', limit, newestFirst };
+              if (agentId !== undefined) q.agentId = agentId;
+              if (proposalId !== undefined) q.proposalId = proposalId;
+              if (type !== undefined) q.type = type;
+              if (afterIndex !== undefined) q.afterIndex = afterIndex;
+              if (beforeIndex !== undefined) q.beforeIndex = beforeIndex;
+              const expected = inMemory(all, q);
+              const got = (await kernel.auditEvents(q)).map((r) => r.index);
+              if (JSON.stringify(got) !== JSON.stringify(expected)) t.same(got, expected, JSON.stringify(q));
+              compared++;
+              if (expected.length > 0) nonEmpty++;
+            }
+          }
+        }
+      }
+    }
+  }
+  const timed = {
+    tenantId: 'ten-a',
+    agentId: 'agent-1',
+    fromIso: '2026-06-01T00:00:10.000Z',
+    toIso: '2026-06-01T00:00:40.000Z',
+    limit: 100,
+  };
+  t.same(
+    (await kernel.auditEvents(timed)).map((r) => r.index),
+    inMemory(all, timed),
+    'agent and time',
+  );
+  t.ok(
+    nonEmpty > compared / 3,
+    `${compared} combinations equal the in-memory filter (${nonEmpty} not empty)`,
+  );
 }
 
 async function results(t: Tap, store: Store): Promise<void> {
@@ -81,7 +193,7 @@ t.test('SQLite: audit event pages are index range reads', async (t) => {
   const store = new SqliteStore({ path: ':memory:' });
   t.teardown(() => store.close());
   await openKernelStore(store);
-  await fill(store);
+  const all = await fill(store);
   for (const [what, q, index] of QUERIES) {
     const { sql, params } = sqliteAuditEventsQuery(q);
     const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
@@ -91,13 +203,14 @@ t.test('SQLite: audit event pages are index range reads', async (t) => {
     t.notMatch(plan, /SCAN audit_log(?! USING)/, `${what}: no full scan`);
   }
   await results(t, store);
+  await sameAsInMemory(t, store, all);
 });
 
 t.test('PostgreSQL: audit event pages can be served by the indexes', async (t) => {
   if (!(await requirePostgres(t))) return;
   const store = await openTestPostgres(t);
   await openKernelStore(store);
-  await fill(store);
+  const all = await fill(store);
   for (const [what, q, index] of QUERIES) {
     const { sql, params } = postgresAuditEventsQuery(q);
     const plan = await store.transaction(async (c) => {
@@ -109,4 +222,5 @@ t.test('PostgreSQL: audit event pages can be served by the indexes', async (t) =
     t.notMatch(plan, /"Seq Scan"/, `${what}: no sequential scan`);
   }
   await results(t, store);
+  await sameAsInMemory(t, store, all);
 });
