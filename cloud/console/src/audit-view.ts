@@ -1,5 +1,7 @@
 /**
- * Audit entries of the tenant (`GET /api/v1/audit/entries`), each checked in the page on demand: its inclusion
+ * Audit entries of the tenant (`GET /api/v1/audit/entries`), newest first, optionally of one agent, one
+ * proposal or one type (the route's filters; an identifier is matched exactly), each checked in the page on
+ * demand: its inclusion
  * proof (`/api/v1/audit/inclusion`) under the latest signed checkpoint (`/api/v1/audit/checkpoint`), verified
  * with @pentagate/verifier against the pinned keys (pinned-keys.ts). The verdict and every check are shown.
  */
@@ -101,22 +103,103 @@ function entryRow(entry: AuditEntry): HTMLTableRowElement {
   );
 }
 
+/** The filters the form offers: the route's query parameter, the label shown, and a hint. */
+const FILTERS = [
+  { param: 'agentId', label: 'Agent', hint: 'an agent id: its actor or data.agentId' },
+  { param: 'proposalId', label: 'Proposal or decision', hint: 'data.proposalId or data.decisionId' },
+  { param: 'type', label: 'Type', hint: 'e.g. decision, execution, approval, edge.verdict' },
+] as const;
+
+/** The filter inputs as a query string (`&agentId=…`), empty fields left out. */
+function filterQuery(inputs: readonly HTMLInputElement[]): string {
+  return inputs
+    .map((input, i) => {
+      const value = input.value.trim();
+      return value === '' ? '' : `&${FILTERS[i]!.param}=${encodeURIComponent(value)}`;
+    })
+    .join('');
+}
+
 export async function renderAudit(main: HTMLElement): Promise<void> {
   const trust = await pinnedKeys();
   const body = h('tbody');
   const older = h('button', { type: 'button', id: 'older-entries' }, 'Older entries');
+  const inputs = FILTERS.map(({ param }) =>
+    h('input', {
+      type: 'text',
+      id: `audit-${param}`,
+      name: param,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      'aria-describedby': `audit-${param}-hint`,
+    }),
+  );
+  const summary = h('p', { id: 'audit-summary', role: 'status' });
   let before: number | null = null;
+  let filters = '';
+  // A newer load replaces the table; an older one still running must not append to it.
+  let generation = 0;
   const loadPage = async () => {
-    const query = `?limit=${PAGE_SIZE}${before === null ? '' : `&before=${before}`}`;
+    const mine = generation;
+    const query = `?limit=${PAGE_SIZE}${before === null ? '' : `&before=${before}`}${filters}`;
     const page = await api<{ entries: AuditEntry[]; next: number | null }>(
       'GET',
       `/api/v1/audit/entries${query}`,
     );
+    if (mine !== generation) return;
     body.append(...page.entries.map(entryRow));
     before = page.next;
     older.hidden = page.next === null;
+    const shown = body.childElementCount;
+    summary.textContent =
+      shown === 0
+        ? filters === ''
+          ? 'No audit entries yet.'
+          : 'No audit entry matches these filters.'
+        : `${shown} entr${shown === 1 ? 'y' : 'ies'} shown${filters === '' ? '' : ' (filtered)'}${page.next === null ? '' : '; older ones follow'}.`;
   };
-  older.addEventListener('click', () => void loadPage().catch((err: Error) => say(err.message)));
+  const reload = async () => {
+    generation++;
+    filters = filterQuery(inputs);
+    before = null;
+    body.replaceChildren();
+    summary.textContent = 'loading…';
+    await loadPage();
+  };
+  const fail = (err: Error) => {
+    summary.textContent = err.message;
+    say(err.message);
+  };
+  older.addEventListener('click', () => void loadPage().catch(fail));
+  const form = h(
+    'form',
+    { class: 'audit-filters', 'aria-label': 'Filter audit entries' },
+    ...FILTERS.map(({ param, label, hint }, i) =>
+      h(
+        'div',
+        {},
+        h('label', { for: `audit-${param}` }, label),
+        inputs[i]!,
+        h('small', { id: `audit-${param}-hint` }, hint),
+      ),
+    ),
+    h('button', { type: 'submit' }, 'Filter'),
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          for (const input of inputs) input.value = '';
+          void reload().catch(fail);
+        },
+      },
+      'Clear filters',
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void reload().catch(fail);
+  });
   await loadPage();
   main.replaceChildren(
     h('h2', {}, 'Audit'),
@@ -126,6 +209,8 @@ export async function renderAudit(main: HTMLElement): Promise<void> {
       `Keys pinned ${trust.pinnedAt} (${trust.document.keys.length} key(s)). `,
       trust.changed ? h('strong', { class: 'bad' }, trust.changed) : null,
     ),
+    form,
+    summary,
     h(
       'div',
       { class: 'table-scroll' },

@@ -1,13 +1,15 @@
 /**
- * `GET /api/v1/audit/entries?before=&limit=`: the caller's tenant's own audit entries, newest first, for the
- * console's audit browser. The log is shared by every tenant; the entries are read through the tenant's
+ * `GET /api/v1/audit/entries?before=&limit=&type=&agentId=&proposalId=`: the caller's tenant's own audit
+ * entries, newest first, for the console's audit browser; optionally only one type, one agent's (its actor or
+ * `data.agentId`) or one proposal's (`data.proposalId` or `data.decisionId`), the same filters as
+ * `GET /api/v1/kernel/audit/events`, each read through its own index (audit-events-query.ts). The log is shared by every tenant; the entries are read through the tenant's
  * audit index (kernel-schema.ts), so a call reads the caller's entries and no other tenant's — scanning
  * the shared log instead made each call load up to 2,000 entries of whoever wrote last (an edge's entries
  * can be ~1 MB each: seconds of event loop and gigabytes of memory per call, for every tenant). `next` is
  * where to continue, or null when no older entry of the tenant is left. An entry is then checked with
  * `/api/v1/audit/inclusion` and `/api/v1/audit/checkpoint`, which carry hashes only.
  */
-import { AuditEntrySchema } from '@pentagate/protocol';
+import { AuditEntrySchema, AuditEntryTypeSchema, IdentifierSchema } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
@@ -21,6 +23,9 @@ const Query = Type.Object(
   {
     before: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,15})$' })),
     limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: `1..${MAX_LIMIT}` })),
+    type: Type.Optional(AuditEntryTypeSchema),
+    agentId: Type.Optional(IdentifierSchema),
+    proposalId: Type.Optional(IdentifierSchema),
   },
   { additionalProperties: false },
 );
@@ -47,7 +52,9 @@ export function registerAuditEntries(app: FastifyInstance, k: KernelContext): vo
     },
     async (request) => {
       const { tenantId } = callerOf(request);
-      const q = request.query as { before?: string; limit?: string };
+      const q = request.query as Partial<
+        Record<'before' | 'limit' | 'type' | 'agentId' | 'proposalId', string>
+      >;
       const limit = Math.min(Number(q.limit ?? 50), MAX_LIMIT);
       // never past the durable size the checkpoints cover, so every entry listed can be proven
       const size = await k.cloud.audit.catchUp();
@@ -55,6 +62,9 @@ export function registerAuditEntries(app: FastifyInstance, k: KernelContext): vo
       // one more than the page, to know whether an older entry is left
       const records = await k.store.auditEvents({
         tenantId,
+        ...(q.type !== undefined ? { type: q.type } : {}),
+        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
         beforeIndex: end,
         newestFirst: true,
         limit: limit + 1,
