@@ -50,8 +50,15 @@ function auditEventsQuery(q: AuditEventQuery, d: Dialect): SqlQuery {
   const order = `ORDER BY idx${q.newestFirst ? ' DESC' : ''}`;
   /** The WHERE clause of one read; `only`: the one field of the driving filter this arm matches. */
   const where = (only?: readonly string[]): string => {
-    const terms = [`${d.field(['tenantId'])} = ${p(q.tenantId)}`, `idx > ${p(q.afterIndex ?? -1)}`];
-    if (q.beforeIndex !== undefined) terms.push(`idx < ${p(q.beforeIndex)}`);
+    const terms = [`${d.field(['tenantId'])} = ${p(q.tenantId)}`];
+    // Bounds only when given, and two as one BETWEEN: with `idx > ? AND idx < ?` SQLite's planner left the
+    // type index for the tenant's (reading every entry of the tenant in the range to find one type's).
+    const lowest = q.afterIndex !== undefined ? q.afterIndex + 1 : undefined;
+    const highest = q.beforeIndex !== undefined ? q.beforeIndex - 1 : undefined;
+    if (lowest !== undefined && highest !== undefined)
+      terms.push(`idx BETWEEN ${p(lowest)} AND ${p(highest)}`);
+    else if (lowest !== undefined) terms.push(`idx >= ${p(lowest)}`);
+    else if (highest !== undefined) terms.push(`idx <= ${p(highest)}`);
     if (q.type !== undefined) terms.push(`${d.field(['type'])} = ${p(q.type)}`);
     for (const { filter, paths } of EITHER_FIELD) {
       const value = q[filter];

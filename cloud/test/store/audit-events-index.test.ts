@@ -26,6 +26,11 @@ const QUERIES: [string, AuditEventQuery, RegExp][] = [
   ['a tenant', { tenantId: 'ten-a', limit: 100 }, /audit_log_by_tenant/],
   ['a tenant and type', { tenantId: 'ten-a', type: 'robot', limit: 100 }, /audit_log_by_tenant_type/],
   [
+    'a tenant and type between two indexes, newest first (the console filtering by type)',
+    { tenantId: 'ten-a', type: 'robot', afterIndex: 2, beforeIndex: 40, newestFirst: true, limit: 21 },
+    /audit_log_by_tenant_type/,
+  ],
+  [
     'a tenant and agent',
     { tenantId: 'ten-a', agentId: 'agent-1', limit: 100 },
     bothIndexes('audit_log_by_tenant_actor', 'audit_log_by_tenant_data_agentid'),
