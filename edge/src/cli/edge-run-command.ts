@@ -172,8 +172,13 @@ export const edgeRunCommand: Command = {
     'the link the edge opened (the edge trusts the operator keys the cloud enrolled, for consent only). The',
     'gate never waits for the cloud; tokens published on the consent topic keep working.',
     '',
-    'Exit codes: 0 stopped by a signal; 2 bad usage, unreadable files, a taken port, an unreachable broker,',
-    'ROS 2 not sourced or rclnodejs missing, or a serial port that does not open.',
+    'One process per --state-dir: a second `edge run` (or `edge ship`) on it is refused while the first runs;',
+    "a process killed without releasing it is no obstacle to a restart on its host (another host's lock goes",
+    'stale 10 s after its last refresh).',
+    '',
+    'Exit codes: 0 stopped by a signal; 1 stopped by itself (the state directory lock was lost); 2 bad usage,',
+    'unreadable files, a taken port, a state directory in use, an unreachable broker, ROS 2 not sourced or',
+    'rclnodejs missing, or a serial port that does not open.',
     '',
     'Example: pentagate edge run --profile edge/profiles/ur5e-arm.yaml --hmac-key ur5e-01.cmd.jwk \\',
     '           --mqtt embedded:1883 --broker-users users.json --firmware fw.manifest.json --metrics-port 9464',
@@ -288,8 +293,15 @@ export const edgeRunCommand: Command = {
     io.err(
       `pentagate edge run: serving robot ${started.edge.node.robotId} over ${(options.transports ?? ['mqtt']).join(' + ')}${started.foxgloveUrl ? `; Foxglove on ${started.foxgloveUrl}` : ''}; Ctrl-C stops it`,
     );
-    const reason = await untilStopRequest();
-    await started.stop(reason);
+    const stopped = await Promise.race([
+      untilStopRequest().then((reason) => ({ reason, byItself: false })),
+      started.mustStop.then((reason) => ({ reason, byItself: true })),
+    ]);
+    await started.stop(stopped.reason);
+    if (stopped.byItself) {
+      io.err(`pentagate edge run: stopped: ${stopped.reason}`);
+      return ExitCode.invalid;
+    }
     return ExitCode.ok;
   },
 };

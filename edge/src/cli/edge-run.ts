@@ -17,6 +17,7 @@ import { FileSequenceStore } from '../trap/sequence-store.js';
 import { FileSpentConsentNonces } from '../trap/spent-consent-nonces.js';
 import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { type RunningEdge, startEdgeNode } from '../node/start-edge-node.js';
+import { lockStateDir, type StateDirLock } from '../node/state-dir-lock.js';
 import { McapRecordingTransport } from '../mcap/mcap-recording-transport.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { type DecisionSink, teeSinks } from '../mcap/decision-sink.js';
@@ -72,10 +73,41 @@ export interface StartedEdge {
   uplink: RunningUplink | undefined;
   /** Why PROVENANCE cannot pass whatever telemetry arrives (empty when it can); `edge run` says so on stderr. */
   provenanceProblems: string[];
+  /**
+   * Settles with the reason when the edge must stop by itself: its state directory's lock was lost (taken
+   * over by another process, or not refreshed in time), so it can no longer know it is alone there. The
+   * caller stops it (a final STOP is still safe to send) and exits with an error.
+   */
+  mustStop: Promise<string>;
   stop(reason?: string): Promise<void>;
 }
 
 export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge> {
+  await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+  let lockLost: (reason: string) => void = () => {};
+  const mustStop = new Promise<string>((resolve) => {
+    lockLost = resolve;
+  });
+  const lock = await lockStateDir(options.stateDir, {
+    purpose: 'edge run',
+    onLost: (err) => {
+      options.logger.error({ err }, 'state directory lock lost: stopping');
+      lockLost(`the lock of state directory ${options.stateDir} was lost (${err.message})`);
+    },
+  });
+  try {
+    return await startLocked(options, lock, mustStop);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(
+  options: EdgeRunOptions,
+  lock: StateDirLock,
+  mustStop: Promise<string>,
+): Promise<StartedEdge> {
   const log = options.logger;
   const profile = loadRobotProfile(options.profilePath);
   const trust = TrustStore.fromDocument(
@@ -85,7 +117,6 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
   for (const w of ssmWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
-  await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
   const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));
   const spentConsentNonces = FileSpentConsentNonces.open(
     join(options.stateDir, 'consent-nonces.json'),
@@ -217,11 +248,13 @@ export async function startEdgeRun(options: EdgeRunOptions): Promise<StartedEdge
     foxgloveUrl: foxglove?.url,
     uplink,
     provenanceProblems,
+    mustStop,
     async stop(reason) {
       // the uplink reads the outbox the node closes; what it has not shipped ships after the next start
       await uplink?.stop();
       await edge.stop(reason);
       await broker?.close();
+      await lock.release();
     },
   };
 }

@@ -6,6 +6,7 @@ import { PentagateError } from '@pentagate/protocol';
 
 export type EdgeRuntimeErrorCode =
   | 'PORT_IN_USE'
+  | 'STATE_DIR_IN_USE'
   | 'BROKER_CONFIG_INVALID'
   | 'MQTT_CONNECT_FAILED'
   | 'OUTBOX_CORRUPT'

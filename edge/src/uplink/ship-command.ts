@@ -9,6 +9,7 @@ import { type Command, requireOption } from '@pentagate/protocol';
 import { parseCloudUrl, readSecretFile } from '../cli/cli-values.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { createEdgeLogger } from '../observability/logger.js';
+import { lockStateDir } from '../node/state-dir-lock.js';
 import { AuditOutbox } from '../outbox/audit-outbox.js';
 import { AuditShipper } from './audit-shipper.js';
 import { CloudLink, UplinkError } from './cloud-link.js';
@@ -38,7 +39,22 @@ export const edgeShipCommand: Command = {
       key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file'),
       robotId,
     });
-    const outbox = await AuditOutbox.open(join(requireOption(args, 'state-dir'), 'outbox.jsonl'));
+    const stateDir = requireOption(args, 'state-dir');
+    // The outbox is the running edge's while it runs: refused while `edge run` holds the directory.
+    let lost: Error | undefined;
+    const lock = await lockStateDir(stateDir, {
+      purpose: 'edge ship',
+      onLost: (err) => {
+        lost = err;
+      },
+    });
+    let outbox: AuditOutbox;
+    try {
+      outbox = await AuditOutbox.open(join(stateDir, 'outbox.jsonl'));
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
     try {
       const shipper = new AuditShipper({
         outbox,
@@ -59,9 +75,14 @@ export const edgeShipCommand: Command = {
           ? JSON.stringify({ robotId, records: outbox.count, acknowledged })
           : `robot ${robotId}: the cloud holds ${acknowledged} of ${outbox.count} records`,
       );
+      if (lost !== undefined) {
+        io.err(`pentagate edge ship: the lock of ${stateDir} was lost while shipping (${lost.message})`);
+        return 1;
+      }
       return 0;
     } finally {
       await outbox.close();
+      await lock.release();
     }
   },
 };
