@@ -6,11 +6,12 @@ import {
   type Command,
   ExitCode,
   PAYLOAD_TYPES,
+  parseTimeOption,
   requireOption,
   UsageError,
   validate,
 } from '@pentagate/protocol';
-import { optionalString, parseIsoMs, writeNewFile } from './cli-values.js';
+import { optionalString, writeNewFile } from './cli-values.js';
 
 export const calibSignCommand: Command = {
   path: ['calib', 'sign'],
@@ -45,8 +46,8 @@ export const calibSignCommand: Command = {
   async run(args, io) {
     const out = requireOption(args, 'out');
     const issued = optionalString(args, 'issued');
-    const issuedAt = issued === undefined ? Date.now() : parseIsoMs(issued, 'issued');
-    const expiresAt = parseIsoMs(requireOption(args, 'expires'), 'expires');
+    const issuedAt = issued === undefined ? Date.now() : parseTimeOption(issued, 'issued');
+    const expiresAt = parseTimeOption(requireOption(args, 'expires'), 'expires');
     if (expiresAt <= issuedAt) {
       throw new UsageError(
         `--expires: expected a time after ${new Date(issuedAt).toISOString()}, got ${new Date(expiresAt).toISOString()}`,

@@ -19,19 +19,6 @@ export function parseDurationMs(text: string, option: string): number {
   return Number(m[1]) * (UNIT_MS[m[2] as string] as number);
 }
 
-/** An ISO 8601 date-time with a zone (`2027-01-31T00:00:00Z`) → Unix ms. */
-export function parseIsoMs(text: string, option: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)
-    ? Date.parse(text)
-    : Number.NaN;
-  if (!Number.isFinite(ms)) {
-    throw new UsageError(
-      `--${option}: expected an ISO 8601 time with a zone such as 2027-01-31T00:00:00Z, got ${JSON.stringify(text)}`,
-    );
-  }
-  return ms;
-}
-
 export function parseSha256Hex(text: string, option: string): string {
   if (!/^[0-9a-f]{64}$/.test(text)) {
     throw new UsageError(

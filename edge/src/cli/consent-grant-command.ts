@@ -13,6 +13,7 @@ import {
   ExitCode,
   IntentSchema,
   PAYLOAD_TYPES,
+  parseTimeOption,
   requireOption,
   toBase64Url,
   UsageError,
@@ -22,7 +23,6 @@ import {
   optionalString,
   parseCloudUrl,
   parseDurationMs,
-  parseIsoMs,
   readJsonFile,
   readSecretFile,
   writeNewFile,
@@ -120,7 +120,7 @@ export const consentGrantCommand: Command = {
       throw new UsageError(`--scope: expected one of ${SCOPES.join(', ')}, got ${JSON.stringify(scope)}`);
     }
     const notBeforeText = optionalString(args, 'not-before');
-    const notBefore = notBeforeText === undefined ? Date.now() : parseIsoMs(notBeforeText, 'not-before');
+    const notBefore = notBeforeText === undefined ? Date.now() : parseTimeOption(notBeforeText, 'not-before');
     const ttlMs = parseDurationMs(requireOption(args, 'ttl'), 'ttl');
     if (ttlMs === 0) throw new UsageError('--ttl: expected a positive duration, got 0');
     const key = await readEd25519KeyFile(requireOption(args, 'key'));

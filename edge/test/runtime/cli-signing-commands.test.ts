@@ -147,7 +147,23 @@ t.test('calib sign writes a certificate the lab trust verifies', async (t) => {
     '--out',
     join(dir, 'c.json'),
   ]);
-  t.match(badIso, { code: 2, err: /--expires: expected an ISO 8601 time/ });
+  t.match(badIso, { code: 2, err: /--expires: expected an RFC 3339 timestamp/ });
+  // A day past the end of its month is refused, not rolled over into the next (Date.parse would give 3 March).
+  for (const [text, why] of [
+    ['2027-02-31T00:00:00Z', 'the 31st of February'],
+    ['2027-01-31T00:00Z', 'a time without seconds (RFC 3339 requires them)'],
+  ] as const) {
+    const refused = await cli([
+      ...base,
+      '--calibration-id',
+      'C',
+      '--expires',
+      text,
+      '--out',
+      join(dir, 'e.json'),
+    ]);
+    t.match(refused, { code: 2, err: /--expires: expected an RFC 3339 timestamp/ }, why);
+  }
   const missing = await cli([...base, '--expires', '2028-01-01T00:00:00Z', '--out', join(dir, 'd.json')]);
   t.match(missing, { code: 2, err: /--calibration-id is required/ });
 });

@@ -1,6 +1,6 @@
 /**
  * RFC 3339 timestamps (`2025-06-01T12:00:00Z`, `…+02:00`) as Unix ms: the verifier's `--at`, the cloud's
- * `keys retire --at`, and the times in signed statements. Date.parse alone would roll 2025-02-31 over into
+ * `keys retire --at`, the edge's `--expires`/`--issued`/`--not-before`, and the times in signed statements. Date.parse alone would roll 2025-02-31 over into
  * March; a day past the end of its month is refused instead.
  */
 import { UsageError } from './errors.js';
@@ -16,13 +16,18 @@ export function parseIsoMs(text: string): number | undefined {
   return Number.isFinite(ms) && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth ? ms : undefined;
 }
 
-/** `--at ISO` on the command line; a bad one is a usage error. */
-export function parseAtOption(text: string): number {
+/** A time option (`--at`, `--expires`, …) on the command line: an RFC 3339 timestamp; a bad one is a usage error. */
+export function parseTimeOption(text: string, option: string): number {
   const ms = parseIsoMs(text);
   if (ms === undefined) {
     throw new UsageError(
-      `--at: expected an RFC 3339 timestamp such as 2025-06-01T12:00:00Z, got ${JSON.stringify(text)}`,
+      `--${option}: expected an RFC 3339 timestamp such as 2025-06-01T12:00:00Z, got ${JSON.stringify(text)}`,
     );
   }
   return ms;
+}
+
+/** `--at ISO` on the command line; a bad one is a usage error. */
+export function parseAtOption(text: string): number {
+  return parseTimeOption(text, 'at');
 }
