@@ -44,6 +44,11 @@ export const API_ERRORS = {
       'the proposal may not execute: denied, vetoed, expired, or still waiting for approval or its hold',
   },
   DOUBLE_EXECUTION: { status: 409, meaning: 'the proposal was already executed; it runs exactly once' },
+  SELF_APPROVAL_FORBIDDEN: {
+    status: 403,
+    meaning:
+      'an approval comes from another API key than the one that made the proposal (four-eyes): a key that both proposes and approves (admin) cannot approve its own proposal',
+  },
   APPROVAL_CONFLICT: {
     status: 409,
     meaning: 'the item is not pending in a way this approval action applies to, or the action digest differs',

@@ -109,6 +109,14 @@ export async function decideApproval(
       p,
     );
   }
+  // CONSENT is a second party's word: the key that proposed cannot be the one that approves. (Denying or
+  // vetoing its own proposal only withdraws it, so those stay open to it.)
+  if (verb === 'approve' && p.proposedBy !== null && p.proposedBy === caller.keyId) {
+    throw new ApiError(
+      'SELF_APPROVAL_FORBIDDEN',
+      `approve: proposal ${proposalId} was made with this API key (${caller.keyId}); an approval must come from another key, an operator's`,
+    );
+  }
   if (body.actionDigest !== p.actionDigest) {
     throw conflict(
       `actionDigest: this ${verb} is bound to the action reviewed, and the digest sent is not that action's; review the pending item again`,

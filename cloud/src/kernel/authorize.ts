@@ -322,6 +322,7 @@ export async function authorize(
                 holdUntilMs: d.holdUntil ? Date.parse(d.holdUntil) : null,
                 updatedAtMs: nowMs,
                 settledBy: null,
+                proposedBy: caller.keyId,
               }),
             ],
           },

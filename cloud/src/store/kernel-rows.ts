@@ -19,6 +19,7 @@ export const toProposal = (r: Row): ProposalRecord => ({
   holdUntilMs: r.hold_until_ms === null ? null : num(r.hold_until_ms),
   updatedAtMs: num(r.updated_at_ms),
   settledBy: r.settled_by === null ? null : String(r.settled_by),
+  proposedBy: r.proposed_by === null || r.proposed_by === undefined ? null : String(r.proposed_by),
 });
 
 /** Column order of the INSERT in both dialects. */
@@ -38,6 +39,7 @@ function proposalValues(p: ProposalRecord): unknown[] {
     p.holdUntilMs,
     p.updatedAtMs,
     p.settledBy,
+    p.proposedBy,
   ];
 }
 
@@ -56,6 +58,7 @@ const PROPOSAL_COLUMNS = [
   'hold_until_ms',
   'updated_at_ms',
   'settled_by',
+  'proposed_by',
 ] as const;
 
 /**

@@ -52,15 +52,20 @@ function filterFieldIndexes(field: (path: readonly string[]) => string): string 
   ).join('\n');
 }
 
+/** The API key that made each proposal, so that key cannot also approve it (kernel/approvals.ts). */
+const PROPOSED_BY = 'ALTER TABLE kernel_proposals ADD COLUMN proposed_by TEXT';
+
 export const SQLITE_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('INTEGER') },
   { version: 2, sql: SQLITE_AUDIT_INDEXES },
   { version: 3, sql: filterFieldIndexes(sqliteAuditField) },
+  { version: 4, sql: PROPOSED_BY },
 ];
 export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('BIGINT') },
   { version: 2, sql: POSTGRES_AUDIT_INDEXES },
   { version: 3, sql: filterFieldIndexes(postgresAuditField) },
+  { version: 4, sql: PROPOSED_BY },
 ];
 
 export const KERNEL_MIGRATIONS_TABLE =

@@ -48,6 +48,8 @@ export interface ProposalRecord {
   updatedAtMs: number;
   /** Who made the last transition (API key id), if anyone. */
   settledBy: string | null;
+  /** The API key that made the proposal (null for proposals stored before it was recorded). */
+  proposedBy: string | null;
 }
 
 export interface Settlement {

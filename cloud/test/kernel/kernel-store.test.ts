@@ -34,6 +34,7 @@ function proposal(id: string, extra: Partial<ProposalRecord> = {}): ProposalReco
     holdUntilMs: null,
     updatedAtMs: T0,
     settledBy: null,
+    proposedBy: 'key-1',
     ...extra,
   };
 }
