@@ -4,7 +4,8 @@
  * message by its binding and keeps the per-source state (seq, last stamp, skip counts); each message family maps
  * its own fields:
  *   joint-messages.ts      sensor_msgs/JointState → joint-state; trajectory_msgs/JointTrajectory → intent
- *   base-messages.ts       geometry_msgs/PoseStamped, nav_msgs/Odometry → pose; geometry_msgs/Twist,
+ *   base-messages.ts       geometry_msgs/PoseStamped, PoseWithCovarianceStamped, nav_msgs/Odometry → pose;
+ *                          geometry_msgs/Twist,
  *                          TwistStamped, ackermann_msgs/AckermannDriveStamped → base-twist intent
  *   proximity-messages.ts  sensor_msgs/LaserScan, Range, PointCloud2 → proximity
  *   battery-messages.ts    sensor_msgs/BatteryState → battery
@@ -25,6 +26,7 @@ import {
   ackermannVelocity,
   odometryBody,
   poseStampedBody,
+  poseWithCovarianceStampedBody,
   twistStampedVelocity,
   twistVelocity,
 } from './base-messages.js';
@@ -194,6 +196,8 @@ export class RosMessageMapper {
         return poseStampedBody(msg, t);
       case ROS_TYPES.odometry:
         return odometryBody(msg, t);
+      case ROS_TYPES.poseWithCovarianceStamped:
+        return poseWithCovarianceStampedBody(msg, t);
       case ROS_TYPES.laserScan:
       case ROS_TYPES.range:
       case ROS_TYPES.pointCloud2:
