@@ -7,7 +7,12 @@
  */
 import type { Intent } from '@pentagate/protocol';
 import t from 'tap';
-import { HOME, T0, armIntent, feedHealthy, makeGate } from '../trap/fixtures.js';
+import { RosMessageMapper } from '../../src/ros/message-mapping.js';
+import { bindRole } from '../../src/ros/ros-bindings.js';
+import { ROS_TYPES } from '../../src/ros/ros-types.js';
+import { throughCdr } from '../ros/helpers/ros-messages.js';
+import { HOME, T0, armIntent, armProfile, feedHealthy, makeGate } from '../trap/fixtures.js';
+import { trajectoryMsg } from '../transports/helpers/recordings.js';
 
 type ArmIntent = Extract<Intent, { kind: 'joint-trajectory' }>;
 
@@ -60,5 +65,22 @@ t.test(
     t.match(r.verdict.violations?.[0] ?? '', /points\[1\]\.timeFromStartMs: expected > 0/);
     const alone = judge({ ...intent, points: [intent.points[0]!] });
     t.equal(alone.verdict.outcome, 'rejected-input', 'a start point and nothing to do');
+  },
+);
+
+t.test(
+  'a MoveIt-shaped JointTrajectory from ROS 2 (start state at 0 s) reaches the gate and is signed',
+  async (t) => {
+    const profile = armProfile();
+    const b = bindRole(profile, 'intent', '/pentagate/intent', undefined, {}, ROS_TYPES.jointTrajectory);
+    const mapped = new RosMessageMapper({ robotId: profile.robotId }).map(
+      b,
+      throughCdr(b.type, trajectoryMsg(withStartPoint(HOME), T0)),
+      T0 + 1,
+      b.type,
+    );
+    if (mapped.kind !== 'intent') throw new Error(`not an intent: ${JSON.stringify(mapped)}`);
+    t.equal(mapped.intent.kind === 'joint-trajectory' && mapped.intent.points[0]?.timeFromStartMs, 0);
+    t.equal(judge(mapped.intent as ArmIntent).kind, 'signed');
   },
 );
