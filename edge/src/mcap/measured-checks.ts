@@ -8,7 +8,7 @@
  * hour of a hot joint is one line and a count, not an hour of lines.
  */
 import type { RobotProfile, TelemetryFrame } from '@pentagate/protocol';
-import { pointInZone } from '../geometry/keep-out-zone.js';
+import { footprintInZone, pointInZone } from '../geometry/keep-out-zone.js';
 import { dhTable, frameOrigins } from '../kinematics/forward-kinematics.js';
 
 export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'base-speed' | 'proximity' | 'battery';
@@ -142,9 +142,9 @@ export class MeasuredChecks {
       }
     } else if (frame.kind === 'pose') {
       const footprint = p.base?.footprintRadiusM ?? 0;
-      const { x, y, z } = frame.positionM;
+      const { x, y } = frame.positionM;
       for (const zone of p.keepOut.zones) {
-        if (pointInZone(zone, x, y, z, footprint)) {
+        if (footprintInZone(zone, x, y, footprint)) {
           breach(
             'keep-out',
             zone.id,
