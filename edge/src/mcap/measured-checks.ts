@@ -155,6 +155,14 @@ export class MeasuredChecks {
         }
       }
       const v = frame.velocity;
+      // Only Odometry carries a measured velocity; a PoseStamped or a localizer's pose does not, and "0 breaches"
+      // must not read as "within the speed limits" then.
+      if (!v && p.base) {
+        this.#notChecked(
+          'base-speed',
+          `${frame.source} has no measured velocity (only nav_msgs/Odometry carries one, in twist.twist)`,
+        );
+      }
       if (v && p.base) {
         // The same measures INVARIANT applies to a commanded twist: |linear| and |angular z|.
         const linear = Math.hypot(v.linearMps.x, v.linearMps.y, v.linearMps.z);

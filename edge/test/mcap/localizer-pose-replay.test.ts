@@ -89,4 +89,9 @@ t.test('replay: the base is judged on the localizer pose, not on odom-frame odom
     s.measured.sourcesWithoutFrames.some((x) => x.source === 'pose'),
     'the pose source had frames',
   );
+  t.match(
+    s.measured.notChecked['base-speed'],
+    { frames: 51, why: /^pose has no measured velocity/ },
+    'a localizer pose carries no velocity: the speed check did not run, and the summary says so',
+  );
 });
