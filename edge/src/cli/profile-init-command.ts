@@ -27,6 +27,7 @@ const SOURCE_OF_TYPE: Readonly<Record<string, { kind: string; maxAgeMs: number }
   [ROS_TYPES.battery]: { kind: 'battery', maxAgeMs: 2000 },
   [ROS_TYPES.poseStamped]: { kind: 'pose', maxAgeMs: 200 },
   [ROS_TYPES.odometry]: { kind: 'pose', maxAgeMs: 200 },
+  [ROS_TYPES.poseWithCovarianceStamped]: { kind: 'pose', maxAgeMs: 200 },
   [ROS_TYPES.pointCloud2]: { kind: 'proximity', maxAgeMs: 200 },
 };
 const BASE_INTENT_TYPES = new Set<string>(INTENT_TYPES.filter((type) => type !== ROS_TYPES.jointTrajectory));

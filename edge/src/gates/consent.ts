@@ -34,7 +34,8 @@ export function consentNeed(cp: CompiledProfile, plan: MotionPlan): ConsentNeed 
   let highTorque = false;
   if (plan.kind === 'joint') {
     if (plan.effortsNm) {
-      for (const efforts of plan.effortsNm)
+      const start = plan.startPoint?.effortsNm;
+      for (const efforts of start ? [start, ...plan.effortsNm] : plan.effortsNm)
         for (const e of efforts) peakEffortNm = Math.max(peakEffortNm, Math.abs(e));
     } else {
       for (const j of cp.profile.joints) peakEffortNm = Math.max(peakEffortNm, j.torqueLimitNm);

@@ -20,6 +20,7 @@ import {
   result,
 } from './gate-context.js';
 import type { JointPlan, TwistPlan } from './motion-plan.js';
+import { checkStartPoint } from './trajectory-start-point.js';
 
 const V = 'INVARIANT' as const;
 
@@ -75,6 +76,10 @@ function checkArm(
       );
     }
   });
+  // The start point is passed once the motion runs; it is judged when the intent is.
+  if (plan.startPoint && !ctx.monitoring) {
+    checkStartPoint(plan.startPoint, state.positionsRad, joints, violations);
+  }
   const { waypointsRad, timesMs, velocitiesRadS } = remainingWaypoints(
     plan,
     state.positionsRad,

@@ -13,8 +13,14 @@ export interface JointPlan {
    * in profile order these are the intent's own arrays, not copies.
    */
   targetsRad: readonly (readonly number[])[];
-  /** timeFromStart per point, ms (strictly increasing, first > 0). */
+  /** timeFromStart per point, ms (strictly increasing, first > 0; a start point at 0 is startPoint). */
   timesMs: readonly number[];
+  /**
+   * The intent's first point when it sits at timeFromStart 0 (profile order): the start state, as MoveIt puts
+   * it first in every planned trajectory and joint_trajectory_controller commands it at once. It is not one of
+   * the points above (no time passes to reach it): INVARIANT requires it to be the measured position.
+   */
+  startPoint?: { positionsRad: readonly number[]; effortsNm?: readonly number[] };
   /** Planned velocities per point (profile order), when the intent gives them. */
   velocitiesRadS: readonly (readonly number[])[] | undefined;
   /** Planned efforts per point (profile order), when the intent gives them. */
@@ -47,6 +53,8 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
   const order = indices.every((at, k) => at === k) ? undefined : indices;
   const n = names.length;
   let previousMs = 0;
+  // A first point at 0 is the start state (JointPlan.startPoint); after it, times increase strictly from 0.
+  const startAtZero = intent.points.length > 1 && intent.points[0]!.timeFromStartMs === 0;
   for (let i = 0; i < intent.points.length; i++) {
     const p = intent.points[i]!;
     const wrong =
@@ -58,7 +66,7 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
             ? (['effortsNm', p.effortsNm.length] as const)
             : undefined;
     if (wrong) return `points[${i}].${wrong[0]}: expected ${n} values, got ${wrong[1]}`;
-    if (p.timeFromStartMs <= previousMs) {
+    if (p.timeFromStartMs <= previousMs && !(i === 0 && startAtZero)) {
       return `points[${i}].timeFromStartMs: expected > ${previousMs} (strictly increasing, after the start), got ${p.timeFromStartMs}`;
     }
     previousMs = p.timeFromStartMs;
@@ -70,15 +78,25 @@ function planJoints(intent: JointTrajectoryIntent, cp: CompiledProfile): MotionP
   for (const field of ['velocitiesRadS', 'effortsNm'] as const) {
     if (someHave(field) && !allHave(field)) return `${field}: expected on every point or on none`;
   }
+  const first = intent.points[0]!;
+  const points = startAtZero ? intent.points.slice(1) : intent.points;
   return {
     kind: 'joint',
     intent,
-    targetsRad: intent.points.map((p) => reorder(p.positionsRad, order)),
-    timesMs: intent.points.map((p) => p.timeFromStartMs),
+    targetsRad: points.map((p) => reorder(p.positionsRad, order)),
+    timesMs: points.map((p) => p.timeFromStartMs),
+    ...(startAtZero
+      ? {
+          startPoint: {
+            positionsRad: reorder(first.positionsRad, order),
+            ...(first.effortsNm ? { effortsNm: reorder(first.effortsNm, order) } : {}),
+          },
+        }
+      : {}),
     velocitiesRadS: allHave('velocitiesRadS')
-      ? intent.points.map((p) => reorder(p.velocitiesRadS!, order))
+      ? points.map((p) => reorder(p.velocitiesRadS!, order))
       : undefined,
-    effortsNm: allHave('effortsNm') ? intent.points.map((p) => reorder(p.effortsNm!, order)) : undefined,
+    effortsNm: allHave('effortsNm') ? points.map((p) => reorder(p.effortsNm!, order)) : undefined,
     durationMs: previousMs,
   };
 }

@@ -90,6 +90,19 @@ export function pointInZone(zone: KeepOutZone, px: number, py: number, pz: numbe
 }
 
 /**
+ * True when a ground base's footprint at (px, py), grown by `inflateM` metres, meets `zone` at any height. A base
+ * stands on the floor and occupies the column over its footprint whatever height its pose reports (a localizer's
+ * map-frame z: Autoware's maps carry elevations tens of metres up, 3-D SLAM drifts in z), so the zone is tested
+ * at a height inside it, which makes the test planar: the inflated zone's horizontal section there is its
+ * widest (a box's and a prism's are all alike; a sphere's is at its centre). A zone above the base still counts:
+ * over-reporting only stops the robot.
+ */
+export function footprintInZone(zone: KeepOutZone, px: number, py: number, inflateM = 0): boolean {
+  const b = zoneBoundsM(zone);
+  return pointInZone(zone, px, py, (b[2]! + b[5]!) / 2, inflateM);
+}
+
+/**
  * The exact shape test of `pointInZone` without its bounding-box broad phase, for callers that have already
  * tested the inflated bounds (the path sweeps keep them in one flat array).
  */

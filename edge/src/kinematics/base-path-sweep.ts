@@ -3,11 +3,12 @@
  * keep-out zones, from its measured pose. Closed-form integration of the planar motion:
  * ψ(t) = ψ₀ + ω t; x(t) = x₀ + vx·C(t) − vy·S(t); y(t) = y₀ + vx·S(t) + vy·C(t), where
  * C(t) = ∫₀ᵗ cos ψ dτ and S(t) = ∫₀ᵗ sin ψ dτ. The path is sampled every `spacingM` of travel and zones are
- * inflated by spacing/2 plus the footprint radius. The stopping point is the end pose continued at the same
- * twist for T_stop / 2 (constant deceleration). "Already inside" follows joint-path-sweep.ts.
+ * inflated by spacing/2 plus the footprint radius, and met in the plane (footprintInZone: the base occupies the
+ * column over its footprint, whatever height its pose reports). The stopping point is the end pose continued at
+ * the same twist for T_stop / 2 (constant deceleration). "Already inside" follows joint-path-sweep.ts.
  */
 import type { KeepOutZone } from '@pentagate/protocol';
-import { pointInZone } from '../geometry/keep-out-zone.js';
+import { footprintInZone } from '../geometry/keep-out-zone.js';
 
 export interface BaseSweepInput {
   zones: readonly KeepOutZone[];
@@ -64,8 +65,7 @@ export function sweepBasePath(input: BaseSweepInput): BaseSweepResult {
   const steps = Math.max(1, Math.ceil((speedMps * input.durationS) / input.spacingM));
   const holds = (p: [number, number, number]) => {
     const held: number[] = [];
-    for (let z = 0; z < zones.length; z++)
-      if (pointInZone(zones[z]!, p[0], p[1], p[2], inflateM)) held.push(z);
+    for (let z = 0; z < zones.length; z++) if (footprintInZone(zones[z]!, p[0], p[1], inflateM)) held.push(z);
     return held;
   };
   const startZones = holds([input.startM.x, input.startM.y, input.startM.z]);

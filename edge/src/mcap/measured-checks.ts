@@ -8,7 +8,7 @@
  * hour of a hot joint is one line and a count, not an hour of lines.
  */
 import type { RobotProfile, TelemetryFrame } from '@pentagate/protocol';
-import { pointInZone } from '../geometry/keep-out-zone.js';
+import { footprintInZone, pointInZone } from '../geometry/keep-out-zone.js';
 import { dhTable, frameOrigins } from '../kinematics/forward-kinematics.js';
 
 export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'base-speed' | 'proximity' | 'battery';
@@ -142,9 +142,9 @@ export class MeasuredChecks {
       }
     } else if (frame.kind === 'pose') {
       const footprint = p.base?.footprintRadiusM ?? 0;
-      const { x, y, z } = frame.positionM;
+      const { x, y } = frame.positionM;
       for (const zone of p.keepOut.zones) {
-        if (pointInZone(zone, x, y, z, footprint)) {
+        if (footprintInZone(zone, x, y, footprint)) {
           breach(
             'keep-out',
             zone.id,
@@ -155,6 +155,14 @@ export class MeasuredChecks {
         }
       }
       const v = frame.velocity;
+      // Only Odometry carries a measured velocity; a PoseStamped or a localizer's pose does not, and "0 breaches"
+      // must not read as "within the speed limits" then.
+      if (!v && p.base) {
+        this.#notChecked(
+          'base-speed',
+          `${frame.source} has no measured velocity (only nav_msgs/Odometry carries one, in twist.twist)`,
+        );
+      }
       if (v && p.base) {
         // The same measures INVARIANT applies to a commanded twist: |linear| and |angular z|.
         const linear = Math.hypot(v.linearMps.x, v.linearMps.y, v.linearMps.z);

@@ -1,7 +1,8 @@
 /**
- * Mobile-base messages. Telemetry: geometry_msgs/PoseStamped and nav_msgs/Odometry → the body of a pose frame
- * (Odometry's pose.pose, whose frame is header.frame_id and must be the frame of the profile's keep-out zones —
- * the map frame — as for PoseStamped; plus its twist.twist as the frame's measured velocity, in child_frame_id). Intents: geometry_msgs/Twist, TwistStamped (ROS 2 Jazzy's `cmd_vel`) and
+ * Mobile-base messages. Telemetry: geometry_msgs/PoseStamped, PoseWithCovarianceStamped and nav_msgs/Odometry →
+ * the body of a pose frame (the pose.pose of the latter two, whose frame is header.frame_id and must be the frame
+ * of the profile's keep-out zones — the map frame — as for PoseStamped; plus Odometry's twist.twist as the frame's
+ * measured velocity, in child_frame_id). Intents: geometry_msgs/Twist, TwistStamped (ROS 2 Jazzy's `cmd_vel`) and
  * ackermann_msgs/AckermannDriveStamped → the linear and angular velocity of a base-twist intent.
  *
  * Ackermann (ackermann_msgs/AckermannDrive): `speed` is measured at the rear axle centre, `steering_angle` is the
@@ -30,6 +31,16 @@ function poseOf(pose: RosRecord, what: string) {
 
 export function poseStampedBody(msg: RosRecord, t: string) {
   return poseOf(asRecord(field(msg, 'pose', t), `${t}.pose`), `${t}.pose`);
+}
+
+/**
+ * A localizer's estimate (Nav2 AMCL's `/amcl_pose`, slam_toolbox's `/pose`) → pose from pose.pose, whose frame is
+ * header.frame_id (the map frame the zones are in). Its covariance is not read, as Odometry's is not: the gates
+ * take the estimate as the pose.
+ */
+export function poseWithCovarianceStampedBody(msg: RosRecord, t: string) {
+  const pose = asRecord(field(msg, 'pose', t), `${t}.pose`);
+  return poseOf(asRecord(field(pose, 'pose', `${t}.pose`), `${t}.pose.pose`), `${t}.pose.pose`);
 }
 
 /** Odometry → pose (pose.pose, header.frame_id) and the measured velocity (twist.twist, child_frame_id). */

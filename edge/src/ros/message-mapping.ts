@@ -4,7 +4,8 @@
  * message by its binding and keeps the per-source state (seq, last stamp, skip counts); each message family maps
  * its own fields:
  *   joint-messages.ts      sensor_msgs/JointState → joint-state; trajectory_msgs/JointTrajectory → intent
- *   base-messages.ts       geometry_msgs/PoseStamped, nav_msgs/Odometry → pose; geometry_msgs/Twist,
+ *   base-messages.ts       geometry_msgs/PoseStamped, PoseWithCovarianceStamped, nav_msgs/Odometry → pose;
+ *                          geometry_msgs/Twist,
  *                          TwistStamped, ackermann_msgs/AckermannDriveStamped → base-twist intent
  *   proximity-messages.ts  sensor_msgs/LaserScan, Range, PointCloud2 → proximity
  *   battery-messages.ts    sensor_msgs/BatteryState → battery
@@ -25,6 +26,7 @@ import {
   ackermannVelocity,
   odometryBody,
   poseStampedBody,
+  poseWithCovarianceStampedBody,
   twistStampedVelocity,
   twistVelocity,
 } from './base-messages.js';
@@ -194,6 +196,8 @@ export class RosMessageMapper {
         return poseStampedBody(msg, t);
       case ROS_TYPES.odometry:
         return odometryBody(msg, t);
+      case ROS_TYPES.poseWithCovarianceStamped:
+        return poseWithCovarianceStampedBody(msg, t);
       case ROS_TYPES.laserScan:
       case ROS_TYPES.range:
       case ROS_TYPES.pointCloud2:
@@ -248,16 +252,22 @@ function checkFrame(got: string, frameId: string): void {
 
 /**
  * A pose source's frame is the zones' frame, the map frame (profile.ts: "a mobile base's zones and pose are in
- * the map frame"). Without a `frameId` override the frame is not named, but REP 105's `odom` (optionally under a
- * namespace, `robot1/odom`) is known not to be it: wheel odometry there drifts from the map without bound, so
- * a zone check against it can put the robot outside a zone it is in. A deployment whose zones are drawn in
- * `odom` says so with `frameId: odom`.
+ * the map frame"). Without a `frameId` override the frame is not named, but odometry frames are known not to be
+ * it: REP 105's `odom` (optionally under a namespace, `robot1/odom`) and the odometry frames robots name otherwise
+ * — RealSense T265's `odom_frame` and `camera_odom_frame`, PR2's `odom_combined`, KISS-ICP's `odom_lidar`: a name
+ * with `odom` (or `odometry`) as a component and no `map` component (`odom_combined_map` is left to its owner).
+ * Odometry drifts from the map without bound, so a zone check against it can put the robot outside a zone it is
+ * in. A deployment whose zones are drawn in such a frame says so with `frameId: <frame>`.
  */
 function checkNotOdomFrame(got: string): void {
-  if (got === 'odom' || got.endsWith('/odom')) {
+  const parts = got.split(/[/_.-]/);
+  const rep105 = got === 'odom' || got.endsWith('/odom');
+  const named = parts.some((p) => p === 'odom' || p === 'odometry') && !parts.includes('map');
+  if (rep105 || named) {
+    const what = rep105 ? 'the odom frame (REP 105)' : "an odometry frame (by its name, like REP 105's odom)";
     throw new MappingSkip(
       'wrong-frame',
-      `header.frame_id is ${JSON.stringify(got)}: a pose in the odom frame (REP 105) drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,
+      `header.frame_id is ${JSON.stringify(got)}: a pose in ${what} drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,
     );
   }
 }

@@ -107,6 +107,10 @@ const DEFINITIONS: Readonly<Record<string, MsgDefinition>> = {
     text: 'Pose pose\nfloat64[36] covariance\n',
     uses: ['geometry_msgs/Pose'],
   },
+  'geometry_msgs/PoseWithCovarianceStamped': {
+    text: 'std_msgs/Header header\nPoseWithCovariance pose\n',
+    uses: ['std_msgs/Header', 'geometry_msgs/PoseWithCovariance'],
+  },
   'geometry_msgs/TwistWithCovariance': {
     text: 'Twist twist\nfloat64[36] covariance\n',
     uses: ['geometry_msgs/Twist'],

@@ -11,6 +11,7 @@ export const ROS_TYPES = {
   range: 'sensor_msgs/msg/Range',
   laserScan: 'sensor_msgs/msg/LaserScan',
   poseStamped: 'geometry_msgs/msg/PoseStamped',
+  poseWithCovarianceStamped: 'geometry_msgs/msg/PoseWithCovarianceStamped',
   jointTrajectory: 'trajectory_msgs/msg/JointTrajectory',
   twist: 'geometry_msgs/msg/Twist',
   twistStamped: 'geometry_msgs/msg/TwistStamped',
@@ -39,7 +40,7 @@ export const OBSERVED_TYPES: Readonly<Record<string, string>> = {
 /** The message types each telemetry kind is read from; the first is the default. */
 export const TYPES_BY_KIND: Record<TelemetryKind, readonly string[]> = {
   'joint-state': [ROS_TYPES.jointState],
-  pose: [ROS_TYPES.poseStamped, ROS_TYPES.odometry],
+  pose: [ROS_TYPES.poseStamped, ROS_TYPES.odometry, ROS_TYPES.poseWithCovarianceStamped],
   proximity: [ROS_TYPES.laserScan, ROS_TYPES.range, ROS_TYPES.pointCloud2],
   battery: [ROS_TYPES.battery],
   firmware: [ROS_TYPES.string],

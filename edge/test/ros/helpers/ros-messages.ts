@@ -1,7 +1,8 @@
 /**
  * Messages of the mobile-robot and car types as rosbag2 and rclnodejs carry them, for the mapping tests: builders
- * for nav_msgs/Odometry, geometry_msgs/TwistStamped, ackermann_msgs/AckermannDriveStamped, sensor_msgs/Imu and
- * sensor_msgs/PointCloud2 (with a chosen point layout), and `throughCdr`, which encodes a message to CDR bytes
+ * for nav_msgs/Odometry, geometry_msgs/PoseWithCovarianceStamped and TwistStamped,
+ * ackermann_msgs/AckermannDriveStamped, sensor_msgs/Imu and sensor_msgs/PointCloud2 (with a chosen point
+ * layout), and `throughCdr`, which encodes a message to CDR bytes
  * with the bundled definition and decodes it back (@foxglove/rosmsg2-serialization), so a test maps exactly what a
  * recording yields. Not a test file itself.
  */
@@ -48,6 +49,29 @@ export function odometryMsg(
     twist: {
       twist: { linear: vector(twist.vx ?? 0), angular: vector(0, 0, twist.wz ?? 0) },
       covariance: zeros(36),
+    },
+  };
+}
+
+/** A localizer's map-frame pose (Nav2 AMCL's `/amcl_pose`), with AMCL's usual covariance. */
+export function poseWithCovarianceMsg(
+  ms: number,
+  position: { x: number; y: number },
+  yawRad = 0,
+  frameId = 'map',
+) {
+  const covariance = zeros(36);
+  covariance[0] = 0.04;
+  covariance[7] = 0.04;
+  covariance[35] = 0.02;
+  return {
+    header: header(ms, frameId),
+    pose: {
+      pose: {
+        position: vector(position.x, position.y, 0),
+        orientation: { x: 0, y: 0, z: Math.sin(yawRad / 2), w: Math.cos(yawRad / 2) },
+      },
+      covariance,
     },
   };
 }
