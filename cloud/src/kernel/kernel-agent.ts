@@ -1,7 +1,8 @@
 /**
  * The agent behind a proposal on the routes that register on first contact (specification §2.5 and §4
  * rule 6 for `/selfcorrect`; the kernel's `context.agentId` likewise): the caller's tenant's agent of that
- * id, or, for an id the tenant never registered, a new agent with lobe = name = that id, with its
+ * reference, or, for one the tenant never met, a new agent named by it (id = lobe = the reference, or an
+ * identifier made from a name outside the identifier alphabet: agent-reference.ts), with its
  * `agent.registered` audit entry. An agent-bound key (app/agent-binding.ts) is refused before anything is
  * registered when the agent is not its own.
  */
@@ -10,6 +11,7 @@ import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
 import { dottedPath } from '../json-pointer.js';
 import { registerAgent } from '../routes/agentgate-register.js';
+import { agentRecordId } from './agent-reference.js';
 import type { AgentRecord } from '../store/records.js';
 import type { KernelContext } from './kernel-context.js';
 
@@ -37,7 +39,8 @@ export async function knownAgentOfKey(
   agentId: string,
   field: string,
 ): Promise<AgentRecord | undefined> {
-  const known = await k.cloud.store.findAgentById(caller.tenantId, agentId);
+  // any printable name is a reference; its record has an identifier made from it (agent-reference.ts)
+  const known = await k.cloud.store.findAgentById(caller.tenantId, agentRecordId(agentId));
   requireAgentOfKey(caller, known?.name ?? agentId, field);
   return known;
 }
@@ -54,11 +57,11 @@ export async function agentOnFirstContact(
     k.cloud.store,
     {
       tenantId: caller.tenantId,
-      id: contact.agentId,
+      id: agentRecordId(contact.agentId),
       name: contact.agentId,
       version: contact.version,
       domain: contact.domain,
-      lobeName: contact.agentId,
+      lobeName: agentRecordId(contact.agentId),
       metadata: { registeredBy: contact.registeredBy },
       actor: caller.keyId,
     },

@@ -16,7 +16,6 @@ import {
   RegistrationResultSchema,
   SelfCorrectClearedSchema,
   SelfCorrectRequestSchema,
-  SelfCorrectVetoSchema,
   SimulationTierSchema,
   ToolCallSchema,
   VIOLATION_CODES,
@@ -27,6 +26,7 @@ import { ROUTE_SCOPES } from '../app/scopes.js';
 import type { KernelRuleSettings } from '../kernel/kernel-settings.js';
 import { KERNEL_VIOLATION_CODES } from '../kernel/kernel-violations.js';
 import { documentedResponses, ERROR_RESPONSES } from './error-responses.js';
+import { SelfCorrectForbiddenSchema } from './selfcorrect-responses.js';
 
 /** Plain JSON Schema (TypeBox adds symbol keys, which JSON drops anyway). */
 function plain(schema: unknown): unknown {
@@ -43,7 +43,8 @@ export function agentgateSchemaDocument(settings: KernelRuleSettings): Record<st
     self_correct: {
       request: plain(SelfCorrectRequestSchema),
       cleared: plain(SelfCorrectClearedSchema),
-      veto: plain(SelfCorrectVetoSchema),
+      // every 403 body: a decided veto, or a refusal before any decision (routes/selfcorrect-responses.ts)
+      veto: plain(SelfCorrectForbiddenSchema),
     },
     tiers: {
       tier1: {

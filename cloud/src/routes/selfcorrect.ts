@@ -15,7 +15,6 @@ import {
   SelfCorrectRequestSchema,
   SelfCorrectVetoSchema,
 } from '@pentagate/protocol';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
@@ -24,7 +23,8 @@ import { governAgentCall } from '../decisions/agent-verdict.js';
 import { agentOnFirstContact } from '../kernel/kernel-agent.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
 import { DECISION_ID_HEADER } from './agentgate-propose.js';
-import { documentedResponses, ERROR_RESPONSES, ErrorResponseSchema } from './error-responses.js';
+import { documentedResponses, ERROR_RESPONSES } from './error-responses.js';
+import { SelfCorrectForbiddenSchema } from './selfcorrect-responses.js';
 
 /** The version recorded for agents registered by first contact on this route. */
 export const FIRST_CONTACT_VERSION = 'selfcorrect';
@@ -38,13 +38,10 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
         // a 403 refusal (a key of another scope, or bound to another agent) is a brief too, with the error
         // body beside it (app/veto-brief-errors.ts)
         vetoBriefErrors: true,
-        // The document only: a 403 is the veto brief, or the brief with the error body. The serializer
-        // keeps the veto schema, which both match.
+        // The document only: a 403 is the veto brief, or the brief of a refusal with its error body
+        // (routes/selfcorrect-responses.ts); the serializer keeps the veto schema the handler sends.
         swaggerTransform: documentedResponses({
-          403: {
-            anyOf: [SelfCorrectVetoSchema, Type.Composite([SelfCorrectVetoSchema, ErrorResponseSchema])],
-            description: 'the veto brief, or the brief of a refusal with its error body',
-          },
+          403: SelfCorrectForbiddenSchema,
         }),
       },
       schema: {

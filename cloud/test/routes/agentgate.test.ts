@@ -547,7 +547,7 @@ t.test('schema (specification §4)', async (t) => {
     'tool_name',
   ]);
   t.equal(body.verdict.properties.violations.items.type, 'string');
-  t.equal(body.self_correct.veto.properties.remediation.type, 'string');
+  for (const brief of body.self_correct.veto.anyOf) t.equal(brief.properties.remediation.type, 'string');
   t.equal(body.policy.confidence_threshold, 0.5);
   t.ok(body.domains.FINANCE);
   for (const code of [

@@ -6,6 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import { InvalidInputError, describeValue } from './errors.js';
+import { characterBounds, characterCount, withCharacterLengths } from './schemas/character-length.js';
 
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) to the offending value. */
@@ -29,7 +30,8 @@ const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
   let c = compiled.get(schema);
   if (!c) {
-    c = TypeCompiler.Compile(schema);
+    // bounds in characters, as the served schema means them (schemas/character-length.ts)
+    c = TypeCompiler.Compile(withCharacterLengths(schema));
     compiled.set(schema, c);
   }
   return c as TypeCheck<T>;
@@ -90,6 +92,16 @@ function* flatten(errors: Iterable<ValueError>, depth = 0): Generator<ValueError
   }
 }
 
+/** What was expected and what came; a characters bound says so in characters. */
+function issueMessage(e: ValueError, got: unknown): string {
+  const bounds = typeof e.schema.format === 'string' ? characterBounds(e.schema.format) : undefined;
+  if (bounds && typeof got === 'string') {
+    const max = bounds.max === Number.MAX_SAFE_INTEGER ? 'or more' : `to ${bounds.max}`;
+    return `expected ${bounds.min} ${max} characters, got ${characterCount(got)} characters`;
+  }
+  return `${e.message.replace(/^Expected/, 'expected')}, got ${describeValue(got)}`;
+}
+
 /** Lists every problem with `value` against `schema` (empty when valid). */
 export function schemaIssues(schema: TSchema, value: unknown): ValidationIssue[] {
   const checker = checkerFor(schema);
@@ -105,10 +117,7 @@ export function schemaIssues(schema: TSchema, value: unknown): ValidationIssue[]
     const got = valueAt(value, e.path);
     if (got === undefined && missing.has(e.path)) continue;
     if (/^Expected required property/.test(e.message)) missing.add(e.path);
-    issues.push({
-      path: e.path,
-      message: `${e.message.replace(/^Expected/, 'expected')}, got ${describeValue(got)}`,
-    });
+    issues.push({ path: e.path, message: issueMessage(e, got) });
     if (issues.length >= 20) break;
   }
   return issues;

@@ -3,11 +3,17 @@
  * nextCursor? }`: the caller's tenant's audit entries in log order. `from`/`to` are Unix ms (inclusive,
  * exclusive); `cursor` is the `nextCursor` of the previous page.
  */
-import { AuditEntrySchema, AuditEntryTypeSchema, IdentifierSchema } from '@pentagate/protocol';
+import {
+  AgentReferenceSchema,
+  AuditEntrySchema,
+  AuditEntryTypeSchema,
+  IdentifierSchema,
+} from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../app/auth.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
+import { agentRecordId } from '../../kernel/agent-reference.js';
 import { auditEvents, MAX_EVENTS_PAGE } from '../../kernel/audit-events.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { ERROR_RESPONSES } from '../error-responses.js';
@@ -18,7 +24,8 @@ const Digits = Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$', description: 'a 
 const Query = Type.Object(
   {
     type: Type.Optional(AuditEntryTypeSchema),
-    agentId: Type.Optional(IdentifierSchema),
+    // an agent named as on authorize and selfcorrect: its name or id (kernel/agent-reference.ts)
+    agentId: Type.Optional(AgentReferenceSchema),
     proposalId: Type.Optional(IdentifierSchema),
     from: Type.Optional(Digits),
     to: Type.Optional(Digits),
@@ -61,7 +68,7 @@ export function registerKernelAuditEvents(app: FastifyInstance, k: KernelContext
       const limit = Math.min(n(q.limit) ?? 100, MAX_EVENTS_PAGE);
       return auditEvents(k, callerOf(request).tenantId, {
         ...(q.type !== undefined ? { type: q.type } : {}),
-        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.agentId !== undefined ? { agentId: agentRecordId(q.agentId) } : {}),
         ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
         ...(q.from !== undefined ? { fromMs: n(q.from)! } : {}),
         ...(q.to !== undefined ? { toMs: n(q.to)! } : {}),

@@ -5,7 +5,7 @@
  * request is a governed decision like a propose: budget, audit entry and, when cleared, a governance token.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdentifierSchema, NameSchema, textSchema } from '../schemas/primitives.js';
+import { AgentReferenceSchema, IdentifierSchema, NameSchema, textSchema } from '../schemas/primitives.js';
 import { JsonObjectSchema } from '../schemas/primitives.js';
 import { ViolationSchema } from '../schemas/kernel.js';
 import { AgentDomainSchema } from './domains.js';
@@ -20,7 +20,8 @@ import { ViolationTextSchema } from './verdict.js';
 
 export const SelfCorrectActionSchema = Type.Object(
   {
-    agent_id: IdentifierSchema,
+    /** Any printable name, or a registered agent's id (AgentReferenceSchema). */
+    agent_id: AgentReferenceSchema,
     intent_domain: AgentDomainSchema,
     tool_name: ToolNameSchema,
     tool_args: JsonObjectSchema,

@@ -8,6 +8,7 @@ import { ActionTypeSchema } from './action-type.js';
 import { AuthorizationStatusSchema } from './authorization-status.js';
 import {
   CountSchema,
+  AgentReferenceSchema,
   IdentifierSchema,
   IsoTimestampSchema,
   JsonObjectSchema,
@@ -35,7 +36,8 @@ export type Violation = Static<typeof ViolationSchema>;
 
 export const ProposedActionContextSchema = Type.Object(
   {
-    agentId: IdentifierSchema,
+    /** The agent's name, or the id its registration returned (schemas/primitives.ts AgentReferenceSchema). */
+    agentId: AgentReferenceSchema,
     /** The agent's own confidence in the action, 0..1; below the kernel's threshold a human decides. */
     confidenceScore: Type.Number({ minimum: 0, maximum: 1 }),
     sessionId: Type.Optional(IdentifierSchema),

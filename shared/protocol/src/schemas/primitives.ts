@@ -55,6 +55,14 @@ export const NameSchema = Type.String({
   pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
 });
 
+/**
+ * How a caller names the agent it speaks for (kernel `context.agentId`, self-correct `action.agent_id`): the
+ * specification types it as a plain string (§2.1, §2.5), so any printable name is taken, as registration's
+ * `agent_name` is — `acme/billing`, `Billing Agent`, `Zoë` — as well as the id registration returned. The
+ * cloud stores the agent under an identifier made from it (cloud/src/kernel/agent-reference.ts).
+ */
+export const AgentReferenceSchema = NameSchema;
+
 /** Free text on one or more lines (reasons, messages): no control characters but tab and newline. */
 export function textSchema(maxLength: number = MAX_TEXT_LENGTH): TString {
   return Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000-\\u0008\\u000b-\\u001f\\u007f]+$' });
