@@ -9,11 +9,17 @@
  * where to continue, or null when no older entry of the tenant is left. An entry is then checked with
  * `/api/v1/audit/inclusion` and `/api/v1/audit/checkpoint`, which carry hashes only.
  */
-import { AuditEntrySchema, AuditEntryTypeSchema, IdentifierSchema } from '@pentagate/protocol';
+import {
+  AgentReferenceSchema,
+  AuditEntrySchema,
+  AuditEntryTypeSchema,
+  IdentifierSchema,
+} from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
+import { agentRecordId } from '../kernel/agent-reference.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
 import { ERROR_RESPONSES } from './error-responses.js';
 
@@ -24,7 +30,8 @@ const Query = Type.Object(
     before: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,15})$' })),
     limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: `1..${MAX_LIMIT}` })),
     type: Type.Optional(AuditEntryTypeSchema),
-    agentId: Type.Optional(IdentifierSchema),
+    // an agent named as on authorize and selfcorrect: its name or id (kernel/agent-reference.ts)
+    agentId: Type.Optional(AgentReferenceSchema),
     proposalId: Type.Optional(IdentifierSchema),
   },
   { additionalProperties: false },
@@ -63,7 +70,7 @@ export function registerAuditEntries(app: FastifyInstance, k: KernelContext): vo
       const records = await k.store.auditEvents({
         tenantId,
         ...(q.type !== undefined ? { type: q.type } : {}),
-        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.agentId !== undefined ? { agentId: agentRecordId(q.agentId) } : {}),
         ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
         beforeIndex: end,
         newestFirst: true,

@@ -42,6 +42,14 @@ t.test('audit entries filtered by agent, proposal and type', async (t) => {
       proposals[agent]!.push((await authorize(cloud.a.keys.agent, 10 + i, agent)).proposalId);
     }
   }
+  // An agent named outside the identifier alphabet (specification §2.1: a string) is found by its name.
+  await authorize(cloud.a.keys.agent, 12, 'Zoë Bot');
+  const byName = await get(cloud.a.keys.auditor, `?agentId=${encodeURIComponent('Zoë Bot')}`);
+  t.equal(byName.statusCode, 200);
+  t.ok(
+    (byName.json() as { entries: Entry[] }).entries.some((e) => e.type === 'decision'),
+    "'Zoë Bot' names its own decisions",
+  );
   // The other tenant's agent has the same name: its entries must never show in a's pages.
   await authorize(cloud.b.keys.agent, 11, 'billing-bot');
 
@@ -101,7 +109,7 @@ t.test('audit entries filtered by agent, proposal and type', async (t) => {
 
   for (const [query, param] of [
     ['?agentId=', 'agentId'],
-    ['?agentId=has%20space', 'agentId'],
+    [`?agentId=${'x'.repeat(129)}`, 'agentId'],
     ['?proposalId=%E2%80%AE', 'proposalId'],
     ['?type=Not_A_Type', 'type'],
   ] as const) {
