@@ -74,6 +74,16 @@ export function bearer(key: string): Record<string, string> {
 }
 
 /** A registration record with every field of specification §2.2. */
+/** GET /api/v1/agentgate/schema as an agent reads it (the schemas the adapter routes serve). */
+export async function servedAgentSchema<T>(cloud: { app: CloudApp }, agentKey: string): Promise<T> {
+  const res = await cloud.app.inject({
+    method: 'GET',
+    url: '/api/v1/agentgate/schema',
+    headers: bearer(agentKey),
+  });
+  return res.json() as T;
+}
+
 export function registration(agentName = 'billing-agent', domain = 'FINANCE'): Record<string, unknown> {
   return {
     agent_name: agentName,

@@ -5,18 +5,14 @@
  * had validated against GET /api/v1/agentgate/schema.
  */
 import t from 'tap';
-import { bearer } from '../helpers/cloud-app.js';
+import { servedAgentSchema } from '../helpers/cloud-app.js';
 import { kernelCloud, post } from '../kernel/kernel-helpers.js';
 
 t.test('register and propose accept astral characters up to the served character limits', async (t) => {
   const cloud = await kernelCloud(t);
-  const schema = (
-    await cloud.app.inject({
-      method: 'GET',
-      url: '/api/v1/agentgate/schema',
-      headers: bearer(cloud.a.keys.agent),
-    })
-  ).json() as { registration: { properties: { agent_name: { maxLength: number } } } };
+  const schema = await servedAgentSchema<{
+    registration: { properties: { agent_name: { maxLength: number } } };
+  }>(cloud, cloud.a.keys.agent);
   const limit = schema.registration.properties.agent_name.maxLength;
   const registration = (agent_name: string) => ({
     agent_name,

@@ -7,7 +7,7 @@
  * the served schema rejected the refusal.
  */
 import t from 'tap';
-import { bearer } from '../helpers/cloud-app.js';
+import { servedAgentSchema } from '../helpers/cloud-app.js';
 import { kernelCloud, post } from '../kernel/kernel-helpers.js';
 
 interface Shape {
@@ -31,13 +31,7 @@ function fits(shape: Shape, body: Record<string, unknown>): boolean {
 
 t.test("every 403 of selfcorrect fits the served veto schema and the OpenAPI document's 403", async (t) => {
   const cloud = await kernelCloud(t);
-  const served = (
-    await cloud.app.inject({
-      method: 'GET',
-      url: '/api/v1/agentgate/schema',
-      headers: bearer(cloud.a.keys.agent),
-    })
-  ).json() as { self_correct: { veto: Shape } };
+  const served = await servedAgentSchema<{ self_correct: { veto: Shape } }>(cloud, cloud.a.keys.agent);
   const openapi = (await cloud.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
     paths: Record<
       string,

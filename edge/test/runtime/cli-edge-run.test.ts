@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
@@ -11,14 +10,10 @@ import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { cli } from './helpers/run-edge-cli.js';
 import { startEdgeCli } from './helpers/edge-cli-process.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
-import { edgeRunFiles } from './helpers/edge-run-files.js';
+import { tempEdgeRunFiles } from './helpers/edge-run-files.js';
 import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
 
-async function files(t: { teardown(fn: () => unknown): void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-run-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return edgeRunFiles(dir);
-}
+const files = (t: { teardown(fn: () => unknown): void }) => tempEdgeRunFiles(t, 'pentagate-run-');
 
 t.test('edge run serves a robot on the embedded broker and stops it on shutdown', async (t) => {
   const f = await files(t);

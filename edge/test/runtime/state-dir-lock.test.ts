@@ -16,14 +16,10 @@ import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { LOCK_NAME, LOCK_STALE_MS, lockStateDir } from '../../src/node/state-dir-lock.js';
 import { startEdgeCli } from './helpers/edge-cli-process.js';
-import { edgeRunFiles } from './helpers/edge-run-files.js';
+import { tempEdgeRunFiles } from './helpers/edge-run-files.js';
 import { cli } from './helpers/run-edge-cli.js';
 
-async function files(t: { teardown(fn: () => unknown): void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-lock-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return edgeRunFiles(dir);
-}
+const files = (t: { teardown(fn: () => unknown): void }) => tempEdgeRunFiles(t, 'pentagate-lock-');
 
 t.test('a second edge run on a served state directory is refused; the first keeps serving', async (t) => {
   const f = await files(t);

@@ -3,11 +3,19 @@
  * key, the firmware manifest and a broker users file with the robot's account (robot-r1 / robot-pw).
  * One place for the tests that start a real edge run from its CLI options.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHmacKeyFile } from '@pentagate/crypto';
 import { hashPassword } from '../../../src/broker/password-hash.js';
 import { armFixture } from './arm-fixture.js';
+
+/** `edgeRunFiles` in a new temporary directory, removed at the test's teardown. */
+export async function tempEdgeRunFiles(t: { teardown(fn: () => unknown): void }, prefix = 'pentagate-run-') {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return edgeRunFiles(dir);
+}
 
 export async function edgeRunFiles(dir: string) {
   const fixture = armFixture();
