@@ -1,5 +1,5 @@
 /**
- * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it should still be
+ * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it may still be
  * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time, and
  * CONSENT's measured-torque bound when no operator consented to it. RISK
  * judges the speed the plan was signed with (its speed cap and its peak Cartesian speed), not what a lagging
@@ -20,6 +20,10 @@ export interface ActiveMotion {
   plan: MotionPlan;
   commandSeq: number;
   startedAtMs: number;
+  /**
+   * The latest the controller can still be running it: it accepts the command until validUntil (the node
+   * publishes it only once its verdict is durable, the link adds its delay) and runs the whole plan from then.
+   */
   endsAtMs: number;
   speedScale: number;
   /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
@@ -41,7 +45,7 @@ export function startedMotion(
     plan,
     commandSeq,
     startedAtMs: nowMs,
-    endsAtMs: nowMs + plan.durationMs / speedScale,
+    endsAtMs: nowMs + ctx.cp.profile.command.validForMs + plan.durationMs / speedScale,
     speedScale,
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,
