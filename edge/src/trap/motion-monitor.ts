@@ -32,20 +32,28 @@ export interface ActiveMotion {
   consented: boolean;
 }
 
-/** The motion a command signed at `nowMs` starts, from the context its gates ran in. */
+/**
+ * The motion a command signed at `nowMs` starts, from the context its gates ran in. It replaces `previous`
+ * (the motion in progress, if any) on the controller only if the controller takes the new command: one lost,
+ * late or refused leaves the robot running the previous motion. So the new motion is watched at least as
+ * long as the previous one may still run (its plan and speed are the new command's; the operating radius
+ * and the measured efforts are checked whatever the robot runs).
+ */
 export function startedMotion(
   intentId: string,
   commandSeq: number,
   nowMs: number,
   ctx: GateContext,
+  previous?: ActiveMotion,
 ): ActiveMotion {
   const { plan, speedScale } = ctx;
+  const endsAtMs = nowMs + ctx.cp.profile.command.validForMs + plan.durationMs / speedScale;
   return {
     intentId,
     plan,
     commandSeq,
     startedAtMs: nowMs,
-    endsAtMs: nowMs + ctx.cp.profile.command.validForMs + plan.durationMs / speedScale,
+    endsAtMs: previous && previous.endsAtMs > endsAtMs ? previous.endsAtMs : endsAtMs,
     speedScale,
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,
