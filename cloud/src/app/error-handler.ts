@@ -9,7 +9,7 @@
  * INVALID_JSON. An error we do not recognise is a server fault (500): it is logged with its stack, and the
  * client sees no internals.
  */
-import { withoutLoneSurrogates } from '@pentagate/protocol';
+import { storableText } from '@pentagate/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.js';
 import { StoreError } from '../store/store-error.js';
@@ -50,7 +50,7 @@ export function toApiError(err: unknown): ApiError {
  * either would make the record unwritable and the refusal a 503. Both become U+FFFD.
  */
 function auditableMessage(message: string): string {
-  return withoutLoneSurrogates(message.slice(0, MAX_AUDITED_MESSAGE)).replaceAll('\u0000', '\uFFFD');
+  return storableText(message.slice(0, MAX_AUDITED_MESSAGE));
 }
 
 function pathOf(request: FastifyRequest): string {

@@ -18,6 +18,8 @@ t.test('every form of a protected path is refused', async (t) => {
     '/etc', // the protected directory itself
     'file://localhost/etc/passwd', // RFC 8089: `localhost` is the local host
     'file:///%65tc/passwd', // a file URL's path is percent-encoded
+    'file:/etc/passwd', // RFC 8089 local-path form: no authority at all
+    'FILE:/%65tc/shadow',
     ' /etc/passwd',
     '\t/etc/shadow\n',
     'x/../../etc/passwd', // climbs out of an unknown start directory, which may be `/`
@@ -40,6 +42,7 @@ t.test('paths outside the protected patterns still pass', async (t) => {
     'etc/passwd',
     '../srv/data.csv',
     'file://fileserver/etc/passwd', // another host's file, not this one
+    'file://etc/passwd', // the host `etc`, path /passwd
     '/%65tc/passwd', // not a URL: the file system would not decode it
     'policy-notes.txt',
   ]) {

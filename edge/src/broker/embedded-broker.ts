@@ -77,12 +77,19 @@ function authError(message: string, returnCode: number): AuthenticateError {
 }
 
 /**
- * A client id must be the username or start with `<username>-`. Otherwise a robot could connect with
- * the edge's client id and, by [MQTT-3.1.4-2] (the server disconnects the existing client with the
- * same id), knock the edge off the broker.
+ * The user a client id belongs to: the username it is, or the longest one it starts with followed by `-`.
+ * A client may only use its own ids. Otherwise a robot could connect with the edge's client id and, by
+ * [MQTT-3.1.4-2] (the server disconnects the existing client with the same id), knock the edge off the
+ * broker — and so could a user whose name is the start of another's (`edge` and `edge-arm1`,
+ * `arm1` and `arm1-controller`), were `<username>-…` enough.
  */
-function clientIdFits(clientId: string, username: string): boolean {
-  return clientId === username || clientId.startsWith(`${username}-`);
+function clientIdOwner(clientId: string, usernames: Iterable<string>): string | undefined {
+  let owner: string | undefined;
+  for (const name of usernames) {
+    const fits = clientId === name || clientId.startsWith(`${name}-`);
+    if (fits && (owner === undefined || name.length > owner.length)) owner = name;
+  }
+  return owner;
 }
 
 function positiveInteger(value: number, what: string): number {
@@ -163,10 +170,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           }
           if (!user || outcome !== 'ok')
             return done(authError('bad user name or password', BAD_USERNAME_OR_PASSWORD), null);
-          if (!clientIdFits(client.id, user.username)) {
+          if (clientIdOwner(client.id, users.byName.keys()) !== user.username) {
             return done(
               authError(
-                `client id must be "${user.username}" or start with "${user.username}-"`,
+                `client id must be "${user.username}" or start with "${user.username}-", and not be another user's`,
                 IDENTIFIER_REJECTED,
               ),
               null,

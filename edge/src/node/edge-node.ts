@@ -16,6 +16,9 @@
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
  * - A STOP that could not be handed to the transport (link down: commands are not queued) is owed: the
  *   watchdog publishes a fresh one as soon as the transport is connected again.
+ * - A motion command that could not be handed to the transport (expired while its verdict was made durable,
+ *   link down) is followed by a STOP: the gate watches that command's plan, not an earlier motion the
+ *   robot may still run.
  * - A STOP when the node starts on a state directory an earlier process used: a motion that process signed
  *   (and could not stop, having died without its shutdown STOP) must not run on unmonitored.
  * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
@@ -260,10 +263,21 @@ export class EdgeNode {
       return;
     }
     this.#metrics.recordCommandPublished('motion');
-    await Promise.all([
-      this.#transport.publishCommand(command),
-      this.#transport.publishVerdict(verdict),
-    ]).catch((err: Error) => this.#log.error({ err, seq: command.seq }, 'command could not be published'));
+    const verdictOut = this.#transport.publishVerdict(verdict).catch((err: Error) => {
+      this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
+    });
+    try {
+      await this.#transport.publishCommand(command);
+    } catch (err) {
+      // The gate now monitors this command's plan, so a motion signed before it that the robot may still be
+      // running (the controller never got this one) is watched by nobody: stop the robot (fail closed).
+      this.#log.error({ err, seq: command.seq }, 'command could not be published; stopping the robot');
+      this.#orderStop(
+        'COMMAND_UNSENT',
+        `command seq ${command.seq} (${command.intentId}) could not be published: ${(err as Error).message}`,
+      );
+    }
+    await verdictOut;
   }
 
   async #recordAndPublish(verdict: VerdictEvent): Promise<void> {

@@ -171,9 +171,17 @@ export class AuditOutbox {
     // One counter, advanced here and nowhere else: indexes follow the order of append() calls, including
     // appends made while an earlier batch is still being written (its records are in neither #offsets nor
     // #pending then, so counting those would hand the same index out twice).
-    const index = this.#nextIndex++;
-    const record = makeRecord(index, this.#clock(), this.#headDigest, verdict);
-    const line = encodeRecord(record);
+    const index = this.#nextIndex;
+    let record: OutboxRecord;
+    let line: string;
+    try {
+      record = makeRecord(index, this.#clock(), this.#headDigest, verdict);
+      line = encodeRecord(record);
+    } catch (err) {
+      // nothing written and no index taken: a record that cannot be encoded must not leave a gap in the chain
+      return Promise.reject(err);
+    }
+    this.#nextIndex++;
     this.#headDigest = lineDigest(line);
     return new Promise((resolve, reject) => {
       this.#pending.push({ line, record, resolve, reject });

@@ -9,6 +9,7 @@ import {
   describeValue,
   InvalidInputError,
   readJson,
+  storableJson,
   validate,
   type VerdictEvent,
   VerdictEventSchema,
@@ -36,12 +37,18 @@ const RECORD_KEYS = new Set(['v', 'index', 'appendedAtMs', 'prevDigest', 'eviden
 /** Longest line the outbox writes or reads back; a verdict is a few KiB at most. */
 export const MAX_RECORD_BYTES = 256 * 1024;
 
+/**
+ * The record of `verdict`, its text made storable (storableJson): a verdict may quote what came from outside
+ * (a malformed MQTT payload's U+0000, a violation cut inside a surrogate pair), and one the cloud cannot store
+ * would be refused with its whole batch, again on every retry, so nothing after it would ever ship.
+ */
 export function makeRecord(
   index: number,
   appendedAtMs: number,
   prevDigest: string,
   verdict: VerdictEvent,
 ): OutboxRecord {
+  verdict = storableJson(verdict);
   return {
     v: 1,
     index,

@@ -237,7 +237,7 @@ export class EdgeGate {
         setpoints: this.#setpoints(plan, speedScale),
         evidenceDigest: digest,
       });
-      this.#motion = startedMotion(intent.intentId, seq, nowMs, ctx);
+      this.#motion = startedMotion(intent.intentId, seq, nowMs, ctx, this.#motion);
       return {
         kind: 'signed',
         command,

@@ -1,5 +1,5 @@
 /**
- * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it should still be
+ * Continuous monitoring of the motion a signed command started (ARCHITECTURE.md §4): while it may still be
  * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time, and
  * CONSENT's measured-torque bound when no operator consented to it. RISK
  * judges the speed the plan was signed with (its speed cap and its peak Cartesian speed), not what a lagging
@@ -20,6 +20,10 @@ export interface ActiveMotion {
   plan: MotionPlan;
   commandSeq: number;
   startedAtMs: number;
+  /**
+   * The latest the controller can still be running it: it accepts the command until validUntil (the node
+   * publishes it only once its verdict is durable, the link adds its delay) and runs the whole plan from then.
+   */
   endsAtMs: number;
   speedScale: number;
   /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
@@ -28,20 +32,28 @@ export interface ActiveMotion {
   consented: boolean;
 }
 
-/** The motion a command signed at `nowMs` starts, from the context its gates ran in. */
+/**
+ * The motion a command signed at `nowMs` starts, from the context its gates ran in. It replaces `previous`
+ * (the motion in progress, if any) on the controller only if the controller takes the new command: one lost,
+ * late or refused leaves the robot running the previous motion. So the new motion is watched at least as
+ * long as the previous one may still run (its plan and speed are the new command's; the operating radius
+ * and the measured efforts are checked whatever the robot runs).
+ */
 export function startedMotion(
   intentId: string,
   commandSeq: number,
   nowMs: number,
   ctx: GateContext,
+  previous?: ActiveMotion,
 ): ActiveMotion {
   const { plan, speedScale } = ctx;
+  const endsAtMs = nowMs + ctx.cp.profile.command.validForMs + plan.durationMs / speedScale;
   return {
     intentId,
     plan,
     commandSeq,
     startedAtMs: nowMs,
-    endsAtMs: nowMs + plan.durationMs / speedScale,
+    endsAtMs: previous && previous.endsAtMs > endsAtMs ? previous.endsAtMs : endsAtMs,
     speedScale,
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,

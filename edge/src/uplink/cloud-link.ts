@@ -13,6 +13,8 @@ import {
   EdgeChainAckSchema,
   PentagateError,
   readJson,
+  NO_REDIRECT,
+  redirectRefusal,
   type TrustedKey,
   OperatorKeysSchema,
   ConsentRequestPostedSchema,
@@ -144,6 +146,9 @@ export class CloudLink {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        // not followed: another address would get the records and answer for the cloud (operator keys the gate
+        // trusts for consent, consent tokens, acknowledgements after which the outbox counts records as shipped)
+        ...NO_REDIRECT,
       });
     } catch (err) {
       throw new UplinkError(
@@ -152,6 +157,10 @@ export class CloudLink {
       );
     }
     const text = await res.text().catch(() => '');
+    const redirect = redirectRefusal(res);
+    if (redirect !== undefined) {
+      throw new UplinkError('CLOUD_REFUSED', `${method} ${path}: ${redirect}`, res.status);
+    }
     if (res.status !== 200) {
       let error: { code?: string; message?: string; details?: { acknowledged?: number } } = {};
       try {

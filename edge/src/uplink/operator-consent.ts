@@ -5,7 +5,9 @@
  */
 import {
   describeFetchFailure,
+  NO_REDIRECT,
   PentagateError,
+  redirectRefusal,
   type RobotConsentItem,
   RobotConsentListSchema,
   readJson,
@@ -35,6 +37,8 @@ async function call(cloud: OperatorCloud, method: string, path: string, body?: u
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(15_000),
+      // not followed: another address would list the moves the operator signs for, or get the token
+      ...NO_REDIRECT,
     });
   } catch (err) {
     throw new ConsentCloudError(
@@ -43,6 +47,10 @@ async function call(cloud: OperatorCloud, method: string, path: string, body?: u
     );
   }
   const text = await res.text();
+  const redirect = redirectRefusal(res);
+  if (redirect !== undefined) {
+    throw new ConsentCloudError('CLOUD_REFUSED', `${method} ${path}: ${redirect}`);
+  }
   if (res.status !== 200) {
     let message = text.slice(0, 300);
     try {

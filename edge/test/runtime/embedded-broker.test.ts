@@ -23,6 +23,8 @@ async function startTestBroker(t: Teardown) {
       { username: 'robot-r1', password: 'robot-secret', role: 'robot', robotId: 'r1' },
       { username: 'robot-r2', password: 'robot2-secret', role: 'robot', robotId: 'r2' },
       { username: 'ops', password: 'ops-secret', role: 'operator' },
+      // a name that is the start of the edge's: its `edge-…` client ids must still not reach the edge's
+      { username: 'edge', password: 'watch-secret', role: 'watcher' },
     ],
   });
   t.teardown(() => broker.close());
@@ -68,6 +70,31 @@ t.test('authentication', async (t) => {
     }).catch((e: Error & { code?: number }) => e);
     t.match(err, { code: 2 });
     t.ok(edge.connected, 'the edge keeps its session');
+  });
+
+  t.test('a user whose name starts another user name gets none of its client ids', async (t) => {
+    const edge = track(
+      t,
+      await connectClient(broker.url, {
+        username: 'edge-r1',
+        password: 'edge-secret',
+        clientId: 'edge-r1-a1',
+      }),
+    );
+    for (const clientId of ['edge-r1', 'edge-r1-a1']) {
+      const err = await connectClient(broker.url, {
+        username: 'edge',
+        password: 'watch-secret',
+        clientId,
+      }).catch((e: Error & { code?: number }) => e);
+      t.match(err, { code: 2 }, clientId);
+    }
+    t.ok(edge.connected, 'the edge keeps its session');
+    const own = track(
+      t,
+      await connectClient(broker.url, { username: 'edge', password: 'watch-secret', clientId: 'edge-dash' }),
+    );
+    t.ok(own.connected, 'its own ids still connect');
   });
 });
 

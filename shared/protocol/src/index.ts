@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './cli/index.js';
 export * from './jcs.js';
 export * from './json-reader.js';
+export * from './storable-text.js';
 export * from './encoding.js';
 export * from './ids.js';
 export * from './validate.js';

@@ -39,8 +39,21 @@ export function verifyConsentToken(
   const statement = verified
     ? checkSignedStatement(report, 'consent statement', verified.payload, ConsentStatementSchema)
     : undefined;
-  if (!statement) return report.finish(options.atMs);
+  if (!verified || !statement) return report.finish(options.atMs);
   report.subject = `consent of ${statement.operatorId} for ${statement.robotId} (${statement.scope})`;
+  // A key enrolled for a named operator (the cloud's registry, GET …/operator-keys) signs for that operator
+  // only: the edge and the cloud refuse a statement naming anyone else (edge consent-intake.ts).
+  const signer = trust.get(verified.keyid);
+  if (signer?.name === undefined) {
+    report.pass('operator', `key ${verified.keyid} names no operator in the trust file: it may sign for any`);
+  } else {
+    report.check(
+      'operator',
+      signer.name === statement.operatorId,
+      `key ${signer.kid} is enrolled for ${signer.name}, the operator the statement names`,
+      `key ${signer.kid} is enrolled for operator ${signer.name}, the statement names ${statement.operatorId}`,
+    );
+  }
 
   if (statement.expiresAt < statement.notBefore) {
     report.fail(

@@ -129,3 +129,20 @@ t.test('consent: a window that ends before it starts is invalid at any time', as
   t.same(failedNames(report), ['consent window']);
   t.match(report.failures[0], /expected notBefore ≤ expiresAt/);
 });
+
+t.test('consent: a key enrolled for one operator does not sign for another', async (t) => {
+  // the tenant's operator keys (GET …/operator-keys) name the operator each is enrolled for; the edge and the
+  // cloud refuse a statement naming anyone else, so the verifier must not report it as that person's consent
+  const named = (name: string) => TrustStore.fromDocument(trustDocument({ operator: { name } }));
+  const forged = verifyConsentToken(consent, named('op-2'), { atMs });
+  t.same(failedNames(forged), ['operator']);
+  t.match(forged.failures[0], /enrolled for operator op-2, the statement names op-1/);
+  const own = verifyConsentToken(consent, named('op-1'), { atMs });
+  t.equal(own.valid, true, own.failures.join('\n'));
+  t.match(own.checks.find((c) => c.name === 'operator')?.detail, /enrolled for op-1/);
+  t.match(
+    verifyConsentToken(consent, trust, { atMs }).checks.find((c) => c.name === 'operator')?.detail,
+    /names no operator/,
+    'a key the trust file names no operator for (a profile trust file) may sign for any',
+  );
+});

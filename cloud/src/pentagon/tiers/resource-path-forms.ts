@@ -6,8 +6,12 @@
  */
 import { posix } from 'node:path';
 
-/** RFC 8089 §2: a file URL with no host or the host `localhost` names a local path, percent-encoded. */
-const FILE_URL = /^file:\/\/(?:localhost)?(\/.*)$/i;
+/**
+ * RFC 8089 §2: a file URL names a local path, percent-encoded, when it has no host or the host `localhost`
+ * (`file:///etc/passwd`, `file://localhost/etc/passwd`), or no authority at all (`file:/etc/passwd`, the
+ * `local-path` form, which Node's fileURLToPath, Python's urllib and curl all open).
+ */
+const FILE_URL = /^file:(?:\/\/(?:localhost)?(\/.*)|(\/(?!\/).*))$/i;
 
 function decodedPercent(path: string): string {
   try {
@@ -37,7 +41,8 @@ export function resourcePathForms(value: string): string[] {
   if (slashed.includes('/')) {
     for (const f of normalForms(slashed)) forms.add(f);
     const url = FILE_URL.exec(slashed);
-    if (url?.[1]) for (const f of normalForms(decodedPercent(url[1]))) forms.add(f);
+    const urlPath = url?.[1] ?? url?.[2];
+    if (urlPath) for (const f of normalForms(decodedPercent(urlPath))) forms.add(f);
   }
   return [...forms];
 }

@@ -16,3 +16,4 @@ export {
   untilStopRequest,
 } from './stop-request.js';
 export { cannotRead, describeFetchFailure, describeUserError, oneLine } from './user-error.js';
+export { NO_REDIRECT, redirectRefusal } from './unfollowed-redirect.js';

@@ -192,6 +192,11 @@ export const EDGE_VIOLATION_CODES = {
     source: 'EDGE',
     meaning: 'a STOP could not be published while the link was down; a fresh one is sent once it is back',
   },
+  'EDGE.COMMAND_UNSENT': {
+    source: 'EDGE',
+    meaning:
+      'a signed motion command could not be published: the gate monitors its plan, not the motion the robot may still run, so the robot is stopped',
+  },
   'EDGE.STARTED': {
     source: 'EDGE',
     meaning: 'the edge started and stops any motion an earlier process signed (it cannot monitor it)',

@@ -102,6 +102,7 @@ export const edgeCommands: Command[] = [
       "  - signed by a trusted key of role 'operator' (unknown key ids are named), valid at the check time",
       '  - the payload is a consent statement { v, intentDigest, robotId, operatorId, scope, notBefore,',
       '    expiresAt, nonce }',
+      "  - a key the trust file names (an enrolled operator's: its name) signs only for that operatorId",
       '  - notBefore ≤ time ≤ expiresAt at --at or the current clock',
       '  - with --intent FILE: intentDigest is SHA-256(JCS(intent))',
       '  - with --robot ID: the consent is for that robot',
