@@ -16,6 +16,7 @@ import {
   type TrustedKey,
   OperatorKeysSchema,
   ConsentRequestPostedSchema,
+  ConsentRequestClosedSchema,
   validate,
 } from '@pentagate/protocol';
 
@@ -24,6 +25,7 @@ const ACK = (v: unknown) => validate(EdgeChainAckSchema, v, 'cloud acknowledgeme
 const RELAY = (v: unknown) => validate(ConsentRelaySchema, v, 'consent relay');
 const KEYS = (v: unknown) => validate(OperatorKeysSchema, v, 'operator keys');
 const POSTED = (v: unknown) => validate(ConsentRequestPostedSchema, v, 'consent request answer');
+const CLOSED = (v: unknown) => validate(ConsentRequestClosedSchema, v, 'consent request close answer');
 
 export type UplinkErrorCode = 'CLOUD_UNREACHABLE' | 'CLOUD_REFUSED' | 'CLOUD_DIVERGED';
 
@@ -91,6 +93,11 @@ export class CloudLink {
   /** Parks a move waiting for consent in the cloud's approvals queue (idempotent). */
   async postConsentRequest(request: ConsentRequest, signal?: AbortSignal): Promise<void> {
     await this.#request('POST', this.#robot('consent-requests'), request, POSTED, signal);
+  }
+
+  /** Takes a posted move out of the cloud's approvals queue: this edge no longer waits for its consent. */
+  async closeConsentRequest(intentDigest: string, signal?: AbortSignal): Promise<void> {
+    await this.#request('DELETE', this.#robot(`consent-requests/${intentDigest}`), undefined, CLOSED, signal);
   }
 
   /** The operator tokens granted since the last call; the cloud holds the request up to `waitMs`. */
