@@ -64,7 +64,21 @@ export class LiveHub {
     };
   }
 
+  /** Events published here also go to `relay` (the other replicas, live-fanout.ts). */
+  #relay: ((tenantId: string, event: LiveEvent) => void) | undefined;
+
+  relayTo(relay: ((tenantId: string, event: LiveEvent) => void) | undefined): void {
+    this.#relay = relay;
+  }
+
+  /** An event of this replica: to its listeners and, through the relay, to the other replicas'. */
   publish(tenantId: string, event: LiveEvent): void {
+    this.deliver(tenantId, event);
+    this.#relay?.(tenantId, event);
+  }
+
+  /** An event to this replica's listeners only (one another replica published). */
+  deliver(tenantId: string, event: LiveEvent): void {
     for (const { robotId, listener } of this.#listeners.get(tenantId) ?? []) {
       if (robotId === undefined || robotId === event.robotId) listener(event);
     }
