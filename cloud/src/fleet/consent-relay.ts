@@ -184,6 +184,25 @@ export async function closeConsentRequest(
   return { closed: true, auditIndex: audit.index };
 }
 
+/**
+ * A starting edge closes every request of its robot still waiting: its gate's waits did not survive the
+ * restart, so none of them can take consent any more, and left in the queue they would be signed for nothing
+ * until their deadlines (up to the profile's consent timeout). Each close is audited as by
+ * closeConsentRequest; resolves with how many were closed.
+ */
+export async function closeAllConsentRequests(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+): Promise<{ closed: number }> {
+  await robotOfCaller(f, caller, robotId);
+  let closed = 0;
+  for (const waiting of await f.store.consents.listWaiting(caller.tenantId, f.nowMs(), robotId)) {
+    if ((await closeConsentRequest(f, caller, robotId, waiting.intentDigest)).closed) closed++;
+  }
+  return { closed };
+}
+
 function tokenProblem(
   statement: ConsentStatement,
   waiting: ConsentRequestRecord,

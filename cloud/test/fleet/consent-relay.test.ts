@@ -508,3 +508,38 @@ t.test('a move its edge stopped waiting for leaves the queue and takes no grant'
     'the close is audited once',
   );
 });
+
+t.test(
+  "a starting edge closes its robot's moves an earlier run left waiting, and no other robot's",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const now = Date.now();
+    await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-a'), now));
+    await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-b'), now));
+    const other = consentRequestFor(liftIntent('arm-2', 'lift-c'), now);
+    await cloud.app.inject({
+      method: 'POST',
+      url: REQUESTS('arm-2'),
+      headers: bearer(otherKey),
+      payload: other,
+    });
+    const closeAll = (key: string) =>
+      cloud.app.inject({ method: 'DELETE', url: REQUESTS('arm-1'), headers: bearer(key) });
+    t.equal((await closeAll(otherKey)).json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge cannot");
+    const closed = await closeAll(edgeKey);
+    t.equal(closed.statusCode, 200, 'the restarted edge of arm-1 closes its own');
+    t.same(closed.json(), { closed: 2 });
+    const queue = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/approvals',
+      headers: bearer(cloud.a.keys.operator),
+    });
+    t.same(
+      queue.json().robotConsents.map((r: { robotId: string }) => r.robotId),
+      ['arm-2'],
+      "arm-2's move still waits",
+    );
+  },
+);

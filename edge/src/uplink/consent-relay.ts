@@ -72,9 +72,35 @@ export class ConsentRelay {
     await Promise.all(this.#loops);
   }
 
-  /** Posts the requests the cloud does not have yet; forgets those no longer waiting. */
+  /**
+   * Posts the requests the cloud does not have yet; forgets those no longer waiting. First, once, closes the
+   * requests the cloud still lists for this robot: a starting node's gate waits for none of them (its waits
+   * lived in the process before), so an operator must not be shown them.
+   */
   async #postLoop(): Promise<void> {
+    let cleared = false;
     while (!this.#stop.signal.aborted) {
+      if (!cleared) {
+        try {
+          const closed = await this.#o.link.closeAllConsentRequests(this.#stop.signal);
+          if (closed > 0) {
+            this.#o.logger.info(
+              { closed },
+              'consent relay: closed the moves an earlier run left in the queue',
+            );
+          }
+          cleared = true;
+        } catch (err) {
+          if (this.#stop.signal.aborted) break;
+          // a refusal (an older cloud without the route, a retired robot) is not fixed by retrying
+          cleared = err instanceof UplinkError && err.code === 'CLOUD_REFUSED';
+          this.#failed(err);
+          if (!cleared) {
+            await this.#sleep(this.#o.retryMs);
+            continue;
+          }
+        }
+      }
       const waiting = new Map(this.#o.gate.waitingConsents().map((w) => [w.intentDigest, w.deadlineMs]));
       const digests = new Set(waiting.keys());
       for (const [d, deadlineMs] of this.#posted) {

@@ -20,6 +20,8 @@ interface CloudState {
   down: boolean;
   posted: string[];
   closed: string[];
+  /** The queue-changing calls in order: `close-all` and `post`. */
+  calls: string[];
 }
 
 async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
@@ -38,8 +40,13 @@ async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
       const requests = `/api/v1/fleet/robots/${ROBOT}/consent-requests`;
       if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/operator-keys`) return answer(res, { keys: [] });
       if (url.pathname === requests && req.method === 'POST') {
+        state.calls.push('post');
         state.posted.push((JSON.parse(body) as { intentDigest: string }).intentDigest);
         return answer(res, { stored: true });
+      }
+      if (url.pathname === requests && req.method === 'DELETE') {
+        state.calls.push('close-all');
+        return answer(res, { closed: 2 });
       }
       if (url.pathname.startsWith(`${requests}/`) && req.method === 'DELETE') {
         state.closed.push(url.pathname.slice(requests.length + 1));
@@ -94,7 +101,7 @@ async function relayWith(
 t.test(
   'a move that stops waiting at the edge is closed in the cloud, retried while it is down',
   async (t) => {
-    const state: CloudState = { down: false, posted: [], closed: [] };
+    const state: CloudState = { down: false, posted: [], closed: [], calls: [] };
     const waiting = [
       { intentDigest: 'a'.repeat(64), deadlineMs: Date.now() + 60_000 },
       { intentDigest: 'b'.repeat(64), deadlineMs: Date.now() + 60_000 },
@@ -117,7 +124,7 @@ t.test(
 );
 
 t.test('a close past the move deadline is given up (the cloud drops the request itself)', async (t) => {
-  const state: CloudState = { down: false, posted: [], closed: [] };
+  const state: CloudState = { down: false, posted: [], closed: [], calls: [] };
   const waiting = [{ intentDigest: 'c'.repeat(64), deadlineMs: Date.now() + 300 }];
   await relayWith(t, state, waiting);
   await until('the move posted', () => state.posted.length === 1);
@@ -128,3 +135,20 @@ t.test('a close past the move deadline is given up (the cloud drops the request 
   await new Promise((r) => setTimeout(r, 200));
   t.same(state.closed, [], 'nothing is sent for a request the cloud no longer lists');
 });
+
+t.test(
+  'a starting relay first closes what an earlier run left waiting in the cloud, then posts',
+  async (t) => {
+    const state: CloudState = { down: true, posted: [], closed: [], calls: [] };
+    await relayWith(t, state, [{ intentDigest: 'd'.repeat(64), deadlineMs: Date.now() + 60_000 }]);
+    await new Promise((r) => setTimeout(r, 100));
+    t.same(state.calls, [], 'nothing while the cloud is down');
+    state.down = false;
+    await until('the move posted', () => state.posted.length === 1);
+    t.same(
+      state.calls,
+      ['close-all', 'post'],
+      'the earlier run closed first, once; then the new wait posted',
+    );
+  },
+);
