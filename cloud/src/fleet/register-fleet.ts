@@ -29,12 +29,12 @@ export async function registerFleet(
     }),
     nowMs: options.nowMs ?? Date.now,
     liveKeyCheckMs: options.liveKeyCheckMs ?? DEFAULT_LIVE_KEY_CHECK_MS,
+    leaveFanout: async () => {},
   };
-  // the other replicas' events reach this replica's live streams (registered before the store's close)
-  const leave = await startLiveFanout(f.live, cloud.store, (err) =>
+  // the other replicas' events reach this replica's live streams; the app leaves before its store closes
+  f.leaveFanout = await startLiveFanout(f.live, cloud.store, (err) =>
     app.log.warn({ err: err.message }, 'live view: an event could not be sent to the other replicas'),
   );
-  app.addHook('onClose', leave);
   registerFleetRoutes(app, f);
   registerConsentRoutes(app, f);
   return f;
