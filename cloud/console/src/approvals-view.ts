@@ -26,6 +26,8 @@ export interface KernelItem {
 
 interface Queue {
   items: KernelItem[];
+  /** More proposals wait than `items` lists (the cloud lists the oldest). */
+  moreItems?: boolean;
   robotConsents: RobotConsentItem[];
 }
 
@@ -155,6 +157,21 @@ function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): voi
   }, WATCH_MS);
 }
 
+/**
+ * Says, above the cards, that the list is cut: held proposals run when their hold ends unless vetoed, so the
+ * ones not shown must not pass for none.
+ */
+function moreWaiting(queue: Queue): HTMLElement[] {
+  if (!queue.moreItems) return [];
+  return [
+    h(
+      'p',
+      { id: 'more-waiting', role: 'alert', class: 'over' },
+      `More agent actions wait than the ${queue.items.length} shown (the oldest): decide these, then press Refresh for the rest.`,
+    ),
+  ];
+}
+
 export async function renderApprovals(main: HTMLElement): Promise<void> {
   const queue = await api<Queue>('GET', '/api/v1/approvals');
   // only now that there is a new queue to watch: a failed Refresh leaves the old view watched
@@ -179,7 +196,8 @@ export async function renderApprovals(main: HTMLElement): Promise<void> {
     h('h2', {}, 'Approvals'),
     refresh,
     notice,
-    h('h3', {}, `Agent actions (${queue.items.length})`),
+    h('h3', {}, `Agent actions (${queue.items.length}${queue.moreItems ? ' shown, more waiting' : ''})`),
+    ...moreWaiting(queue),
     ...(queue.items.length ? queue.items.map(kernelCard) : [h('p', {}, 'Nothing waiting.')]),
     h('h3', {}, `Robot moves waiting for consent (${queue.robotConsents.length})`),
     ...(queue.robotConsents.length

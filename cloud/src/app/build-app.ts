@@ -232,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   app.addHook('onClose', async () => {
     await drain.drained();
     await tally.stop();
+    await fleet.leaveFanout();
     if (options.ownsStore !== false) await store.close();
   });
   return app as unknown as CloudApp;

@@ -28,6 +28,17 @@ function send(reply: FastifyReply, asset: ConsoleAsset): FastifyReply {
     .send(asset.body);
 }
 
+/**
+ * The page's icon (a pentagon), named by index.html: a page that names none makes the browser ask for
+ * /favicon.ico, which the cloud refuses — and records, as it records every refusal — on every visit.
+ */
+const ICON: ConsoleAsset = {
+  contentType: 'image/svg+xml',
+  body: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 30 12 25 29H7L2 12Z" fill="#1d3557"/></svg>',
+  ),
+};
+
 /** `dir`: where the built console is (tests point it elsewhere). */
 export function registerConsole(app: FastifyInstance, dir = CONSOLE_DIST_DIR): void {
   const assets = loadConsoleAssets(dir);
@@ -48,4 +59,5 @@ export function registerConsole(app: FastifyInstance, dir = CONSOLE_DIST_DIR): v
   app.get('/console/', hide, page('index.html'));
   app.get('/console/console.js', hide, page('console.js'));
   app.get('/console/console.css', hide, page('console.css'));
+  app.get('/console/icon.svg', hide, async (_request, reply) => send(reply, ICON));
 }

@@ -128,6 +128,81 @@ export async function postConsentRequest(
   return audit ? { stored: true, auditIndex: audit.index } : { stored: false };
 }
 
+/** Why a request takes no grant: granted already, closed by its edge, or past the edge's deadline. */
+function closedBecause(request: ConsentRequestRecord, intentDigest: string): string {
+  if (request.state === 'closed') {
+    return `the edge no longer waits for consent to ${intentDigest} (it was consented on the robot's consent topic, vetoed or superseded)`;
+  }
+  if (request.state !== 'waiting') {
+    return `the consent request for ${intentDigest} was already granted by ${request.operatorId}`;
+  }
+  return `the consent request for ${intentDigest} closed ${new Date(request.deadlineMs).toISOString()} (the edge vetoed the move)`;
+}
+
+/**
+ * The edge says it stopped waiting for consent to an intent before the cloud relayed a token: it took
+ * consent from its own consent topic, or the intent was superseded, vetoed or forgotten in a restart. The
+ * request leaves the approvals queue at once — otherwise operators see, and may sign, a move that already
+ * ran or never will until the edge's deadline passes. Audited (`consent.closed`); a request already granted
+ * or unknown is left as it is (closed: false).
+ */
+export async function closeConsentRequest(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+  intentDigest: string,
+): Promise<{ closed: boolean; auditIndex?: number }> {
+  await robotOfCaller(f, caller, robotId);
+  const request = await f.store.consents.get(caller.tenantId, robotId, intentDigest);
+  if (request?.state !== 'waiting') return { closed: false };
+  const nowMs = f.nowMs();
+  const audit = await f.store.consents.close(
+    caller.tenantId,
+    robotId,
+    intentDigest,
+    AuditLog.builder(
+      {
+        type: 'consent.closed',
+        tenantId: caller.tenantId,
+        actor: `edge:${robotId}`,
+        subjectDigest: intentDigest,
+        data: { robotId, intentId: request.request.intentId },
+      },
+      nowMs,
+    ),
+  );
+  if (!audit) return { closed: false };
+  f.live.publish(caller.tenantId, {
+    type: 'consent',
+    robotId,
+    intentId: request.request.intentId,
+    intentDigest,
+    scope: request.request.scope,
+    state: 'closed',
+    atMs: nowMs,
+  });
+  return { closed: true, auditIndex: audit.index };
+}
+
+/**
+ * A starting edge closes every request of its robot still waiting: its gate's waits did not survive the
+ * restart, so none of them can take consent any more, and left in the queue they would be signed for nothing
+ * until their deadlines (up to the profile's consent timeout). Each close is audited as by
+ * closeConsentRequest; resolves with how many were closed.
+ */
+export async function closeAllConsentRequests(
+  f: FleetContext,
+  caller: Caller,
+  robotId: string,
+): Promise<{ closed: number }> {
+  await robotOfCaller(f, caller, robotId);
+  let closed = 0;
+  for (const waiting of await f.store.consents.listWaiting(caller.tenantId, f.nowMs(), robotId)) {
+    if ((await closeConsentRequest(f, caller, robotId, waiting.intentDigest)).closed) closed++;
+  }
+  return { closed };
+}
+
 function tokenProblem(
   statement: ConsentStatement,
   waiting: ConsentRequestRecord,
@@ -168,12 +243,7 @@ export async function grantRobotConsent(
     );
   }
   if (waiting.state !== 'waiting' || waiting.deadlineMs <= nowMs) {
-    throw new ApiError(
-      'CONSENT_REQUEST_CLOSED',
-      waiting.state !== 'waiting'
-        ? `the consent request for ${intentDigest} was already granted by ${waiting.operatorId}`
-        : `the consent request for ${intentDigest} closed ${new Date(waiting.deadlineMs).toISOString()} (the edge vetoed the move)`,
-    );
+    throw new ApiError('CONSENT_REQUEST_CLOSED', closedBecause(waiting, intentDigest));
   }
   const keys = await operatorTrustedKeys(f.store, f.cloud.store, caller.tenantId);
   if (keys.length === 0) {

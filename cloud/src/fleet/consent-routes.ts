@@ -2,6 +2,8 @@
  * The consent relay's routes (consent-relay.ts, operator-keys.ts).
  * Edge (scope `edge`, its own robot only):
  *   `POST /api/v1/fleet/robots/:robotId/consent-requests` parks a request in the approvals queue;
+ *   `DELETE /api/v1/fleet/robots/:robotId/consent-requests/:intentDigest` says the edge stopped waiting;
+ *   `DELETE /api/v1/fleet/robots/:robotId/consent-requests` a starting edge closes all of its robot's;
  *   `GET  /api/v1/fleet/robots/:robotId/consents?waitMs=` takes the granted tokens (long poll);
  *   `GET  /api/v1/fleet/robots/:robotId/operator-keys` the enrolled operator keys the edge trusts.
  * Operators and admins:
@@ -23,6 +25,7 @@ import {
   Sha256HexSchema,
   OperatorKeysSchema,
   ConsentRequestPostedSchema,
+  ConsentRequestClosedSchema,
   base64UrlOfBytesSchema,
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
@@ -34,6 +37,8 @@ import { ROUTE_SCOPES } from '../app/scopes.js';
 import { ERROR_RESPONSES } from '../routes/error-responses.js';
 import type { ConsentRequestRecord } from '../store/consent-queue.js';
 import {
+  closeAllConsentRequests,
+  closeConsentRequest,
   grantRobotConsent,
   MAX_CONSENT_WAIT_MS,
   postConsentRequest,
@@ -86,6 +91,41 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
     async (request) => {
       const { robotId } = request.params as { robotId: string };
       return postConsentRequest(f, callerOf(request), robotId, request.body as ConsentRequest);
+    },
+  );
+  app.delete(
+    '/api/v1/fleet/robots/:robotId/consent-requests',
+    {
+      config: { scopes: ROUTE_SCOPES.edge },
+      schema: {
+        summary:
+          "A starting edge takes its robot's waiting moves out of the approvals queue (its waits are gone)",
+        params: RobotParams,
+        response: {
+          200: Type.Object({ closed: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const { robotId } = request.params as { robotId: string };
+      return closeAllConsentRequests(f, callerOf(request), robotId);
+    },
+  );
+  app.delete(
+    '/api/v1/fleet/robots/:robotId/consent-requests/:intentDigest',
+    {
+      config: { scopes: ROUTE_SCOPES.edge },
+      schema: {
+        summary:
+          'Take a waiting robot move out of the approvals queue: the edge no longer waits for its consent',
+        params: GrantParams,
+        response: { 200: ConsentRequestClosedSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => {
+      const { robotId, intentDigest } = request.params as { robotId: string; intentDigest: string };
+      return closeConsentRequest(f, callerOf(request), robotId, intentDigest);
     },
   );
   app.get(

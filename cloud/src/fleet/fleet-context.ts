@@ -16,4 +16,9 @@ export interface FleetContext {
   nowMs: () => number;
   /** How often an open live stream checks that its API key is still valid, ms. */
   liveKeyCheckMs: number;
+  /**
+   * Leaves the other replicas' live events (live-fanout.ts); gives back the listening connection, so it runs
+   * before the store closes (a PostgreSQL pool ends only once every connection is back).
+   */
+  leaveFanout: () => Promise<void>;
 }

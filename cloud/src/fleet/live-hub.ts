@@ -28,14 +28,14 @@ export interface ChainAlarm {
   atMs: number;
 }
 
-/** A robot consent request entering the approvals queue, or granted by an operator. */
+/** A robot consent request entering the approvals queue, granted by an operator, or closed by its edge. */
 export interface ConsentEvent {
   type: 'consent';
   robotId: string;
   intentId: string;
   intentDigest: string;
   scope: string;
-  state: 'waiting' | 'granted';
+  state: 'waiting' | 'granted' | 'closed';
   operatorId?: string;
   atMs: number;
 }
@@ -64,7 +64,21 @@ export class LiveHub {
     };
   }
 
+  /** Events published here also go to `relay` (the other replicas, live-fanout.ts). */
+  #relay: ((tenantId: string, event: LiveEvent) => void) | undefined;
+
+  relayTo(relay: ((tenantId: string, event: LiveEvent) => void) | undefined): void {
+    this.#relay = relay;
+  }
+
+  /** An event of this replica: to its listeners and, through the relay, to the other replicas'. */
   publish(tenantId: string, event: LiveEvent): void {
+    this.deliver(tenantId, event);
+    this.#relay?.(tenantId, event);
+  }
+
+  /** An event to this replica's listeners only (one another replica published). */
+  deliver(tenantId: string, event: LiveEvent): void {
     for (const { robotId, listener } of this.#listeners.get(tenantId) ?? []) {
       if (robotId === undefined || robotId === event.robotId) listener(event);
     }

@@ -7,6 +7,7 @@ import type { FleetContext } from './fleet-context.js';
 import { registerConsentRoutes } from './consent-routes.js';
 import { registerFleetRoutes } from './fleet-routes.js';
 import { ConsentWakeups } from './consent-relay.js';
+import { startLiveFanout } from './live-fanout.js';
 import { LiveHub } from './live-hub.js';
 import { DEFAULT_LIVE_KEY_CHECK_MS } from './live-stream.js';
 
@@ -28,7 +29,12 @@ export async function registerFleet(
     }),
     nowMs: options.nowMs ?? Date.now,
     liveKeyCheckMs: options.liveKeyCheckMs ?? DEFAULT_LIVE_KEY_CHECK_MS,
+    leaveFanout: async () => {},
   };
+  // the other replicas' events reach this replica's live streams; the app leaves before its store closes
+  f.leaveFanout = await startLiveFanout(f.live, cloud.store, (err) =>
+    app.log.warn({ err: err.message }, 'live view: an event could not be sent to the other replicas'),
+  );
   registerFleetRoutes(app, f);
   registerConsentRoutes(app, f);
   return f;

@@ -42,8 +42,6 @@ export interface ApprovalOutcome {
   at: string;
 }
 
-const LIST_LIMIT = 500;
-
 const RULES: Record<
   ApprovalVerb,
   { statuses: string[]; to: ProposalState; type: string; outcome: 'APPROVED' | 'DENY' | 'VETOED' }
@@ -57,12 +55,20 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** The tenant's pending items, oldest first; due ones are expired on the way. */
-export async function listApprovals(k: KernelContext, tenantId: string): Promise<ApprovalItem[]> {
+/**
+ * The tenant's pending items, oldest first, at most `approvalsListLimit`; due ones are expired on the way.
+ * `more` says that further items wait beyond the list: a held proposal executes when its hold ends unless
+ * vetoed, so an operator shown a cut list as the whole queue would let the unseen ones run unreviewed.
+ */
+export async function listApprovals(
+  k: KernelContext,
+  tenantId: string,
+): Promise<{ items: ApprovalItem[]; more: boolean }> {
   const nowMs = k.nowMs();
-  const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], LIST_LIMIT);
+  const limit = k.settings.approvalsListLimit;
+  const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], limit + 1);
   const items: ApprovalItem[] = [];
-  for (const p of open) {
+  for (const p of open.slice(0, limit)) {
     if (nowMs > p.expiresAtMs) {
       await expireProposal(k, p, nowMs);
       continue;
@@ -84,7 +90,7 @@ export async function listApprovals(k: KernelContext, tenantId: string): Promise
       ...(b.remediation ? { remediation: b.remediation } : {}),
     });
   }
-  return items;
+  return { items, more: open.length > limit };
 }
 
 function conflict(message: string, p: ProposalRecord | undefined, current?: ProposalState): ApiError {

@@ -18,6 +18,11 @@ export interface KernelRuleSettings {
 export interface KernelSettings extends KernelRuleSettings {
   /** How often the expiry sweep runs; 0 turns it off (expiry then happens when a proposal is touched). */
   expirySweepMs: number;
+  /**
+   * Most proposals `GET /api/v1/approvals` lists, oldest first; beyond it the answer says more wait
+   * (`moreItems`), so an operator never takes a cut list for the whole queue.
+   */
+  approvalsListLimit: number;
 }
 
 export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
@@ -27,4 +32,5 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   executeTtlMs: 5 * 60_000,
   approvalTtlMs: 60 * 60_000,
   expirySweepMs: 10_000,
+  approvalsListLimit: 500,
 };

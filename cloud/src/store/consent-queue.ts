@@ -7,7 +7,11 @@ import type { ConsentRequest } from '@pentagate/protocol';
 import type { AuditRecord } from './records.js';
 import type { AuditEntryBuilder } from './store.js';
 
-export type ConsentRequestState = 'waiting' | 'granted' | 'delivered';
+/**
+ * `closed`: the edge stopped waiting before any token came through the cloud (consent arrived on its consent
+ * topic, the intent was superseded or vetoed, the edge restarted) and said so; nothing is relayed for it.
+ */
+export type ConsentRequestState = 'waiting' | 'granted' | 'delivered' | 'closed';
 
 export interface ConsentRequestRecord {
   tenantId: string;
@@ -48,6 +52,16 @@ export interface ConsentQueue {
     robotId: string,
     intentDigest: string,
     grant: ConsentGrantWrite,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined>;
+  /**
+   * Closes a request still waiting, with its audit entry (the edge no longer waits for it); undefined when it
+   * is not waiting (granted already, or unknown): a grant that won the race stays as it is.
+   */
+  close(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
     audit: AuditEntryBuilder,
   ): Promise<AuditRecord | undefined>;
   /** The granted tokens of a robot not yet taken, marked delivered in the same step (each is taken once). */

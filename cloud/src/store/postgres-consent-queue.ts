@@ -67,6 +67,22 @@ export class PostgresConsentQueue implements ConsentQueue {
     });
   }
 
+  close(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined> {
+    return this.#store.transaction(async (c, appendAudit) => {
+      const updated = await c.query(
+        `UPDATE fleet_consent_requests SET state = 'closed'
+          WHERE tenant_id = $1 AND robot_id = $2 AND intent_digest = $3 AND state = 'waiting'`,
+        [tenantId, robotId, intentDigest],
+      );
+      return updated.rowCount === 1 ? appendAudit(audit) : undefined;
+    });
+  }
+
   takeGranted(tenantId: string, robotId: string, nowMs: number): Promise<unknown[]> {
     return this.#store.transaction(async (c) => {
       const res = await c.query(

@@ -352,6 +352,53 @@ export class PostgresStore implements Store {
     return this.#statistics.settled();
   }
 
+  /**
+   * Notifies the listeners of `channel` in this store's schema (every replica's `listen`); delivered when the
+   * statement commits, to every session listening then (PostgreSQL NOTIFY: at most 8,000 bytes).
+   */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.#query('SELECT pg_notify($1, $2)', [this.#channel(channel), payload]);
+  }
+
+  /**
+   * Listens to `channel` in this store's schema on a connection of its own from the pool, given back when the
+   * returned function is called (before close(), which waits for it). A dropped connection is replaced after
+   * a second; what was notified meanwhile is not delivered again (listeners treat notifications as hints).
+   */
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const name = this.#channel(channel);
+    let stopped = false;
+    let current: pg.PoolClient | undefined;
+    const connect = async (): Promise<void> => {
+      const client = await this.#pool.connect();
+      client.on('notification', (n) => {
+        if (n.channel === name && n.payload !== undefined) onPayload(n.payload);
+      });
+      client.on('error', () => {
+        if (current === client) current = undefined;
+        client.release(true);
+        if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+      });
+      await client.query(`LISTEN "${name}"`);
+      if (stopped) return client.release();
+      current = client;
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      const client = current;
+      current = undefined;
+      if (!client) return;
+      await client.query(`UNLISTEN "${name}"`).catch(() => {});
+      client.release();
+    };
+  }
+
+  /** A channel name of this schema: NOTIFY channels are database-wide, schemas are not. */
+  #channel(channel: string): string {
+    return `${this.schema ?? 'public'}.${channel}`.slice(0, 63);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -76,6 +76,22 @@ export class SqliteConsentQueue implements ConsentQueue {
     });
   }
 
+  close(
+    tenantId: string,
+    robotId: string,
+    intentDigest: string,
+    audit: AuditEntryBuilder,
+  ): Promise<AuditRecord | undefined> {
+    return this.#store.runWrite(({ db, appendAudit }) => {
+      const updated = preparedOnce(
+        db,
+        `UPDATE fleet_consent_requests SET state = 'closed'
+            WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ? AND state = 'waiting'`,
+      ).run(tenantId, robotId, intentDigest);
+      return updated.changes === 1 ? appendAudit(audit) : undefined;
+    });
+  }
+
   takeGranted(tenantId: string, robotId: string, nowMs: number): Promise<unknown[]> {
     return this.#store.runWrite(({ db }) => {
       const rows = preparedOnce(

@@ -462,3 +462,84 @@ t.test('times past what a Date holds are refused 400, not answered as server fau
     'the refusals recorded, nothing else but the valid request',
   );
 });
+
+t.test('a move its edge stopped waiting for leaves the queue and takes no grant', async (t) => {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+  const alice = testOperator('alice');
+  await enrol(cloud, alice);
+  const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+  await park(cloud, edgeKey, request);
+  const close = (key: string) =>
+    cloud.app.inject({
+      method: 'DELETE',
+      url: `${REQUESTS('arm-1')}/${request.intentDigest}`,
+      headers: bearer(key),
+    });
+  const queue = async () =>
+    (
+      await cloud.app.inject({
+        method: 'GET',
+        url: '/api/v1/approvals',
+        headers: bearer(cloud.a.keys.operator),
+      })
+    ).json().robotConsents;
+
+  t.equal(
+    (await close(otherKey)).json().error.code,
+    'ROBOT_FORBIDDEN',
+    "another robot's edge cannot close it",
+  );
+  t.equal((await queue()).length, 1, 'still waiting');
+  // the edge took consent from its consent topic (or vetoed the move): it says so
+  const closed = await close(edgeKey);
+  t.equal(closed.statusCode, 200, closed.body);
+  t.equal(closed.json().closed, true);
+  t.same(await queue(), [], 'the operator no longer sees a move that already ran');
+  const late = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
+  t.equal(late.statusCode, 409);
+  t.match(late.json().error, { code: 'CONSENT_REQUEST_CLOSED', message: /no longer waits/ });
+  t.same((await close(edgeKey)).json(), { closed: false }, 'closing twice changes nothing');
+  const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type).filter((type) => type.startsWith('consent.')),
+    ['consent.request', 'consent.closed'],
+    'the close is audited once',
+  );
+});
+
+t.test(
+  "a starting edge closes its robot's moves an earlier run left waiting, and no other robot's",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const now = Date.now();
+    await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-a'), now));
+    await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-b'), now));
+    const other = consentRequestFor(liftIntent('arm-2', 'lift-c'), now);
+    await cloud.app.inject({
+      method: 'POST',
+      url: REQUESTS('arm-2'),
+      headers: bearer(otherKey),
+      payload: other,
+    });
+    const closeAll = (key: string) =>
+      cloud.app.inject({ method: 'DELETE', url: REQUESTS('arm-1'), headers: bearer(key) });
+    t.equal((await closeAll(otherKey)).json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge cannot");
+    const closed = await closeAll(edgeKey);
+    t.equal(closed.statusCode, 200, 'the restarted edge of arm-1 closes its own');
+    t.same(closed.json(), { closed: 2 });
+    const queue = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/approvals',
+      headers: bearer(cloud.a.keys.operator),
+    });
+    t.same(
+      queue.json().robotConsents.map((r: { robotId: string }) => r.robotId),
+      ['arm-2'],
+      "arm-2's move still waits",
+    );
+  },
+);

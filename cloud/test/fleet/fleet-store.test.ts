@@ -251,6 +251,41 @@ async function consentContract(t: Tap, store: Store): Promise<void> {
     undefined,
     'an open wait is not reopened',
   );
+
+  // The edge stops waiting (consent on its topic, a veto): the request leaves the queue and takes no grant.
+  const closes = await Promise.all(
+    [1, 2].map(() =>
+      fleet.consents.close('ten-a', 'arm-1', request.intentDigest, entry('consent.closed', {})),
+    ),
+  );
+  t.equal(closes.filter(Boolean).length, 1, 'closed once, audited once');
+  t.same(await fleet.consents.listWaiting('ten-a', T0 + 5010), [], 'a closed request is not listed');
+  t.equal(
+    await fleet.consents.grant(
+      'ten-a',
+      'arm-1',
+      request.intentDigest,
+      { token, operatorId: 'alice', nowMs: T0 + 5010 },
+      entry('consent.grant', {}),
+    ),
+    undefined,
+    'nor granted',
+  );
+  const third = { ...record, createdAtMs: T0 + 7000, deadlineMs: T0 + 8000 };
+  t.ok(await fleet.consents.put(third, entry('consent.request', {})), 'parked again, it waits again');
+  await fleet.consents.grant(
+    'ten-a',
+    'arm-1',
+    request.intentDigest,
+    { token, operatorId: 'alice', nowMs: T0 + 7010 },
+    entry('consent.grant', {}),
+  );
+  t.equal(
+    await fleet.consents.close('ten-a', 'arm-1', request.intentDigest, entry('consent.closed', {})),
+    undefined,
+    'a granted request is not closed: the grant that won stays',
+  );
+  t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.state, 'granted');
 }
 
 t.test('SQLite fleet store', async (t) => {

@@ -6,13 +6,14 @@
 import type { Page, Request } from 'playwright-core';
 import type { Test } from 'tap';
 import { launchChromium } from '../../../scripts/test/chromium.js';
+import type { KernelSettings } from '../../src/kernel/kernel-settings.js';
 import { ledgerWrite } from '../kernel/kernel-helpers.js';
 import { bearer, testCloud } from './cloud-app.js';
 import { consentRequestFor, liftIntent } from './consent.js';
 import { testRobot } from './fleet.js';
 
-export async function consoleBench(t: Test) {
-  const cloud = await testCloud(t, { kernel: { expirySweepMs: 0 } });
+export async function consoleBench(t: Test, kernel: Partial<KernelSettings> = {}) {
+  const cloud = await testCloud(t, { kernel: { expirySweepMs: 0, ...kernel } });
   const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium(t);
   const inject = (method: 'GET' | 'POST', key: string, url: string, payload?: object) =>

@@ -51,6 +51,8 @@ export interface AuditShipperOptions {
    * the cloud holds them in its verified log, the robot's disk need not.
    */
   compactAfterRecords?: number;
+  /** Called with each acknowledgement of the cloud (how many of the robot's records it holds). */
+  onAcknowledged?: (acknowledged: number) => void;
 }
 
 const RETRY_MIN_MS = 250;
@@ -64,6 +66,7 @@ export class AuditShipper {
   readonly #pollMs: number;
   readonly #retryMaxMs: number;
   readonly #compactAfterRecords: number;
+  readonly #onAcknowledged: ((acknowledged: number) => void) | undefined;
   readonly #stop = new AbortController();
   #state: LinkState = 'connecting';
   /** The cloud's last acknowledgement; undefined until the link has come up. */
@@ -80,6 +83,7 @@ export class AuditShipper {
     this.#pollMs = options.pollMs ?? 250;
     this.#retryMaxMs = options.retryMaxMs ?? 5000;
     this.#compactAfterRecords = options.compactAfterRecords ?? 10_000;
+    this.#onAcknowledged = options.onAcknowledged;
   }
 
   get state(): LinkState {
@@ -193,6 +197,7 @@ export class AuditShipper {
   #acknowledge(acknowledged: number): void {
     this.#cloudAcknowledged = acknowledged;
     this.#metrics.setChain(this.#outbox.count, acknowledged);
+    this.#onAcknowledged?.(acknowledged);
   }
 
   #onFailure(err: unknown): void {

@@ -18,6 +18,7 @@ import {
   type TrustedKey,
   OperatorKeysSchema,
   ConsentRequestPostedSchema,
+  ConsentRequestClosedSchema,
   validate,
 } from '@pentagate/protocol';
 
@@ -26,6 +27,14 @@ const ACK = (v: unknown) => validate(EdgeChainAckSchema, v, 'cloud acknowledgeme
 const RELAY = (v: unknown) => validate(ConsentRelaySchema, v, 'consent relay');
 const KEYS = (v: unknown) => validate(OperatorKeysSchema, v, 'operator keys');
 const POSTED = (v: unknown) => validate(ConsentRequestPostedSchema, v, 'consent request answer');
+const CLOSED = (v: unknown) => validate(ConsentRequestClosedSchema, v, 'consent request close answer');
+const CLOSED_ALL = (v: unknown) => {
+  const closed = (v as { closed?: unknown } | null)?.closed;
+  if (typeof closed !== 'number' || !Number.isInteger(closed) || closed < 0) {
+    throw new UplinkError('CLOUD_REFUSED', 'consent requests close answer: expected { closed: integer }');
+  }
+  return { closed };
+};
 
 export type UplinkErrorCode = 'CLOUD_UNREACHABLE' | 'CLOUD_REFUSED' | 'CLOUD_DIVERGED';
 
@@ -93,6 +102,17 @@ export class CloudLink {
   /** Parks a move waiting for consent in the cloud's approvals queue (idempotent). */
   async postConsentRequest(request: ConsentRequest, signal?: AbortSignal): Promise<void> {
     await this.#request('POST', this.#robot('consent-requests'), request, POSTED, signal);
+  }
+
+  /** Takes a posted move out of the cloud's approvals queue: this edge no longer waits for its consent. */
+  async closeConsentRequest(intentDigest: string, signal?: AbortSignal): Promise<void> {
+    await this.#request('DELETE', this.#robot(`consent-requests/${intentDigest}`), undefined, CLOSED, signal);
+  }
+
+  /** Closes every move of this robot still waiting in the cloud's queue (a starting edge waits for none). */
+  async closeAllConsentRequests(signal?: AbortSignal): Promise<number> {
+    return (await this.#request('DELETE', this.#robot('consent-requests'), undefined, CLOSED_ALL, signal))
+      .closed;
   }
 
   /** The operator tokens granted since the last call; the cloud holds the request up to `waitMs`. */

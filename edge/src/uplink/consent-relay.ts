@@ -14,11 +14,11 @@
  */
 import type { ConsentRequest, TrustedKey } from '@pentagate/protocol';
 import type { Logger } from 'pino';
-import type { CloudLink } from './cloud-link.js';
+import { type CloudLink, UplinkError } from './cloud-link.js';
 
 export interface ConsentRelayGate {
-  /** The digests of the intents waiting now (cheap: polled). */
-  waitingConsents(): { intentDigest: string }[];
+  /** The digests of the intents waiting now and until when, edge clock (cheap: polled). */
+  waitingConsents(): { intentDigest: string; deadlineMs: number }[];
   /** What an operator needs to judge one of them (built once per waiting intent, when it is posted). */
   consentRequest(intentDigest: string): ConsentRequest | undefined;
   trustOperatorKeys(keys: readonly TrustedKey[]): void;
@@ -44,8 +44,15 @@ export class ConsentRelay {
   readonly #o: Required<Omit<ConsentRelayOptions, 'link' | 'gate' | 'deliver' | 'logger'>> &
     ConsentRelayOptions;
   readonly #stop = new AbortController();
-  /** Intent digests the cloud has stored a request for. */
-  readonly #posted = new Set<string>();
+  /** Intent digests the cloud has stored a request for, with the edge's deadline of each. */
+  readonly #posted = new Map<string, number>();
+  /**
+   * Posted intents no longer waiting here whose request the cloud still lists, with their deadline: each is
+   * closed in the cloud (retried while the cloud is down), so operators never see — and sign — a move that
+   * already ran on consent from the consent topic, was vetoed, or was forgotten. Past its deadline the
+   * cloud drops it by itself.
+   */
+  readonly #toClose = new Map<string, number>();
   #loops: Promise<void>[] = [];
   #down = false;
   #keysReadAtMs = Number.NEGATIVE_INFINITY;
@@ -65,12 +72,44 @@ export class ConsentRelay {
     await Promise.all(this.#loops);
   }
 
-  /** Posts the requests the cloud does not have yet; forgets those no longer waiting. */
+  /**
+   * Posts the requests the cloud does not have yet; forgets those no longer waiting. First, once, closes the
+   * requests the cloud still lists for this robot: a starting node's gate waits for none of them (its waits
+   * lived in the process before), so an operator must not be shown them.
+   */
   async #postLoop(): Promise<void> {
+    let cleared = false;
     while (!this.#stop.signal.aborted) {
-      const digests = new Set(this.#o.gate.waitingConsents().map((w) => w.intentDigest));
-      for (const d of this.#posted) if (!digests.has(d)) this.#posted.delete(d);
+      if (!cleared) {
+        try {
+          const closed = await this.#o.link.closeAllConsentRequests(this.#stop.signal);
+          if (closed > 0) {
+            this.#o.logger.info(
+              { closed },
+              'consent relay: closed the moves an earlier run left in the queue',
+            );
+          }
+          cleared = true;
+        } catch (err) {
+          if (this.#stop.signal.aborted) break;
+          // a refusal (an older cloud without the route, a retired robot) is not fixed by retrying
+          cleared = err instanceof UplinkError && err.code === 'CLOUD_REFUSED';
+          this.#failed(err);
+          if (!cleared) {
+            await this.#sleep(this.#o.retryMs);
+            continue;
+          }
+        }
+      }
+      const waiting = new Map(this.#o.gate.waitingConsents().map((w) => [w.intentDigest, w.deadlineMs]));
+      const digests = new Set(waiting.keys());
+      for (const [d, deadlineMs] of this.#posted) {
+        if (digests.has(d)) continue;
+        this.#posted.delete(d);
+        this.#toClose.set(d, deadlineMs);
+      }
       try {
+        await this.#closeEnded();
         const fresh = [...digests]
           .filter((d) => !this.#posted.has(d))
           .map((d) => this.#o.gate.consentRequest(d))
@@ -83,7 +122,8 @@ export class ConsentRelay {
         }
         for (const request of fresh) {
           await this.#o.link.postConsentRequest(request, this.#stop.signal);
-          this.#posted.add(request.intentDigest);
+          this.#posted.set(request.intentDigest, request.deadlineMs);
+          this.#toClose.delete(request.intentDigest);
           this.#o.logger.info(
             { intentId: request.intentId, intentDigest: request.intentDigest, scope: request.scope },
             'consent relay: move waiting for an operator posted to the cloud',
@@ -124,6 +164,23 @@ export class ConsentRelay {
         this.#failed(err);
         await this.#sleep(this.#o.retryMs);
       }
+    }
+  }
+
+  /** Closes in the cloud the requests of moves that stopped waiting here (consent-routes.ts, DELETE). */
+  async #closeEnded(): Promise<void> {
+    for (const [digest, deadlineMs] of this.#toClose) {
+      if (Date.now() >= deadlineMs) {
+        this.#toClose.delete(digest);
+        continue;
+      }
+      try {
+        await this.#o.link.closeConsentRequest(digest, this.#stop.signal);
+      } catch (err) {
+        // a refusal (a retired robot, a revoked key) is not fixed by retrying; an unreachable cloud may be
+        if (!(err instanceof UplinkError && err.code === 'CLOUD_REFUSED')) throw err;
+      }
+      this.#toClose.delete(digest);
     }
   }
 

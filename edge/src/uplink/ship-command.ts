@@ -15,13 +15,43 @@ import { AuditShipper } from './audit-shipper.js';
 import { CloudLink, UplinkError } from './cloud-link.js';
 import { UplinkMetrics } from './uplink-metrics.js';
 
+/** How often `edge ship` says how far it got while a backlog ships (a day offline is minutes of uploads). */
+export const SHIP_PROGRESS_MS = 2000;
+
+/**
+ * Progress lines on stderr: where the cloud's copy starts, then at most every SHIP_PROGRESS_MS how many of
+ * the records the cloud holds and the rate, so a long catch-up never looks hung.
+ */
+function shipProgress(io: { err(text: string): void }, robotId: string, total: number) {
+  const startedMs = Date.now();
+  let first: number | undefined;
+  let saidMs = startedMs;
+  return (acknowledged: number) => {
+    const nowMs = Date.now();
+    if (first === undefined) {
+      first = acknowledged;
+      if (acknowledged < total) {
+        io.err(
+          `pentagate edge ship: robot ${robotId}: the cloud holds ${acknowledged} of ${total} records; shipping ${total - acknowledged}`,
+        );
+      }
+      return;
+    }
+    if (nowMs - saidMs < SHIP_PROGRESS_MS || acknowledged >= total) return;
+    saidMs = nowMs;
+    const rate = Math.round(((acknowledged - first) * 1000) / Math.max(1, nowMs - startedMs));
+    io.err(`pentagate edge ship: ${acknowledged} of ${total} records in the cloud (${rate} records/s)`);
+  };
+}
+
 export const edgeShipCommand: Command = {
   path: ['edge', 'ship'],
   summary: "Ship a stopped edge's audit outbox to the cloud once",
   usage: '--state-dir DIR --robot ROBOT_ID --cloud URL --cloud-key-file FILE [--json]',
   description: [
     'Opens the audit outbox in --state-dir (the edge must not be running), asks the cloud where its copy of',
-    "the robot's chain ends, ships the rest in order and exits. Prints how many records the cloud holds.",
+    "the robot's chain ends, ships the rest in order and exits. Prints how many records the cloud holds;",
+    'while a backlog ships, says on stderr every 2 s how far it got.',
     'Exit codes: 0 everything shipped, 1 the cloud is unreachable or refused the records, 2 bad usage or an',
     'unreadable outbox.',
   ].join('\n'),
@@ -61,6 +91,7 @@ export const edgeShipCommand: Command = {
         link,
         metrics: new UplinkMetrics(new EdgeMetrics().registry),
         logger: createEdgeLogger({ level: 'silent' }),
+        onAcknowledged: shipProgress(io, robotId, outbox.count),
       });
       let acknowledged: number;
       try {

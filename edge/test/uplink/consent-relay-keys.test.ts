@@ -71,7 +71,7 @@ async function relayWith(t: Test, state: CloudState) {
   const relay = new ConsentRelay({
     link: new CloudLink({ url, key: 'pgk_test', robotId: ROBOT }),
     gate: {
-      waitingConsents: () => [{ intentDigest: DIGEST }],
+      waitingConsents: () => [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }],
       consentRequest: () => ({ intentDigest: DIGEST }) as unknown as ConsentRequest,
       trustOperatorKeys: (keys) => {
         trusted = keys.map((k) => k.kid);

@@ -43,7 +43,12 @@ export const ApprovalItemSchema = Type.Object(
 );
 
 const ListSchema = Type.Object(
-  { items: Type.Array(ApprovalItemSchema), robotConsents: Type.Array(RobotConsentItemSchema) },
+  {
+    items: Type.Array(ApprovalItemSchema),
+    /** More proposals wait than `items` lists (the oldest are listed): decide those, then read again. */
+    moreItems: Type.Boolean(),
+    robotConsents: Type.Array(RobotConsentItemSchema),
+  },
   { additionalProperties: false },
 );
 
@@ -84,7 +89,8 @@ export function registerApprovals(
     },
     async (request) => {
       const tenantId = callerOf(request).tenantId;
-      return { items: await listApprovals(k, tenantId), robotConsents: await robotConsents(tenantId) };
+      const { items, more } = await listApprovals(k, tenantId);
+      return { items, moreItems: more, robotConsents: await robotConsents(tenantId) };
     },
   );
   for (const verb of APPROVAL_VERBS) {

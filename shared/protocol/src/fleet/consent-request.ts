@@ -75,6 +75,12 @@ export const ConsentRequestPostedSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The cloud's answer to an edge closing a request: taken out of the queue now, or not waiting there. */
+export const ConsentRequestClosedSchema = Type.Object(
+  { closed: Type.Boolean(), auditIndex: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+
 /** The operator keys an edge trusts through the registry: trust entries of role `operator`. */
 export const OperatorKeysSchema = Type.Object(
   { keys: Type.Array(TrustedKeySchema, { maxItems: 1024 }) },
