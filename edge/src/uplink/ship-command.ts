@@ -49,7 +49,7 @@ export const edgeShipCommand: Command = {
   summary: "Ship a stopped edge's audit outbox to the cloud once",
   usage: '--state-dir DIR --robot ROBOT_ID --cloud URL --cloud-key-file FILE [--json]',
   description: [
-    'Opens the audit outbox in --state-dir (the edge must not be running), asks the cloud where its copy of',
+    'Opens the audit outbox in --state-dir (refused while an edge runs on it), asks the cloud where its copy of',
     "the robot's chain ends, ships the rest in order and exits. Prints how many records the cloud holds;",
     'while a backlog ships, says on stderr every 2 s how far it got.',
     'Exit codes: 0 everything shipped, 1 the cloud is unreachable or refused the records, 2 bad usage or an',
