@@ -113,7 +113,14 @@ for (const [storage, file, open] of [
     t.equal(s.intents, 2);
     t.equal(s.verdicts.byOutcome.signed, 1, 'the command at 200 ms, with the aisle clear');
     t.equal(s.commands.motion, 1);
+    // The motion signed at 200 ms may still run until validForMs past its plan (the controller may take the
+    // command late), so it is watched through the GPS burst, where the pose goes stale: a STOP.
     t.match(s.firstVeto, {
+      outcome: 'stopped',
+      offsetMs: 480,
+      violation: /^INVARIANT\.STALE_DATA: pose\/pose seq \d+ is \d+ ms old > maxAgeMs 100/,
+    });
+    t.match(s.firstFailureByVertex.RISK, {
       outcome: 'vetoed',
       offsetMs: 801,
       violation: /^RISK\.HUMAN_IN_RADIUS: human at 1\.02 m/,
