@@ -4,7 +4,7 @@
  * every answer to it — errors and 401s included — carries Access-Control-Allow-Origin and the exposed
  * headers; another origin gets no CORS headers; the console is untouched.
  */
-import { request } from 'node:http';
+import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { runCli } from '@pentagate/protocol';
 import t from 'tap';
@@ -136,6 +136,26 @@ t.test('an allowed origin: preflight 204, every answer readable by the page', as
   });
   t.equal(plainOptions.statusCode, 405);
   exposed(plainOptions);
+});
+
+t.test('the live stream, which writes its own headers, carries them too', async (t) => {
+  const cloud = await testCloud(t, { corsOrigins: [ORIGIN] });
+  const url = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const req = get(
+      `${url}/api/v1/fleet/live`,
+      { headers: { ...bearer(cloud.a.keys.auditor), origin: ORIGIN } },
+      (res) => {
+        resolve({ status: res.statusCode, ...res.headers });
+        req.destroy();
+      },
+    );
+    req.on('error', reject);
+  });
+  t.equal(headers.status, 200);
+  t.match(headers['content-type'], /^text\/event-stream/);
+  t.equal(headers['access-control-allow-origin'], ORIGIN);
+  t.equal(headers.vary, 'Origin');
 });
 
 t.test('a rate-limited answer is readable with its retry-after', async (t) => {
