@@ -21,6 +21,7 @@ import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
+import { type CorsHeaders, corsOriginOf, registerCors } from './cors.js';
 import type { CloudContext } from './context.js';
 import { type ErrorResponder, registerErrorHandler } from './error-handler.js';
 import { registerDrain } from './inflight.js';
@@ -81,6 +82,11 @@ export interface BuildAppOptions {
    * (public-url.ts); none → the path alone.
    */
   publicUrl?: string;
+  /**
+   * Origins whose pages may call the API with fetch (cors.ts): each exactly as a browser sends it, e.g.
+   * `https://agents.example.com`; none (default) → no CORS headers, and a preflight gets 405 as before.
+   */
+  corsOrigins?: readonly string[];
   /** How often an open live stream (`GET /api/v1/fleet/live`) checks that its API key is still valid (default 5 s). */
   liveKeyCheckMs?: number;
   /** Kernel settings (cloud/src/kernel/kernel-settings.ts); the kernel also uses `nowMs`. */
@@ -119,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     throw new RangeError(`requestTimeoutMs must be a positive integer, got ${requestTimeout}`);
   }
   const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOf(options.publicUrl);
+  const corsOrigins = (options.corsOrigins ?? []).map(corsOriginOf);
   const level = typeof options.logger === 'string' ? options.logger : 'info';
   const store = options.store;
   const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
@@ -127,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const nowMs = options.nowMs ?? Date.now;
   let reportError: (err: unknown) => void = () => {};
   let respondToError: ErrorResponder = async () => {};
+  let corsHeaders: CorsHeaders = () => false;
   const tally = new RefusalTally(audit, {
     ...DEFAULT_REFUSAL_TALLY,
     ...options.refusalTally,
@@ -154,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     clientErrorHandler: clientErrorHandler(audit, tally, (err) => reportError(err)),
     // router errors (bad percent-encoding, over-long parameters) go through the error handler
     frameworkErrors: (error, request, reply) => {
+      corsHeaders(request, reply);
       void respondToError(error, request, reply);
     },
   });
@@ -185,6 +194,10 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     'custody trust',
   );
 
+  const routes = new RouteMethods();
+  routes.register(app);
+  // first, so that every answer of the API carries its CORS headers, a draining 503 included
+  corsHeaders = registerCors(app, corsOrigins, routes);
   const drain = registerDrain(app, { drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
   const rateLimit = options.rateLimit === false ? undefined : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
   registerJsonBodyParser(
@@ -193,8 +206,6 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     rateLimit && new BodyByteBudget(rateLimit.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, rateLimit.timeWindowMs),
   );
   registerSchemaValidator(app);
-  const routes = new RouteMethods();
-  routes.register(app);
   respondToError = registerErrorHandler(app, { audit, tally, routes });
   tally.start();
   const metrics = registerMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });

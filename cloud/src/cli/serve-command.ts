@@ -1,6 +1,7 @@
 /** `pentagate cloud serve`: the control plane on a port until SIGINT or SIGTERM, then a graceful stop. */
 import { EventEmitter } from 'node:events';
 import { type Command, onStopRequest, UsageError } from '@pentagate/protocol';
+import { corsOriginOf } from '../app/cors.js';
 import { publicUrlOf } from '../app/public-url.js';
 import { DEFAULT_RATE_LIMIT } from '../app/rate-limit.js';
 import { startServer } from './server.js';
@@ -52,7 +53,7 @@ export const serveCommand: Command = {
   path: ['cloud', 'serve'],
   summary: 'Run the cloud control plane (agentgate, proofs, audit log) on a port',
   usage:
-    '[--port N] [--host ADDR] [--public-url URL] [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
+    '[--port N] [--host ADDR] [--public-url URL] [--cors-origin ORIGIN]… [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
   description:
     'Serves the HTTP API (see GET /openapi.json) until SIGINT/SIGTERM; then it stops accepting requests,\n' +
     'lets in-flight ones finish (their audit entries are durable before they answer) and closes the store.\n' +
@@ -68,6 +69,14 @@ export const serveCommand: Command = {
       description:
         'the address agents reach the API at, e.g. behind a proxy under a path prefix; registration then\n' +
         'answers with propose_endpoint under it (default: the path /api/v1/agentgate/propose alone)',
+    },
+    'cors-origin': {
+      type: 'string',
+      valueName: 'ORIGIN',
+      multiple: true,
+      description:
+        'let pages of this origin call the API with fetch (CORS), e.g. https://agents.example.com\n' +
+        '(repeatable; exact origins only, no wildcard; default: none, no CORS headers)',
     },
     policy: {
       type: 'string',
@@ -125,6 +134,14 @@ export const serveCommand: Command = {
         throw new UsageError(`--public-url: ${(err as Error).message}`);
       }
     }
+    const corsOrigins = (args.options['cors-origin'] as string[] | undefined) ?? [];
+    for (const origin of corsOrigins) {
+      try {
+        corsOriginOf(origin);
+      } catch (err) {
+        throw new UsageError(`--cors-origin: ${(err as Error).message}`);
+      }
+    }
     const server = await startServer({
       port: portOf(stringOption(args, 'port')),
       host: stringOption(args, 'host') ?? '127.0.0.1',
@@ -148,6 +165,7 @@ export const serveCommand: Command = {
         ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
         ...(requestTimeout ? { requestTimeoutMs: requestTimeout } : {}),
         ...(publicUrl !== undefined ? { publicUrl } : {}),
+        ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       },
     });
     const signal = shutdownSignal();

@@ -9,6 +9,7 @@
  * same reason one key holds at most MAX_STREAMS_PER_KEY streams open (each holds a socket and a file
  * descriptor for as long as it lasts, which the request rate limit does not bound).
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../app/errors.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';
@@ -45,7 +46,9 @@ export function streamLiveEvents(
   hub.streamOpened(keyCheck.keyId);
   reply.hijack();
   const res = reply.raw;
+  // the headers the request hooks set (CORS, cors.ts) too: a hijacked reply does not send them itself
   res.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
