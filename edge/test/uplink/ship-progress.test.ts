@@ -2,7 +2,9 @@
  * `pentagate edge ship` on a backlog says how far it got: where the cloud's copy starts, then every few
  * seconds how many records the cloud holds, on stderr (stdout keeps the one result line, `--json` parseable).
  * A day offline is minutes of uploads, and a command silent that long looks hung. The cloud here is a small
- * real HTTP server answering the two routes shipping uses, each upload taking ~0.9 s.
+ * real HTTP server answering the two routes shipping uses, each upload of 100 records taking at least
+ * 0.8 × SHIP_PROGRESS_MS: the second of the three acknowledgements comes after SHIP_PROGRESS_MS and before
+ * the last, however fast the machine (at 0.45 × it came before it on a quiet one, and no line was due).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -49,7 +51,7 @@ t.test('a backlog shipped by edge ship reports its progress on stderr', async (t
       setTimeout(() => {
         held = records.at(-1)!.index + 1;
         answer();
-      }, 0.45 * SHIP_PROGRESS_MS);
+      }, 0.8 * SHIP_PROGRESS_MS);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
