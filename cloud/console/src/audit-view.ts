@@ -54,7 +54,7 @@ function reportView(report: VerificationReport): HTMLElement {
   );
 }
 
-/** Entries per page; the route reads at most 2,000 log positions per call, so a page may hold fewer. */
+/** Entries per page; the route fills a page from the tenant's index, so only the last page holds fewer. */
 const PAGE_SIZE = 20;
 
 /**

@@ -6,13 +6,11 @@
  */
 import { get, request } from 'node:http';
 import { join } from 'node:path';
-import { runCli } from '@pentagate/protocol';
 import t from 'tap';
 import { corsOriginOf } from '../../src/app/cors.js';
-import { commands } from '../../src/commands.js';
 import { serveShutdown } from '../../src/cli/serve-command.js';
 import { CONSOLE_CSP } from '../../src/console/register-console.js';
-import { cli } from '../helpers/cli.js';
+import { cli, serveInProcess } from '../helpers/cli.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
 import { ledgerWrite } from '../kernel/kernel-helpers.js';
 
@@ -221,40 +219,17 @@ t.test('buildApp refuses a wildcard; cloud serve refuses it with exit code 2', a
 
 t.test('cloud serve --cors-origin (repeatable) answers those origins', async (t) => {
   const dir = t.testdir();
-  let resolveUrl: (url: string) => void = () => {};
-  const url = new Promise<string>((r) => {
-    resolveUrl = r;
-  });
-  let err = '';
   const second = 'http://127.0.0.1:5173';
-  const exit = runCli(
-    [
-      'cloud',
-      'serve',
-      '--port',
-      '0',
-      '--state-dir',
-      join(dir, 'state'),
-      '--log-level',
-      'silent',
-      '--json',
-      '--cors-origin',
-      ORIGIN,
-      '--cors-origin',
-      second,
-    ],
-    commands,
-    {
-      out: (text) => resolveUrl(JSON.parse(text).url),
-      err: (text) => {
-        err += text;
-      },
-    },
+  const { base, exit } = await serveInProcess(
+    '--state-dir',
+    join(dir, 'state'),
+    '--log-level',
+    'silent',
+    '--cors-origin',
+    ORIGIN,
+    '--cors-origin',
+    second,
   );
-  const base = await Promise.race([
-    url,
-    exit.then((code) => Promise.reject(new Error(`serve exited ${code}: ${err}`))),
-  ]);
   const ask = (origin: string) =>
     new Promise<{ status: number; allowOrigin: unknown }>((resolve, reject) => {
       const req = request(`${base}/api/v1/kernel/authorize`, {

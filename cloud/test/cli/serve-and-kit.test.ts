@@ -6,15 +6,14 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrustStore, generateEd25519, writeEd25519KeyFile } from '@pentagate/crypto';
-import { InvalidInputError, runCli } from '@pentagate/protocol';
+import { InvalidInputError } from '@pentagate/protocol';
 import { verifyAuditKit } from '@pentagate/verifier';
 import fc from 'fast-check';
 import t from 'tap';
 import { serveShutdown } from '../../src/cli/serve-command.js';
 import { startServer } from '../../src/cli/server.js';
-import { commands } from '../../src/commands.js';
 import { EXAMPLE_POLICY_PATH, registration, selfCorrectBody, transferCall } from '../helpers/cloud-app.js';
-import { cli } from '../helpers/cli.js';
+import { cli, serveInProcess } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pentagate-serve-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,48 +177,25 @@ t.test('serves over a real port, then exports an audit kit that verifies offline
 });
 
 t.test('`cloud serve` runs until asked to shut down, then stops cleanly', async (t) => {
-  // A test cannot send itself SIGTERM (the runner would take it as its own end), so it uses the
-  // serveShutdown emitter that SIGINT/SIGTERM are wired to.
-  let resolveUrl: (url: string) => void = () => {};
-  const url = new Promise<string>((r) => {
-    resolveUrl = r;
-  });
-  let err = '';
-  const exit = runCli(
-    [
-      'cloud',
-      'serve',
-      '--port',
-      '0',
-      '--state-dir',
-      join(dir, 'serve-state'),
-      '--log-level',
-      'silent',
-      '--json',
-      '--rate-limit',
-      '100',
-      '--body-limit',
-      '65536',
-    ],
-    commands,
-    {
-      out: (text) => resolveUrl(JSON.parse(text).url),
-      err: (text) => {
-        err += text;
-      },
-    },
+  // serveShutdown is the emitter SIGINT/SIGTERM are wired to (see serveInProcess)
+  const serving = await serveInProcess(
+    '--state-dir',
+    join(dir, 'serve-state'),
+    '--log-level',
+    'silent',
+    '--rate-limit',
+    '100',
+    '--body-limit',
+    '65536',
   );
-  const base = await Promise.race([
-    url,
-    exit.then((code) => Promise.reject(new Error(`serve exited ${code}: ${err}`))),
-  ]);
+  const { base, exit } = serving;
   t.equal((await fetch(`${base}/healthz`)).status, 200);
   t.equal(process.listenerCount('SIGTERM') > 0, true, 'SIGTERM is wired while serving');
   serveShutdown.emit('shutdown', 'SIGTERM');
   t.equal(await exit, 0);
-  t.match(err, /listening on http:\/\/127\.0\.0\.1:\d+/);
-  t.match(err, /SIGTERM: draining/);
-  t.match(err, /stopped/);
+  t.match(serving.err(), /listening on http:\/\/127\.0\.0\.1:\d+/);
+  t.match(serving.err(), /SIGTERM: draining/);
+  t.match(serving.err(), /stopped/);
   await t.rejects(fetch(`${base}/healthz`), 'the port is closed');
 });
 
