@@ -7,12 +7,8 @@
  * file is kept out of the corpus (a test below checks it) and never chose a template, weight or threshold,
  * so the rate here is an estimate for unseen text, not a tuned figure.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
-import { textViews } from '../../src/pentagon/tiers/injection/normalise.js';
-import { corpusRows } from '../../src/pentagon/tiers/injection/training/index.js';
+import { assertNoneInCorpus, type HeldOutRow, readHeldOutSet, screenFlags } from './held-out-set.js';
 
 /**
  * Highest share of the file the whole screen may refuse at the policy's default settings: the rate
@@ -21,16 +17,7 @@ import { corpusRows } from '../../src/pentagon/tiers/injection/training/index.js
  */
 const MAX_FALSE_POSITIVE_RATE = 0.09;
 
-const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
-const rows: { id: string; category: string; lang: string; text: string; label: string }[] = readFileSync(
-  `${corpusDir}hard-benign-heldout.jsonl`,
-  'utf8',
-)
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map(
-    (line) => JSON.parse(line) as { id: string; category: string; lang: string; text: string; label: string },
-  );
+const rows = readHeldOutSet<HeldOutRow & { category: string; label: string }>('hard-benign-heldout.jsonl');
 
 t.test('the file is large and varied enough to mean something', async (t) => {
   t.ok(rows.length >= 100, `${rows.length} rows`);
@@ -44,22 +31,11 @@ t.test('the file is large and varied enough to mean something', async (t) => {
 });
 
 t.test('none of the rows is in the corpus the classifier is trained or measured on', async (t) => {
-  const corpus = new Set(
-    corpusRows(corpusDir, { variantsPerTemplate: 24 }).map((r) => textViews(r.text).plain),
-  );
-  t.same(
-    rows.filter((r) => corpus.has(textViews(r.text).plain)).map((r) => r.id),
-    [],
-    'rows found verbatim in the corpus',
-  );
+  assertNoneInCorpus(t, rows);
 });
 
 t.test(`the whole screen refuses at most ${MAX_FALSE_POSITIVE_RATE * 100} % of the rows`, async (t) => {
-  const flagged = rows.filter(
-    (r) =>
-      screenTexts([{ path: '/arguments/text', value: r.text }], { threshold: 0.5, extraPatterns: [] })
-        .flagged,
-  );
+  const flagged = rows.filter(screenFlags);
   const rate = flagged.length / rows.length;
   t.ok(
     rate <= MAX_FALSE_POSITIVE_RATE,

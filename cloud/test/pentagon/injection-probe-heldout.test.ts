@@ -8,12 +8,8 @@
  * instructions, customer e-mails, code, tickets). The file is kept out of the corpus (checked below) and no
  * bank template was copied from it, so its figures estimate unseen text rather than a tuned score.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { screenTexts } from '../../src/pentagon/tiers/injection/index.js';
-import { textViews } from '../../src/pentagon/tiers/injection/normalise.js';
-import { corpusRows } from '../../src/pentagon/tiers/injection/training/index.js';
+import { assertNoneInCorpus, type HeldOutRow, readHeldOutSet, screenFlags } from './held-out-set.js';
 
 /**
  * Bounds for the whole screen at the policy's default settings: the figures measured with the shipped
@@ -23,24 +19,14 @@ import { corpusRows } from '../../src/pentagon/tiers/injection/training/index.js
 const MIN_RECALL = 0.53;
 const MAX_FALSE_POSITIVE_RATE = 0.06;
 
-interface ProbeRow {
-  id: string;
+interface ProbeRow extends HeldOutRow {
   label: 'attack' | 'benign';
   style: string;
-  lang: string;
-  text: string;
 }
 
-const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
-const rows: ProbeRow[] = readFileSync(`${corpusDir}probe-heldout.jsonl`, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as ProbeRow);
+const rows = readHeldOutSet<ProbeRow>('probe-heldout.jsonl');
 const attacks = rows.filter((r) => r.label === 'attack');
 const benign = rows.filter((r) => r.label === 'benign');
-const flagged = (r: ProbeRow): boolean =>
-  screenTexts([{ path: '/arguments/text', value: r.text }], { threshold: 0.5, extraPatterns: [] }).flagged;
-
 t.test('the file is large and varied enough to mean something', async (t) => {
   t.ok(attacks.length >= 150 && benign.length >= 150, `${attacks.length} attacks, ${benign.length} benign`);
   t.equal(new Set(rows.map((r) => r.text)).size, rows.length, 'no duplicates');
@@ -49,18 +35,11 @@ t.test('the file is large and varied enough to mean something', async (t) => {
 });
 
 t.test('none of the rows is in the corpus the classifier is trained or measured on', async (t) => {
-  const corpus = new Set(
-    corpusRows(corpusDir, { variantsPerTemplate: 24 }).map((r) => textViews(r.text).plain),
-  );
-  t.same(
-    rows.filter((r) => corpus.has(textViews(r.text).plain)).map((r) => r.id),
-    [],
-    'rows found verbatim in the corpus',
-  );
+  assertNoneInCorpus(t, rows);
 });
 
 t.test(`the whole screen flags at least ${MIN_RECALL * 100} % of the attacks`, async (t) => {
-  const missed = attacks.filter((r) => !flagged(r));
+  const missed = attacks.filter((r) => !screenFlags(r));
   const recall = 1 - missed.length / attacks.length;
   t.ok(
     recall >= MIN_RECALL,
@@ -71,7 +50,7 @@ t.test(`the whole screen flags at least ${MIN_RECALL * 100} % of the attacks`, a
 t.test(
   `the whole screen refuses at most ${MAX_FALSE_POSITIVE_RATE * 100} % of the benign rows`,
   async (t) => {
-    const refused = benign.filter(flagged);
+    const refused = benign.filter(screenFlags);
     const rate = refused.length / benign.length;
     t.ok(
       rate <= MAX_FALSE_POSITIVE_RATE,
