@@ -1,53 +1,13 @@
 import { closeSync } from 'node:fs';
-import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { robotTopics } from '@pentagate/protocol';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import type { EdgeGatePort } from '../../src/node/edge-gate-port.js';
-import { type ArmFixture, armFixture } from './helpers/arm-fixture.js';
-import { RecordingTransport } from './helpers/recording-transport.js';
+import { armFixture } from './helpers/arm-fixture.js';
+import { startedNode } from './helpers/started-node.js';
 
 const topics = robotTopics('r1');
-
-async function nodeWith(
-  t: { teardown(fn: () => unknown): void },
-  options: {
-    fixture?: ArmFixture;
-    gate?: EdgeGatePort;
-    consentCheckPeriodMs?: number;
-    monitorPeriodMs?: number;
-  } = {},
-) {
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-node-'));
-  const fixture = options.fixture ?? armFixture();
-  const gate = options.gate ?? fixture.makeGate();
-  const transport = new RecordingTransport();
-  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-  const node = new EdgeNode({
-    robotId: 'r1',
-    gate,
-    transport,
-    outbox,
-    metrics: new EdgeMetrics(),
-    logger: createEdgeLogger({ level: 'silent' }),
-    ...(options.consentCheckPeriodMs !== undefined
-      ? { consentCheckPeriodMs: options.consentCheckPeriodMs }
-      : {}),
-    ...(options.monitorPeriodMs !== undefined ? { monitorPeriodMs: options.monitorPeriodMs } : {}),
-  });
-  node.start();
-  t.teardown(async () => {
-    await node.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { node, transport, outbox, fixture, dir, path: join(dir, 'outbox.jsonl') };
-}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 2000 && !condition(); i++) await sleep(5);
@@ -55,7 +15,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 t.test('a STOP leaves before the telemetry handler returns, ahead of its verdict', async (t) => {
-  const { node, transport, fixture } = await nodeWith(t);
+  const { node, transport, fixture } = await startedNode(t);
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
   transport.deliver(topics.intent, fixture.smallMove('m1'));
@@ -71,7 +31,7 @@ t.test('a STOP leaves before the telemetry handler returns, ahead of its verdict
 t.test(
   'once a STOP is out, the older motion command and its signed verdict are never published',
   async (t) => {
-    const { node, transport, fixture, outbox } = await nodeWith(t);
+    const { node, transport, fixture, outbox } = await startedNode(t);
     for (const frame of fixture.passingFrames(1, Date.now()))
       transport.deliver(topics.telemetry(frame.source), frame);
     await node.settled();
@@ -96,7 +56,7 @@ t.test(
 
 t.test('the watchdog stops a motion whose proximity source goes silent', async (t) => {
   const fixture = armFixture({ fastSourceMaxAgeMs: 200 });
-  const { node, transport } = await nodeWith(t, { fixture, monitorPeriodMs: 10 });
+  const { node, transport } = await startedNode(t, { fixture, monitorPeriodMs: 10 });
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
   transport.deliver(topics.intent, fixture.smallMove('m1'));
@@ -109,7 +69,7 @@ t.test('the watchdog stops a motion whose proximity source goes silent', async (
 });
 
 t.test('a motion command is withheld and the robot stopped when the outbox cannot record it', async (t) => {
-  const { node, transport, fixture, path } = await nodeWith(t);
+  const { node, transport, fixture, path } = await startedNode(t);
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
   for (const fd of await readdir('/proc/self/fd')) {
@@ -128,7 +88,7 @@ t.test('a motion command is withheld and the robot stopped when the outbox canno
 
 t.test('a wait for consent turns into a consent-expired verdict on the timer', async (t) => {
   const fixture = armFixture({ consentTimeoutMs: 50 });
-  const { transport } = await nodeWith(t, { fixture, consentCheckPeriodMs: 10 });
+  const { transport } = await startedNode(t, { fixture, consentCheckPeriodMs: 10 });
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
   const heavy = fixture.smallMove('heavy');
@@ -144,7 +104,7 @@ t.test('a wait for consent turns into a consent-expired verdict on the timer', a
 });
 
 t.test('messages on topics the node does not serve get a rejected-input verdict', async (t) => {
-  const { node, transport } = await nodeWith(t);
+  const { node, transport } = await startedNode(t);
   transport.deliver('pentagate/v1/r2/intent', '{}');
   transport.deliver('pentagate/v1/r1/cmd', '{}');
   transport.deliver('elsewhere', '{}');
@@ -174,7 +134,7 @@ t.test('a gate that throws refuses the input and the node goes on', async (t) =>
     protectiveStop: (r, n) => real.protectiveStop(r, n),
     monitor: (n) => real.monitor(n),
   };
-  const { node, transport } = await nodeWith(t, { fixture, gate });
+  const { node, transport } = await startedNode(t, { fixture, gate });
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
   transport.deliver(topics.intent, fixture.smallMove('m1'));

@@ -7,9 +7,6 @@
  * cannot even encode: that append failed after taking its index, leaving a hole in the chain and the outbox
  * reported failed).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import {
   EdgeRecordBatchSchema,
@@ -18,24 +15,9 @@ import {
   schemaIssues,
   type VerdictEvent,
 } from '@pentagate/protocol';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
-import { armFixture } from './helpers/arm-fixture.js';
-import { RecordingTransport } from './helpers/recording-transport.js';
+import { outboxIn, startedNode } from './helpers/started-node.js';
 
 const topics = robotTopics('r1');
-
-async function outboxIn(t: { teardown(fn: () => unknown): void }): Promise<AuditOutbox> {
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-storable-'));
-  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-  t.teardown(async () => {
-    await outbox.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return outbox;
-}
 
 /** The batch as the cloud's body parser and schema read it: the problem, or undefined. */
 function cloudRefusal(records: unknown[]): string | undefined {
@@ -49,20 +31,7 @@ function cloudRefusal(records: unknown[]): string | undefined {
 }
 
 t.test('hostile MQTT payloads leave records the cloud stores, in an unbroken chain', async (t) => {
-  const fixture = armFixture();
-  const transport = new RecordingTransport();
-  const outbox = await outboxIn(t);
-  const node = new EdgeNode({
-    robotId: 'r1',
-    gate: fixture.makeGate(),
-    transport,
-    outbox,
-    metrics: new EdgeMetrics(),
-    logger: createEdgeLogger({ level: 'silent' }),
-    refusalWindowMs: 1,
-  });
-  node.start();
-  t.teardown(() => node.stop());
+  const { node, transport, fixture, outbox } = await startedNode(t, { refusalWindowMs: 1 });
   transport.deliver(topics.consent, new TextEncoder().encode('\u0000'));
   await node.settled();
   // the violation quotes the member name and is cut at 1024 characters, inside one of the emoji
@@ -86,7 +55,7 @@ t.test('hostile MQTT payloads leave records the cloud stores, in an unbroken cha
 });
 
 t.test('a verdict the outbox cannot encode takes no index', async (t) => {
-  const outbox = await outboxIn(t);
+  const { outbox } = await outboxIn(t);
   const base: VerdictEvent = { v: 1, robotId: 'r1', outcome: 'vetoed', atMs: 1, violations: [], gates: [] };
   await outbox.append(base);
   const broken = {

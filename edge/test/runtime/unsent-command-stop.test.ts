@@ -5,18 +5,11 @@
  * any longer: once the unsent command's short plan had ended, a person walking into the radius of the arm
  * still carrying out the long earlier move got no STOP.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type MotorCommand, robotTopics } from '@pentagate/protocol';
 import t from 'tap';
 import { CommandExpiredError } from '../../src/mqtt/command-expired-error.js';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
-import { armFixture } from './helpers/arm-fixture.js';
 import { RecordingTransport } from './helpers/recording-transport.js';
+import { startedNode } from './helpers/started-node.js';
 
 /** Refuses motion commands while `refuseMotion` is set, as the MQTT transport refuses an expired one. */
 class RefusingTransport extends RecordingTransport {
@@ -31,23 +24,7 @@ class RefusingTransport extends RecordingTransport {
 }
 
 t.test('a motion command that is not published is followed by a STOP', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'pentagate-unsent-'));
-  const fixture = armFixture();
-  const transport = new RefusingTransport();
-  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-  const node = new EdgeNode({
-    robotId: 'r1',
-    gate: fixture.makeGate(),
-    transport,
-    outbox,
-    metrics: new EdgeMetrics(),
-    logger: createEdgeLogger({ level: 'silent' }),
-  });
-  node.start();
-  t.teardown(async () => {
-    await node.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { node, transport, fixture } = await startedNode(t, { transport: new RefusingTransport() });
   const topics = robotTopics('r1');
   for (const frame of fixture.passingFrames(1, Date.now()))
     transport.deliver(topics.telemetry(frame.source), frame);
