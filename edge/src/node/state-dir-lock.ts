@@ -95,29 +95,35 @@ async function acquire(stateDir: string, options: StateDirLockOptions) {
 }
 
 /**
- * The host-wide lock: an abstract socket (Linux; elsewhere none, and `edge.lock` alone decides). Undefined
- * when another live process of this host holds it.
+ * The host-wide lock: an abstract socket on Linux. Elsewhere there is none (`unsupported`), and `edge.lock`
+ * alone decides; `busy` when another live process of this host holds it.
  */
-async function hostLock(stateDir: string): Promise<Server | null | undefined> {
-  if (process.platform !== 'linux') return null;
+type HostLock = { state: 'held'; socket: Server } | { state: 'unsupported' } | { state: 'busy' };
+
+async function hostLock(stateDir: string): Promise<HostLock> {
+  if (process.platform !== 'linux') return { state: 'unsupported' };
   const { dev, ino } = statSync(stateDir);
   const server = createServer();
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      err.code === 'EADDRINUSE' ? resolve(undefined) : reject(err),
+      err.code === 'EADDRINUSE' ? resolve({ state: 'busy' }) : reject(err),
     );
     // A leading NUL names a socket in the abstract namespace: no file, gone with its process.
     server.listen(`\0pentagate-edge-state-dir:${dev}:${ino}`, () => {
       server.unref();
-      resolve(server);
+      resolve({ state: 'held', socket: server });
     });
   });
+}
+
+function releaseHostLock(host: HostLock): void {
+  if (host.state === 'held') host.socket.close();
 }
 
 /** Takes the lock of `stateDir` (which must exist); throws EdgeRuntimeError STATE_DIR_IN_USE while another process holds it. */
 export async function lockStateDir(stateDir: string, options: StateDirLockOptions): Promise<StateDirLock> {
   const host = await hostLock(stateDir);
-  if (host === undefined)
+  if (host.state === 'busy')
     throw new EdgeRuntimeError('STATE_DIR_IN_USE', inUseMessage(stateDir, readOwner(stateDir)));
   let unlock: () => Promise<void>;
   try {
@@ -128,14 +134,14 @@ export async function lockStateDir(stateDir: string, options: StateDirLockOption
       const owner = readOwner(stateDir);
       // Holding the host lock, no live process of this host holds the directory: a lock its owner record
       // places on this host was left by a process that stopped without releasing it.
-      if (host === null || owner === undefined || owner.hostname !== hostname()) {
+      if (host.state !== 'held' || owner === undefined || owner.hostname !== hostname()) {
         throw new EdgeRuntimeError('STATE_DIR_IN_USE', inUseMessage(stateDir, owner));
       }
       await rmdir(join(stateDir, LOCK_NAME));
       unlock = await acquire(stateDir, options);
     }
   } catch (err) {
-    host?.close();
+    releaseHostLock(host);
     throw err;
   }
   const owner: LockOwner = {
@@ -158,7 +164,7 @@ export async function lockStateDir(stateDir: string, options: StateDirLockOption
       await unlock().catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ERELEASED' && err.code !== 'ECOMPROMISED') throw err;
       });
-      host?.close();
+      releaseHostLock(host);
     },
   };
 }
