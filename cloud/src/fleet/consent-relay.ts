@@ -26,6 +26,18 @@ import { operatorTrustedKeys } from './operator-keys.js';
 
 /** Longest an edge's request for tokens is held open, ms (a long poll: tokens reach the edge at once). */
 export const MAX_CONSENT_WAIT_MS = 25_000;
+/**
+ * Most consent requests one robot may have waiting at once: as many as one relay answer carries
+ * (ConsentRelaySchema). An edge parks one intent per high-torque move and supersedes or vetoes the rest, so
+ * more than this waiting at once is an edge gone wrong or a stolen edge key filling the operators' queue.
+ */
+export const MAX_WAITING_CONSENTS_PER_ROBOT = 64;
+/**
+ * Furthest ahead a request's deadline may lie: the longest consent wait a profile may set (24 h,
+ * RobotProfile consent.timeoutMs) plus an hour for the edge's clock running ahead of this one. A later
+ * deadline would keep the request in the operators' queue past any wait an edge can have.
+ */
+export const MAX_CONSENT_DEADLINE_AHEAD_MS = 25 * 3_600_000;
 /** How often a held request re-reads the store, for grants another replica took. */
 const RECHECK_MS = 1_000;
 
@@ -81,6 +93,22 @@ export async function postConsentRequest(
     throw new ApiError('INVALID_BODY', `the intent is for robot ${request.intent.robotId}, not ${robotId}`);
   }
   const nowMs = f.nowMs();
+  if (request.deadlineMs > nowMs + MAX_CONSENT_DEADLINE_AHEAD_MS) {
+    throw new ApiError(
+      'INVALID_BODY',
+      `deadlineMs ${new Date(request.deadlineMs).toISOString()} is more than 25 h ahead of this server's clock ` +
+        `(${new Date(nowMs).toISOString()}); no profile waits that long for consent`,
+    );
+  }
+  const waiting = await f.store.consents.listWaiting(caller.tenantId, nowMs, robotId);
+  // a repeat of a request already waiting stores nothing and is never refused for the count
+  if (waiting.length >= MAX_WAITING_CONSENTS_PER_ROBOT && !waiting.some((w) => w.intentDigest === digest)) {
+    throw new ApiError(
+      'RATE_LIMITED',
+      `robot ${robotId} already has ${waiting.length} consent requests waiting, the most one robot may; ` +
+        'close the ones it no longer waits for (DELETE) or let them pass their deadline',
+    );
+  }
   const record: ConsentRequestRecord = {
     tenantId: caller.tenantId,
     robotId,

@@ -88,9 +88,15 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
         response: { 200: ConsentRequestPostedSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { robotId } = request.params as { robotId: string };
-      return postConsentRequest(f, callerOf(request), robotId, request.body as ConsentRequest);
+      try {
+        return await postConsentRequest(f, callerOf(request), robotId, request.body as ConsentRequest);
+      } catch (err) {
+        // too many waiting: one closes or passes its deadline within the edge's consent wait
+        if (err instanceof ApiError && err.code === 'RATE_LIMITED') reply.header('retry-after', '5');
+        throw err;
+      }
     },
   );
   app.delete(

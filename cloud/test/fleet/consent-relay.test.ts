@@ -12,6 +12,10 @@ import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
 import { MAX_CONSENT_POLLS_PER_KEY } from '../../src/fleet/consent-routes.js';
+import {
+  MAX_CONSENT_DEADLINE_AHEAD_MS,
+  MAX_WAITING_CONSENTS_PER_ROBOT,
+} from '../../src/fleet/consent-relay.js';
 import { bearer, httpCaller, type TestCloud, testCloud } from '../helpers/cloud-app.js';
 import {
   consentRequestFor,
@@ -541,5 +545,64 @@ t.test(
       ['arm-2'],
       "arm-2's move still waits",
     );
+  },
+);
+
+t.test(
+  "one robot's waiting requests are bounded, and so is how far ahead a deadline lies; nothing is stored past either",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const now = Date.now();
+    const waitingCount = async () =>
+      (
+        await cloud.app.inject({
+          method: 'GET',
+          url: '/api/v1/fleet/consent-requests?robot=arm-1',
+          headers: bearer(cloud.a.keys.operator),
+        })
+      ).json().items.length;
+
+    const far = consentRequestFor(liftIntent('arm-1'), now, MAX_CONSENT_DEADLINE_AHEAD_MS + 60_000);
+    const refusedFar = await park(cloud, edgeKey, far);
+    t.equal(refusedFar.statusCode, 400);
+    t.match(refusedFar.json().error, { code: 'INVALID_BODY', message: /more than 25 h ahead/ });
+    const day = await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now, 86_400_000));
+    t.equal(day.statusCode, 200, "a profile's longest wait (24 h) is taken");
+
+    const first = consentRequestFor(liftIntent('arm-1'), now);
+    await park(cloud, edgeKey, first);
+    for (let i = 2; i < MAX_WAITING_CONSENTS_PER_ROBOT; i++) {
+      t.equal((await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now))).statusCode, 200);
+    }
+    t.equal(await waitingCount(), MAX_WAITING_CONSENTS_PER_ROBOT);
+    const flood = await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now));
+    t.equal(flood.statusCode, 429);
+    t.equal(flood.headers['retry-after'], '5');
+    t.match(flood.json().error, {
+      code: 'RATE_LIMITED',
+      message: new RegExp(
+        `robot arm-1 already has ${MAX_WAITING_CONSENTS_PER_ROBOT} consent requests waiting`,
+      ),
+    });
+    t.equal(await waitingCount(), MAX_WAITING_CONSENTS_PER_ROBOT, 'the one past the bound is not stored');
+    t.same((await park(cloud, edgeKey, first)).json(), { stored: false }, 'a repeat is still answered');
+    const arm2 = await cloud.app.inject({
+      method: 'POST',
+      url: REQUESTS('arm-2'),
+      headers: bearer(otherKey),
+      payload: consentRequestFor(liftIntent('arm-2'), now),
+    });
+    t.equal(arm2.statusCode, 200, 'another robot is not held back');
+
+    const closed = await cloud.app.inject({
+      method: 'DELETE',
+      url: `${REQUESTS('arm-1')}/${first.intentDigest}`,
+      headers: bearer(edgeKey),
+    });
+    t.equal(closed.statusCode, 200, closed.body);
+    const after = await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now));
+    t.equal(after.statusCode, 200, 'once one closes, the next is taken');
   },
 );
