@@ -82,11 +82,7 @@ export function registerErrorHandler(
     // Refused before its body was read (no key, another scope, rate limited): Node would read and drop the
     // rest to keep the connection alive, however large, with no key and past every body limit. Closing it
     // ends the upload at the refusal.
-    // Fastify's body reader marks every refusal of its parser `Connection: close`, in case more of the body
-    // follows; ours reads the whole body first (parseAs buffer), so a refused body read to its end leaves
-    // nothing on the socket and the connection persists for the next request (RFC 9112 §9.3).
     if (!request.raw.complete) reply.header('connection', 'close');
-    else reply.removeHeader('connection');
     if (apiError.code === 'INTERNAL' || apiError.code === 'STORE_UNAVAILABLE') {
       request.log.error({ err }, 'request failed');
     }

@@ -75,6 +75,8 @@ t.test('a refused body that was read to its end leaves the connection open', asy
     const refused = await exchange(socket, c.request);
     t.equal(refused.status, c.status, `${c.name}: ${c.status}`);
     t.notMatch(refused.head, /\r\nconnection: close/i, `${c.name}: the answer does not announce a close`);
+    // Node's own persistence headers, as on any other answer (a client times its reuse by Keep-Alive)
+    t.match(refused.head, /\r\nconnection: keep-alive\r\nkeep-alive: timeout=\d+/i, `${c.name}: keep-alive`);
     const next = await exchange(
       socket,
       `GET /api/v1/agentgate/schema HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`,
