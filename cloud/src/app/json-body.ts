@@ -106,6 +106,16 @@ export function parseJsonBody(body: string | Uint8Array, maxBytes: number, maxVa
   }
 }
 
+/**
+ * A body refused after it was read to its end, handed on as the parsed body and thrown in preValidation:
+ * Fastify answers an error of the parser itself with `Connection: close` (more of the body might follow),
+ * but this parser reads the whole body first (parseAs buffer), so nothing of the request is left on the
+ * socket and the connection persists for the client's next request as HTTP/1.1 has it (RFC 9112 §9.3).
+ */
+class BodyRefusal {
+  constructor(readonly error: Error) {}
+}
+
 /** `budget`: body bytes per API key (body-byte-budget.ts), charged before the body is parsed. */
 export function registerJsonBodyParser(
   app: FastifyInstance,
@@ -126,16 +136,17 @@ export function registerJsonBodyParser(
         parseJsonBody(body as Buffer, bodyLimitBytes, maxValuesOf(request.routeOptions.config?.scopes)),
       );
     } catch (err) {
-      done(err as Error, undefined);
+      done(null, new BodyRefusal(err as Error));
     }
   };
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
   // every other Content-Type, and none at all: checkMediaType lets through the two a plain client sends
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: bodyLimitBytes }, parse);
-  // A request with neither a Content-Type nor any bytes has no body to parse (bytes without a Content-Type
-  // are parsed above), and a route's schema would see null: "expected object, got null" to a caller who
-  // forgot the body.
+  // First the refusal of a body read to its end (BodyRefusal). Then: a request with neither a Content-Type
+  // nor any bytes has no body to parse (bytes without a Content-Type are parsed above), and a route's schema
+  // would see null: "expected object, got null" to a caller who forgot the body.
   app.addHook('preValidation', async (request) => {
+    if (request.body instanceof BodyRefusal) throw request.body.error;
     if (request.routeOptions.schema?.body === undefined || request.headers['content-type'] !== undefined)
       return;
     if (request.body === undefined || request.body === null) {

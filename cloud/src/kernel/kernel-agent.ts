@@ -71,7 +71,8 @@ export async function agentOnFirstContact(
     const path = dottedPath(contact.field);
     throw new ApiError(
       'INVALID_BODY',
-      `${path}: ${JSON.stringify(contact.agentId)} is the lobe name of another agent of your tenant; use that agent's id`,
+      // a client of the specification knows the agent by its agent_name and lobe_name (§2.2); agent_id is ours
+      `${path}: ${JSON.stringify(contact.agentId)} is the lobe name of another agent of your tenant; name that agent by its agent_name, or the agent_id its registration returned`,
       { issues: [{ path: contact.field, message: 'the lobe name of another agent of this tenant' }] },
     );
   }

@@ -273,6 +273,9 @@ t.test('bad input is a 4xx naming the problem', async (t) => {
   const taken = await post(c, c.a.keys.agent, AUTHORIZE, ledgerWrite(1, lobe));
   t.equal(taken.statusCode, 400, "an agentId that is another agent's lobe name is refused");
   t.match(taken.json().error.message, /lobe name of another agent/);
+  // the specification's registration result names the lobe, not the agent_id beside it: the way out is
+  // named in the caller's own words too
+  t.match(taken.json().error.message, /its agent_name, or the agent_id its registration returned/);
   const wrongType = await post(c, c.a.keys.agent, AUTHORIZE, {
     ...ledgerWrite(1),
     type: 'ledger:delete',

@@ -4,7 +4,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import type { ValueError } from '@sinclair/typebox/errors';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { InvalidInputError, describeValue } from './errors.js';
 import { characterBounds, characterCount, withCharacterLengths } from './schemas/character-length.js';
 
@@ -92,9 +92,16 @@ function* flatten(errors: Iterable<ValueError>, depth = 0): Generator<ValueError
   }
 }
 
-/** What was expected and what came; a characters bound says so in characters. */
+/**
+ * What was expected and what came; a characters bound says so in characters. Only the format check is the
+ * bound: the same schema's pattern (or type) check failing is reported as what it is, not as a length the
+ * value may well meet.
+ */
 function issueMessage(e: ValueError, got: unknown): string {
-  const bounds = typeof e.schema.format === 'string' ? characterBounds(e.schema.format) : undefined;
+  const bounds =
+    e.type === ValueErrorType.StringFormat && typeof e.schema.format === 'string'
+      ? characterBounds(e.schema.format)
+      : undefined;
   if (bounds && typeof got === 'string') {
     const max = bounds.max === Number.MAX_SAFE_INTEGER ? 'or more' : `to ${bounds.max}`;
     return `expected ${bounds.min} ${max} characters, got ${characterCount(got)} characters`;

@@ -38,3 +38,20 @@ t.test('the served schema is unchanged: a plain maxLength, no checker-only keywo
   t.equal(served.properties.agent_name.maxLength, 128);
   t.notOk('format' in served.properties.agent_name);
 });
+
+t.test('a bounded string that breaks its pattern is reported as a pattern problem, once', async (t) => {
+  const name = Type.String({ minLength: 1, maxLength: 8, pattern: '^[a-z]+$' });
+  // within the bounds, against the pattern: before, the message spoke of the bounds ("expected 1 to 8
+  // characters, got 1 characters"), which the value meets
+  const control = schemaIssues(name, '\u0000');
+  t.equal(control.length, 1);
+  t.match(control[0], { path: '', message: /expected string to match '\^\[a-z\]\+\$'/ });
+  t.notMatch(control[0]!.message, /characters/);
+  // outside the bounds and against the pattern: each problem once (before, the bounds message twice)
+  const empty = schemaIssues(name, '');
+  t.same(empty.map((i) => i.message).sort(), [
+    'expected 1 to 8 characters, got 0 characters',
+    `expected string to match '^[a-z]+$', got ""`,
+  ]);
+  t.same(schemaIssues(name, 'abc'), [], 'a valid value has no issue');
+});
