@@ -59,6 +59,10 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'the robot starts inside a keep-out zone and the motion does not leave it',
   },
   'INVARIANT.UNSUPPORTED_AXIS': { source: 'INVARIANT', meaning: 'a ground base was asked to roll or pitch' },
+  'INVARIANT.PATH_TOO_LONG': {
+    source: 'INVARIANT',
+    meaning: 'checking the path against the keep-out zones would take more samples than a veto may wait for',
+  },
   'INVARIANT.STALE_DATA': stale('INVARIANT'),
   'INVARIANT.MISSING_DATA': missing('INVARIANT'),
   'INVARIANT.GATE_ERROR': gateError('INVARIANT'),
