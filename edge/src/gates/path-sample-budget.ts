@@ -6,15 +6,18 @@
  * monitor tick — so a person walking into a running motion is not stopped. A plan is also re-swept along its
  * remaining path on every telemetry frame while it runs.
  *
- * So the sample count, known in O(points × joints) before any sweep, is held to MAX_PATH_SAMPLES (≈10 ms of
+ * So the sample count, known in O(points × joints) before any sweep, is held to MAX_PATH_SAMPLES (≈5 ms of
  * sweeping here, within the 20 ms the specification gives a safety veto, §1.12): a longer plan is vetoed with
  * `INVARIANT.PATH_TOO_LONG` without sweeping it (fail closed), and the planner sends it in shorter pieces, as
  * the controller's watchdog already asks of long motions.
  */
 import { edgeViolation } from '@pentagate/protocol';
 
-/** Most keep-out samples one sweep of a plan may take (200 m of frame travel at 2 cm spacing). */
-export const MAX_PATH_SAMPLES = 10_000;
+/**
+ * Most keep-out samples one sweep of a plan may take: 100 m of frame travel at 2 cm spacing, where a 3 rad turn
+ * of every UR5e joint is ≈ 570.
+ */
+export const MAX_PATH_SAMPLES = 5_000;
 
 /** The violation for a plan over the budget, or undefined when it fits. */
 export function pathSampleProblem(samples: number, spacingM: number): string | undefined {
