@@ -120,6 +120,10 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'a consent token is not a valid DSSE consent statement signed by a trusted operator key',
   },
   'CONSENT.WRONG_ROBOT': { source: 'CONSENT', meaning: 'a consent token is for another robot' },
+  'CONSENT.TOO_MANY_WAITING': {
+    source: 'CONSENT',
+    meaning: 'the intent needs consent, but as many intents as the edge holds already wait for one (vetoed)',
+  },
   'CONSENT.NO_WAITING_INTENT': { source: 'CONSENT', meaning: "no intent with the token's digest is waiting" },
   'CONSENT.REPLAYED': { source: 'CONSENT', meaning: "the token's nonce was already used (single use)" },
   'CONSENT.NOT_YET_VALID': { source: 'CONSENT', meaning: 'the token is not valid yet (notBefore)' },
