@@ -184,8 +184,26 @@ export class ConsentRelay {
     }
   }
 
+  /**
+   * Reads the enrolled operator keys; when they cannot be read, the keys read before are trusted no longer. A
+   * key the cloud has revoked since stayed trusted for as long as the cloud could not be reached, so a token it
+   * signed, published on the consent topic, released a move (fail closed: the profile's own operator keys and
+   * the consent topic keep working).
+   */
   async #readOperatorKeys(): Promise<void> {
-    const keys = await this.#o.link.operatorKeys(this.#stop.signal);
+    let keys: TrustedKey[];
+    try {
+      keys = await this.#o.link.operatorKeys(this.#stop.signal);
+    } catch (err) {
+      if (this.#knownKids.size > 0) {
+        this.#o.gate.trustOperatorKeys([]);
+        this.#knownKids = new Set();
+        this.#o.logger.warn(
+          'consent relay: the operator keys could not be read again; the cloud-enrolled keys are no longer trusted',
+        );
+      }
+      throw err;
+    }
     this.#o.gate.trustOperatorKeys(keys);
     this.#knownKids = new Set(keys.map((k) => k.kid));
     this.#keysReadAtMs = Date.now();
