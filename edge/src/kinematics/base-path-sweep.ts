@@ -59,9 +59,7 @@ export function basePositionAt(input: BaseSweepInput, tS: number): [number, numb
 }
 
 /** Path steps of the sweep (one per `spacingM` of travel); it takes this many samples plus two at most. */
-export function baseSweepSteps(
-  input: Pick<BaseSweepInput, 'linearMps' | 'durationS' | 'spacingM'>,
-): number {
+export function baseSweepSteps(input: Pick<BaseSweepInput, 'linearMps' | 'durationS' | 'spacingM'>): number {
   const speedMps = Math.hypot(input.linearMps.x, input.linearMps.y, input.linearMps.z);
   return Math.max(1, Math.ceil((speedMps * input.durationS) / input.spacingM));
 }

@@ -133,7 +133,8 @@ export function jointSweepSamples(
   const { waypointsRad } = input;
   let samples = 1;
   for (let w = 1; w < waypointsRad.length; w++) {
-    samples += segmentSteps(waypointsRad[w - 1]!, waypointsRad[w]!, input.leverArmsM, input.spacingM).steps + 1;
+    samples +=
+      segmentSteps(waypointsRad[w - 1]!, waypointsRad[w]!, input.leverArmsM, input.spacingM).steps + 1;
   }
   return samples;
 }

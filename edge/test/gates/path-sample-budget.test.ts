@@ -8,15 +8,7 @@
 import { type Intent, hasEdgeViolation } from '@pentagate/protocol';
 import t from 'tap';
 import { MAX_PATH_SAMPLES } from '../../src/gates/path-sample-budget.js';
-import {
-  HOME,
-  T0,
-  armIntent,
-  baseIntent,
-  baseProfile,
-  feedHealthy,
-  makeGate,
-} from '../trap/fixtures.js';
+import { HOME, T0, armIntent, baseIntent, baseProfile, feedHealthy, makeGate } from '../trap/fixtures.js';
 
 type ArmIntent = Extract<Intent, { kind: 'joint-trajectory' }>;
 

@@ -65,12 +65,13 @@ t.test(
     slowDisk = true;
     for (const frame of fixture.passingFrames(2, Date.now())) mcu.send(frame);
     mcu.send(fixture.smallMove('short', 2));
-    const next = await mcu.next<MotorCommand>(
-      (v) => isCommand(v) && v.seq > long.seq,
-      validForMs + 5000,
-    );
+    const next = await mcu.next<MotorCommand>((v) => isCommand(v) && v.seq > long.seq, validForMs + 5000);
     await node.settled();
-    t.equal(next.setpoints.kind, 'stop', `the next command on the line is a STOP (got ${next.setpoints.kind})`);
+    t.equal(
+      next.setpoints.kind,
+      'stop',
+      `the next command on the line is a STOP (got ${next.setpoints.kind})`,
+    );
     t.match(next.setpoints, { kind: 'stop', reason: /EDGE\.COMMAND_UNSENT|could not be published/ });
     const stopped = acceptMotorCommand(state, next, { keys, nowMs: Date.now() });
     t.ok(stopped.accepted, `the controller takes the STOP (${stopped.accepted ? 'ok' : stopped.detail})`);

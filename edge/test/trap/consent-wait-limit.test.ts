@@ -20,7 +20,10 @@ t.test('at most MAX_CONSENT_WAITS intents wait for consent; the next is vetoed',
   }
   const over = gate.trapAndSign(critical(MAX_CONSENT_WAITS), T0 + 1);
   t.equal(over.kind, 'veto');
-  t.ok(hasEdgeViolation(over.verdict.violations, 'CONSENT.TOO_MANY_WAITING'), over.verdict.violations.join('; '));
+  t.ok(
+    hasEdgeViolation(over.verdict.violations, 'CONSENT.TOO_MANY_WAITING'),
+    over.verdict.violations.join('; '),
+  );
   t.ok(hasEdgeViolation(over.verdict.violations, 'CONSENT.REQUIRED'), 'and says what it waited for');
   t.equal(gate.waitingConsents().length, MAX_CONSENT_WAITS, 'nothing more is held');
 
