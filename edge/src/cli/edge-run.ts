@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import { assertOwnerOnlyKeyFile, readHmacKeyFile, TrustStore } from '@pentagate/crypto';
 import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';
@@ -115,6 +115,7 @@ async function startLocked(
     `trust of ${options.profilePath}`,
   );
   for (const w of ssmWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
+  await assertOwnerOnlyKeyFile(options.hmacKeyPath, 'HMAC command key');
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
   const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));
