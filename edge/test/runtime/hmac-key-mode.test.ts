@@ -5,10 +5,12 @@
  * it. A key written by `pentagate keys generate` (0600) starts as before.
  */
 import { chmod } from 'node:fs/promises';
+import { writeHmacKeyFile } from '@pentagate/crypto';
 import { join } from 'node:path';
 import t from 'tap';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
+import { readSensorKeys } from '../../src/telemetry/sensor-key-files.js';
 import { tempEdgeRunFiles } from './helpers/edge-run-files.js';
 import { cli } from './helpers/run-edge-cli.js';
 
@@ -59,3 +61,18 @@ t.test('a key file only its owner can read starts the edge', async (t) => {
   await running.stop();
   t.pass('started and stopped');
 });
+
+t.test(
+  "a sensor key file others can read is refused too (its holder signs the lidar's frames)",
+  async (t) => {
+    const f = await tempEdgeRunFiles(t, 'pentagate-keymode-');
+    const path = join(f.dir, 'lidar.key.jwk');
+    await writeHmacKeyFile(path, new Uint8Array(32).fill(7));
+    t.equal((await readSensorKeys(f.fixture.profile, [path])).size, 1, 'read at 0600');
+    await chmod(path, 0o644);
+    await t.rejects(
+      readSensorKeys(f.fixture.profile, [path]),
+      /the sensor HMAC key is readable by group or others/,
+    );
+  },
+);
