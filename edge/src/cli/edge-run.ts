@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertOwnerOnlyKeyFile, readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
 import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';

@@ -6,7 +6,7 @@
  * Secrets never appear in error messages; only paths, key ids and public keys do.
  */
 import { createPrivateKey, randomBytes } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import {
   InvalidInputError,
   type KeyRole,
@@ -167,28 +167,6 @@ export async function readHmacKeyFile(path: string): Promise<{ kid: string; key:
     );
   }
   return { kid, key };
-}
-
-/**
- * Refuses a secret key file that group or others may read, as OpenSSH refuses an unprotected private key: whoever
- * can read the HMAC command key can sign motor commands the controller executes. Key files are written 0600
- * (writeSecretFile); a copy made with `cp` under the usual umask is 0644. POSIX modes only: on Windows, where
- * the mode bits say nothing of who may read, nothing is refused.
- */
-export async function assertOwnerOnlyKeyFile(path: string, what: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  let mode: number;
-  try {
-    mode = (await stat(path)).mode;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InvalidInputError(`${path}: cannot read the ${what} (${code ?? (err as Error).message})`);
-  }
-  if ((mode & 0o077) !== 0) {
-    throw new InvalidInputError(
-      `${path}: the ${what} is readable by group or others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); whoever can read it holds the key: chmod 600 ${path}`,
-    );
-  }
 }
 
 /** A trust-document entry for an Ed25519 public key; refuses keys the pinned rule refuses. */
