@@ -125,9 +125,13 @@ export class EdgeNode {
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
     // A previous process may have died (SIGKILL, a crash) without its shutdown STOP while a motion it signed
     // runs on: this process cannot monitor that motion (it does not know its plan), so it stops the robot.
-    // An empty outbox means no earlier process decided anything with this state directory.
-    if (this.#outbox.count > 0 && this.#transport.isConnected()) {
-      this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+    // An empty outbox means no earlier process decided anything with this state directory. With the link down
+    // at this moment (it dropped after the transport connected) the STOP is owed, and the watchdog sends it as
+    // soon as the link is up: before, none was ever sent, and the old process's motion ran on unmonitored.
+    if (this.#outbox.count > 0) {
+      if (this.#transport.isConnected()) {
+        this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+      } else this.#stopOwed = true;
     }
     this.#log.info({ robotId: this.robotId, outboxRecords: this.#outbox.count }, 'edge node running');
   }
