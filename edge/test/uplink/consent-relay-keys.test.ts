@@ -66,7 +66,7 @@ async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number) {
+async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number, waits = () => true) {
   const url = await fleetRoutes(t, state);
   const trustedAtDelivery: string[][] = [];
   let trusted: string[] = [];
@@ -74,7 +74,7 @@ async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number) {
   const relay = new ConsentRelay({
     link: new CloudLink({ url, key: 'pgk_test', robotId: ROBOT }),
     gate: {
-      waitingConsents: () => [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }],
+      waitingConsents: () => (waits() ? [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }] : []),
       consentRequest: () => ({ intentDigest: DIGEST }) as unknown as ConsentRequest,
       trustOperatorKeys: (keys) => {
         trusted = keys.map((k) => k.kid);
@@ -161,5 +161,23 @@ t.test(
     state.keysDown = false;
     await until(() => trusted().length === 1);
     t.same(trusted(), [revoked.trusted.kid], 'a successful read trusts the enrolled keys again');
+  },
+);
+
+t.test(
+  'keys not read again while no move waits are trusted no longer; the next posted move reads them',
+  async (t) => {
+    const enrolled = operatorKey();
+    const state: CloudState = { keys: [enrolled.trusted], tokens: [], keyReads: 0 };
+    let waiting = true;
+    const { until, trusted } = await relayWith(t, state, 30, () => waiting);
+    await until(() => trusted().length === 1);
+    waiting = false; // the move was granted; the robot idles, and the cloud may revoke the key meanwhile
+    await until(() => trusted().length === 0);
+    t.same(trusted(), [], 'an idle edge keeps no cloud key it has not read for keysRefreshMs');
+    const reads = state.keyReads;
+    waiting = true;
+    await until(() => trusted().length === 1);
+    t.ok(state.keyReads > reads, 'read again for the next move');
   },
 );
