@@ -55,6 +55,18 @@ t.test('executes a signed trajectory from where the joints are, then holds', asy
   t.equal(c.setpoint(), undefined, 'done: hold');
 });
 
+t.test('a signed speed cap of 0 holds the robot instead of running the plan at full speed', async (t) => {
+  let now = 0;
+  const c = controller(() => now);
+  t.equal(
+    c.receive(JSON.stringify(command(1, 1, { ...move, speedScale: 0 }, now)), 'test', [0, 0]).kind,
+    'accepted',
+  );
+  now = 50;
+  t.equal(c.setpoint(), undefined, 'no setpoint: the joints hold where they are');
+  t.match(c.events.at(-1), { kind: 'halted', detail: /caps the speed to 0/ });
+});
+
 t.test('a speed cap stretches the trajectory; a twist stops after its duration', async (t) => {
   let now = 0;
   const c = controller(() => now);

@@ -7,7 +7,7 @@
 import type { RobotProfile } from '@pentagate/protocol';
 import { UsageError } from '@pentagate/protocol';
 import type { Logger } from 'pino';
-import { MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
+import { logRetainedDropped, MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
 import type { Rclnodejs } from '../ros/rclnodejs-surface.js';
 import type { RosRoleOverride } from '../ros/ros-bindings.js';
 import { Ros2Transport } from '../ros/ros2-transport.js';
@@ -102,6 +102,7 @@ async function openOne(name: TransportName, o: OpenTransportsOptions): Promise<R
         robotId: o.profile.robotId,
         onStateChange: (state, detail) =>
           log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
+        onRetainedDropped: (topic) => logRetainedDropped(log, topic),
       });
     }
     case 'serial': {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
+import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
 import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';
@@ -115,6 +116,7 @@ async function startLocked(
     `trust of ${options.profilePath}`,
   );
   for (const w of ssmWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
+  await assertOwnerOnlyKeyFile(options.hmacKeyPath, 'HMAC command key');
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);
   const sequence = FileSequenceStore.open(join(options.stateDir, 'sequence.json'));

@@ -101,6 +101,11 @@ export type JointMeasure = 'velocity' | 'effort';
  * Measured joint state in profile order, merged from every joint-state source; every joint must be covered, with
  * the velocities and efforts in `needs`. A measure a frame left empty reads NaN; a gate that needs it fails closed
  * with `<VERTEX>.MISSING_DATA` naming it, never judging an absent value as a harmless one.
+ *
+ * Each profile joint must come from one source. When two fresh frames both carry it, which one the robot is at
+ * cannot be told, and the merge used to keep the later source's values silently: a gripper node's joint state
+ * naming the arm's joints (effort 0) hid the arm's measured torque from INVARIANT and CONSENT. Such a joint fails
+ * closed too (`<VERTEX>.MISSING_DATA`, naming both sources).
  */
 export function measuredJointState(
   ctx: GateContext,
@@ -114,6 +119,9 @@ export function measuredJointState(
   const effortsNm = new Array<number>(n).fill(Number.NaN);
   const frames: FreshFrame<JointStateFrame>[] = [];
   const before = violations.length;
+  /** The source each profile joint was read from. */
+  const readFrom = new Array<string | undefined>(n);
+  const ambiguous: string[] = [];
   if (ctx.cp.jointStateSources.length === 0) freshFrame(ctx, vertex, undefined, 'joint-state', violations);
   for (const source of ctx.cp.jointStateSources) {
     const f = freshFrame<JointStateFrame>(ctx, vertex, source, 'joint-state', violations);
@@ -122,12 +130,22 @@ export function measuredJointState(
     f.frame.names.forEach((name, k) => {
       const j = ctx.cp.jointIndex.get(name);
       if (j === undefined) return;
+      if (readFrom[j] !== undefined) ambiguous.push(`${name} (${readFrom[j]} and ${source})`);
+      readFrom[j] = source;
       positionsRad[j] = f.frame.positionsRad[k]!;
       velocitiesRadS[j] = f.frame.velocitiesRadS[k] ?? Number.NaN;
       effortsNm[j] = f.frame.effortsNm[k] ?? Number.NaN;
     });
   }
   const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
+  if (ambiguous.length > 0) {
+    violations.push(
+      edgeViolation(
+        `${vertex}.MISSING_DATA`,
+        `no unambiguous joint state for ${ambiguous.join(', ')}: two sources report the same joint`,
+      ),
+    );
+  }
   if (violations.length > before) return undefined;
   if (uncovered.length > 0) {
     violations.push(

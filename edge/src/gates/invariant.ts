@@ -6,11 +6,12 @@
  *
  * Codes: INVARIANT.MEASURED_TORQUE, INVARIANT.PLANNED_TORQUE, INVARIANT.POSITION_LIMIT,
  * INVARIANT.VELOCITY_LIMIT, INVARIANT.KEEP_OUT_PATH, INVARIANT.KEEP_OUT_STOP, INVARIANT.KEEP_OUT_NOT_LEFT,
- * INVARIANT.UNSUPPORTED_AXIS, INVARIANT.STALE_DATA, INVARIANT.MISSING_DATA.
+ * INVARIANT.PATH_TOO_LONG (path-sample-budget.ts), INVARIANT.UNSUPPORTED_AXIS, INVARIANT.STALE_DATA,
+ * INVARIANT.MISSING_DATA.
  */
 import { type GateResult, type PoseFrame, edgeViolation } from '@pentagate/protocol';
-import { sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
-import { sweepJointPath } from '../kinematics/joint-path-sweep.js';
+import { baseSweepSteps, sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
+import { jointSweepSamples, sweepJointPath } from '../kinematics/joint-path-sweep.js';
 import {
   type GateContext,
   describeFrame,
@@ -20,6 +21,7 @@ import {
   result,
 } from './gate-context.js';
 import type { JointPlan, TwistPlan } from './motion-plan.js';
+import { pathSampleProblem } from './path-sample-budget.js';
 import { checkStartPoint } from './trajectory-start-point.js';
 
 const V = 'INVARIANT' as const;
@@ -129,11 +131,18 @@ function checkArm(
       }
     });
   }
+  const spacingM = ctx.cp.profile.keepOut.minZoneThicknessM;
+  const samples = jointSweepSamples({ leverArmsM: ctx.cp.leverArmsM, spacingM, waypointsRad });
+  const tooLong = pathSampleProblem(samples, spacingM);
+  if (tooLong) {
+    violations.push(tooLong);
+    return;
+  }
   const sweep = sweepJointPath({
     dh: ctx.cp.dhTable,
     leverArmsM: ctx.cp.leverArmsM,
     zones: ctx.cp.profile.keepOut.zones,
-    spacingM: ctx.cp.profile.keepOut.minZoneThicknessM,
+    spacingM,
     waypointsRad,
     velocitiesRadS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
@@ -200,9 +209,18 @@ function checkBase(
   const pose = freshFrame<PoseFrame>(ctx, V, ctx.cp.poseSource, 'pose', violations);
   if (!pose) return;
   const remainingS = Math.max(0, plan.durationMs - ctx.elapsedMs) / 1000;
+  const spacingM = ctx.cp.profile.keepOut.minZoneThicknessM;
+  const tooLong = pathSampleProblem(
+    baseSweepSteps({ linearMps: intent.linearMps, durationS: remainingS, spacingM }) + 2,
+    spacingM,
+  );
+  if (tooLong) {
+    violations.push(tooLong);
+    return;
+  }
   const sweep = sweepBasePath({
     zones: ctx.cp.profile.keepOut.zones,
-    spacingM: ctx.cp.profile.keepOut.minZoneThicknessM,
+    spacingM,
     footprintRadiusM: base.footprintRadiusM,
     startM: pose.frame.positionM,
     yawRad: yawOf(pose.frame.orientation),

@@ -58,11 +58,16 @@ export function basePositionAt(input: BaseSweepInput, tS: number): [number, numb
   ];
 }
 
+/** Path steps of the sweep (one per `spacingM` of travel); it takes this many samples plus two at most. */
+export function baseSweepSteps(input: Pick<BaseSweepInput, 'linearMps' | 'durationS' | 'spacingM'>): number {
+  const speedMps = Math.hypot(input.linearMps.x, input.linearMps.y, input.linearMps.z);
+  return Math.max(1, Math.ceil((speedMps * input.durationS) / input.spacingM));
+}
+
 export function sweepBasePath(input: BaseSweepInput): BaseSweepResult {
   const { zones } = input;
   const inflateM = input.spacingM / 2 + input.footprintRadiusM;
-  const speedMps = Math.hypot(input.linearMps.x, input.linearMps.y, input.linearMps.z);
-  const steps = Math.max(1, Math.ceil((speedMps * input.durationS) / input.spacingM));
+  const steps = baseSweepSteps(input);
   const holds = (p: [number, number, number]) => {
     const held: number[] = [];
     for (let z = 0; z < zones.length; z++) if (footprintInZone(zones[z]!, p[0], p[1], inflateM)) held.push(z);

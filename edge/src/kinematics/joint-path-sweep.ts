@@ -111,6 +111,34 @@ function hitAt(
   };
 }
 
+/** Steps the segment a → b is cut into, so no checked point moves more than `spacingM` per step. */
+export function segmentSteps(
+  a: readonly number[],
+  b: readonly number[],
+  leverArmsM: readonly number[],
+  spacingM: number,
+): { steps: number; travelM: number } {
+  let travelM = 0;
+  for (let j = 0; j < leverArmsM.length; j++) travelM += Math.abs(b[j]! - a[j]!) * leverArmsM[j]!;
+  return { steps: Math.max(1, Math.ceil(travelM / spacingM)), travelM };
+}
+
+/**
+ * The samples `sweepJointPath` takes on these waypoints when nothing is hit (the start, every path step and a
+ * stopping point per waypoint): its cost, known before it runs, in O(waypoints × joints).
+ */
+export function jointSweepSamples(
+  input: Pick<JointSweepInput, 'leverArmsM' | 'spacingM' | 'waypointsRad'>,
+): number {
+  const { waypointsRad } = input;
+  let samples = 1;
+  for (let w = 1; w < waypointsRad.length; w++) {
+    samples +=
+      segmentSteps(waypointsRad[w - 1]!, waypointsRad[w]!, input.leverArmsM, input.spacingM).steps + 1;
+  }
+  return samples;
+}
+
 export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const { zones, spacingM, waypointsRad } = input;
   const dh = input.dh instanceof Float64Array ? input.dh : dhTable(input.dh);
@@ -182,9 +210,7 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   for (let w = 1; w < waypointsRad.length; w++) {
     const a = waypointsRad[w - 1]!;
     const b = waypointsRad[w]!;
-    let travelM = 0;
-    for (let j = 0; j < n; j++) travelM += Math.abs(b[j]! - a[j]!) * input.leverArmsM[j]!;
-    const steps = Math.max(1, Math.ceil(travelM / spacingM));
+    const { steps, travelM } = segmentSteps(a, b, input.leverArmsM, spacingM);
     const stepM = travelM / steps;
     for (let s = 1; s <= steps; s++) {
       const u = s / steps;

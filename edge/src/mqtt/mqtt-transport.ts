@@ -6,12 +6,20 @@
  * Clean session: messages sent while the edge was away are not replayed to it. An intent queued during
  * an outage would otherwise be judged long after its planner gave up on it.
  *
+ * Retained messages are not taken: a broker hands its retained message to every new subscription
+ * ([MQTT-3.3.1-6]), and mqtt.js resubscribes on every reconnect, so a retained intent (which carries no time)
+ * would be signed again after each blip of the link, however old; a retained consent or frame is no better.
+ * The embedded broker and deploy/mosquitto.conf refuse retained publishes, but `--mqtt` takes any broker (the
+ * machine's Mosquitto retains by default), so the edge drops them itself ([MQTT-3.3.1-9]: a delivery from a
+ * retained store carries RETAIN 1; one forwarded live carries 0) and reports each.
+ *
  * A command is never put on the wire after its `validUntil`: publishCommand checks the clock at the moment
  * it hands the command to the socket (a command can wait behind the outbox's fsync, or behind a starved
  * event loop), and refuses rather than queues while the connection is down, since mqtt.js would otherwise
  * send the queue on reconnect, however late.
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
 import { type MotorCommand, type RobotTopics, robotTopics, type VerdictEvent } from '@pentagate/protocol';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
 import { TransportError } from '../transport/transport-error.js';
@@ -47,6 +55,8 @@ export interface MqttTransportOptions {
   clock?: () => number;
   /** Called on connection state changes, for the log. */
   onStateChange?: (state: 'connected' | 'reconnecting' | 'offline', detail?: string) => void;
+  /** Called for each retained message the broker delivered and the transport dropped, for the log. */
+  onRetainedDropped?: (topic: string) => void;
 }
 
 export class MqttTransport implements RobotTransport {
@@ -61,7 +71,10 @@ export class MqttTransport implements RobotTransport {
     this.topics = topics;
     this.#clock = options.clock ?? Date.now;
     this.#onCommandExpired = options.onCommandExpired;
-    client.on('message', (topic, payload) => this.#handler(topic, payload));
+    client.on('message', (topic, payload, packet) => {
+      if (packet.retain) options.onRetainedDropped?.(topic);
+      else this.#handler(topic, payload);
+    });
   }
 
   /** Connects, subscribes, and resolves once the broker granted every subscription. */
@@ -183,4 +196,12 @@ function firstConnection(client: MqttClient, url: string, timeoutMs: number): Pr
     client.once('connect', ok);
     client.once('error', fail);
   });
+}
+
+/** The log line for a retained message the transport dropped (MqttTransportOptions.onRetainedDropped). */
+export function logRetainedDropped(log: Pick<Logger, 'warn'>, topic: string): void {
+  log.warn(
+    { topic },
+    'retained MQTT message dropped: intents, consent and telemetry are events, never state (disable retain on the broker: retain_available false)',
+  );
 }

@@ -36,6 +36,7 @@ import {
   type VerdictEvent,
 } from '@pentagate/protocol';
 import type { Logger } from 'pino';
+import { CommandExpiredError } from '../mqtt/command-expired-error.js';
 import type { TrapResult } from '../trap/trap-result.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
@@ -124,9 +125,13 @@ export class EdgeNode {
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
     // A previous process may have died (SIGKILL, a crash) without its shutdown STOP while a motion it signed
     // runs on: this process cannot monitor that motion (it does not know its plan), so it stops the robot.
-    // An empty outbox means no earlier process decided anything with this state directory.
-    if (this.#outbox.count > 0 && this.#transport.isConnected()) {
-      this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+    // An empty outbox means no earlier process decided anything with this state directory. With the link down
+    // at this moment (it dropped after the transport connected) the STOP is owed, and the watchdog sends it as
+    // soon as the link is up: before, none was ever sent, and the old process's motion ran on unmonitored.
+    if (this.#outbox.count > 0) {
+      if (this.#transport.isConnected()) {
+        this.#orderStop('STARTED', 'edge started: a motion signed before this start is not monitored');
+      } else this.#stopOwed = true;
     }
     this.#log.info({ robotId: this.robotId, outboxRecords: this.#outbox.count }, 'edge node running');
   }
@@ -236,7 +241,7 @@ export class EdgeNode {
     this.#stopEpoch = Math.max(this.#stopEpoch, stop.epoch);
     this.#metrics.recordCommandPublished('stop');
     this.#track(
-      this.#transport.publishCommand(stop).catch((err: Error) => {
+      this.#send(stop).catch((err: Error) => {
         // The gate has already forgotten the motion this STOP ends: the watchdog sends a fresh one once it can.
         this.#stopOwed = true;
         this.#log.error({ err, seq: stop.seq }, 'STOP could not be handed to the transport');
@@ -267,7 +272,7 @@ export class EdgeNode {
       this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
     });
     try {
-      await this.#transport.publishCommand(command);
+      await this.#send(command);
     } catch (err) {
       // The gate now monitors this command's plan, so a motion signed before it that the robot may still be
       // running (the controller never got this one) is watched by nobody: stop the robot (fail closed).
@@ -278,6 +283,23 @@ export class EdgeNode {
       );
     }
     await verdictOut;
+  }
+
+  /**
+   * Hands a command to the transport, never after its validUntil, whichever transport it is: the controller
+   * refuses a late one (acceptMotorCommand), and the node must know it was not taken — for a motion command,
+   * so the robot is stopped rather than left on the motion before it, which the gate no longer watches; for a
+   * STOP, so a fresh one is owed. The MQTT transport checks this again as it writes to its socket; a serial
+   * line and ROS 2 did not check it at all, and wrote a command that had expired while its verdict was made
+   * durable as if it had been taken.
+   */
+  #send(command: MotorCommand): Promise<void> {
+    const nowMs = this.#clock();
+    if (nowMs > command.validUntil) {
+      this.#metrics.recordCommandExpired(command.setpoints.kind === 'stop' ? 'stop' : 'motion');
+      return Promise.reject(new CommandExpiredError(command.seq, command.validUntil, nowMs));
+    }
+    return this.#transport.publishCommand(command);
   }
 
   async #recordAndPublish(verdict: VerdictEvent): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
+import { logRetainedDropped, MqttTransport, type MqttTransportOptions } from '../mqtt/mqtt-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { type ObservabilityServer, startObservabilityServer } from '../observability/observability-server.js';
@@ -65,6 +65,7 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
         },
         onStateChange: (state, detail) =>
           log[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt'),
+        onRetainedDropped: (topic) => logRetainedDropped(log, topic),
       });
     } else throw new Error('startEdgeNode: give mqtt or transport');
   } catch (err) {

@@ -1,9 +1,11 @@
 /**
  * Loads the sensor nodes' HMAC keys given to `edge run --sensor-key` and refuses to start when an
  * authenticated source's key is missing: every frame of that source would be refused, so the robot could
- * never move — better one clear line now than a stream of vetoes later.
+ * never move — better one clear line now than a stream of vetoes later. A key file group or others can read
+ * is refused, as the command key is (edge-run.ts).
  */
 import { readHmacKeyFile } from '@pentagate/crypto';
+import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
 import { type RobotProfile, UsageError } from '@pentagate/protocol';
 import { sensorKeyProblems } from './sensor-keys.js';
 
@@ -13,6 +15,8 @@ export async function readSensorKeys(
 ): Promise<Map<string, Uint8Array>> {
   const keys = new Map<string, Uint8Array>();
   for (const path of paths) {
+    // whoever reads a sensor's key can sign its frames: a person the lidar sees could be signed away
+    await assertOwnerOnlyKeyFile(path, 'sensor HMAC key');
     const { kid, key } = await readHmacKeyFile(path);
     if (keys.has(kid)) throw new UsageError(`--sensor-key ${path}: key ${kid} was given twice`);
     keys.set(kid, key);

@@ -11,6 +11,14 @@ import type { ParkedIntent } from '../gates/consent-request.js';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
 import { MemorySpentConsentNonces, type SpentConsentNonces } from './spent-consent-nonces.js';
 
+/**
+ * Most intents that wait for consent at once. Each holds its intent (up to 64 KiB on the wire) and its plan for
+ * `consent.timeoutMs`, and each is posted to the cloud's approvals queue: a planner (or anyone with its broker
+ * password) flooding safety-critical intents filled memory without bound until the process died, and with it
+ * the monitoring of the motion in progress. An operator does not work through more than a few at a time.
+ */
+export const MAX_CONSENT_WAITS = 64;
+
 /** Why a statement does not release its intent, with the intent it named when one waits. */
 export interface ConsentRefusal {
   violation: string;
@@ -27,8 +35,11 @@ export class ConsentWaits {
     this.#usedNonces = usedNonces;
   }
 
-  park(intentDigest: string, parked: ParkedIntent): void {
+  /** Parks an intent; false (nothing parked) when MAX_CONSENT_WAITS others already wait. */
+  park(intentDigest: string, parked: ParkedIntent): boolean {
+    if (!this.#waiting.has(intentDigest) && this.#waiting.size >= MAX_CONSENT_WAITS) return false;
     this.#waiting.set(intentDigest, parked);
+    return true;
   }
 
   get(intentDigest: string): ParkedIntent | undefined {

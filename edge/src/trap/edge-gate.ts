@@ -27,7 +27,7 @@ import {
   schemaIssues,
 } from '@pentagate/protocol';
 import { consentRequest } from '../gates/consent-request.js';
-import { ConsentWaits } from './consent-waits.js';
+import { ConsentWaits, MAX_CONSENT_WAITS } from './consent-waits.js';
 import type { SpentConsentNonces } from './spent-consent-nonces.js';
 import { stopReason } from './stop-reason.js';
 import type { GateContext } from '../gates/gate-context.js';
@@ -258,7 +258,19 @@ export class EdgeGate {
     if (onlyConsent && !consentGranted) {
       const intentDigest = jcsDigestHex(intent);
       const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
-      this.#consents.park(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs });
+      if (!this.#consents.park(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs })) {
+        return veto({
+          ...base,
+          outcome: 'vetoed',
+          violations: [
+            ...failing[0]!.violations,
+            edgeViolation(
+              'CONSENT.TOO_MANY_WAITING',
+              `${MAX_CONSENT_WAITS} intents already wait for an operator; this one is not parked`,
+            ),
+          ],
+        });
+      }
       return {
         kind: 'awaiting-consent',
         intentDigest,

@@ -114,11 +114,11 @@ export class ConsentRelay {
           .filter((d) => !this.#posted.has(d))
           .map((d) => this.#o.gate.consentRequest(d))
           .filter((r): r is ConsentRequest => r !== undefined);
-        if (
-          fresh.length > 0 ||
-          (digests.size > 0 && Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs)
-        ) {
+        const keysOld = Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs;
+        if (fresh.length > 0 || (digests.size > 0 && keysOld)) {
           await this.#readOperatorKeys();
+        } else if (digests.size === 0 && keysOld && this.#knownKids.size > 0) {
+          this.#forgetOperatorKeys('no move waits, and they were not read again');
         }
         for (const request of fresh) {
           await this.#o.link.postConsentRequest(request, this.#stop.signal);
@@ -184,11 +184,34 @@ export class ConsentRelay {
     }
   }
 
+  /**
+   * Reads the enrolled operator keys; when they cannot be read, the keys read before are trusted no longer. A
+   * key the cloud has revoked since stayed trusted for as long as the cloud could not be reached, so a token it
+   * signed, published on the consent topic, released a move (fail closed: the profile's own operator keys and
+   * the consent topic keep working). Keys not read for `keysRefreshMs` while no move waits are dropped too.
+   */
   async #readOperatorKeys(): Promise<void> {
-    const keys = await this.#o.link.operatorKeys(this.#stop.signal);
+    let keys: TrustedKey[];
+    try {
+      keys = await this.#o.link.operatorKeys(this.#stop.signal);
+    } catch (err) {
+      if (this.#knownKids.size > 0) this.#forgetOperatorKeys('they could not be read again');
+      throw err;
+    }
     this.#o.gate.trustOperatorKeys(keys);
     this.#knownKids = new Set(keys.map((k) => k.kid));
     this.#keysReadAtMs = Date.now();
+  }
+
+  /**
+   * Stops trusting the cloud-enrolled operator keys until they are read again. They are read again when a move
+   * is posted, before any operator can see it; kept while idle, a key revoked in the cloud meanwhile would
+   * release a move whose token arrived on the consent topic before that read.
+   */
+  #forgetOperatorKeys(why: string): void {
+    this.#o.gate.trustOperatorKeys([]);
+    this.#knownKids = new Set();
+    this.#o.logger.info(`consent relay: the cloud-enrolled operator keys are trusted no longer: ${why}`);
   }
 
   #up(): void {

@@ -34,6 +34,8 @@ interface CloudState {
   keys: TrustedKey[];
   tokens: DsseEnvelope[];
   keyReads: number;
+  /** The operator-keys route answers 503 (the cloud is unreachable behind its proxy). */
+  keysDown?: boolean;
 }
 
 async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
@@ -46,6 +48,7 @@ async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
     req.resume();
     if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/operator-keys`) {
       state.keyReads++;
+      if (state.keysDown) return res.writeHead(503).end();
       return answer(res, { keys: state.keys });
     }
     if (url.pathname === `/api/v1/fleet/robots/${ROBOT}/consent-requests`)
@@ -63,7 +66,7 @@ async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function relayWith(t: Test, state: CloudState) {
+async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number, waits = () => true) {
   const url = await fleetRoutes(t, state);
   const trustedAtDelivery: string[][] = [];
   let trusted: string[] = [];
@@ -71,7 +74,7 @@ async function relayWith(t: Test, state: CloudState) {
   const relay = new ConsentRelay({
     link: new CloudLink({ url, key: 'pgk_test', robotId: ROBOT }),
     gate: {
-      waitingConsents: () => [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }],
+      waitingConsents: () => (waits() ? [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }] : []),
       consentRequest: () => ({ intentDigest: DIGEST }) as unknown as ConsentRequest,
       trustOperatorKeys: (keys) => {
         trusted = keys.map((k) => k.kid);
@@ -84,6 +87,7 @@ async function relayWith(t: Test, state: CloudState) {
     logger: pino({ level: 'silent' }),
     pollMs: 5,
     holdMs: 50,
+    ...(keysRefreshMs !== undefined ? { keysRefreshMs } : {}),
   });
   relay.start();
   t.teardown(() => relay.stop());
@@ -92,7 +96,7 @@ async function relayWith(t: Test, state: CloudState) {
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     if (!done()) throw new Error('timed out');
   };
-  return { delivered, trustedAtDelivery, until };
+  return { delivered, trustedAtDelivery, until, trusted: () => trusted };
 }
 
 t.test(
@@ -137,5 +141,43 @@ t.test(
     await until(() => delivered.length === 1);
     t.same(trustedAtDelivery[0], [], 'the re-read found no such key: the gate decides (and refuses)');
     t.equal(state.keyReads, 2);
+  },
+);
+
+t.test(
+  'when the operator keys can no longer be read, the keys read before are trusted no longer',
+  async (t) => {
+    // Revoked in the cloud meanwhile, or not: the edge cannot tell, and a revoked key must not release a move
+    // through the consent topic for as long as the cloud stays out of reach.
+    const revoked = operatorKey();
+    const state: CloudState = { keys: [revoked.trusted], tokens: [], keyReads: 0 };
+    const { until, trusted } = await relayWith(t, state, 20);
+    await until(() => state.keyReads >= 1 && trusted().length === 1);
+    state.keysDown = true;
+    const reads = state.keyReads;
+    await until(() => state.keyReads > reads);
+    await until(() => trusted().length === 0);
+    t.same(trusted(), [], 'the gate trusts no cloud-enrolled key after a failed read');
+    state.keysDown = false;
+    await until(() => trusted().length === 1);
+    t.same(trusted(), [revoked.trusted.kid], 'a successful read trusts the enrolled keys again');
+  },
+);
+
+t.test(
+  'keys not read again while no move waits are trusted no longer; the next posted move reads them',
+  async (t) => {
+    const enrolled = operatorKey();
+    const state: CloudState = { keys: [enrolled.trusted], tokens: [], keyReads: 0 };
+    let waiting = true;
+    const { until, trusted } = await relayWith(t, state, 30, () => waiting);
+    await until(() => trusted().length === 1);
+    waiting = false; // the move was granted; the robot idles, and the cloud may revoke the key meanwhile
+    await until(() => trusted().length === 0);
+    t.same(trusted(), [], 'an idle edge keeps no cloud key it has not read for keysRefreshMs');
+    const reads = state.keyReads;
+    waiting = true;
+    await until(() => trusted().length === 1);
+    t.ok(state.keyReads > reads, 'read again for the next move');
   },
 );

@@ -87,6 +87,10 @@ export class MotorController {
     const sp = command.setpoints;
     if (sp.kind === 'stop') {
       this.#halt('stop-command', `signed STOP seq ${command.seq}: ${sp.reason}`, nowMs);
+    } else if (sp.speedScale === 0) {
+      // A speed cap of 0 (the wire allows 0..1) is no motion at all: the robot holds. Read as "no cap",
+      // it ran the plan at full speed, the opposite of what the gate asked.
+      this.#halt('stop-command', `seq ${command.seq} caps the speed to 0: holding`, nowMs);
     } else if (sp.kind === 'joint') {
       this.#execution = jointExecution(command.seq, sp, this.options.jointNames, currentRad, nowMs);
     } else {

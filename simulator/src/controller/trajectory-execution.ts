@@ -16,6 +16,7 @@ export interface Execution {
   setpointAt(nowMs: number): Setpoint;
 }
 
+/** The speed cap; a cap of 0 never gets here (the controller holds instead, motor-controller.ts). */
 function scaleOf(s: { speedScale?: number }): number {
   return s.speedScale !== undefined && s.speedScale > 0 ? s.speedScale : 1;
 }

@@ -59,6 +59,10 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'the robot starts inside a keep-out zone and the motion does not leave it',
   },
   'INVARIANT.UNSUPPORTED_AXIS': { source: 'INVARIANT', meaning: 'a ground base was asked to roll or pitch' },
+  'INVARIANT.PATH_TOO_LONG': {
+    source: 'INVARIANT',
+    meaning: 'checking the path against the keep-out zones would take more samples than a veto may wait for',
+  },
   'INVARIANT.STALE_DATA': stale('INVARIANT'),
   'INVARIANT.MISSING_DATA': missing('INVARIANT'),
   'INVARIANT.GATE_ERROR': gateError('INVARIANT'),
@@ -116,6 +120,10 @@ export const EDGE_VIOLATION_CODES = {
     meaning: 'a consent token is not a valid DSSE consent statement signed by a trusted operator key',
   },
   'CONSENT.WRONG_ROBOT': { source: 'CONSENT', meaning: 'a consent token is for another robot' },
+  'CONSENT.TOO_MANY_WAITING': {
+    source: 'CONSENT',
+    meaning: 'the intent needs consent, but as many intents as the edge holds already wait for one (vetoed)',
+  },
   'CONSENT.NO_WAITING_INTENT': { source: 'CONSENT', meaning: "no intent with the token's digest is waiting" },
   'CONSENT.REPLAYED': { source: 'CONSENT', meaning: "the token's nonce was already used (single use)" },
   'CONSENT.NOT_YET_VALID': { source: 'CONSENT', meaning: 'the token is not valid yet (notBefore)' },
