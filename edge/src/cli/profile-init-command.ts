@@ -8,12 +8,16 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
 import { readRecording } from '../mcap/recording-reader.js';
-import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-types.js';
+import { odometryFrameKind } from '../ros/odometry-frames.js';
+import { type RosRecord, headerFrameId } from '../ros/ros-fields.js';
+import { INTENT_TYPES, ROS_TYPES, TYPES_BY_KIND } from '../ros/ros-types.js';
 import { optionalString } from './cli-values.js';
 import { uniqueSourceNames } from './topic-source-names.js';
 
 interface Found {
   topics: Map<string, { type: string; messages: number }>;
+  /** `header.frame_id` of each pose topic's first message. */
+  poseFrames: Map<string, string>;
   joints: string[];
   maxEffortNm: number[];
   minPositionRad: number[];
@@ -30,6 +34,7 @@ const SOURCE_OF_TYPE: Readonly<Record<string, { kind: string; maxAgeMs: number }
   [ROS_TYPES.poseWithCovarianceStamped]: { kind: 'pose', maxAgeMs: 200 },
   [ROS_TYPES.pointCloud2]: { kind: 'proximity', maxAgeMs: 200 },
 };
+const POSE_TYPES = new Set<string>(TYPES_BY_KIND.pose);
 const BASE_INTENT_TYPES = new Set<string>(INTENT_TYPES.filter((type) => type !== ROS_TYPES.jointTrajectory));
 /** What a role's type is when nothing says otherwise (ros-bindings.ts); any other type needs a bindings override. */
 const DEFAULT_TYPES = new Set<string>([
@@ -44,17 +49,25 @@ const DEFAULT_TYPES = new Set<string>([
 async function scan(bag: string): Promise<Found> {
   const found: Found = {
     topics: new Map(),
+    poseFrames: new Map(),
     joints: [],
     maxEffortNm: [],
     minPositionRad: [],
     maxPositionRad: [],
   };
-  // Only joint states are read; every other topic is counted by type, its messages left undecoded.
-  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState;
+  // Joint states and poses (for their frame) are read; every other topic is counted by type, left undecoded.
+  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState || POSE_TYPES.has(type);
   for await (const item of readRecording(bag, undefined, { wanted })) {
     const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0 };
     t.messages += 1;
     found.topics.set(item.topic, t);
+    if (item.kind === 'message' && POSE_TYPES.has(item.type) && !found.poseFrames.has(item.topic)) {
+      try {
+        found.poseFrames.set(item.topic, headerFrameId(item.message as RosRecord, item.type));
+      } catch {
+        // No readable frame: the topic is offered as it is, and the mapping judges each message.
+      }
+    }
     if (item.kind !== 'message' || item.type !== ROS_TYPES.jointState) continue;
     const m = item.message as { name?: string[]; position?: ArrayLike<number>; effort?: ArrayLike<number> };
     if (found.joints.length === 0 && Array.isArray(m.name)) {
@@ -85,9 +98,49 @@ const qos = (reliable: boolean, depth: number) =>
   `{ reliability: ${reliable ? 'reliable' : 'best-effort'}, durability: volatile, depth: ${depth} }`;
 const fixed = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-');
 
+type TopicEntry = [string, { type: string; messages: number }];
+
+/**
+ * The gates read one pose source (compiled-profile.ts), in the zones' map frame. A Nav2 recording has two pose
+ * topics — wheel odometry in `odom` and the localizer's `/amcl_pose` in `map` — and offering both made the
+ * odom-frame one, first in the file, the pose the gates read: every message of it is refused (`wrong-frame`), so
+ * every drive was vetoed for want of a pose while the map-frame pose went unread. A topic whose first message is in
+ * an odometry frame is left out, and of the rest the first is offered; the others are listed with why.
+ */
+function choosePose(
+  sensors: readonly TopicEntry[],
+  frames: ReadonlyMap<string, string>,
+): { sensors: TopicEntry[]; notPose: { topic: string; type: string; why: string }[] } {
+  const notPose: { topic: string; type: string; why: string }[] = [];
+  let chosen: string | undefined;
+  const kept = sensors.filter(([topic, t]) => {
+    if (!POSE_TYPES.has(t.type)) return true;
+    const frame = frames.get(topic);
+    const odometry = frame === undefined ? undefined : odometryFrameKind(frame);
+    if (odometry !== undefined) {
+      notPose.push({
+        topic,
+        type: t.type,
+        why: `is in ${odometry} (frame_id ${JSON.stringify(frame)}), which drifts from the map: the edge refuses it (wrong-frame) unless the role says frameId: ${frame}`,
+      });
+      return false;
+    }
+    if (chosen !== undefined) {
+      notPose.push({ topic, type: t.type, why: `is another pose topic; ${chosen} was offered (choose one)` });
+      return false;
+    }
+    chosen = topic;
+    return true;
+  });
+  return { sensors: kept, notPose };
+}
+
 /** The skeleton as YAML text (comments say what was seen and what to fill in). */
 export function profileSkeleton(found: Found, bag: string, robotId: string): string {
-  const sensors = [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]);
+  const { sensors, notPose } = choosePose(
+    [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]),
+    found.poseFrames,
+  );
   const intents = [...found.topics].filter(([, t]) => INTENT_TYPES.includes(t.type));
   const kind =
     found.joints.length > 0 && !intents.some(([, t]) => BASE_INTENT_TYPES.has(t.type))
@@ -170,6 +223,10 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
       const wheelbase = o.type === ROS_TYPES.ackermannDriveStamped ? ', wheelbaseM: null' : '';
       lines.push(`#   ${o.role}: { type: ${o.type}${wheelbase} }`);
     }
+  }
+  if (notPose.length > 0) {
+    lines.push('', '# Pose topics not offered as the pose source (the gates read one pose, in the zones\' map frame):');
+    for (const p of notPose) lines.push(`#   ${p.topic} [${p.type}] ${p.why}`);
   }
   const other = [...found.topics].filter(
     ([, t]) => !SOURCE_OF_TYPE[t.type] && !INTENT_TYPES.includes(t.type),
