@@ -225,7 +225,10 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
     }
   }
   if (notPose.length > 0) {
-    lines.push('', '# Pose topics not offered as the pose source (the gates read one pose, in the zones\' map frame):');
+    lines.push(
+      '',
+      "# Pose topics not offered as the pose source (the gates read one pose, in the zones' map frame):",
+    );
     for (const p of notPose) lines.push(`#   ${p.topic} [${p.type}] ${p.why}`);
   }
   const other = [...found.topics].filter(

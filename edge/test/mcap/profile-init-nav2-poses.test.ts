@@ -33,7 +33,8 @@ async function nav2Recording(path: string): Promise<void> {
     const at = LOG0 + i * 35;
     await bag.write('/odom', odometryMsg(SIM0 + i * 35, { x: -2.8, y: 1.1 }, 0.17, {}, 'odom'), at);
     // AMCL's first pose comes later in the file, stamped with the scan it was made from (earlier).
-    if (i === 10) await bag.write('/amcl_pose', poseWithCovarianceMsg(SIM0 - 4_700, { x: 4.37, y: 7.58 }), at);
+    if (i === 10)
+      await bag.write('/amcl_pose', poseWithCovarianceMsg(SIM0 - 4_700, { x: 4.37, y: 7.58 }), at);
   }
   await bag.end();
   await sink.close();
@@ -93,7 +94,10 @@ t.test('two map-frame pose topics: the first is offered, the other listed to cho
     ['global'],
     'the gates read one pose source: one is offered',
   );
-  t.match(text, /^#\s+\/amcl_pose \[geometry_msgs\/msg\/PoseWithCovarianceStamped\] is another pose topic; \/odometry\/global was offered \(choose one\)$/m);
+  t.match(
+    text,
+    /^#\s+\/amcl_pose \[geometry_msgs\/msg\/PoseWithCovarianceStamped\] is another pose topic; \/odometry\/global was offered \(choose one\)$/m,
+  );
 });
 
 const realBag = process.env.EDGE_NAV2_TURTLEBOT_MCAP;
