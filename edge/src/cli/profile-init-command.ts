@@ -15,7 +15,7 @@ import { optionalString } from './cli-values.js';
 import { uniqueSourceNames } from './topic-source-names.js';
 
 interface Found {
-  topics: Map<string, { type: string; messages: number }>;
+  topics: Map<string, { type: string; messages: number; logMs: number[] }>;
   /** `header.frame_id` of each pose topic's first message. */
   poseFrames: Map<string, string>;
   joints: string[];
@@ -58,8 +58,9 @@ async function scan(bag: string): Promise<Found> {
   // Joint states and poses (for their frame) are read; every other topic is counted by type, left undecoded.
   const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState || POSE_TYPES.has(type);
   for await (const item of readRecording(bag, undefined, { wanted })) {
-    const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0 };
+    const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0, logMs: [] };
     t.messages += 1;
+    t.logMs.push(Number(item.logTimeNs / 1_000_000n));
     found.topics.set(item.topic, t);
     if (item.kind === 'message' && POSE_TYPES.has(item.type) && !found.poseFrames.has(item.topic)) {
       try {
@@ -98,7 +99,33 @@ const qos = (reliable: boolean, depth: number) =>
   `{ reliability: ${reliable ? 'reliable' : 'best-effort'}, durability: volatile, depth: ${depth} }`;
 const fixed = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-');
 
-type TopicEntry = [string, { type: string; messages: number }];
+type TopicEntry = [string, { type: string; messages: number; logMs: number[] }];
+
+/** Median and longest time between a topic's messages (log time), when it has two. */
+function publishGaps(logMs: readonly number[]): { medianMs: number; maxMs: number } | undefined {
+  const sorted = [...logMs].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((ms, i) => ms - sorted[i]!);
+  if (gaps.length === 0) return undefined;
+  gaps.sort((a, b) => a - b);
+  return { medianMs: gaps[Math.floor(gaps.length / 2)]!, maxMs: gaps[gaps.length - 1]! };
+}
+
+/**
+ * A source's `maxAgeMs` with what the recording says of it. The kind's usual age is offered, unless the topic came
+ * more rarely than that: Nav2's AMCL publishes `/amcl_pose` on each filter update (median 617 ms apart, up to 4.4 s,
+ * in a TurtleBot recording), so a 200 ms limit left the pose stale between messages and every drive vetoed. That
+ * limit is then left `null`, with the gaps seen, for the user to choose (the skeleton guesses no limit).
+ */
+function maxAgeLine(defaultMs: number, logMs: readonly number[]): { value: string; note: string } {
+  const gaps = publishGaps(logMs);
+  if (!gaps) return { value: String(defaultMs), note: '' };
+  const seen = `; a message every ${gaps.medianMs} ms (median), up to ${gaps.maxMs} ms apart`;
+  if (gaps.medianMs <= defaultMs) return { value: String(defaultMs), note: seen };
+  return {
+    value: 'null',
+    note: `${seen}: longer than the usual ${defaultMs} ms, so choose how old a frame the gates may trust`,
+  };
+}
 
 /**
  * The gates read one pose source (compiled-profile.ts), in the zones' map frame. A Nav2 recording has two pose
@@ -197,11 +224,17 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
     sensors.map(([topic]) => topic),
     ['firmware'],
   );
-  const named = sensors.map(([topic, t]) => ({ topic, type: t.type, source: sourceNames.get(topic)! }));
+  const named = sensors.map(([topic, t]) => ({
+    topic,
+    type: t.type,
+    logMs: t.logMs,
+    source: sourceNames.get(topic)!,
+  }));
   for (const s of named) {
     const k = SOURCE_OF_TYPE[s.type]!;
+    const age = maxAgeLine(k.maxAgeMs, s.logMs);
     lines.push(
-      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${k.maxAgeMs} } # ${s.topic} [${s.type}]`,
+      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${age.value} } # ${s.topic} [${s.type}]${age.note}`,
     );
   }
   lines.push('  - { name: firmware, kind: firmware, maxAgeMs: 600000 }', '', 'topics:', '  ros2:');

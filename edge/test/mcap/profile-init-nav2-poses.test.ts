@@ -29,19 +29,23 @@ async function nav2Recording(path: string): Promise<void> {
   const bag = await RosbagWriter.open({ writable: sink });
   await bag.rosChannel('/odom', ROS_TYPES.odometry);
   await bag.rosChannel('/amcl_pose', ROS_TYPES.poseWithCovarianceStamped);
-  for (let i = 0; i < 20; i += 1) {
-    const at = LOG0 + i * 35;
-    await bag.write('/odom', odometryMsg(SIM0 + i * 35, { x: -2.8, y: 1.1 }, 0.17, {}, 'odom'), at);
-    // AMCL's first pose comes later in the file, stamped with the scan it was made from (earlier).
-    if (i === 10)
-      await bag.write('/amcl_pose', poseWithCovarianceMsg(SIM0 - 4_700, { x: 4.37, y: 7.58 }), at);
+  // 3 s: odometry every 35 ms; AMCL on its filter updates, 600 ms apart (once 1200 ms: the base stood still).
+  for (let ms = 0; ms <= 3000; ms += 5) {
+    const at = LOG0 + ms;
+    if (ms % 35 === 0) {
+      await bag.write('/odom', odometryMsg(SIM0 + ms, { x: -2.8, y: 1.1 }, 0.17, {}, 'odom'), at);
+    }
+    // Stamped with the scan it was made from, earlier than the odometry stored before it.
+    if (ms > 0 && ms % 600 === 0 && ms !== 1800) {
+      await bag.write('/amcl_pose', poseWithCovarianceMsg(SIM0 + ms - 300, { x: 4.37, y: 7.58 }), at);
+    }
   }
   await bag.end();
   await sink.close();
 }
 
 interface Skeleton {
-  sources: { name: string; kind: string }[];
+  sources: { name: string; kind: string; maxAgeMs: number | null }[];
   topics: { ros2: Record<string, { name: string }> };
 }
 
@@ -55,8 +59,21 @@ async function skeletonOf(t: Test, bag: string, dir: string) {
 }
 
 function checkSkeleton(t: Test, text: string, doc: Skeleton): void {
-  const poses = doc.sources.filter((s) => s.kind === 'pose').map((s) => s.name);
-  t.same(poses, ['amcl_pose'], 'one pose source, the map-frame localizer pose');
+  const poses = doc.sources.filter((s) => s.kind === 'pose');
+  t.same(
+    poses.map((s) => s.name),
+    ['amcl_pose'],
+    'one pose source, the map-frame localizer pose',
+  );
+  t.equal(
+    poses[0]?.maxAgeMs,
+    null,
+    'AMCL publishes more rarely than 200 ms: the age limit is left to choose',
+  );
+  t.match(
+    text,
+    /^ {2}- \{ name: amcl_pose, kind: pose, maxAgeMs: null \} # \/amcl_pose \[geometry_msgs\/msg\/PoseWithCovarianceStamped\]; a message every \d+ ms \(median\), up to \d+ ms apart: longer than the usual 200 ms/m,
+  );
   t.match(doc.topics.ros2.amclPose, { name: '/amcl_pose' }, 'its role');
   t.notOk(
     Object.values(doc.topics.ros2).some((r) => r.name === '/odom'),
@@ -75,6 +92,7 @@ t.test('a Nav2 recording: the localizer pose is the pose source, odom-frame odom
   await nav2Recording(bag);
   const { text, doc } = await skeletonOf(t, bag, dir);
   checkSkeleton(t, text, doc);
+  t.match(text, /# \/amcl_pose .*; a message every 600 ms \(median\), up to 1200 ms apart: /);
 });
 
 t.test('two map-frame pose topics: the first is offered, the other listed to choose', async (t) => {
