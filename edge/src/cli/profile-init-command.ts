@@ -18,6 +18,9 @@ interface Found {
   topics: Map<string, { type: string; messages: number; logMs: number[] }>;
   /** `header.frame_id` of each pose topic's first message. */
   poseFrames: Map<string, string>;
+  /** The joint names of each JointState topic's first message; the joints are the first topic's. */
+  jointNames: Map<string, string[]>;
+  jointTopic?: string;
   joints: string[];
   maxEffortNm: number[];
   minPositionRad: number[];
@@ -50,6 +53,7 @@ async function scan(bag: string): Promise<Found> {
   const found: Found = {
     topics: new Map(),
     poseFrames: new Map(),
+    jointNames: new Map(),
     joints: [],
     maxEffortNm: [],
     minPositionRad: [],
@@ -71,12 +75,17 @@ async function scan(bag: string): Promise<Found> {
     }
     if (item.kind !== 'message' || item.type !== ROS_TYPES.jointState) continue;
     const m = item.message as { name?: string[]; position?: ArrayLike<number>; effort?: ArrayLike<number> };
-    if (found.joints.length === 0 && Array.isArray(m.name)) {
+    if (Array.isArray(m.name) && !found.jointNames.has(item.topic))
+      found.jointNames.set(item.topic, [...m.name]);
+    if (found.jointTopic === undefined && Array.isArray(m.name)) {
+      found.jointTopic = item.topic;
       found.joints = [...m.name];
       found.maxEffortNm = found.joints.map(() => 0);
       found.minPositionRad = found.joints.map(() => Number.POSITIVE_INFINITY);
       found.maxPositionRad = found.joints.map(() => Number.NEGATIVE_INFINITY);
     }
+    // Efforts and positions as the joints' own topic measures them (another arm's would be another robot's).
+    if (item.topic !== found.jointTopic) continue;
     found.joints.forEach((name, i) => {
       const j = m.name?.indexOf(name) ?? -1;
       const effort = j >= 0 ? Number(m.effort?.[j]) : Number.NaN;
@@ -128,24 +137,37 @@ function maxAgeLine(defaultMs: number, logMs: readonly number[]): { value: strin
 }
 
 /**
- * The gates read one pose source (compiled-profile.ts), in the zones' map frame. A Nav2 recording has two pose
+ * The sensor topics offered as sources. The gates read one pose source (compiled-profile.ts), in the zones' map frame. A Nav2 recording has two pose
  * topics — wheel odometry in `odom` and the localizer's `/amcl_pose` in `map` — and offering both made the
  * odom-frame one, first in the file, the pose the gates read: every message of it is refused (`wrong-frame`), so
  * every drive was vetoed for want of a pose while the map-frame pose went unread. A topic whose first message is in
- * an odometry frame is left out, and of the rest the first is offered; the others are listed with why.
+ * an odometry frame is left out, and of the rest the first is offered; the others are listed with why. And a
+ * JointState topic carrying the joints of the first one (a second arm of the same model under another namespace,
+ * the same arm republished) is not offered: the gates refuse a joint two sources measure (gate-context.ts).
  */
-function choosePose(
+function chooseSources(
   sensors: readonly TopicEntry[],
-  frames: ReadonlyMap<string, string>,
-): { sensors: TopicEntry[]; notPose: { topic: string; type: string; why: string }[] } {
-  const notPose: { topic: string; type: string; why: string }[] = [];
+  found: Found,
+): { sensors: TopicEntry[]; notOffered: { topic: string; type: string; why: string }[] } {
+  const frames = found.poseFrames;
+  const notOffered: { topic: string; type: string; why: string }[] = [];
   let chosen: string | undefined;
   const kept = sensors.filter(([topic, t]) => {
+    if (t.type === ROS_TYPES.jointState) {
+      const shared = (found.jointNames.get(topic) ?? []).filter((n) => found.joints.includes(n));
+      if (topic === found.jointTopic || shared.length === 0) return true;
+      notOffered.push({
+        topic,
+        type: t.type,
+        why: `carries joints of ${found.jointTopic} (${shared.join(', ')}): another arm, or the same one republished; the gates take each joint from one source`,
+      });
+      return false;
+    }
     if (!POSE_TYPES.has(t.type)) return true;
     const frame = frames.get(topic);
     const odometry = frame === undefined ? undefined : odometryFrameKind(frame);
     if (odometry !== undefined) {
-      notPose.push({
+      notOffered.push({
         topic,
         type: t.type,
         why: `is in ${odometry} (frame_id ${JSON.stringify(frame)}), which drifts from the map: the edge refuses it (wrong-frame) unless the role says frameId: ${frame}`,
@@ -153,20 +175,24 @@ function choosePose(
       return false;
     }
     if (chosen !== undefined) {
-      notPose.push({ topic, type: t.type, why: `is another pose topic; ${chosen} was offered (choose one)` });
+      notOffered.push({
+        topic,
+        type: t.type,
+        why: `is another pose topic; ${chosen} was offered (choose one)`,
+      });
       return false;
     }
     chosen = topic;
     return true;
   });
-  return { sensors: kept, notPose };
+  return { sensors: kept, notOffered };
 }
 
 /** The skeleton as YAML text (comments say what was seen and what to fill in). */
 export function profileSkeleton(found: Found, bag: string, robotId: string): string {
-  const { sensors, notPose } = choosePose(
+  const { sensors, notOffered } = chooseSources(
     [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]),
-    found.poseFrames,
+    found,
   );
   const intents = [...found.topics].filter(([, t]) => INTENT_TYPES.includes(t.type));
   const kind =
@@ -257,12 +283,9 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
       lines.push(`#   ${o.role}: { type: ${o.type}${wheelbase} }`);
     }
   }
-  if (notPose.length > 0) {
-    lines.push(
-      '',
-      "# Pose topics not offered as the pose source (the gates read one pose, in the zones' map frame):",
-    );
-    for (const p of notPose) lines.push(`#   ${p.topic} [${p.type}] ${p.why}`);
+  if (notOffered.length > 0) {
+    lines.push('', '# Sensor topics not offered as sources:');
+    for (const p of notOffered) lines.push(`#   ${p.topic} [${p.type}] ${p.why}`);
   }
   const other = [...found.topics].filter(
     ([, t]) => !SOURCE_OF_TYPE[t.type] && !INTENT_TYPES.includes(t.type),

@@ -6,10 +6,13 @@
  * as robot2's nominal effort, and robot1's move was signed. Which source measures a joint is now in doubt, and the
  * gates that read joints fail closed naming the joint and both sources.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
+import { parse as parseYaml } from 'yaml';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
+import { cli } from '../runtime/helpers/run-edge-cli.js';
 import { T0, armIntent, armProfile, makeGate } from '../trap/fixtures.js';
 import {
   TOPICS,
@@ -72,3 +75,35 @@ t.test(
     );
   },
 );
+
+t.test('profile init offers one joint-state source: the second arm is listed, not a source', async (t) => {
+  const dir = t.testdir();
+  const path = join(dir, 'two-arms.mcap');
+  const profile = armProfile();
+  const bag = await openBag(path);
+  await bag.rosChannel(ROBOT2, ROS_TYPES.jointState);
+  for (let dt = 0; dt <= 100; dt += 20) {
+    const at = T0 + dt;
+    await bag.write(TOPICS.joints, jointStateMsg(profile, at, [10, 40, 20, 2, 1, 0.5]), at);
+    await bag.write(ROBOT2, jointStateMsg(profile, at, [10, 40, 120, 2, 1, 0.5]), at + 1);
+  }
+  await bag.finish();
+  const out = join(dir, 'skeleton.yaml');
+  const r = await cli(['edge', 'profile', 'init', '--from-bag', path, '--out', out]);
+  t.equal(r.code, 0, r.err);
+  const text = await readFile(out, 'utf8');
+  const doc = parseYaml(text) as { sources: { name: string; kind: string }[] };
+  t.same(
+    doc.sources.filter((s) => s.kind === 'joint-state').map((s) => s.name),
+    ['joint_states'],
+  );
+  t.match(
+    text,
+    /^#\s+\/robot2\/joint_states \[sensor_msgs\/msg\/JointState\] carries joints of \/joint_states \(/m,
+  );
+  t.match(
+    text,
+    /elbow_joint: efforts seen up to 20\.000 N·m/,
+    "the efforts are the first arm's, not the second's",
+  );
+});
