@@ -8,12 +8,19 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
 import { readRecording } from '../mcap/recording-reader.js';
-import { INTENT_TYPES, ROS_TYPES } from '../ros/ros-types.js';
+import { odometryFrameKind } from '../ros/odometry-frames.js';
+import { type RosRecord, headerFrameId } from '../ros/ros-fields.js';
+import { INTENT_TYPES, ROS_TYPES, TYPES_BY_KIND } from '../ros/ros-types.js';
 import { optionalString } from './cli-values.js';
 import { uniqueSourceNames } from './topic-source-names.js';
 
 interface Found {
-  topics: Map<string, { type: string; messages: number }>;
+  topics: Map<string, { type: string; messages: number; logMs: number[] }>;
+  /** `header.frame_id` of each pose topic's first message. */
+  poseFrames: Map<string, string>;
+  /** The joint names of each JointState topic's first message; the joints are the first topic's. */
+  jointNames: Map<string, string[]>;
+  jointTopic?: string;
   joints: string[];
   maxEffortNm: number[];
   minPositionRad: number[];
@@ -30,6 +37,7 @@ const SOURCE_OF_TYPE: Readonly<Record<string, { kind: string; maxAgeMs: number }
   [ROS_TYPES.poseWithCovarianceStamped]: { kind: 'pose', maxAgeMs: 200 },
   [ROS_TYPES.pointCloud2]: { kind: 'proximity', maxAgeMs: 200 },
 };
+const POSE_TYPES = new Set<string>(TYPES_BY_KIND.pose);
 const BASE_INTENT_TYPES = new Set<string>(INTENT_TYPES.filter((type) => type !== ROS_TYPES.jointTrajectory));
 /** What a role's type is when nothing says otherwise (ros-bindings.ts); any other type needs a bindings override. */
 const DEFAULT_TYPES = new Set<string>([
@@ -44,25 +52,40 @@ const DEFAULT_TYPES = new Set<string>([
 async function scan(bag: string): Promise<Found> {
   const found: Found = {
     topics: new Map(),
+    poseFrames: new Map(),
+    jointNames: new Map(),
     joints: [],
     maxEffortNm: [],
     minPositionRad: [],
     maxPositionRad: [],
   };
-  // Only joint states are read; every other topic is counted by type, its messages left undecoded.
-  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState;
+  // Joint states and poses (for their frame) are read; every other topic is counted by type, left undecoded.
+  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState || POSE_TYPES.has(type);
   for await (const item of readRecording(bag, undefined, { wanted })) {
-    const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0 };
+    const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0, logMs: [] };
     t.messages += 1;
+    t.logMs.push(Number(item.logTimeNs / 1_000_000n));
     found.topics.set(item.topic, t);
+    if (item.kind === 'message' && POSE_TYPES.has(item.type) && !found.poseFrames.has(item.topic)) {
+      try {
+        found.poseFrames.set(item.topic, headerFrameId(item.message as RosRecord, item.type));
+      } catch {
+        // No readable frame: the topic is offered as it is, and the mapping judges each message.
+      }
+    }
     if (item.kind !== 'message' || item.type !== ROS_TYPES.jointState) continue;
     const m = item.message as { name?: string[]; position?: ArrayLike<number>; effort?: ArrayLike<number> };
-    if (found.joints.length === 0 && Array.isArray(m.name)) {
+    if (Array.isArray(m.name) && !found.jointNames.has(item.topic))
+      found.jointNames.set(item.topic, [...m.name]);
+    if (found.jointTopic === undefined && Array.isArray(m.name)) {
+      found.jointTopic = item.topic;
       found.joints = [...m.name];
       found.maxEffortNm = found.joints.map(() => 0);
       found.minPositionRad = found.joints.map(() => Number.POSITIVE_INFINITY);
       found.maxPositionRad = found.joints.map(() => Number.NEGATIVE_INFINITY);
     }
+    // Efforts and positions as the joints' own topic measures them (another arm's would be another robot's).
+    if (item.topic !== found.jointTopic) continue;
     found.joints.forEach((name, i) => {
       const j = m.name?.indexOf(name) ?? -1;
       const effort = j >= 0 ? Number(m.effort?.[j]) : Number.NaN;
@@ -85,9 +108,92 @@ const qos = (reliable: boolean, depth: number) =>
   `{ reliability: ${reliable ? 'reliable' : 'best-effort'}, durability: volatile, depth: ${depth} }`;
 const fixed = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-');
 
+type TopicEntry = [string, { type: string; messages: number; logMs: number[] }];
+
+/** Median and longest time between a topic's messages (log time), when it has two. */
+function publishGaps(logMs: readonly number[]): { medianMs: number; maxMs: number } | undefined {
+  const sorted = [...logMs].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((ms, i) => ms - sorted[i]!);
+  if (gaps.length === 0) return undefined;
+  gaps.sort((a, b) => a - b);
+  return { medianMs: gaps[Math.floor(gaps.length / 2)]!, maxMs: gaps[gaps.length - 1]! };
+}
+
+/**
+ * A source's `maxAgeMs` with what the recording says of it. The kind's usual age is offered, unless the topic came
+ * more rarely than that: Nav2's AMCL publishes `/amcl_pose` on each filter update (median 617 ms apart, up to 4.4 s,
+ * in a TurtleBot recording), so a 200 ms limit left the pose stale between messages and every drive vetoed. That
+ * limit is then left `null`, with the gaps seen, for the user to choose (the skeleton guesses no limit).
+ */
+function maxAgeLine(defaultMs: number, logMs: readonly number[]): { value: string; note: string } {
+  const gaps = publishGaps(logMs);
+  if (!gaps) return { value: String(defaultMs), note: '' };
+  const seen = `; a message every ${gaps.medianMs} ms (median), up to ${gaps.maxMs} ms apart`;
+  if (gaps.medianMs <= defaultMs) return { value: String(defaultMs), note: seen };
+  return {
+    value: 'null',
+    note: `${seen}: longer than the usual ${defaultMs} ms, so choose how old a frame the gates may trust`,
+  };
+}
+
+/**
+ * The sensor topics offered as sources. The gates read one pose source (compiled-profile.ts), in the zones' map frame. A Nav2 recording has two pose
+ * topics — wheel odometry in `odom` and the localizer's `/amcl_pose` in `map` — and offering both made the
+ * odom-frame one, first in the file, the pose the gates read: every message of it is refused (`wrong-frame`), so
+ * every drive was vetoed for want of a pose while the map-frame pose went unread. A topic whose first message is in
+ * an odometry frame is left out, and of the rest the first is offered; the others are listed with why. And a
+ * JointState topic carrying the joints of the first one (a second arm of the same model under another namespace,
+ * the same arm republished) is not offered: the gates refuse a joint two sources measure (gate-context.ts).
+ */
+function chooseSources(
+  sensors: readonly TopicEntry[],
+  found: Found,
+): { sensors: TopicEntry[]; notOffered: { topic: string; type: string; why: string }[] } {
+  const frames = found.poseFrames;
+  const notOffered: { topic: string; type: string; why: string }[] = [];
+  let chosen: string | undefined;
+  const kept = sensors.filter(([topic, t]) => {
+    if (t.type === ROS_TYPES.jointState) {
+      const shared = (found.jointNames.get(topic) ?? []).filter((n) => found.joints.includes(n));
+      if (topic === found.jointTopic || shared.length === 0) return true;
+      notOffered.push({
+        topic,
+        type: t.type,
+        why: `carries joints of ${found.jointTopic} (${shared.join(', ')}): another arm, or the same one republished; the gates take each joint from one source`,
+      });
+      return false;
+    }
+    if (!POSE_TYPES.has(t.type)) return true;
+    const frame = frames.get(topic);
+    const odometry = frame === undefined ? undefined : odometryFrameKind(frame);
+    if (odometry !== undefined) {
+      notOffered.push({
+        topic,
+        type: t.type,
+        why: `is in ${odometry} (frame_id ${JSON.stringify(frame)}), which drifts from the map: the edge refuses it (wrong-frame) unless the role says frameId: ${frame}`,
+      });
+      return false;
+    }
+    if (chosen !== undefined) {
+      notOffered.push({
+        topic,
+        type: t.type,
+        why: `is another pose topic; ${chosen} was offered (choose one)`,
+      });
+      return false;
+    }
+    chosen = topic;
+    return true;
+  });
+  return { sensors: kept, notOffered };
+}
+
 /** The skeleton as YAML text (comments say what was seen and what to fill in). */
 export function profileSkeleton(found: Found, bag: string, robotId: string): string {
-  const sensors = [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]);
+  const { sensors, notOffered } = chooseSources(
+    [...found.topics].filter(([, t]) => SOURCE_OF_TYPE[t.type]),
+    found,
+  );
   const intents = [...found.topics].filter(([, t]) => INTENT_TYPES.includes(t.type));
   const kind =
     found.joints.length > 0 && !intents.some(([, t]) => BASE_INTENT_TYPES.has(t.type))
@@ -144,11 +250,17 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
     sensors.map(([topic]) => topic),
     ['firmware'],
   );
-  const named = sensors.map(([topic, t]) => ({ topic, type: t.type, source: sourceNames.get(topic)! }));
+  const named = sensors.map(([topic, t]) => ({
+    topic,
+    type: t.type,
+    logMs: t.logMs,
+    source: sourceNames.get(topic)!,
+  }));
   for (const s of named) {
     const k = SOURCE_OF_TYPE[s.type]!;
+    const age = maxAgeLine(k.maxAgeMs, s.logMs);
     lines.push(
-      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${k.maxAgeMs} } # ${s.topic} [${s.type}]`,
+      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${age.value} } # ${s.topic} [${s.type}]${age.note}`,
     );
   }
   lines.push('  - { name: firmware, kind: firmware, maxAgeMs: 600000 }', '', 'topics:', '  ros2:');
@@ -170,6 +282,10 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
       const wheelbase = o.type === ROS_TYPES.ackermannDriveStamped ? ', wheelbaseM: null' : '';
       lines.push(`#   ${o.role}: { type: ${o.type}${wheelbase} }`);
     }
+  }
+  if (notOffered.length > 0) {
+    lines.push('', '# Sensor topics not offered as sources:');
+    for (const p of notOffered) lines.push(`#   ${p.topic} [${p.type}] ${p.why}`);
   }
   const other = [...found.topics].filter(
     ([, t]) => !SOURCE_OF_TYPE[t.type] && !INTENT_TYPES.includes(t.type),

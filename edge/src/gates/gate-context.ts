@@ -118,10 +118,10 @@ export function measuredJointState(
   const velocitiesRadS = new Array<number>(n).fill(Number.NaN);
   const effortsNm = new Array<number>(n).fill(Number.NaN);
   const frames: FreshFrame<JointStateFrame>[] = [];
+  /** The source each profile joint was read from: a joint two sources measure is in doubt (below). */
+  const measuredBy = new Array<string | undefined>(n);
+  const doubtful: { joint: string; sources: string }[] = [];
   const before = violations.length;
-  /** The source each profile joint was read from. */
-  const readFrom = new Array<string | undefined>(n);
-  const ambiguous: string[] = [];
   if (ctx.cp.jointStateSources.length === 0) freshFrame(ctx, vertex, undefined, 'joint-state', violations);
   for (const source of ctx.cp.jointStateSources) {
     const f = freshFrame<JointStateFrame>(ctx, vertex, source, 'joint-state', violations);
@@ -130,23 +130,31 @@ export function measuredJointState(
     f.frame.names.forEach((name, k) => {
       const j = ctx.cp.jointIndex.get(name);
       if (j === undefined) return;
-      if (readFrom[j] !== undefined) ambiguous.push(`${name} (${readFrom[j]} and ${source})`);
-      readFrom[j] = source;
+      const other = measuredBy[j];
+      if (other !== undefined && other !== source)
+        doubtful.push({ joint: name, sources: `${other} and ${source}` });
+      measuredBy[j] = source;
       positionsRad[j] = f.frame.positionsRad[k]!;
       velocitiesRadS[j] = f.frame.velocitiesRadS[k] ?? Number.NaN;
       effortsNm[j] = f.frame.effortsNm[k] ?? Number.NaN;
     });
   }
   const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
-  if (ambiguous.length > 0) {
+  if (violations.length > before) return undefined;
+  // Two sources naming one joint (two identical arms recorded under two namespaces; Franka's /franka/joint_states
+  // beside the merged /joint_states): the later one used to overwrite the earlier, so one arm's over-torque was
+  // read as the other's nominal effort. Which one measures this robot is not known: fail closed, naming both.
+  if (doubtful.length > 0) {
+    const joints = doubtful.map((d) => d.joint).join(', ');
+    const sources = [...new Set(doubtful.map((d) => d.sources))].join('; ');
     violations.push(
       edgeViolation(
         `${vertex}.MISSING_DATA`,
-        `no unambiguous joint state for ${ambiguous.join(', ')}: two sources report the same joint`,
+        `${joints} ${doubtful.length === 1 ? 'is' : 'are'} measured by two joint-state sources, ${sources}: which one is this robot's is in doubt; give each joint one source`,
       ),
     );
+    return undefined;
   }
-  if (violations.length > before) return undefined;
   if (uncovered.length > 0) {
     violations.push(
       edgeViolation(`${vertex}.MISSING_DATA`, `no fresh joint state for ${uncovered.join(', ')}`),

@@ -32,7 +32,7 @@ import { MeasuredChecks } from './measured-checks.js';
 import { readRecording } from './recording-reader.js';
 import type { RecordedItem } from './rosbag-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
-import { SourceFeeds, replacedFeederReason } from './source-feeds.js';
+import { IntentFeeds, SourceFeeds } from './source-feeds.js';
 import { type UnsupportedTopic, unsupportedTopic, unsupportedTopicLine } from './unsupported-topics.js';
 import type { VerdictRecorder } from './verdict-recorder.js';
 
@@ -198,6 +198,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
 
   const warn = (w: string) => summary.warnings.push(w);
   const feeds = new SourceFeeds();
+  const intentFeeds = new IntentFeeds(profile.topics?.ros2?.intent?.name);
   /** Plans of `topic` that feed a source become `unbound` (source-feeds.ts), also in the per-topic counts. */
   const unbind = (topic: string, why: string) => {
     for (const [key, plan] of plans) {
@@ -208,21 +209,27 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     }
   };
   /**
-   * A telemetry binding only while its topic is the one that feeds its source (source-feeds.ts). Topics claim
-   * their source with their first decoded message (`claimed`: topic and type keys already asked).
+   * A telemetry binding only while its topic is the one that feeds its source, an intent binding only while its
+   * topic is the one command stream judged (source-feeds.ts). Topics claim with their first decoded message
+   * (`claimed`: topic and type keys already asked).
    */
   const claimed = new Set<string>();
   const fedOnce = (topic: string, type: string, binding: RosBinding): TopicPlan => {
-    if (binding.target.kind !== 'telemetry') return { kind: 'bound', binding };
-    const source = binding.target.source;
-    const claim = feeds.claim(source, topic, profileRoleForTopic(profile, topic) !== undefined);
+    const target = binding.target;
+    if (target.kind !== 'telemetry' && target.kind !== 'intent') return { kind: 'bound', binding };
+    // A command stream a topics.ros2 role names is read, as live, whatever the role (source-feeds.ts).
+    const named = profileRoleForTopic(profile, topic) !== undefined;
+    if (target.kind === 'intent' && named) return { kind: 'bound', binding };
+    const source = target.kind === 'telemetry' ? target.source : 'intent';
+    const stream = target.kind === 'telemetry' ? feeds : intentFeeds;
+    const claim = stream.claim(source, topic, named);
     if (!claim.ok) {
       if (claim.withdrawn !== undefined) unbind(claim.withdrawn, claim.reason);
       warn(`${topic} [${type}] is not read: ${claim.reason}`);
       return { kind: 'unbound', why: claim.reason };
     }
     if (claim.replaced !== undefined) {
-      const why = replacedFeederReason(claim.replaced, source, topic);
+      const why = stream.replacedReason(claim.replaced, source, topic);
       unbind(claim.replaced, why);
       warn(why);
     }

@@ -9,6 +9,11 @@
  * So a source is fed by the topic the profile names for it when the recording has it (another topic is not read,
  * as the live edge would not read it). Without it, two topics of equal standing leave it in doubt which one is
  * the source: neither is read from then on, and the gates that need the source fail closed.
+ *
+ * Intents follow the same rule (`IntentFeeds`): the live edge takes intents from the one topic its `intent` role
+ * names, and a recording may hold other command streams — another robot's `/robot2/cmd_vel` in a multi-robot bag,
+ * a teleop or a planner's raw output beside the smoothed one. Judged as this robot's, they were signed on its
+ * telemetry for motions it never made.
  */
 
 export type SourceClaim =
@@ -27,8 +32,44 @@ interface Feeder {
   contested: boolean;
 }
 
+/** Why a topic is not read, for a telemetry source or for the intent stream. */
+interface FeedReasons {
+  notNamed(topic: string, key: string, feeder: string): string;
+  contested(topic: string, key: string, feeder: string): string;
+  /** `replaced` is no longer read: `named`, the profile's topic, came. */
+  replaced(replaced: string, key: string, named: string): string;
+}
+
+const SOURCE_REASONS: FeedReasons = {
+  replaced: (replaced, source, named) =>
+    `${replaced} fed source ${source} until ${named}, the topic the profile's topics.ros2 names for it, came: from then on only ${named} feeds it`,
+  notNamed: (topic, source, feeder) =>
+    `${topic} would feed source ${source}, which ${feeder}, the topic the profile's topics.ros2 names for it, feeds: not read (the live edge would not read it either); give it a source of its own in the profile and name it in topics.ros2 to have it judged`,
+  contested: (topic, source, feeder) =>
+    `${topic} and ${feeder} would both feed source ${source}: a source keeps one latest frame, so two topics on it hide each other's readings (a person one sensor sees is dropped at the other's next frame); neither is read from here on, so the gates that need ${source} fail closed (STALE_DATA, MISSING_DATA): name the topic that feeds it in topics.ros2 and give any other sensor a source of its own`,
+};
+
+const INTENT_REASONS: FeedReasons = {
+  replaced: (replaced, _key, named) =>
+    `${replaced} was judged as this robot's intents until ${named}, the topic the profile's topics.ros2 names for intents, came: from then on only ${named} is`,
+  notNamed: (topic, _key, feeder) =>
+    `${topic} carries commands, but the profile's topics.ros2 names ${feeder} for this robot's intents: not judged (the live edge reads intents from that topic only; this may be another robot's or another node's command stream); if it is this robot's, name it in topics.ros2 (role intent)`,
+  contested: (topic, _key, feeder) =>
+    `${topic} and ${feeder} both carry intents and the profile's topics.ros2 names neither: which one commands this robot is in doubt (another robot's cmd_vel in a multi-robot bag, a planner's output beside a teleop), so neither is judged from here on: name the robot's intent topic in topics.ros2 (role intent)`,
+};
+
 export class SourceFeeds {
   readonly #feeders = new Map<string, Feeder>();
+  readonly #reasons: FeedReasons;
+
+  constructor(reasons: FeedReasons = SOURCE_REASONS) {
+    this.#reasons = reasons;
+  }
+
+  /** Why `replaced`, which fed `source`, is no longer read: `named`, the profile's topic for it, came. */
+  replacedReason(replaced: string, source: string, named: string): string {
+    return this.#reasons.replaced(replaced, source, named);
+  }
 
   /** Claims `source` for `topic`; `named` when the profile's topics.ros2 names `topic`. */
   claim(source: string, topic: string, named: boolean): SourceClaim {
@@ -45,7 +86,7 @@ export class SourceFeeds {
       return {
         ok: false,
         feeder: feeder.topic,
-        reason: `${topic} would feed source ${source}, which ${feeder.topic}, the topic the profile's topics.ros2 names for it, feeds: not read (the live edge would not read it either); give it a source of its own in the profile and name it in topics.ros2 to have it judged`,
+        reason: this.#reasons.notNamed(topic, source, feeder.topic),
       };
     }
     const withdrawn = feeder.contested ? undefined : feeder.topic;
@@ -53,13 +94,27 @@ export class SourceFeeds {
     return {
       ok: false,
       feeder: feeder.topic,
-      reason: `${topic} and ${feeder.topic} would both feed source ${source}: a source keeps one latest frame, so two topics on it hide each other's readings (a person one sensor sees is dropped at the other's next frame); neither is read from here on, so the gates that need ${source} fail closed (STALE_DATA, MISSING_DATA): name the topic that feeds it in topics.ros2 and give any other sensor a source of its own`,
+      reason: this.#reasons.contested(topic, source, feeder.topic),
       ...(withdrawn !== undefined ? { withdrawn } : {}),
     };
   }
 }
 
-/** Why `replaced` is no longer read: the profile's topic for its source came. */
-export function replacedFeederReason(replaced: string, source: string, named: string): string {
-  return `${replaced} fed source ${source} until ${named}, the topic the profile's topics.ros2 names for it, came: from then on only ${named} feeds it`;
+/**
+ * The command streams judged as this robot's intents, for topics no topics.ros2 role names (a named one is always
+ * read, as live). When the profile names an intent topic, no other is read, whether or not the named one is in the
+ * recording: a robot that was never commanded is not judged on another robot's commands. When it names none, the
+ * first command stream is read, and a second leaves it in doubt (neither from then on).
+ */
+export class IntentFeeds extends SourceFeeds {
+  constructor(namedIntentTopic: string | undefined) {
+    super(INTENT_REASONS);
+    if (namedIntentTopic !== undefined) {
+      this.claim(
+        'intent',
+        namedIntentTopic.startsWith('/') ? namedIntentTopic : `/${namedIntentTopic}`,
+        true,
+      );
+    }
+  }
 }

@@ -85,6 +85,23 @@ function checkZones(p: RobotProfile, out: ProfileProblem[]): void {
   });
 }
 
+/**
+ * The gates read one source of these kinds, the first (compiled-profile.ts): a second one is judged by no gate. A
+ * skeleton from a Nav2 recording once listed `/odom` (odom frame, refused) before `/amcl_pose`, so INVARIANT read
+ * the refused one and vetoed every drive while the localizer's pose went unread; a second battery pack or
+ * controller firmware listed after the first would likewise go unchecked. So a profile names one.
+ */
+function onlyOne(p: RobotProfile, kind: string, why: string, out: ProfileProblem[]): void {
+  const first = p.sources.find((s) => s.kind === kind);
+  p.sources.forEach((s, i) => {
+    if (s.kind !== kind || s === first) return;
+    out.push({
+      path: `sources[${i}]`,
+      message: `a second ${kind} source ${JSON.stringify(s.name)}: ${why}, the first (${JSON.stringify(first?.name)}), so this one would be judged by no gate; keep one`,
+    });
+  });
+}
+
 function checkSources(p: RobotProfile, out: ProfileProblem[]): void {
   for (const i of duplicates(p.sources, (s) => s.name)) {
     out.push({
@@ -102,6 +119,9 @@ function checkSources(p: RobotProfile, out: ProfileProblem[]): void {
   need('firmware', 'PROVENANCE');
   if (p.kind === 'arm') need('joint-state', 'INVARIANT for an arm');
   else need('pose', 'INVARIANT for a mobile base');
+  onlyOne(p, 'pose', 'INVARIANT reads one pose source', out);
+  onlyOne(p, 'battery', 'ECONOMY reads one battery source', out);
+  onlyOne(p, 'firmware', 'PROVENANCE reads one firmware source', out);
   p.risk.proximitySources?.forEach((name, i) => {
     const s = byName.get(name);
     if (!s)

@@ -35,6 +35,7 @@ import { checkedStampMs } from './header-stamp.js';
 import { checkImu } from './imu-messages.js';
 import { jointStateBody, jointTrajectoryBody } from './joint-messages.js';
 import { MAPPING_SKIP_REASONS, MappingSkip, type MappingSkipReason } from './mapping-skip.js';
+import { odometryFrameKind } from './odometry-frames.js';
 import { proximityBody } from './proximity-messages.js';
 import type { RosBinding, RosTarget } from './ros-bindings.js';
 import { ROS_TYPES } from './ros-types.js';
@@ -250,21 +251,10 @@ function checkFrame(got: string, frameId: string): void {
   }
 }
 
-/**
- * A pose source's frame is the zones' frame, the map frame (profile.ts: "a mobile base's zones and pose are in
- * the map frame"). Without a `frameId` override the frame is not named, but odometry frames are known not to be
- * it: REP 105's `odom` (optionally under a namespace, `robot1/odom`) and the odometry frames robots name otherwise
- * — RealSense T265's `odom_frame` and `camera_odom_frame`, PR2's `odom_combined`, KISS-ICP's `odom_lidar`: a name
- * with `odom` (or `odometry`) as a component and no `map` component (`odom_combined_map` is left to its owner).
- * Odometry drifts from the map without bound, so a zone check against it can put the robot outside a zone it is
- * in. A deployment whose zones are drawn in such a frame says so with `frameId: <frame>`.
- */
+/** A pose without a `frameId` override must not be in an odometry frame (odometry-frames.ts). */
 function checkNotOdomFrame(got: string): void {
-  const parts = got.split(/[/_.-]/);
-  const rep105 = got === 'odom' || got.endsWith('/odom');
-  const named = parts.some((p) => p === 'odom' || p === 'odometry') && !parts.includes('map');
-  if (rep105 || named) {
-    const what = rep105 ? 'the odom frame (REP 105)' : "an odometry frame (by its name, like REP 105's odom)";
+  const what = odometryFrameKind(got);
+  if (what !== undefined) {
     throw new MappingSkip(
       'wrong-frame',
       `header.frame_id is ${JSON.stringify(got)}: a pose in ${what} drifts from the map frame the zones are in; feed the map-frame pose (a localizer's output), or give the role frameId: ${got} if the zones are drawn in that frame`,

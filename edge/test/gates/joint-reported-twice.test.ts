@@ -65,7 +65,10 @@ t.test('a joint reported by two sources is not judged from whichever came last',
     hasEdgeViolation(invariant?.violations ?? [], 'INVARIANT.MISSING_DATA'),
     JSON.stringify(invariant?.violations),
   );
-  t.match(invariant?.violations.join('\n'), /shoulder_pan_joint \(joint_states and wrist_states\)/);
+  t.match(
+    invariant?.violations.join('\n'),
+    /shoulder_pan_joint is measured by two joint-state sources, joint_states and wrist_states/,
+  );
 });
 
 t.test('two sources with a joint each merge as before', async (t) => {

@@ -13,7 +13,7 @@ import { replayRecording } from '../../src/mcap/replay.js';
 import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
 import { RosbagWriter } from '../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile, makeGate } from '../trap/fixtures.js';
+import { T0, baseProfileWithIntent, makeGate } from '../trap/fixtures.js';
 import { cloudMsg, header, imuMsg, odometryMsg, twistStampedMsg } from '../ros/helpers/ros-messages.js';
 import { Db3Writer } from '../transports/helpers/db3-writer.js';
 import { type SceneWriter, batteryMsg, firmwareMsg } from '../transports/helpers/recordings.js';
@@ -77,7 +77,7 @@ async function mcapWriter(path: string): Promise<SceneWriter> {
 }
 
 async function replay(path: string) {
-  const { gate, profile } = makeGate(baseProfile());
+  const { gate, profile } = makeGate(baseProfileWithIntent('/cmd_vel'));
   return replayRecording({ bagPath: path, profile, gate, overrides: OVERRIDES });
 }
 

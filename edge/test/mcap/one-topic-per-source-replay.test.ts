@@ -10,7 +10,7 @@ import t from 'tap';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
-import { T0, baseProfile, makeGate } from '../trap/fixtures.js';
+import { T0, baseProfileWithIntent, makeGate } from '../trap/fixtures.js';
 import { odometryMsg, twistStampedMsg } from '../ros/helpers/ros-messages.js';
 import { batteryMsg, firmwareMsg, openBag, scanMsg } from '../transports/helpers/recordings.js';
 
@@ -47,7 +47,7 @@ async function writeBase(path: string, rear: string, front: string) {
 }
 
 async function replay(path: string) {
-  const { gate, profile } = makeGate(baseProfile());
+  const { gate, profile } = makeGate(baseProfileWithIntent('/cmd_vel'));
   return replayRecording({ bagPath: path, profile, gate });
 }
 

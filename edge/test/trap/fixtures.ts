@@ -75,6 +75,18 @@ export function baseProfile(patch: (p: RobotProfile) => void = () => {}): RobotP
   return p;
 }
 
+/**
+ * The base profile reading its intents from `topic`, as a robot's recording has them (`/cmd_vel`): replay judges
+ * only the command stream the profile names, as the live edge does.
+ */
+export function baseProfileWithIntent(topic: string): RobotProfile {
+  return baseProfile((p) => {
+    const intent = p.topics?.ros2?.intent;
+    if (!intent) throw new Error('the mobile-base profile names an intent topic');
+    intent.name = topic;
+  });
+}
+
 /** UR5e "home": upright, clear of every zone. */
 export const HOME = [0, -Math.PI / 2, 0, -Math.PI / 2, 0, 0];
 
