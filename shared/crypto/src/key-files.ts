@@ -69,6 +69,27 @@ async function readKeyFile(path: string): Promise<string> {
   return buf.toString('utf8');
 }
 
+const ED25519_KEY_FILE = 'an Ed25519 private key (PEM PKCS#8 or a JWK with kty "OKP" and crv "Ed25519")';
+const HMAC_KEY_FILE = 'an HMAC key (a JWK with kty "oct")';
+
+/**
+ * Parses a key file that should hold a JWK. A file that is not JSON at all (empty, PEM, prose) is named for
+ * what it is and for the key the command wanted, rather than reported as malformed JSON.
+ */
+function readJwk(text: string, path: string, wanted: string): unknown {
+  const head = text.trimStart();
+  const got =
+    head === ''
+      ? 'an empty file'
+      : head.startsWith('-----BEGIN')
+        ? 'a PEM file'
+        : head.startsWith('{')
+          ? undefined
+          : 'text that is neither PEM nor JSON';
+  if (got !== undefined) throw new InvalidInputError(`${path}: expected ${wanted}, got ${got}`);
+  return readJson(text, { what: path });
+}
+
 function assertFormat(format: unknown): KeyFileFormat {
   if (format !== 'pem' && format !== 'jwk') {
     throw new InvalidInputError(`key file format: expected pem or jwk, got ${describeValue(format)}`);
@@ -118,7 +139,7 @@ export async function readEd25519KeyFile(
     }
     seed = fromBase64Url(jwk.d, `${path}: d`, 32);
   } else {
-    const jwk = readJson(text, { what: path }) as Record<string, unknown>;
+    const jwk = readJwk(text, path, ED25519_KEY_FILE) as Record<string, unknown>;
     if (jwk === null || typeof jwk !== 'object' || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
       throw new InvalidInputError(`${path}: expected PEM or a JWK with kty "OKP" and crv "Ed25519"`);
     }
@@ -150,7 +171,7 @@ export async function writeHmacKeyFile(path: string, key?: Uint8Array): Promise<
 }
 
 export async function readHmacKeyFile(path: string): Promise<{ kid: string; key: Uint8Array }> {
-  const jwk = readJson(await readKeyFile(path), { what: path }) as Record<string, unknown>;
+  const jwk = readJwk(await readKeyFile(path), path, HMAC_KEY_FILE) as Record<string, unknown>;
   if (jwk === null || typeof jwk !== 'object' || jwk.kty !== 'oct') {
     throw new InvalidInputError(`${path}: expected a JWK with kty "oct" (an HMAC key)`);
   }
