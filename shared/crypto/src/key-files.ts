@@ -7,6 +7,7 @@
  */
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   InvalidInputError,
   type KeyRole,
@@ -38,6 +39,11 @@ async function writeSecretFile(path: string, contents: string): Promise<void> {
     if (code === 'EEXIST') {
       throw new InvalidInputError(
         `${path}: already exists; refusing to overwrite a key file (move it away or choose another path)`,
+      );
+    }
+    if (code === 'ENOENT') {
+      throw new InvalidInputError(
+        `${path}: cannot create the key file: the directory ${dirname(path)} does not exist`,
       );
     }
     throw new InvalidInputError(`${path}: cannot create the key file (${code ?? (err as Error).message})`);
