@@ -2,11 +2,13 @@
 // The root `pentagate` command: gathers the subcommands each package contributes (commands.js) and
 // dispatches. Packages must be built first (`npm run build`).
 import { readFileSync } from 'node:fs';
-import { processIo, runCli, stopForClosedOutput } from '@pentagate/protocol';
 import { loadCommands } from './commands.js';
 
+// @pentagate/protocol is imported here, not statically: unbuilt, it is the first module that is missing
 let commands;
+let protocol;
 try {
+  protocol = await import('@pentagate/protocol');
   commands = await loadCommands();
 } catch (err) {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
@@ -23,10 +25,10 @@ try {
 // (final STOP, audit shipped, store closed, temporary keys removed) with nobody reading.
 const onOutputError = (err) => {
   if (err.code !== 'EPIPE') throw err;
-  if (!stopForClosedOutput()) process.exit(process.exitCode ?? 0);
+  if (!protocol.stopForClosedOutput()) process.exit(process.exitCode ?? 0);
 };
 process.stdout.on('error', onOutputError);
 process.stderr.on('error', onOutputError);
 // `pentagate --version` prints the version of the checkout or package this command belongs to.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-process.exitCode = await runCli(process.argv.slice(2), commands, processIo, { version });
+process.exitCode = await protocol.runCli(process.argv.slice(2), commands, protocol.processIo, { version });

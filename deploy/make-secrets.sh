@@ -2,6 +2,16 @@
 # Creates the secrets docker-compose.yml mounts, in deploy/secrets/ (git-ignored, mode 0600).
 # Needs the project built (`npm run build`) and mosquitto_passwd (Debian package mosquitto).
 set -euo pipefail
+usage='Usage: deploy/make-secrets.sh
+
+Writes the secrets docker-compose.yml mounts into deploy/secrets/ (mode 0600): the PostgreSQL password,
+the cloud signing key, the edge HMAC key and the broker accounts. A file already there is kept, so running
+it again changes nothing. Needs `npm run build` and mosquitto_passwd.'
+case "${1-}" in
+  '') ;;
+  -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+  *) printf 'make-secrets.sh: unknown argument "%s"\n%s\n' "$1" "$usage" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 dir=deploy/secrets
 mkdir -p "$dir" && chmod 700 "$dir"

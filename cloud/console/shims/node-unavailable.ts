@@ -11,4 +11,5 @@ export const readFile = unavailable;
 export const lstat = unavailable;
 export const readdir = unavailable;
 export const join = unavailable;
+export const dirname = unavailable;
 export const parseArgs = unavailable;

@@ -5,13 +5,12 @@
  * for the user to fill in the limits. Every limit is left `null`, so `pentagate edge check` names each one still
  * to fill in and the edge refuses to run on the skeleton: a guessed limit would be a limit nobody chose.
  */
-import { writeFile } from 'node:fs/promises';
 import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/protocol';
 import { readRecording } from '../mcap/recording-reader.js';
 import { odometryFrameKind } from '../ros/odometry-frames.js';
 import { type RosRecord, headerFrameId } from '../ros/ros-fields.js';
 import { INTENT_TYPES, ROS_TYPES, TYPES_BY_KIND } from '../ros/ros-types.js';
-import { optionalString } from './cli-values.js';
+import { optionalString, writeNewFile } from './cli-values.js';
 import { uniqueSourceNames } from './topic-source-names.js';
 
 interface Found {
@@ -320,13 +319,7 @@ export const profileInitCommand: Command = {
     const robotId = optionalString(args, 'robot-id') ?? 'robot-01';
     const found = await scan(bag);
     if (found.topics.size === 0) throw new UsageError(`--from-bag: ${bag} holds no messages`);
-    try {
-      await writeFile(out, profileSkeleton(found, bag, robotId), { flag: 'wx' });
-    } catch (err) {
-      throw new UsageError(
-        `--out: cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
+    await writeNewFile(out, profileSkeleton(found, bag, robotId));
     io.out(`wrote ${out}: ${found.joints.length} joints, ${found.topics.size} topics; fill in every null`);
     return ExitCode.ok;
   },

@@ -100,11 +100,13 @@ export class FoxgloveLive {
     });
     await new Promise<void>((resolve, reject) => {
       wss.once('listening', resolve);
-      wss.once('error', (err) =>
+      wss.once('error', (err: NodeJS.ErrnoException) =>
         reject(
           new TransportError(
             'FOXGLOVE_LISTEN_FAILED',
-            `Foxglove WebSocket server cannot listen on ${host}:${options.port}: ${(err as Error).message}`,
+            err.code === 'EADDRINUSE'
+              ? `port ${options.port} is in use: pass --foxglove-port with another port`
+              : `Foxglove WebSocket server cannot listen on ${host}:${options.port}: ${err.message}`,
           ),
         ),
       );

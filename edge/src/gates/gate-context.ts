@@ -187,3 +187,13 @@ export function result(vertex: Vertex, violations: string[], evidence: Record<st
 }
 
 export const fmt = (x: number, digits = 2): string => x.toFixed(digits);
+
+/**
+ * A reading and the limit it broke, with as many more decimals (up to four) as it takes for the two printed
+ * numbers to differ: "human at 1.20 m < radius 1.20 m" (1.197 against 1.2) reads as no breach at all.
+ */
+export function fmtAgainst(value: number, limit: number, digits = 2): [string, string] {
+  let d = digits;
+  while (d < digits + 4 && fmt(value, d) === fmt(limit, d)) d++;
+  return [fmt(value, d), fmt(limit, d)];
+}

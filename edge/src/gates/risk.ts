@@ -11,7 +11,7 @@
  */
 import { type GateResult, type ProximityFrame, edgeViolation } from '@pentagate/protocol';
 import type { FreshFrame } from '../telemetry/telemetry-store.js';
-import { type GateContext, describeFrame, fmt, freshFrame, result } from './gate-context.js';
+import { type GateContext, describeFrame, fmt, fmtAgainst, freshFrame, result } from './gate-context.js';
 import { planPeakSpeedMps } from './plan-speed.js';
 import { maxSpeedScaleFor, protectiveSeparationDistanceM } from './separation-distance.js';
 
@@ -52,10 +52,11 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   // This holds with or without SSM, when deciding and while monitoring: a speed cap is never offered inside
   // the radius (ISO/TS 15066 SSM slows the robot for people it may approach, not for people already in its reach).
   if (nearest && distanceM < profile.risk.operatingRadiusM) {
+    const [at, radius] = fmtAgainst(distanceM, profile.risk.operatingRadiusM);
     violations.push(
       edgeViolation(
         'RISK.HUMAN_IN_RADIUS',
-        `human at ${fmt(distanceM)} m < radius ${fmt(profile.risk.operatingRadiusM)} m (${describeFrame(nearest)})`,
+        `human at ${at} m < radius ${radius} m (${describeFrame(nearest)})`,
       ),
     );
     evidence.speedScale = 0;
@@ -77,10 +78,11 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
     const spM = protectiveSeparationDistanceM(terms, planFraction * options.runningSpeedScale);
     evidence.speedScale = options.runningSpeedScale;
     if (nearest && distanceM < spM) {
+      const [at, sp] = fmtAgainst(distanceM, spM);
       violations.push(
         edgeViolation(
           'RISK.SEPARATION',
-          `human at ${fmt(distanceM)} m < S_p ${fmt(spM)} m at speed scale ${fmt(options.runningSpeedScale)} (${describeFrame(nearest)})`,
+          `human at ${at} m < S_p ${sp} m at speed scale ${fmt(options.runningSpeedScale)} (${describeFrame(nearest)})`,
         ),
       );
     }
@@ -89,10 +91,11 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   const k = nearest ? maxSpeedScaleFor(terms, distanceM, planFraction) : 1;
   if (k === undefined || k < ctx.cp.minSpeedScale) {
     const spMin = protectiveSeparationDistanceM(terms, planFraction * ctx.cp.minSpeedScale);
+    const [at, sp] = fmtAgainst(distanceM, spMin);
     violations.push(
       edgeViolation(
         'RISK.SEPARATION',
-        `human at ${fmt(distanceM)} m < S_p ${fmt(spMin)} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (plan peak ${fmt(peakMps)} m/s, S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
+        `human at ${at} m < S_p ${sp} m even at the minimum speed scale ${fmt(ctx.cp.minSpeedScale)} (plan peak ${fmt(peakMps)} m/s, S_p at full speed ${fmt(fullSpM)} m; ${nearest ? describeFrame(nearest) : ''})`,
       ),
     );
     evidence.speedScale = 0;

@@ -126,7 +126,7 @@ export function renderReplaySummary(s: ReplaySummary): string {
   }
   const inBreach = entries(s.measured.framesInBreach as Record<string, number>);
   lines.push(
-    `  measured  ${s.measured.breaches.length} breaches${inBreach.length ? ` (frames in breach: ${inBreach.map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`,
+    `  measured  ${s.measured.breaches.length} ${s.measured.breaches.length === 1 ? 'breach' : 'breaches'}${inBreach.length ? ` (frames in breach: ${inBreach.map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`,
   );
   for (const b of s.measured.breaches) {
     const offset = ((b.atMs - (s.firstMessageMs ?? b.atMs)) / 1000).toFixed(3);

@@ -151,6 +151,11 @@ t.test('RISK', async (t) => {
     /^RISK\.HUMAN_IN_RADIUS: human at 0\.80 m < radius 1\.20 m/,
   ]);
   t.equal(gateOf(inside.verdict, 'RISK').evidence.speedScale, 0);
+  // Just inside the radius, the printed distance and radius differ ("1.20 m < radius 1.20 m" reads as no breach).
+  gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 1.197), T0);
+  t.match(gateOf(gate.trapAndSign(armIntent(), T0).verdict, 'RISK').violations, [
+    /^RISK\.HUMAN_IN_RADIUS: human at 1\.197 m < radius 1\.200 m/,
+  ]);
   t.match(
     gateOf(gate.trapAndSign(armIntent(), T0 + 101).verdict, 'RISK').violations[0],
     /^RISK\.STALE_DATA: proximity\/proximity-front/,

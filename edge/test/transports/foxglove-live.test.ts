@@ -3,6 +3,7 @@
  * connects to the running edge, sees the channels `--record` writes, subscribes, and receives the verdict of an
  * intent sent over MQTT, the evidence it was decided on, the signed command and the diagnostics (CDR).
  */
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
@@ -14,6 +15,7 @@ import { type MotorCommand, type VerdictEvent, robotTopics } from '@pentagate/pr
 import t from 'tap';
 import { WebSocket } from 'ws';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
+import { FoxgloveLive } from '../../src/foxglove/foxglove-live.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { RECORDED_TOPICS } from '../../src/mcap/verdict-recorder.js';
 import { createEdgeLogger } from '../../src/observability/logger.js';
@@ -152,4 +154,15 @@ t.test('a Foxglove client watches the edge live: verdict, evidence, command, dia
   t.ok((byTopic.get(RECORDED_TOPICS.input) ?? []).length >= 5, 'inputs');
   stopped = true;
   await started.stop('test over');
+});
+
+t.test('a taken --foxglove-port names the option to change, as a taken --metrics-port does', async (t) => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const port = (taken.address() as { port: number }).port;
+  await t.rejects(FoxgloveLive.start({ port, robotId: 'r1' }), {
+    code: 'FOXGLOVE_LISTEN_FAILED',
+    message: `port ${port} is in use: pass --foxglove-port with another port`,
+  });
 });

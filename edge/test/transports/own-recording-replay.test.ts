@@ -43,7 +43,9 @@ function expectSession(t: TapTest, r: { code: number; out: string; err: string }
 t.test(
   'the shipped sample (edge/samples/arm-cell) replays: signed move, then a STOP for the person',
   async (t) => {
-    expectSession(t, await replay(SAMPLE));
+    const r = await replay(SAMPLE);
+    expectSession(t, r);
+    t.match(r.out, /measured\s+1 breach \(frames in breach: proximity 1\)/, 'one breach, in the singular');
   },
 );
 

@@ -13,7 +13,15 @@ if (!apiKey) {
   process.exit(2);
 }
 
-const client = new GovClient({ baseUrl, apiKey, timeoutMs: 5000 });
+let client;
+try {
+  client = new GovClient({ baseUrl, apiKey, timeoutMs: 5000 });
+} catch (err) {
+  // the options are checked at construction: a URL fetch cannot use is a setting to fix, not a crash
+  if (!(err instanceof GovError)) throw err;
+  console.error(err.message.replace(/^baseUrl:/, 'PENTAGATE_URL:'));
+  process.exit(2);
+}
 const agentId = 'example-billing-agent';
 
 /** Proposes an action and, if the kernel allows it, "performs" it and reports the execution. */

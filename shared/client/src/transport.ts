@@ -113,6 +113,17 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
+/**
+ * Node's fetch rejects with "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND, a TLS failure) in
+ * `cause`; for localhost tried on IPv4 and IPv6 that is an AggregateError with only a `code`.
+ */
+function fetchFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = (err as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
+  const reason = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : cause?.code;
+  return typeof reason === 'string' && reason !== '' ? `${message}: ${reason}` : message;
+}
+
 export class Transport {
   readonly #o: TransportOptions;
   readonly #apiKeyProblem: string | undefined;
@@ -191,7 +202,7 @@ export class Transport {
         if (timedOut)
           throw new TimeoutError('TIMEOUT', `${what}: no response within ${this.#o.timeoutMs} ms`, 0);
         if (spec.signal?.aborted) throw new AbortedError('ABORTED', `${what}: aborted by the caller`, 0);
-        throw new NetworkError('NETWORK', `${what}: ${(err as Error).message}`, 0, { cause: String(err) });
+        throw new NetworkError('NETWORK', `${what}: ${fetchFailure(err)}`, 0, { cause: String(err) });
       }
       // a browser's fetch shows a redirect it did not follow as an opaque answer with status 0
       if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {

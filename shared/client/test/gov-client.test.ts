@@ -205,6 +205,8 @@ t.test('transport failures: time-out, abort, refused connection, non-JSON answer
   const network = await rejection(refused.getAuditEvents());
   t.type(network, NetworkError);
   t.equal(network.status, 0);
+  // says why nothing answered (fetch's own message is only "fetch failed")
+  t.match(network.message, /: fetch failed: .*ECONNREFUSED/);
 
   const html = await rawServer(t, proxyPage(200));
   const bad = await rejection(

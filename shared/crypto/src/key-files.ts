@@ -7,6 +7,7 @@
  */
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   InvalidInputError,
   type KeyRole,
@@ -40,6 +41,11 @@ async function writeSecretFile(path: string, contents: string): Promise<void> {
         `${path}: already exists; refusing to overwrite a key file (move it away or choose another path)`,
       );
     }
+    if (code === 'ENOENT') {
+      throw new InvalidInputError(
+        `${path}: cannot create the key file: the directory ${dirname(path)} does not exist`,
+      );
+    }
     throw new InvalidInputError(`${path}: cannot create the key file (${code ?? (err as Error).message})`);
   }
   try {
@@ -67,6 +73,27 @@ async function readKeyFile(path: string): Promise<string> {
     );
   }
   return buf.toString('utf8');
+}
+
+const ED25519_KEY_FILE = 'an Ed25519 private key (PEM PKCS#8 or a JWK with kty "OKP" and crv "Ed25519")';
+const HMAC_KEY_FILE = 'an HMAC key (a JWK with kty "oct")';
+
+/**
+ * Parses a key file that should hold a JWK. A file that is not JSON at all (empty, PEM, prose) is named for
+ * what it is and for the key the command wanted, rather than reported as malformed JSON.
+ */
+function readJwk(text: string, path: string, wanted: string): unknown {
+  const head = text.trimStart();
+  const got =
+    head === ''
+      ? 'an empty file'
+      : head.startsWith('-----BEGIN')
+        ? 'a PEM file'
+        : head.startsWith('{')
+          ? undefined
+          : 'text that is neither PEM nor JSON';
+  if (got !== undefined) throw new InvalidInputError(`${path}: expected ${wanted}, got ${got}`);
+  return readJson(text, { what: path });
 }
 
 function assertFormat(format: unknown): KeyFileFormat {
@@ -118,7 +145,7 @@ export async function readEd25519KeyFile(
     }
     seed = fromBase64Url(jwk.d, `${path}: d`, 32);
   } else {
-    const jwk = readJson(text, { what: path }) as Record<string, unknown>;
+    const jwk = readJwk(text, path, ED25519_KEY_FILE) as Record<string, unknown>;
     if (jwk === null || typeof jwk !== 'object' || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
       throw new InvalidInputError(`${path}: expected PEM or a JWK with kty "OKP" and crv "Ed25519"`);
     }
@@ -150,7 +177,7 @@ export async function writeHmacKeyFile(path: string, key?: Uint8Array): Promise<
 }
 
 export async function readHmacKeyFile(path: string): Promise<{ kid: string; key: Uint8Array }> {
-  const jwk = readJson(await readKeyFile(path), { what: path }) as Record<string, unknown>;
+  const jwk = readJwk(await readKeyFile(path), path, HMAC_KEY_FILE) as Record<string, unknown>;
   if (jwk === null || typeof jwk !== 'object' || jwk.kty !== 'oct') {
     throw new InvalidInputError(`${path}: expected a JWK with kty "oct" (an HMAC key)`);
   }

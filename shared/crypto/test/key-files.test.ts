@@ -18,6 +18,11 @@ import { SMALL_ORDER_KEYS } from './fixtures/ed25519-points.js';
 const dir = mkdtempSync(join(tmpdir(), 'pentagate-keys-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const mode = (path: string) => statSync(path).mode & 0o777;
+const write = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+};
 
 t.test('Ed25519 key files round-trip in PEM and JWK with mode 0600', async (t) => {
   const seed = new Uint8Array(32).fill(21);
@@ -61,19 +66,14 @@ t.test('refuses to overwrite an existing file and leaves it untouched', async (t
   });
   await t.rejects(writeHmacKeyFile(path), /already exists/);
   t.equal(readFileSync(path, 'utf8'), 'precious');
-  await t.rejects(
-    writeEd25519KeyFile(join(dir, 'no-such-dir', 'k.pem')),
-    /cannot create the key file \(ENOENT\)/,
-  );
   await t.rejects(writeEd25519KeyFile(join(dir, 'x.pem'), undefined, 'der' as 'pem'), /expected pem or jwk/);
+  const nowhere = join(dir, 'no-such-dir', 'k.jwk');
+  await t.rejects(writeHmacKeyFile(nowhere), {
+    message: `${nowhere}: cannot create the key file: the directory ${join(dir, 'no-such-dir')} does not exist`,
+  });
 });
 
 t.test('reading refuses wrong, foreign and inconsistent key files without echoing secrets', async (t) => {
-  const write = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text, { mode: 0o600 });
-    return path;
-  };
   await t.rejects(readEd25519KeyFile(join(dir, 'missing.pem')), /cannot read the key file \(no such file\)/);
   await t.rejects(
     readEd25519KeyFile(
@@ -106,6 +106,29 @@ t.test('reading refuses wrong, foreign and inconsistent key files without echoin
   );
   await t.rejects(readEd25519KeyFile(write('huge.jwk', ' '.repeat(70_000))), /at most 65536 bytes/);
 });
+
+t.test(
+  'a key file that is neither of the formats wanted is named for what it is, not called bad JSON',
+  async (t) => {
+    const empty = write('empty.pem', '');
+    await t.rejects(readEd25519KeyFile(empty), {
+      message: `${empty}: expected an Ed25519 private key (PEM PKCS#8 or a JWK with kty "OKP" and crv "Ed25519"), got an empty file`,
+    });
+    await t.rejects(
+      readHmacKeyFile(empty),
+      /expected an HMAC key \(a JWK with kty "oct"\), got an empty file$/,
+    );
+    const text = write('notes.txt', 'garbage\n');
+    await t.rejects(
+      readEd25519KeyFile(text),
+      /expected an Ed25519 private key .*, got text that is neither PEM nor JSON$/,
+    );
+    const pem = write('ed.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n');
+    await t.rejects(readHmacKeyFile(pem), /expected an HMAC key \(a JWK with kty "oct"\), got a PEM file/);
+    // a JWK that is broken JSON still says where the JSON breaks
+    await t.rejects(readHmacKeyFile(write('broken.jwk', '{"kty":')), /expected JSON, got malformed text/);
+  },
+);
 
 t.test('trustEntryFor makes an entry a TrustStore accepts, and refuses bad keys', async (t) => {
   const signer = createEd25519Signer(new Uint8Array(32).fill(40));

@@ -106,7 +106,11 @@ function issueMessage(e: ValueError, got: unknown): string {
     const max = bounds.max === Number.MAX_SAFE_INTEGER ? 'or more' : `to ${bounds.max}`;
     return `expected ${bounds.min} ${max} characters, got ${characterCount(got)} characters`;
   }
-  return `${e.message.replace(/^Expected/, 'expected')}, got ${describeValue(got)}`;
+  // TypeBox words an additionalProperties refusal "Unexpected property"; say it as every other issue is said
+  const expected = e.message
+    .replace(/^Unexpected property$/, 'expected no member of this name')
+    .replace(/^Expected/, 'expected');
+  return `${expected}, got ${describeValue(got)}`;
 }
 
 /** Lists every problem with `value` against `schema` (empty when valid). */

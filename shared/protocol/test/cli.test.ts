@@ -28,7 +28,7 @@ const commands: Command[] = [
       kind: { type: 'string', description: 'ed25519 or hmac', valueName: 'KIND' },
       out: { type: 'string', short: 'o', description: 'where to write', valueName: 'FILE' },
       format: { type: 'string', description: 'pem or jwk', default: 'pem' },
-      json: { type: 'boolean', description: 'JSON output' },
+      json: { type: 'boolean', description: 'JSON output:\none object on stdout' },
     },
     async run(args, io) {
       seen.push(args);
@@ -72,6 +72,9 @@ t.test('command help shows usage, description, options and defaults', async (t) 
   t.match(text, /Writes a key with mode 0600/);
   t.match(text, /-o, --out FILE\s+where to write/);
   t.match(text, /\(default: pem\)/);
+  // a description of two lines continues under its first line, not at the left margin
+  const [first, second] = text.split('\n').slice(text.split('\n').findIndex((l) => l.includes('--json')));
+  t.equal(second?.indexOf('one object'), first?.indexOf('JSON output'));
 });
 
 t.test('group help for a prefix of several commands', async (t) => {

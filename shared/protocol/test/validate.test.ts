@@ -75,3 +75,11 @@ t.test('a missing member is reported once, not also as a value of the wrong type
     [{ path: '/angularRadS', message: 'expected required property, got nothing' }],
   );
 });
+
+t.test(
+  'a member the schema does not know is called that, in the same "expected …, got …" words',
+  async (t) => {
+    const issues = schemaIssues(SetpointsSchema, { ...twist, extra: [1, 2] });
+    t.same(issues, [{ path: '/extra', message: 'expected no member of this name, got array of length 2' }]);
+  },
+);

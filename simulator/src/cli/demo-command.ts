@@ -34,6 +34,7 @@ import {
 import { type CloudOutage, DemoCloud } from '../fleet/demo-cloud.js';
 import { DEMO_SCENARIO } from './scenario-paths.js';
 import { verdictLine } from './verdict-line.js';
+import { checkKitDir } from './kit-dir.js';
 
 export const DEFAULT_DEMO_PORT = 18830;
 
@@ -278,8 +279,9 @@ export const demoCommand: Command = {
     const outage = parseOutage(args);
     const cloudPortText = args.options['cloud-port'] as string | undefined;
     const cloudPort = cloudPortText === undefined ? 0 : parsePort(cloudPortText, 'cloud-port');
-    const kitDir =
-      (args.options['kit-dir'] as string | undefined) ?? join(tmpdir(), `pentagate-demo-kit-${Date.now()}`);
+    const kitDirOption = args.options['kit-dir'] as string | undefined;
+    if (kitDirOption !== undefined) await checkKitDir(kitDirOption);
+    const kitDir = kitDirOption ?? join(tmpdir(), `pentagate-demo-kit-${Date.now()}`);
     let loaded: ReturnType<typeof loadScenario>;
     try {
       loaded = loadScenario((args.options.scenario as string | undefined) ?? DEMO_SCENARIO);

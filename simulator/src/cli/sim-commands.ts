@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { type Command, onStopRequest, PentagateError, UsageError } from '@pentagate/protocol';
 import { renderHtmlReport } from '../report/html-report.js';
+import { checkReportTarget } from '../report/report-target.js';
 import { CellPool, type PoolRunOptions } from '../runner/cell-pool.js';
 import { type ScenarioResult, runScenario } from '../runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS } from '../runner/timing-floor.js';
@@ -85,6 +86,8 @@ export const simRunCommand: Command = {
         `--timing-floor: expected milliseconds 0..60000, got ${JSON.stringify(floorText)}`,
       );
     }
+    const report = args.options.report as string | undefined;
+    if (report !== undefined) await checkReportTarget(report);
     const loaded: LoadedScenario[] = [];
     for (const file of args.positionals) {
       if (!existsSync(file)) {
@@ -145,9 +148,9 @@ export const simRunCommand: Command = {
       if (results.length > 0) io.out(summaryTable(results));
       return 130;
     }
-    if (args.options.report) {
-      await writeFile(args.options.report as string, renderHtmlReport(results));
-      io.err(`report written to ${args.options.report as string}`);
+    if (report !== undefined) {
+      await writeFile(report, renderHtmlReport(results));
+      io.err(`report written to ${report}`);
     }
     io.out(args.options.json ? JSON.stringify(results.map(resultJson), null, 2) : summaryTable(results));
     return results.every((r) => r.passed) ? 0 : 1;

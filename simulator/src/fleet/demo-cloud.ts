@@ -60,6 +60,23 @@ function freeLoopbackPort(): Promise<number> {
   });
 }
 
+/**
+ * The banner: how to reach the cloud the demo runs. Each command is pasted into a shell as printed, so a URL
+ * with a query string is quoted (zsh would take `?` for a glob).
+ */
+export function demoWelcome(url: string, r: FleetRegistration): string {
+  return [
+    `Pentagate cloud on ${url} (tenant ${r.tenantId}); robot ${r.robotId} ships its audit records there.`,
+    `  live view:  curl -N -H "Authorization: Bearer ${r.operatorKey}" "${url}/api/v1/fleet/live?robot=${r.robotId}"`,
+    `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${url}/api/v1/fleet/robots`,
+    `  approvals:  npx pentagate consent pending --cloud ${url} --cloud-key-file ${r.operatorKeyPath}`,
+    `  console:    ${url}/console in a browser; sign in with the operator key ${r.operatorKey} (Approvals, Live, Audit)`,
+    `  agents:     PENTAGATE_URL=${url} PENTAGATE_API_KEY=${r.agentKey} node ${fromHere(EXAMPLE_AGENT)}`,
+    `              (a key of scope agent for the finance department, also in ${r.agentKeyPath}, under the policy ${fromHere(EXAMPLE_POLICY)};`,
+    '              the curl lines of cloud/README.md "Run it" work with it too)',
+  ].join('\n');
+}
+
 export class DemoCloud {
   readonly process: CloudProcess;
   readonly registration: FleetRegistration;
@@ -127,19 +144,7 @@ export class DemoCloud {
   }
 
   printWelcome(): void {
-    const r = this.registration;
-    this.#io.out(
-      [
-        `Pentagate cloud on ${this.url} (tenant ${r.tenantId}); robot ${r.robotId} ships its audit records there.`,
-        `  live view:  curl -N -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/live?robot=${r.robotId}`,
-        `  registry:   curl -H "Authorization: Bearer ${r.operatorKey}" ${this.url}/api/v1/fleet/robots`,
-        `  approvals:  npx pentagate consent pending --cloud ${this.url} --cloud-key-file ${r.operatorKeyPath}`,
-        `  console:    ${this.url}/console in a browser; sign in with the operator key ${r.operatorKey} (Approvals, Live, Audit)`,
-        `  agents:     PENTAGATE_URL=${this.url} PENTAGATE_API_KEY=${r.agentKey} node ${fromHere(EXAMPLE_AGENT)}`,
-        `              (a key of scope agent for the finance department, also in ${r.agentKeyPath}, under the policy ${fromHere(EXAMPLE_POLICY)};`,
-        '              the curl lines of cloud/README.md "Run it" work with it too)',
-      ].join('\n'),
-    );
+    this.#io.out(demoWelcome(this.url, this.registration));
   }
 
   /** Kills the cloud `atS` seconds from now and starts it again `forS` seconds later. */

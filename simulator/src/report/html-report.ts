@@ -6,6 +6,9 @@
  */
 import type { ScenarioResult } from '../runner/scenario-runner.js';
 import { barChart, escapeHtml, type Marker } from './svg-plot.js';
+
+/** The report's title; `sim run --report` replaces only a file that carries it (report-target.ts). */
+export const REPORT_TITLE = 'Pentagate simulator report';
 import { CHART_SCRIPT_HASHES, CHART_STYLE, chartFigure, chartScripts } from './uplot-chart.js';
 
 const COLORS = ['#1565c0', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#ad1457', '#5d4037', '#455a64'];
@@ -179,7 +182,7 @@ export function renderHtmlReport(results: readonly ScenarioResult[], generatedAt
     )
     .join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Pentagate simulator report</title>
+<html lang="en"><head><meta charset="utf-8"><title>${REPORT_TITLE}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${CHART_SCRIPT_HASHES}">
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}

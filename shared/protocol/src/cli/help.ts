@@ -49,7 +49,9 @@ export function renderCommandHelp(command: Command): string {
   for (const entry of entries) {
     const [, spec] = entry;
     const dflt = spec.type === 'string' && spec.default !== undefined ? ` (default: ${spec.default})` : '';
-    lines.push(`${pad(label(entry), width)}${spec.description}${dflt}`);
+    // a description of several lines continues in its column, under its first line
+    const description = spec.description.split('\n').join(`\n${' '.repeat(width)}`);
+    lines.push(`${pad(label(entry), width)}${description}${dflt}`);
   }
   lines.push(`${pad('  -h, --help', width)}Show this help`);
   return lines.join('\n');

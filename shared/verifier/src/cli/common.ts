@@ -84,7 +84,7 @@ function renderHuman(report: VerificationReport, time: CheckTime | undefined): s
   const failed = report.checks.length - report.checks.filter((c) => c.ok).length;
   lines.push(
     report.valid
-      ? `VALID (${report.checks.length} checks passed)`
+      ? `VALID (${report.checks.length} ${report.checks.length === 1 ? 'check' : 'checks'} passed)`
       : `INVALID (${failed} of ${report.checks.length} checks failed)`,
   );
   return lines.join('\n');
