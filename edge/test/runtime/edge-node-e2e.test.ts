@@ -1,31 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { runEndToEndScenario } from './helpers/e2e-scenario.js';
+import { MOSQUITTO_URL, mosquittoSkip, mosquittoUp } from './helpers/machine-mosquitto.js';
 
 async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'pentagate-e2e-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
-}
-
-function mosquittoListening(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 1883 });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 }
 
 t.test('end to end over the embedded aedes broker', async (t) => {
@@ -48,30 +32,15 @@ t.test('end to end over the embedded aedes broker', async (t) => {
   });
 });
 
-const mosquittoUp = await mosquittoListening();
-const mustHaveMosquitto = process.env.CI === 'true';
-
-t.test(
-  'end to end over the machine’s Mosquitto at 127.0.0.1:1883',
-  {
-    skip:
-      mosquittoUp || mustHaveMosquitto
-        ? false
-        : 'no Mosquitto on 127.0.0.1:1883; start it (with CI=true its absence is a failure)',
-  },
-  async (t) => {
-    if (!mosquittoUp) {
-      t.fail('CI=true but no MQTT broker listens on 127.0.0.1:1883 (Mosquitto is required in CI)');
-      return;
-    }
-    // A robot id of its own, so parallel runs on the shared broker never see each other's messages.
-    const robotId = `test-${process.pid}-${Date.now().toString(36)}`;
-    await runEndToEndScenario(t, {
-      url: 'mqtt://127.0.0.1:1883',
-      robotId,
-      edge: {},
-      robot: {},
-      stateDir: await tempDir(t),
-    });
-  },
-);
+t.test('end to end over the machine’s Mosquitto at 127.0.0.1:1883', { skip: mosquittoSkip }, async (t) => {
+  if (!mosquittoUp(t)) return;
+  // A robot id of its own, so parallel runs on the shared broker never see each other's messages.
+  const robotId = `test-${process.pid}-${Date.now().toString(36)}`;
+  await runEndToEndScenario(t, {
+    url: MOSQUITTO_URL,
+    robotId,
+    edge: {},
+    robot: {},
+    stateDir: await tempDir(t),
+  });
+});

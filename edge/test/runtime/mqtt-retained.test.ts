@@ -5,45 +5,20 @@
  * the machine's Mosquitto (as shipped) does not, and `--mqtt` takes any broker. The transport drops retained
  * deliveries (RETAIN 1, [MQTT-3.3.1-9]) and takes live ones.
  */
-import { connect } from 'node:net';
 import { robotTopics } from '@pentagate/protocol';
 import t from 'tap';
 import { MqttTransport } from '../../src/mqtt/mqtt-transport.js';
+import { MOSQUITTO_URL, mosquittoSkip, mosquittoUp } from './helpers/machine-mosquitto.js';
 import { connectClient } from './helpers/mqtt-clients.js';
-
-const URL = 'mqtt://127.0.0.1:1883';
-
-function mosquittoListening(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 1883 });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const up = await mosquittoListening();
 
 t.test(
   'a retained intent on a broker that keeps it is never handed to the gate; a live one is',
-  {
-    skip:
-      up || process.env.CI === 'true'
-        ? false
-        : 'no Mosquitto on 127.0.0.1:1883 (with CI=true its absence is a failure)',
-  },
+  { skip: mosquittoSkip },
   async (t) => {
-    if (!up) return t.fail('CI=true but no MQTT broker listens on 127.0.0.1:1883');
+    if (!mosquittoUp(t)) return;
     const robotId = `retained-${process.pid}-${Date.now()}`;
     const topics = robotTopics(robotId);
-    const planner = await connectClient(URL);
+    const planner = await connectClient(MOSQUITTO_URL);
     t.teardown(async () => {
       await planner.publishAsync(topics.intent, '', { qos: 1, retain: true }); // clears the retained one
       await planner.endAsync(true);
@@ -53,7 +28,7 @@ t.test(
 
     const dropped: string[] = [];
     const transport = await MqttTransport.connect({
-      url: URL,
+      url: MOSQUITTO_URL,
       robotId,
       username: `edge-${robotId}`,
       reconnectPeriodMs: 100,

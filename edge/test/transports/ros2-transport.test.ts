@@ -1,15 +1,10 @@
-import { Writable } from 'node:stream';
-import { join } from 'node:path';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
 import { conforms, type MotorCommand, VerdictEventSchema, type VerdictEvent } from '@pentagate/protocol';
 import t, { type Test } from 'tap';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import { loadRclnodejs } from '../../src/ros/rclnodejs-loader.js';
 import { Ros2Transport } from '../../src/ros/ros2-transport.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
+import { startedNode } from '../runtime/helpers/started-node.js';
 import { FakeRclnodejs } from './helpers/fake-rclnodejs.js';
 import { header, stamp } from './helpers/recordings.js';
 import { rosProfile, sensor } from './helpers/ros-profile.js';
@@ -24,17 +19,7 @@ async function startRosEdge(t: Test) {
     rclnodejs: rcl,
     onSkip: (_b, reason) => skips.push(reason),
   });
-  const outbox = await AuditOutbox.open(join(t.testdir(), 'outbox.jsonl'));
-  const node = new EdgeNode({
-    robotId: profile.robotId,
-    gate: fixture.makeGate(),
-    transport,
-    outbox,
-    metrics: new EdgeMetrics(),
-    logger: createEdgeLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-  });
-  node.start();
-  t.teardown(() => node.stop());
+  const { node } = await startedNode(t, { fixture, transport });
   return { fixture, profile, rcl, transport, node, skips };
 }
 

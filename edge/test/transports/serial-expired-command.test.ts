@@ -7,16 +7,13 @@
  * make the verdict durable (a slow disk), over a real socat line with the real node.
  */
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
 import type { MotorCommand } from '@pentagate/protocol';
 import t from 'tap';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
 import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import { SerialTransport } from '../../src/serial/serial-transport.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
+import { startedNode } from '../runtime/helpers/started-node.js';
 import { PtyPair, socatMissing } from './helpers/pty-pair.js';
 import { Controller } from './helpers/serial-controller.js';
 
@@ -40,16 +37,7 @@ t.test(
       if (slowDisk && verdict.outcome === 'signed') await new Promise((r) => setTimeout(r, validForMs + 300));
       return append(verdict);
     };
-    const node = new EdgeNode({
-      robotId: fixture.robotId,
-      gate: fixture.makeGate(),
-      transport,
-      outbox,
-      metrics: new EdgeMetrics(),
-      logger: createEdgeLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-    });
-    node.start();
-    t.teardown(() => node.stop());
+    const { node } = await startedNode(t, { fixture, transport, outbox });
     const mcu = await Controller.open(pty.controllerPath, 'ndjson');
     t.teardown(() => mcu.close());
     const keys = new Map([[fixture.hmacKey.kid, fixture.hmacKey.key]]);

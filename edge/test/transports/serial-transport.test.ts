@@ -1,21 +1,10 @@
-/**
- * Hardware in the loop over a real serial line (a socat pseudo-terminal pair): the test plays the
- * microcontroller — it sends telemetry and an intent down the line, and checks every command that comes back
- * with the shared acceptance function, as controller firmware would. The edge side is the real EdgeNode with
- * the real gate and audit outbox, talking through the SerialTransport.
- */
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { acceptMotorCommand, type ControllerState } from '@pentagate/crypto';
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
-import { EdgeNode } from '../../src/node/edge-node.js';
-import { EdgeMetrics } from '../../src/observability/edge-metrics.js';
-import { createEdgeLogger } from '../../src/observability/logger.js';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import type { SerialFraming } from '../../src/serial/serial-framing.js';
 import { SerialTransport } from '../../src/serial/serial-transport.js';
 import { armFixture } from '../runtime/helpers/arm-fixture.js';
+import { startedNode } from '../runtime/helpers/started-node.js';
 import { PtyPair, socatMissing } from './helpers/pty-pair.js';
 import { Controller } from './helpers/serial-controller.js';
 
@@ -40,17 +29,7 @@ async function startEdge(t: TapTest, framing: SerialFraming) {
     sendVerdicts: true,
     reconnectPeriodMs: 50,
   });
-  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-  const node = new EdgeNode({
-    robotId: fixture.robotId,
-    gate: fixture.makeGate(),
-    transport,
-    outbox,
-    metrics: new EdgeMetrics(),
-    logger: createEdgeLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-  });
-  node.start();
-  t.teardown(() => node.stop());
+  const { node } = await startedNode(t, { fixture, transport });
   const mcu = await Controller.open(pty.controllerPath, framing);
   t.teardown(() => mcu.close());
   return { fixture, transport, node, mcu, pty };

@@ -1,12 +1,14 @@
 /**
- * An EdgeNode on the arm fixture with a recording transport and an outbox in a fresh directory, started,
- * and stopped with its directory removed when the test ends: what most node tests begin with.
+ * An EdgeNode on the arm fixture, started, and stopped when the test ends: what most node tests begin with. Its
+ * transport is a recording one unless the test brings a real one (serial line, ROS 2, MQTT); its outbox is in a
+ * fresh directory, removed at the end, unless the test brings its own.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EdgeNode, type EdgeNodeOptions } from '../../../src/node/edge-node.js';
 import { EdgeMetrics } from '../../../src/observability/edge-metrics.js';
+import type { RobotTransport } from '../../../src/transport/robot-transport.js';
 import { createEdgeLogger } from '../../../src/observability/logger.js';
 import { AuditOutbox } from '../../../src/outbox/audit-outbox.js';
 import { type ArmFixture, armFixture } from './arm-fixture.js';
@@ -17,7 +19,7 @@ type NodeSettings = Pick<
   'gate' | 'consentCheckPeriodMs' | 'monitorPeriodMs' | 'refusalWindowMs' | 'clock'
 >;
 
-export interface StartedNode<Transport extends RecordingTransport> {
+export interface StartedNode<Transport extends RobotTransport> {
   node: EdgeNode;
   transport: Transport;
   outbox: AuditOutbox;
@@ -41,17 +43,19 @@ export async function outboxIn(t: {
   return { outbox, dir, path };
 }
 
-export async function startedNode<Transport extends RecordingTransport = RecordingTransport>(
+export async function startedNode<Transport extends RobotTransport = RecordingTransport>(
   t: { teardown(fn: () => unknown): void },
-  options: Partial<NodeSettings> & { fixture?: ArmFixture; transport?: Transport } = {},
+  options: Partial<NodeSettings> & { fixture?: ArmFixture; transport?: Transport; outbox?: AuditOutbox } = {},
 ): Promise<StartedNode<Transport>> {
-  const { fixture = armFixture(), transport, ...settings } = options;
-  const recording = transport ?? (new RecordingTransport() as Transport);
-  const { outbox, dir, path } = await outboxIn(t);
+  const { fixture = armFixture(), transport, outbox: given, ...settings } = options;
+  const used = transport ?? (new RecordingTransport() as unknown as Transport);
+  const { outbox, dir, path } = given
+    ? { outbox: given, dir: dirname(given.path), path: given.path }
+    : await outboxIn(t);
   const node = new EdgeNode({
-    robotId: 'r1',
+    robotId: fixture.robotId,
     gate: fixture.makeGate(),
-    transport: recording,
+    transport: used,
     outbox,
     metrics: new EdgeMetrics(),
     logger: createEdgeLogger({ level: 'silent' }),
@@ -60,5 +64,5 @@ export async function startedNode<Transport extends RecordingTransport = Recordi
   node.start();
   // teardowns run last-in first-out: the node stops before its outbox closes
   t.teardown(() => node.stop());
-  return { node, transport: recording, outbox, fixture, dir, path };
+  return { node, transport: used, outbox, fixture, dir, path };
 }
