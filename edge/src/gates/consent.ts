@@ -14,7 +14,7 @@
  */
 import { type ConsentScope, type GateResult, edgeViolation } from '@pentagate/protocol';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
-import { type GateContext, fmt, measuredJointState, result } from './gate-context.js';
+import { type GateContext, fmt, fmtOver, measuredJointState, result } from './gate-context.js';
 import type { MotionPlan } from './motion-plan.js';
 
 const V = 'CONSENT' as const;
@@ -43,7 +43,7 @@ export function consentNeed(cp: CompiledProfile, plan: MotionPlan): ConsentNeed 
     if (peakEffortNm > policy.highTorqueThresholdNm) {
       highTorque = true;
       reasons.push(
-        `peak effort ${fmt(peakEffortNm, 1)} N·m > threshold ${fmt(policy.highTorqueThresholdNm, 1)} N·m${plan.effortsNm ? '' : ' (no planned efforts: torque limits assumed)'}`,
+        `peak effort ${fmtOver(peakEffortNm, policy.highTorqueThresholdNm, 'N·m', 1, 'threshold')}${plan.effortsNm ? '' : ' (no planned efforts: torque limits assumed)'}`,
       );
     }
   }
@@ -97,7 +97,7 @@ export function measuredTorqueConsentGate(ctx: GateContext): GateResult {
       violations.push(
         edgeViolation(
           'CONSENT.MEASURED_HIGH_TORQUE',
-          `${j.name} measured ${fmt(measured, 1)} N·m > high-torque threshold ${fmt(threshold, 1)} N·m on a move signed without consent (planned peak ${fmt(consentNeed(ctx.cp, ctx.plan).peakEffortNm, 1)} N·m)`,
+          `${j.name} measured ${fmtOver(measured, threshold, 'N·m', 1, 'high-torque threshold')} on a move signed without consent (planned peak ${fmt(consentNeed(ctx.cp, ctx.plan).peakEffortNm, 1)} N·m)`,
         ),
       );
     }

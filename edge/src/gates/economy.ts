@@ -16,6 +16,7 @@ import {
   type GateContext,
   describeFrame,
   fmt,
+  fmtOver,
   freshFrame,
   measuredJointState,
   result,
@@ -54,7 +55,7 @@ export function economyGate(ctx: GateContext): GateResult {
     violations.push(
       edgeViolation(
         'ECONOMY.OVER_ALLOCATION',
-        `move needs ${fmt(energy.electricalWh, 3)} Wh > ${moveClass} allocation ${fmt(allocationWh, 3)} Wh`,
+        `move needs ${fmtOver(energy.electricalWh, allocationWh, 'Wh', 3, `${moveClass} allocation`)}`,
       ),
     );
   }

@@ -197,3 +197,15 @@ export function fmtAgainst(value: number, limit: number, digits = 2): [string, s
   while (d < digits + 4 && fmt(value, d) === fmt(limit, d)) d++;
   return [fmt(value, d), fmt(limit, d)];
 }
+
+/** `"150.04 N·m > limit 150.00 N·m"`: a reading over its limit, both printed by fmtAgainst. */
+export function fmtOver(
+  value: number,
+  limit: number,
+  unit: string,
+  digits: number,
+  limitName = 'limit',
+): string {
+  const [v, l] = fmtAgainst(value, limit, digits);
+  return `${v} ${unit} > ${limitName} ${l} ${unit}`;
+}

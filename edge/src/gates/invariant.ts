@@ -16,6 +16,7 @@ import {
   type GateContext,
   describeFrame,
   fmt,
+  fmtOver,
   freshFrame,
   measuredJointState,
   result,
@@ -73,7 +74,7 @@ function checkArm(
       violations.push(
         edgeViolation(
           'INVARIANT.MEASURED_TORQUE',
-          `${j.name} measured ${fmt(Math.abs(measured), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m (${src})`,
+          `${j.name} measured ${fmtOver(Math.abs(measured), j.torqueLimitNm, 'N·m', 1)} (${src})`,
         ),
       );
     }
@@ -96,7 +97,7 @@ function checkArm(
         violations.push(
           edgeViolation(
             'INVARIANT.PLANNED_TORQUE',
-            `${j.name} at point ${i} plans ${fmt(Math.abs(e), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m`,
+            `${j.name} at point ${i} plans ${fmtOver(Math.abs(e), j.torqueLimitNm, 'N·m', 1)}`,
           ),
         );
       }
@@ -125,7 +126,7 @@ function checkArm(
         violations.push(
           edgeViolation(
             'INVARIANT.VELOCITY_LIMIT',
-            `${j.name} before waypoint ${w} at ${fmt(v, 3)} rad/s > limit ${fmt(j.velocityLimitRadS, 3)} rad/s`,
+            `${j.name} before waypoint ${w} at ${fmtOver(v, j.velocityLimitRadS, 'rad/s', 3)}`,
           ),
         );
       }
@@ -187,17 +188,14 @@ function checkBase(
   const linear = Math.hypot(intent.linearMps.x, intent.linearMps.y, intent.linearMps.z);
   if (linear > base.maxLinearMps) {
     violations.push(
-      edgeViolation(
-        'INVARIANT.VELOCITY_LIMIT',
-        `linear ${fmt(linear, 3)} m/s > limit ${fmt(base.maxLinearMps, 3)} m/s`,
-      ),
+      edgeViolation('INVARIANT.VELOCITY_LIMIT', `linear ${fmtOver(linear, base.maxLinearMps, 'm/s', 3)}`),
     );
   }
   if (Math.abs(intent.angularRadS.z) > base.maxAngularRadS) {
     violations.push(
       edgeViolation(
         'INVARIANT.VELOCITY_LIMIT',
-        `angular ${fmt(Math.abs(intent.angularRadS.z), 3)} rad/s > limit ${fmt(base.maxAngularRadS, 3)} rad/s`,
+        `angular ${fmtOver(Math.abs(intent.angularRadS.z), base.maxAngularRadS, 'rad/s', 3)}`,
       ),
     );
   }

@@ -7,7 +7,7 @@
  */
 import { edgeViolation } from '@pentagate/protocol';
 import type { RobotProfile } from '@pentagate/protocol';
-import { fmt } from './gate-context.js';
+import { fmt, fmtOver } from './gate-context.js';
 import type { JointPlan } from './motion-plan.js';
 
 /** MoveIt's default `allowed_start_tolerance` (trajectory_execution), rad: how far a planned start may lie. */
@@ -36,7 +36,7 @@ export function checkStartPoint(
       violations.push(
         edgeViolation(
           'INVARIANT.PLANNED_TORQUE',
-          `${j.name} at the start point plans ${fmt(Math.abs(e), 1)} N·m > limit ${fmt(j.torqueLimitNm, 1)} N·m`,
+          `${j.name} at the start point plans ${fmtOver(Math.abs(e), j.torqueLimitNm, 'N·m', 1)}`,
         ),
       );
     }

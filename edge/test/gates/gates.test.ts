@@ -42,6 +42,11 @@ t.test('INVARIANT', async (t) => {
   t.match(gateOf(gate.trapAndSign(heavy, T0).verdict, 'INVARIANT').violations, [
     /^INVARIANT\.PLANNED_TORQUE: wrist_1_joint at point 0 plans 40\.0 N·m > limit 28\.0 N·m/,
   ]);
+  // Just over the limit, the printed effort and limit differ ("28.0 N·m > limit 28.0 N·m" reads as no breach).
+  heavy.points[0]!.effortsNm = [20, 60, 30, 28.04, 2, 1];
+  t.match(gateOf(gate.trapAndSign(heavy, T0).verdict, 'INVARIANT').violations, [
+    /^INVARIANT\.PLANNED_TORQUE: wrist_1_joint at point 0 plans 28\.04 N·m > limit 28\.00 N·m/,
+  ]);
 
   gate.ingestTelemetry(jointState(profile, T0, HOME, [10, 160, 20, 2, 1, 0.5]), T0);
   t.match(
