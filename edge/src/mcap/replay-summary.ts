@@ -145,7 +145,9 @@ export function renderReplaySummary(s: ReplaySummary): string {
   if (s.logTimeReordered > 0)
     lines.push(`  ${s.logTimeReordered} messages stored out of log-time order, replayed in log-time order`);
   if (s.logTimeBackwards > 0)
-    lines.push(`  log time went backwards ${s.logTimeBackwards} times (replayed at the latest time seen)`);
+    lines.push(
+      `  log time went backwards ${s.logTimeBackwards === 1 ? 'once' : `${s.logTimeBackwards} times`} (replayed at the latest time seen)`,
+    );
   if (s.recordedTo) lines.push(`  verdicts recorded to ${s.recordedTo}`);
   return lines.join('\n');
 }
