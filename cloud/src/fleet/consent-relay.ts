@@ -10,6 +10,7 @@
  */
 import { dsseVerifyStatement, jcsDigestHex, TrustStore } from '@pentagate/crypto';
 import {
+  MAX_WAITING_CONSENTS_PER_ROBOT,
   type ConsentRequest,
   type ConsentStatement,
   ConsentStatementSchema,
@@ -27,11 +28,10 @@ import { operatorTrustedKeys } from './operator-keys.js';
 /** Longest an edge's request for tokens is held open, ms (a long poll: tokens reach the edge at once). */
 export const MAX_CONSENT_WAIT_MS = 25_000;
 /**
- * Most consent requests one robot may have waiting at once: as many as one relay answer carries
- * (ConsentRelaySchema). An edge parks one intent per high-torque move and supersedes or vetoes the rest, so
- * more than this waiting at once is an edge gone wrong or a stolen edge key filling the operators' queue.
+ * An edge parks at most MAX_WAITING_CONSENTS_PER_ROBOT intents (@pentagate/protocol), so more requests than
+ * that waiting at once are an edge gone wrong or a stolen edge key filling the operators' queue.
  */
-export const MAX_WAITING_CONSENTS_PER_ROBOT = 64;
+export { MAX_WAITING_CONSENTS_PER_ROBOT };
 /**
  * Furthest ahead a request's deadline may lie: the longest consent wait a profile may set (24 h,
  * RobotProfile consent.timeoutMs) plus an hour for the edge's clock running ahead of this one. A later

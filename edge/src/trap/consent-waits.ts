@@ -5,7 +5,7 @@
  * validity window, and its scope enough for the move. Only then is the intent handed back to be gated
  * again; anything else is a violation and the intent keeps waiting until its deadline.
  */
-import { type ConsentStatement, edgeViolation } from '@pentagate/protocol';
+import { type ConsentStatement, edgeViolation, MAX_WAITING_CONSENTS_PER_ROBOT } from '@pentagate/protocol';
 import { consentNeed } from '../gates/consent.js';
 import type { ParkedIntent } from '../gates/consent-request.js';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
@@ -17,7 +17,7 @@ import { MemorySpentConsentNonces, type SpentConsentNonces } from './spent-conse
  * password) flooding safety-critical intents filled memory without bound until the process died, and with it
  * the monitoring of the motion in progress. An operator does not work through more than a few at a time.
  */
-export const MAX_CONSENT_WAITS = 64;
+export const MAX_CONSENT_WAITS = MAX_WAITING_CONSENTS_PER_ROBOT;
 
 /** Why a statement does not release its intent, with the intent it named when one waits. */
 export interface ConsentRefusal {

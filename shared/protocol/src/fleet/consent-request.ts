@@ -62,9 +62,19 @@ export type ConsentRequest = Static<typeof ConsentRequestSchema>;
 export const ConsentGrantSchema = Type.Object({ token: DsseEnvelopeSchema }, { additionalProperties: false });
 export type ConsentGrant = Static<typeof ConsentGrantSchema>;
 
+/**
+ * Most intents one robot may have waiting for consent at once: the edge parks no more (a further one is vetoed
+ * CONSENT.TOO_MANY_WAITING), the cloud stores no more requests per robot (429), and one relay answer carries the
+ * tokens of all of them.
+ */
+export const MAX_WAITING_CONSENTS_PER_ROBOT = 64;
+
 /** What the cloud relays to an edge: the tokens granted for its waiting intents since it last asked. */
 export const ConsentRelaySchema = Type.Object(
-  { robotId: RobotIdSchema, tokens: Type.Array(DsseEnvelopeSchema, { maxItems: 64 }) },
+  {
+    robotId: RobotIdSchema,
+    tokens: Type.Array(DsseEnvelopeSchema, { maxItems: MAX_WAITING_CONSENTS_PER_ROBOT }),
+  },
   { additionalProperties: false },
 );
 export type ConsentRelay = Static<typeof ConsentRelaySchema>;
