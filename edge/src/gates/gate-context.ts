@@ -104,8 +104,9 @@ export type JointMeasure = 'velocity' | 'effort';
  *
  * Each profile joint must come from one source. When two fresh frames both carry it, which one the robot is at
  * cannot be told, and the merge used to keep the later source's values silently: a gripper node's joint state
- * naming the arm's joints (effort 0) hid the arm's measured torque from INVARIANT and CONSENT. Such a joint fails
- * closed too (`<VERTEX>.MISSING_DATA`, naming both sources).
+ * naming the arm's joints (effort 0) hid the arm's measured torque from INVARIANT and CONSENT, and in a two-arm
+ * recording (or Franka's /franka/joint_states beside the merged /joint_states) one arm's over-torque was read as
+ * the other's nominal effort. Such a joint fails closed too (`<VERTEX>.MISSING_DATA`, naming both sources).
  */
 export function measuredJointState(
   ctx: GateContext,
@@ -141,9 +142,6 @@ export function measuredJointState(
   }
   const uncovered = ctx.cp.profile.joints.filter((_, j) => Number.isNaN(positionsRad[j]!)).map((j) => j.name);
   if (violations.length > before) return undefined;
-  // Two sources naming one joint (two identical arms recorded under two namespaces; Franka's /franka/joint_states
-  // beside the merged /joint_states): the later one used to overwrite the earlier, so one arm's over-torque was
-  // read as the other's nominal effort. Which one measures this robot is not known: fail closed, naming both.
   if (doubtful.length > 0) {
     const joints = doubtful.map((d) => d.joint).join(', ');
     const sources = [...new Set(doubtful.map((d) => d.sources))].join('; ');
