@@ -51,7 +51,14 @@ import type { TelemetryOutcome, TrapResult } from './trap-result.js';
 import { admitConsent, consentExpired } from './consent-intake.js';
 import { evidenceDigest } from './evidence-digest.js';
 import { runFiveGates } from './five-gates.js';
-import { type ActiveMotion, elapsedPlanMs, recheckMotion, startedMotion } from './motion-monitor.js';
+import {
+  type ActiveMotion,
+  elapsedPlanMs,
+  motionEndsAtMs,
+  recheckMotion,
+  startedMotion,
+} from './motion-monitor.js';
+import { type SignedIntent, SignedIntents } from './signed-intents.js';
 import { verdict, veto } from './verdicts.js';
 
 export type { ActiveMotion } from './motion-monitor.js';
@@ -88,6 +95,7 @@ export class EdgeGate {
   readonly #sequence: SequenceStore;
   readonly #clock: () => number;
   readonly #consents: ConsentWaits;
+  readonly #signedIntents = new SignedIntents();
   #motion: ActiveMotion | undefined;
 
   constructor(options: EdgeGateOptions) {
@@ -213,7 +221,13 @@ export class EdgeGate {
   }
 
   /** Runs the gates for a planned intent and signs, vetoes, or parks it for consent. */
-  #decide(intent: Intent, plan: MotionPlan, nowMs: number, consentGranted: boolean): TrapResult {
+  #decide(
+    intent: Intent,
+    intentDigest: string,
+    plan: MotionPlan,
+    nowMs: number,
+    consentGranted: boolean,
+  ): TrapResult {
     const ctx = this.#context(plan, nowMs, consentGranted);
     const gates = runFiveGates(ctx);
     const digest = evidenceDigest(ctx.evidence);
@@ -238,6 +252,16 @@ export class EdgeGate {
         evidenceDigest: digest,
       });
       this.#motion = startedMotion(intent.intentId, seq, nowMs, ctx, this.#motion);
+      this.#signedIntents.add(
+        intentDigest,
+        {
+          intentId: intent.intentId,
+          commandSeq: seq,
+          signedAtMs: nowMs,
+          endsAtMs: motionEndsAtMs(nowMs, ctx),
+        },
+        nowMs,
+      );
       return {
         kind: 'signed',
         command,
@@ -256,7 +280,6 @@ export class EdgeGate {
       failing[0]!.vertex === 'CONSENT' &&
       failing[0]!.violations.every((v) => hasEdgeViolation([v], 'CONSENT.REQUIRED'));
     if (onlyConsent && !consentGranted) {
-      const intentDigest = jcsDigestHex(intent);
       const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
       if (!this.#consents.park(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs })) {
         return veto({
@@ -284,6 +307,19 @@ export class EdgeGate {
     return veto({ ...base, outcome: 'vetoed' });
   }
 
+  /** The refusal of a copy of an intent signed earlier whose motion may still run (signed-intents.ts). */
+  #duplicate(intent: Intent, earlier: SignedIntent, nowMs: number): TrapResult {
+    const at = (ms: number) => new Date(ms).toISOString();
+    return this.#rejected(
+      intent,
+      edgeViolation(
+        'INPUT.DUPLICATE_INTENT',
+        `identical to intent ${earlier.intentId} signed at ${at(earlier.signedAtMs)} as command seq ${earlier.commandSeq}, whose motion may run until ${at(earlier.endsAtMs)}; a copy (an MQTT redelivery) is not signed again: send the move with a new intentId to repeat it`,
+      ),
+      nowMs,
+    );
+  }
+
   /** Gates an intent. Never throws; never signs unless all five gates pass. */
   trapAndSign(input: unknown, nowMs = this.#clock()): TrapResult {
     try {
@@ -301,7 +337,10 @@ export class EdgeGate {
       const plan = planMotion(input, this.#cp);
       if (typeof plan === 'string')
         return this.#rejected(input, edgeViolation('INPUT.INTENT_INVALID', `${plan}`), nowMs);
-      return this.#decide(input, plan, nowMs, false);
+      const intentDigest = jcsDigestHex(input);
+      const earlier = this.#signedIntents.running(intentDigest, nowMs);
+      if (earlier) return this.#duplicate(input, earlier, nowMs);
+      return this.#decide(input, intentDigest, plan, nowMs, false);
     } catch (err) {
       return this.#rejected(
         input,
@@ -330,8 +369,8 @@ export class EdgeGate {
           ...(detail ? { detail } : {}),
         });
       }
-      const waiting = outcome.released;
-      return this.#decide(waiting.intent, waiting.plan, nowMs, true);
+      const { intent, plan } = outcome.released;
+      return this.#decide(intent, jcsDigestHex(intent), plan, nowMs, true);
     } catch (err) {
       return this.#rejected(
         envelope,

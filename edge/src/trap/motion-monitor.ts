@@ -47,7 +47,7 @@ export function startedMotion(
   previous?: ActiveMotion,
 ): ActiveMotion {
   const { plan, speedScale } = ctx;
-  const endsAtMs = nowMs + ctx.cp.profile.command.validForMs + plan.durationMs / speedScale;
+  const endsAtMs = motionEndsAtMs(nowMs, ctx);
   return {
     intentId,
     plan,
@@ -58,6 +58,14 @@ export function startedMotion(
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,
   };
+}
+
+/**
+ * The latest a motion signed at `nowMs` can still be running: the controller accepts its command until
+ * `validUntil` and runs the whole plan, stretched by the speed cap, from then.
+ */
+export function motionEndsAtMs(nowMs: number, ctx: GateContext): number {
+  return nowMs + ctx.cp.profile.command.validForMs + ctx.plan.durationMs / ctx.speedScale;
 }
 
 /** How far into its plan the motion is at `nowMs`, in plan time (a speed cap stretches wall time). */

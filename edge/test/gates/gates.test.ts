@@ -218,7 +218,7 @@ t.test('RISK caps the speed for a human outside the radius but inside S_p', asyn
   }
   gate.ingestTelemetry(proximity(profile.robotId, 'proximity-front', T0, 0.47), T0);
   t.match(
-    gateOf(gate.trapAndSign(fast, T0).verdict, 'RISK').violations[0],
+    gateOf(gate.trapAndSign({ ...fast, intentId: 'int-fast-again' }, T0).verdict, 'RISK').violations[0],
     /^RISK\.SEPARATION: human at 0\.47 m < S_p .* \(plan peak \d+\.\d+ m\/s/,
   );
 });

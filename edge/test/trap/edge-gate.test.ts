@@ -102,12 +102,23 @@ t.test(
     const token = consent(intent, { nonce: 'nonce-single-use-0001' });
     const signed = gate.submitConsent(token, T0);
     t.equal(signed.kind, 'signed', JSON.stringify(signed.verdict.violations));
-    // The same intent again waits again; the same token is refused (single use).
-    t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
-    t.match(gate.submitConsent(token, T0).verdict.violations[0], /^CONSENT\.REPLAYED/);
+    // A copy of the intent while the consented motion may run (an MQTT redelivery) is refused, not parked
+    // for a second consent.
+    const copy = gate.trapAndSign(intent, T0 + 1);
+    t.equal(copy.verdict.outcome, 'rejected-input');
+    t.match(
+      copy.verdict.violations[0],
+      /^INPUT\.DUPLICATE_INTENT: identical to intent int-critical signed at /,
+    );
+    // Once that motion has ended, the same intent is a new request and waits again; the same token is refused
+    // (single use).
+    const ended = gate.activeMotion!.endsAtMs + 1;
+    feedHealthy(gate, profile, ended);
+    t.equal(gate.trapAndSign(intent, ended).kind, 'awaiting-consent');
+    t.match(gate.submitConsent(token, ended).verdict.violations[0], /^CONSENT\.REPLAYED/);
 
     // A valid token that arrives after the wait's deadline, before the expiry sweep ran, releases nothing.
-    const deadline = T0 + profile.consent.timeoutMs;
+    const deadline = ended + profile.consent.timeoutMs;
     const late = gate.submitConsent(
       consent(intent, { notBefore: T0, expiresAt: deadline + 60_000 }),
       deadline,

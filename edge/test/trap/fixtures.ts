@@ -261,6 +261,13 @@ export function feedHealthy(
   }
 }
 
+/**
+ * A fresh intent id for every fixture intent: the gate refuses a copy of an intent it signed while that motion
+ * may still run (signed-intents.ts), and a test asking twice means two requests.
+ */
+let fixtureIntents = 0;
+const nextIntentId = (kind: string) => `int-${kind}-${++fixtureIntents}`;
+
 /** A small, slow, low-torque move from HOME (needs no consent). */
 export function armIntent(
   over: Partial<Extract<Intent, { kind: 'joint-trajectory' }>> = {},
@@ -269,7 +276,7 @@ export function armIntent(
   return {
     v: 1,
     kind: 'joint-trajectory',
-    intentId: 'int-arm-1',
+    intentId: nextIntentId('arm'),
     robotId: 'ur5e-01',
     jointNames: names,
     points: [
@@ -295,7 +302,7 @@ export function baseIntent(
   return {
     v: 1,
     kind: 'base-twist',
-    intentId: 'int-base-1',
+    intentId: nextIntentId('base'),
     robotId: 'amr-07',
     linearMps: { x: 0.5, y: 0, z: 0 },
     angularRadS: { x: 0, y: 0, z: 0 },

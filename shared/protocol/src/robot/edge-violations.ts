@@ -146,6 +146,11 @@ export const EDGE_VIOLATION_CODES = {
     source: 'INPUT',
     meaning: 'the intent does not match the schema or the profile (joints, point shapes, times)',
   },
+  'INPUT.DUPLICATE_INTENT': {
+    source: 'INPUT',
+    meaning:
+      'a copy of an intent signed earlier whose motion may still run (an MQTT redelivery); it is not signed again',
+  },
   'INPUT.INTERNAL_ERROR': {
     source: 'INPUT',
     meaning: 'the gate failed on this input; it is refused (fail closed)',
