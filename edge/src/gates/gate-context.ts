@@ -36,6 +36,11 @@ export interface GateContext {
   elapsedMs: number;
   /** True while re-checking a motion in progress: planned-speed checks are skipped (a lagging robot is not a fault). */
   monitoring: boolean;
+  /**
+   * Monitoring only: the remaining path was swept for keep-out zones less than MONITOR_PATH_SWEEP_PERIOD_MS ago,
+   * so this re-check does not sweep it again (motion-monitor.ts says why); every other check still runs.
+   */
+  skipPathSweep?: boolean;
 }
 
 export type Gate = (ctx: GateContext) => GateResult;

@@ -132,6 +132,7 @@ function checkArm(
       }
     });
   }
+  if (ctx.skipPathSweep) return;
   const spacingM = ctx.cp.profile.keepOut.minZoneThicknessM;
   const samples = jointSweepSamples({ leverArmsM: ctx.cp.leverArmsM, spacingM, waypointsRad });
   const tooLong = pathSampleProblem(samples, spacingM);
@@ -205,7 +206,7 @@ function checkBase(
     );
   }
   const pose = freshFrame<PoseFrame>(ctx, V, ctx.cp.poseSource, 'pose', violations);
-  if (!pose) return;
+  if (!pose || ctx.skipPathSweep) return;
   const remainingS = Math.max(0, plan.durationMs - ctx.elapsedMs) / 1000;
   const spacingM = ctx.cp.profile.keepOut.minZoneThicknessM;
   const tooLong = pathSampleProblem(

@@ -1,0 +1,96 @@
+/**
+ * While a motion runs, the keep-out sweep of its remaining path (the check whose cost the planner chooses) is
+ * repeated at most every MONITOR_PATH_SWEEP_PERIOD_MS, so joint states at a controller's rate cannot take the
+ * whole event loop; every other check still runs on every frame.
+ */
+import { hasEdgeViolation } from '@pentagate/protocol';
+import t from 'tap';
+import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
+import {
+  T0,
+  armIntent,
+  baseIntent,
+  baseProfile,
+  feedHealthy,
+  jointState,
+  makeGate,
+  pose,
+  proximity,
+} from './fixtures.js';
+
+/** A base driving +x from x = 5 for 2 s at 0.5 m/s: its path is clear of pillar-1 at x = 10. */
+function drivingBase() {
+  const setup = makeGate(baseProfile());
+  feedHealthy(setup.gate, setup.profile);
+  const signed = setup.gate.trapAndSign(baseIntent(), T0);
+  if (signed.kind !== 'signed') throw new Error(JSON.stringify(signed.verdict.violations));
+  return setup;
+}
+
+t.test(
+  'a pose that puts the remaining path into a zone stops the motion within the sweep period',
+  async (t) => {
+    const { gate, profile } = drivingBase();
+    // The base slid to x = 9.3: the second left of its drive now reaches the pillar.
+    const early = T0 + MONITOR_PATH_SWEEP_PERIOD_MS - 4;
+    const first = gate.ingestTelemetry(pose(profile.robotId, early, 9.3), early);
+    t.equal(first.stop, undefined, 'the path swept at signing is not swept again within the period');
+    t.ok(gate.activeMotion, 'still monitored');
+
+    const due = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
+    const stopped = gate.monitor(due);
+    t.equal(stopped?.stop.setpoints.kind, 'stop', 'the monitor tick sweeps it');
+    t.ok(
+      hasEdgeViolation(stopped?.verdict.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'),
+      String(stopped?.verdict.violations),
+    );
+  },
+);
+
+t.test('every frame is swept once the period has passed since the last sweep', async (t) => {
+  const { gate, profile } = drivingBase();
+  const at = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
+  t.equal(gate.ingestTelemetry(pose(profile.robotId, at, 5.1), at).stop, undefined, 'a clear path, swept');
+  // Swept at `at`: a frame 9 ms later is not swept again, one 10 ms later is.
+  const skipped = at + MONITOR_PATH_SWEEP_PERIOD_MS - 1;
+  t.equal(gate.ingestTelemetry(pose(profile.robotId, skipped, 9.3), skipped).stop, undefined);
+  const swept = at + MONITOR_PATH_SWEEP_PERIOD_MS;
+  const outcome = gate.ingestTelemetry(pose(profile.robotId, swept, 9.3), swept);
+  t.ok(hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'));
+});
+
+t.test('a clock that went back sweeps at once', async (t) => {
+  const { gate, profile } = drivingBase();
+  const back = T0 - 1;
+  const outcome = gate.ingestTelemetry(pose(profile.robotId, back, 9.3), back);
+  t.ok(hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'));
+});
+
+t.test('RISK, measured torque and staleness are checked on every frame in between', async (t) => {
+  const base = drivingBase();
+  const person = base.gate.ingestTelemetry(
+    proximity(base.profile.robotId, 'proximity-360', T0 + 1, 0.2),
+    T0 + 1,
+  );
+  t.equal(person.stop?.setpoints.kind, 'stop', 'a person 1 ms after signing is stopped for at once');
+  t.ok(
+    hasEdgeViolation(person.verdict?.violations ?? [], 'RISK.HUMAN_IN_RADIUS'),
+    String(person.verdict?.violations),
+  );
+
+  const arm = makeGate();
+  feedHealthy(arm.gate, arm.profile);
+  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const heavy = arm.gate.ingestTelemetry(
+    jointState(arm.profile, T0 + 2, undefined, [10, 400, 20, 2, 1, 0.5]),
+    T0 + 2,
+  );
+  t.ok(
+    hasEdgeViolation(heavy.verdict?.violations ?? [], 'INVARIANT.MEASURED_TORQUE'),
+    String(heavy.verdict?.violations),
+  );
+
+  const stale = drivingBase();
+  const late = T0 + 150; // the pose (maxAgeMs 100) went stale; no sweep is due for it to be read
+  t.ok(hasEdgeViolation(stale.gate.monitor(late)?.verdict.violations ?? [], 'INVARIANT.STALE_DATA'));
+});
