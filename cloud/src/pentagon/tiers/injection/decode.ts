@@ -41,9 +41,9 @@ function utf8(bytes: Buffer): string | undefined {
 }
 
 /**
- * The encoded runs looked for. BASE64 and HEX are found by `eachBase64Match` and `eachHexMatch` (below),
- * which visit the matches these patterns would, in one pass over a typed copy instead of a regular
- * expression tried at every letter; the patterns stay as their definition (the tests compare the two).
+ * The encoded runs looked for. BASE64 and HEX are found by `readEncodedRuns` (below), which lists the
+ * matches these patterns would find, both in one pass over a typed copy instead of a regular expression
+ * tried at every letter; the patterns stay as their definition (the tests compare the two).
  */
 export const BASE64 = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
 export const HEX = /(?:[0-9a-fA-F]{2}){12,}/g;
@@ -88,63 +88,98 @@ function runEnd(units: Uint16Array, n: number, i: number, table: Uint8Array): nu
 }
 
 /**
- * Calls `visit(start, end, units)` for each maximal run of `table`'s units in `raw` from `from` (`units`:
- * the typed copy of `raw`), until it returns false.
+ * The BASE64 and HEX matches of the text last read by `readEncodedRuns`, as [start, end) pairs in order
+ * (reused arrays: decoding is synchronous).
  */
-function eachRun(
-  raw: string,
-  from: number,
-  table: Uint8Array,
-  visit: (start: number, end: number, units: Uint16Array) => boolean,
-): void {
+class MatchList {
+  bounds = new Int32Array(64);
+  length = 0;
+
+  push(start: number, end: number): void {
+    if (2 * this.length + 2 > this.bounds.length) {
+      const grown = new Int32Array(2 * this.bounds.length);
+      grown.set(this.bounds);
+      this.bounds = grown;
+    }
+    this.bounds[2 * this.length] = start;
+    this.bounds[2 * this.length + 1] = end;
+    this.length++;
+  }
+}
+const base64Matches = new MatchList();
+const hexMatches = new MatchList();
+
+/**
+ * Lists in `base64Matches` and `hexMatches` what BASE64 and HEX find in `raw` from `from`, in one pass over
+ * the runs of BASE64's class [A-Za-z0-9+/_-]. A BASE64 match starts only where such a run starts (from
+ * inside a run the run's start was tried first and would have matched), takes the whole run (greedy, and
+ * the class has no `=`), then up to two `=`; a run shorter than 20 holds none. HEX, `(?:[0-9a-fA-F]{2}){12,}`,
+ * matches where a run of hex digits of 24 or more starts and takes its pairs (an odd last digit stays out,
+ * and one digit cannot start a match). Hex digits are in BASE64's class and the units that end its runs
+ * are not hex digits, so every run of hex digits lies inside one run of the class, of 24 units or more:
+ * the hex runs are looked for there only, instead of in a second pass over the text.
+ */
+function readEncodedRuns(raw: string, from: number): void {
+  base64Matches.length = 0;
+  hexMatches.length = 0;
   const units = rawUnits.of(raw);
   const n = raw.length;
   for (let i = from; i < n; ) {
     const c = units[i]!;
-    if (c >= 0x80 || table[c] === 0) {
+    if (c >= 0x80 || BASE64_UNITS[c] === 0) {
       i++;
       continue;
     }
-    const end = runEnd(units, n, i, table);
-    if (!visit(i, end, units)) return;
-    i = end;
+    const runStop = runEnd(units, n, i, BASE64_UNITS);
+    if (runStop - i >= 20) {
+      let end = runStop;
+      if (end < n && units[end] === EQUALS) end++;
+      if (end < n && units[end] === EQUALS) end++;
+      base64Matches.push(i, end);
+    }
+    if (runStop - i >= 24) {
+      for (let j = i; j < runStop; ) {
+        if (HEX_UNITS[units[j]!] === 0) {
+          j++;
+          continue;
+        }
+        const hexStop = runEnd(units, runStop, j, HEX_UNITS);
+        const length = hexStop - j;
+        if (length >= 24) hexMatches.push(j, j + length - (length % 2));
+        j = hexStop;
+      }
+    }
+    i = runStop;
   }
 }
 
-/**
- * Calls `visit(start, end)` for each match BASE64 finds in `raw` from `from`, in order, until it returns
- * false. A match of `[class]{20,}={0,2}` starts only where a run of the class starts (from inside a run
- * the run's start was tried first and would have matched), takes the whole run (greedy, and the class has
- * no `=`), then up to two `=`; a run shorter than 20 holds no match. The next search starts at the end.
- */
+/** Calls `visit(start, end)` for each match in `list`, in order, until it returns false. */
+function eachMatch(list: MatchList, visit: (start: number, end: number) => boolean): void {
+  for (let k = 0; k < list.length; k++) {
+    if (!visit(list.bounds[2 * k]!, list.bounds[2 * k + 1]!)) return;
+  }
+}
+
+/** Calls `visit(start, end)` for each match BASE64 finds in `raw` from `from`, in order, until it returns
+ * false (one pass: readEncodedRuns). */
 export function eachBase64Match(
   raw: string,
   from: number,
   visit: (start: number, end: number) => boolean,
 ): void {
-  eachRun(raw, from, BASE64_UNITS, (start, runStop, units) => {
-    if (runStop - start < 20) return true;
-    let end = runStop;
-    if (end < raw.length && units[end] === EQUALS) end++;
-    if (end < raw.length && units[end] === EQUALS) end++;
-    return visit(start, end);
-  });
+  readEncodedRuns(raw, from);
+  eachMatch(base64Matches, visit);
 }
 
-/**
- * Calls `visit(start, end)` for each match HEX finds in `raw` from `from`, in order, until it returns
- * false. `(?:[0-9a-fA-F]{2}){12,}` matches where a run of hex digits of 24 or more starts, and takes its
- * pairs (an odd last digit stays out, and one digit cannot start a match); a shorter run holds none.
- */
+/** Calls `visit(start, end)` for each match HEX finds in `raw` from `from`, in order, until it returns
+ * false (one pass: readEncodedRuns). */
 export function eachHexMatch(
   raw: string,
   from: number,
   visit: (start: number, end: number) => boolean,
 ): void {
-  eachRun(raw, from, HEX_UNITS, (start, runStop) => {
-    const length = runStop - start;
-    return length < 24 || visit(start, start + length - (length % 2));
-  });
+  readEncodedRuns(raw, from);
+  eachMatch(hexMatches, visit);
 }
 
 function decodeEscapes(s: string): string {
@@ -184,7 +219,9 @@ export function decodePayloads(raw: string): DecodedPayload[] {
   // Both are searched from where that run starts.
   const run = firstBase64Run(raw);
   if (run >= 0) {
-    eachBase64Match(raw, run, (start, end) => {
+    // One pass lists both kinds of match; base64 candidates are decoded first, then hex.
+    readEncodedRuns(raw, run);
+    eachMatch(base64Matches, (start, end) => {
       if (out.length >= MAX_DECODED_CANDIDATES) return false;
       const m = raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS));
       // Pure hex is also valid base64; leave it to the hex pass.
@@ -193,7 +230,7 @@ export function decodePayloads(raw: string): DecodedPayload[] {
       }
       return true;
     });
-    eachHexMatch(raw, run, (start, end) => {
+    eachMatch(hexMatches, (start, end) => {
       if (out.length >= MAX_DECODED_CANDIDATES) return false;
       push('hex', utf8(Buffer.from(raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS)), 'hex')));
       return true;
