@@ -41,7 +41,7 @@ export const consentGrantCommand: Command = {
   path: ['consent', 'grant'],
   summary: 'Sign an operator consent for one intent and print the token (DSSE JSON)',
   usage:
-    '--key OPERATOR_KEY --operator ID (--intent FILE | --cloud URL --cloud-key-file FILE --robot ID [--intent-digest HEX]) [--ttl 60s] [--scope high-torque|safety-critical] [--out FILE]',
+    '--key OPERATOR_KEY --operator ID (--intent FILE | --cloud URL --cloud-key-file FILE --robot ID [--intent-digest HEX]) [--ttl 60s] [--scope high-torque|safety-critical] [--not-before ISO] [--out FILE]',
   description: [
     'Reads the intent the edge is holding (the JSON published on …/intent), binds a consent statement to it',
     '{ intentDigest = SHA-256(JCS(intent)), robotId, operatorId, scope, notBefore, expiresAt, nonce } and signs it',
