@@ -21,6 +21,7 @@ import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
+import { closeSilentConnections } from './silent-connections.js';
 import { type CorsHeaders, corsOriginOf, registerCors } from './cors.js';
 import type { CloudContext } from './context.js';
 import { type ErrorResponder, registerErrorHandler } from './error-handler.js';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     },
   });
   reportError = (err) => app.log.error({ err }, 'refusal records could not be written');
+  closeSilentConnections(app.server, requestTimeout);
 
   // Start-up writes: key metadata (a `key` audit entry per key first seen) and the default policy.
   for (const record of signingKeyRecords(keys, nowMs())) {

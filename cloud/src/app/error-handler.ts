@@ -47,10 +47,11 @@ export function toApiError(err: unknown): ApiError {
 /**
  * A refusal's message as a refusal record can hold it. The client may have put in it (a query member's
  * name, say) a lone surrogate, which no canonical entry can hold, or U+0000, which PostgreSQL text cannot:
- * either would make the record unwritable and the refusal a 503. Both become U+FFFD.
+ * either would make the record unwritable and the refusal a 503. Both become U+FFFD. An API key quoted in
+ * it (a key pasted as a path parameter) is masked: the record stays in the tenant's log for good.
  */
 function auditableMessage(message: string): string {
-  return storableText(message.slice(0, MAX_AUDITED_MESSAGE));
+  return storableText(withoutApiKeys(message).slice(0, MAX_AUDITED_MESSAGE));
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -113,7 +114,8 @@ export function registerErrorHandler(
         }
       }
     }
-    const body = errorBody(apiError.code, apiError.message, apiError.details);
+    // a refusal may quote what was sent (a path parameter, a lobe name): a key pasted there is masked
+    const body = errorBody(apiError.code, withoutApiKeys(apiError.message), apiError.details);
     if (apiError.statusCode === 403 && request.routeOptions.config?.vetoBriefErrors === true) {
       return reply.code(403).send(vetoBriefOf(apiError, body));
     }

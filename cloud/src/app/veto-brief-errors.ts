@@ -30,8 +30,9 @@ const REMEDIATION: Readonly<Record<string, string>> = {
 export function vetoBriefOf(error: ApiError, body: ErrorBody): VetoBriefError {
   return {
     type: 'SERVICE_GOVERNANCE_VETO',
-    summary: `refused: ${error.message}`,
-    violations: [`${error.code}: ${error.message}`],
+    // the body's message, as answered (masked: error-handler.ts)
+    summary: `refused: ${body.error.message}`,
+    violations: [`${error.code}: ${body.error.message}`],
     remediation: REMEDIATION[error.code] ?? 'do not run this action; read violations',
     ...body,
   };

@@ -103,6 +103,8 @@ export function registerFleetRoutes(app: FastifyInstance, f: FleetContext): void
   app.get(
     '/api/v1/fleet/live',
     {
+      // a stream never ends, so HEAD (headers, then the end) could never be answered: it held a stream open
+      exposeHeadRoute: false,
       config: { scopes: ROUTE_SCOPES.fleet },
       schema: {
         summary: 'Server-Sent Events: verdict summaries and chain alarms of the tenant (or one robot)',

@@ -5,6 +5,7 @@
  * The cursor is the index of the last event returned; the next page starts after it.
  */
 import type { AuditEntry } from '@pentagate/protocol';
+import { readAuditPage } from '../audit/audit-page.js';
 import type { KernelContext } from './kernel-context.js';
 
 export const DEFAULT_EVENTS_PAGE = 100;
@@ -34,7 +35,7 @@ export async function auditEvents(
   q: AuditEventsRequest,
 ): Promise<AuditEventsPage> {
   const limit = q.limit ?? DEFAULT_EVENTS_PAGE;
-  const records = await k.store.auditEvents({
+  const { entries: events, more } = await readAuditPage(k.store, {
     tenantId,
     ...(q.type !== undefined ? { type: q.type } : {}),
     ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
@@ -44,7 +45,8 @@ export async function auditEvents(
     ...(q.cursor !== undefined ? { afterIndex: q.cursor } : {}),
     limit,
   });
-  const events = records.map((r) => r.entry);
   const last = events[events.length - 1];
-  return { events, ...(events.length === limit && last ? { nextCursor: String(last.index) } : {}) };
+  // a page cut by its bytes (audit-page.ts) continues like a full one
+  const cut = more || events.length === limit;
+  return { events, ...(cut && last ? { nextCursor: String(last.index) } : {}) };
 }

@@ -18,6 +18,7 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../app/auth.js';
+import { readAuditPage } from '../audit/audit-page.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { agentRecordId } from '../kernel/agent-reference.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
@@ -66,18 +67,16 @@ export function registerAuditEntries(app: FastifyInstance, k: KernelContext): vo
       // never past the durable size the checkpoints cover, so every entry listed can be proven
       const size = await k.cloud.audit.catchUp();
       const end = Math.min(q.before === undefined ? size : Number(q.before), size);
-      // one more than the page, to know whether an older entry is left
-      const records = await k.store.auditEvents({
+      const { entries, more } = await readAuditPage(k.store, {
         tenantId,
         ...(q.type !== undefined ? { type: q.type } : {}),
         ...(q.agentId !== undefined ? { agentId: agentRecordId(q.agentId) } : {}),
         ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
         beforeIndex: end,
         newestFirst: true,
-        limit: limit + 1,
+        limit,
       });
-      const entries = records.slice(0, limit).map((r) => r.entry);
-      const next = records.length > limit ? entries[entries.length - 1]!.index : null;
+      const next = more ? entries[entries.length - 1]!.index : null;
       return { entries, next };
     },
   );

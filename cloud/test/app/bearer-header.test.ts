@@ -157,3 +157,27 @@ t.test('a key a client puts in the URL is masked in the server log and in refusa
     'no refusal record holds it (before: the 404 named the path)',
   );
 });
+
+t.test('a key sent as a path parameter is masked where a refusal quotes it', async (t) => {
+  const cloud = await testCloud(t);
+  const leaked = cloud.a.keys.admin;
+  const before = await cloud.store.auditSize();
+  const res = await cloud.app.inject({
+    method: 'GET',
+    url: `/api/v1/proofs/${leaked}`,
+    headers: bearer(cloud.a.keys.auditor),
+  });
+  t.equal(res.statusCode, 404);
+  t.equal(res.json().error.code, 'DECISION_NOT_FOUND');
+  t.match(res.json().error.message, 'pgk_[redacted]', 'the message still names what was sent, masked');
+  t.notMatch(res.body, leaked, 'the answer does not repeat the key');
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.same(
+    entries.map((e) => e.entry.type),
+    ['refusal'],
+  );
+  t.notOk(
+    JSON.stringify(entries[0]!.entry).includes(leaked),
+    'the refusal record does not hold it (before: its message quoted the decisionId, key and all)',
+  );
+});

@@ -163,6 +163,40 @@ t.test('a request whose body never finishes gets 408 and its connection closed',
   );
 });
 
+t.test('a connection that sends nothing is closed after the request timeout', async (t) => {
+  const cloud = await testCloud(t, { requestTimeoutMs: 400 });
+  const base = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const started = performance.now();
+  const closedAfterMs = await new Promise<number | undefined>((resolve) => {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.on('error', () => {});
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(undefined);
+    }, 4000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(performance.now() - started);
+    });
+  });
+  // before: Node times a request from its first byte, so a silent connection held its socket for ever
+  t.ok(closedAfterMs !== undefined, `closed by the server (after ${Math.round(closedAfterMs ?? 4000)} ms)`);
+  t.ok((closedAfterMs ?? 0) >= 350, 'not before the limit');
+
+  // a connection that does send its request in time is served, and kept alive after the limit
+  const socket = connect(Number(new URL(base).port), '127.0.0.1');
+  t.teardown(() => socket.destroy());
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (data) => {
+    text += data;
+  });
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  await new Promise((r) => setTimeout(r, 600));
+  t.match(text, /^HTTP\/1\.1 200 /, 'answered');
+  t.notOk(socket.destroyed, 'and not closed as silent once it has spoken');
+});
+
 t.test('requestTimeoutMs must be a positive integer', async (t) => {
   const store = new SqliteStore({ path: ':memory:' });
   t.teardown(() => store.close());

@@ -5,7 +5,7 @@
  * requests unanswered (seen with `cloud serve` under `ulimit -n 300`: 275 streams, then another tenant's
  * request hung). Over real sockets.
  */
-import { type ClientRequest, get } from 'node:http';
+import { type ClientRequest, get, request } from 'node:http';
 import t from 'tap';
 import { MAX_STREAMS_PER_KEY } from '../../src/fleet/live-stream.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
@@ -54,4 +54,28 @@ t.test('one key holds a bounded number of live streams; other keys and tenants a
   const after = await openStream(url, cloud.a.keys.auditor);
   streams.push(after.req);
   t.equal(after.status, 200, 'a closed stream frees its place');
+});
+
+/** A HEAD request's status, or 0 when no answer came within `timeoutMs`. */
+function head(url: string, key: string, timeoutMs: number): Promise<{ status: number; allow?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/v1/fleet/live`, { method: 'HEAD', headers: bearer(key) }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, allow: res.headers.allow });
+    });
+    req.setTimeout(timeoutMs, () => {
+      req.destroy();
+      resolve({ status: 0 });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+t.test('HEAD on the live view is 405: a stream has no headers-only answer', async (t) => {
+  const cloud = await testCloud(t);
+  const url = await cloud.app.listen({ port: 0, host: '127.0.0.1' });
+  const answer = await head(url, cloud.a.keys.auditor, 3000);
+  t.equal(answer.status, 405, 'answered at once (before: no answer ever, the stream held open unseen)');
+  t.equal(answer.allow, 'GET');
 });
