@@ -33,6 +33,13 @@ export const MAX_CONSENT_WAIT_MS = 25_000;
  */
 export { MAX_WAITING_CONSENTS_PER_ROBOT };
 /**
+ * Most bytes (JSON) of one robot's requests waiting at once. Every waiting request is sent whole to every
+ * operator's approvals list (the console reloads it every 3 s): 64 requests of 1 MiB each, within the body
+ * limit, made one list 66 MB that held the event loop for seconds, for every tenant. An edge's request is a
+ * few KiB (its intent, one path point per planned point, the zones), so 4 MiB still holds 64 large ones.
+ */
+export const MAX_WAITING_CONSENT_BYTES_PER_ROBOT = 4 * 1024 * 1024;
+/**
  * Furthest ahead a request's deadline may lie: the longest consent wait a profile may set (24 h,
  * RobotProfile consent.timeoutMs) plus an hour for the edge's clock running ahead of this one. A later
  * deadline would keep the request in the operators' queue past any wait an edge can have.
@@ -68,6 +75,8 @@ export class ConsentWakeups {
   }
 }
 
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
 const wakeKey = (tenantId: string, robotId: string) => `${tenantId}\u0000${robotId}`;
 
 /** Stores an edge's request (idempotent: a repeat after a restart or a lost answer stores nothing new). */
@@ -101,12 +110,21 @@ export async function postConsentRequest(
     );
   }
   const waiting = await f.store.consents.listWaiting(caller.tenantId, nowMs, robotId);
-  // a repeat of a request already waiting stores nothing and is never refused for the count
-  if (waiting.length >= MAX_WAITING_CONSENTS_PER_ROBOT && !waiting.some((w) => w.intentDigest === digest)) {
+  // a repeat of a request already waiting stores nothing and is never refused for the count or the bytes
+  const repeat = waiting.some((w) => w.intentDigest === digest);
+  const closeSome = 'close the ones it no longer waits for (DELETE) or let them pass their deadline';
+  if (waiting.length >= MAX_WAITING_CONSENTS_PER_ROBOT && !repeat) {
     throw new ApiError(
       'RATE_LIMITED',
-      `robot ${robotId} already has ${waiting.length} consent requests waiting, the most one robot may; ` +
-        'close the ones it no longer waits for (DELETE) or let them pass their deadline',
+      `robot ${robotId} already has ${waiting.length} consent requests waiting, the most one robot may; ${closeSome}`,
+    );
+  }
+  const waitingBytes = waiting.reduce((sum, w) => sum + jsonBytes(w.request), 0);
+  if (!repeat && waitingBytes + jsonBytes(request) > MAX_WAITING_CONSENT_BYTES_PER_ROBOT) {
+    throw new ApiError(
+      'RATE_LIMITED',
+      `robot ${robotId}'s waiting consent requests hold ${waitingBytes} bytes; with this one of ` +
+        `${jsonBytes(request)} they would pass ${MAX_WAITING_CONSENT_BYTES_PER_ROBOT}, the most one robot may; ${closeSome}`,
     );
   }
   const record: ConsentRequestRecord = {

@@ -56,7 +56,8 @@ function iso(ms: number): string {
 }
 
 /**
- * The tenant's pending items, oldest first, at most `approvalsListLimit`; due ones are expired on the way.
+ * The tenant's pending items, oldest first, at most `approvalsListLimit` and `approvalsListMaxBytes` of actions;
+ * due ones are expired on the way.
  * `more` says that further items wait beyond the list: a held proposal executes when its hold ends unless
  * vetoed, so an operator shown a cut list as the whole queue would let the unseen ones run unreviewed.
  */
@@ -68,6 +69,7 @@ export async function listApprovals(
   const limit = k.settings.approvalsListLimit;
   const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], limit + 1);
   const items: ApprovalItem[] = [];
+  let listedBytes = 0;
   for (const p of open.slice(0, limit)) {
     if (nowMs > p.expiresAtMs) {
       await expireProposal(k, p, nowMs);
@@ -76,6 +78,8 @@ export async function listApprovals(
     const found = await findKernelDecision(k, tenantId, p.id);
     if (!found) continue;
     const b = found.body;
+    listedBytes += Buffer.byteLength(JSON.stringify(found.kernel.input.action));
+    if (items.length > 0 && listedBytes > k.settings.approvalsListMaxBytes) return { items, more: true };
     items.push({
       id: p.id,
       status: p.status as ApprovalItem['status'],

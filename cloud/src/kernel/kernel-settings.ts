@@ -23,6 +23,12 @@ export interface KernelSettings extends KernelRuleSettings {
    * (`moreItems`), so an operator never takes a cut list for the whole queue.
    */
   approvalsListLimit: number;
+  /**
+   * Most bytes (the actions' JSON) the list carries; the proposal that would pass it, and those after it, are left
+   * to `moreItems`. An action may be ~1 MiB: 500 of them in one answer held the event loop for seconds and took
+   * hundreds of MB, and the console reloads the list every 3 s. The oldest proposal is always listed.
+   */
+  approvalsListMaxBytes: number;
 }
 
 export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
@@ -33,4 +39,5 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   approvalTtlMs: 60 * 60_000,
   expirySweepMs: 10_000,
   approvalsListLimit: 500,
+  approvalsListMaxBytes: 4 * 1024 * 1024,
 };

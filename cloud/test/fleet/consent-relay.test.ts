@@ -14,6 +14,7 @@ import { revokeApiKey } from '../../src/tenants/tenant-admin.js';
 import { MAX_CONSENT_POLLS_PER_KEY } from '../../src/fleet/consent-routes.js';
 import {
   MAX_CONSENT_DEADLINE_AHEAD_MS,
+  MAX_WAITING_CONSENT_BYTES_PER_ROBOT,
   MAX_WAITING_CONSENTS_PER_ROBOT,
 } from '../../src/fleet/consent-relay.js';
 import { bearer, httpCaller, type TestCloud, testCloud } from '../helpers/cloud-app.js';
@@ -604,5 +605,71 @@ t.test(
     t.equal(closed.statusCode, 200, closed.body);
     const after = await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now));
     t.equal(after.statusCode, 200, 'once one closes, the next is taken');
+  },
+);
+
+t.test(
+  "one robot's waiting requests are bounded in bytes too: every operator's approvals list carries them whole",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const now = Date.now();
+    // A move of 8,000 points (the schema allows 10,000): about 0.94 MB of JSON, within the 1 MiB body limit.
+    const heavy = (robotId: string) => {
+      const intent = liftIntent(robotId);
+      if (intent.kind !== 'joint-trajectory') throw new Error('a joint move');
+      intent.points = Array.from({ length: 8_000 }, (_, i) => ({
+        positionsRad: [0.1234567890123 + i * 1e-7, 0.2345678901234],
+        effortsNm: [120.123456789, 30.123456789],
+        timeFromStartMs: 10 * (i + 1),
+      }));
+      return consentRequestFor(intent, now);
+    };
+    const bytes = (r: ConsentRequest) => Buffer.byteLength(JSON.stringify(r));
+    const first = heavy('arm-1');
+    const fits = Math.floor(MAX_WAITING_CONSENT_BYTES_PER_ROBOT / bytes(first));
+    t.ok(fits >= 2 && fits < MAX_WAITING_CONSENTS_PER_ROBOT, `${fits} of ${bytes(first)} bytes fit`);
+    t.equal((await park(cloud, edgeKey, first)).statusCode, 200);
+    for (let i = 1; i < fits; i++) t.equal((await park(cloud, edgeKey, heavy('arm-1'))).statusCode, 200);
+    const over = await park(cloud, edgeKey, heavy('arm-1'));
+    t.equal(over.statusCode, 429);
+    t.equal(over.headers['retry-after'], '5');
+    t.match(over.json().error, {
+      code: 'RATE_LIMITED',
+      message: new RegExp(
+        `robot arm-1's waiting consent requests hold \\d+ bytes; with this one of \\d+ they would pass ${MAX_WAITING_CONSENT_BYTES_PER_ROBOT}`,
+      ),
+    });
+    const listed = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/consent-requests?robot=arm-1',
+      headers: bearer(cloud.a.keys.operator),
+    });
+    t.equal(listed.json().items.length, fits, 'the one past the bound is not stored');
+    t.same((await park(cloud, edgeKey, first)).json(), { stored: false }, 'a repeat is still answered');
+    t.equal(
+      (await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1'), now))).statusCode,
+      200,
+      'a small one still fits beside them',
+    );
+    const arm2 = await cloud.app.inject({
+      method: 'POST',
+      url: REQUESTS('arm-2'),
+      headers: bearer(otherKey),
+      payload: heavy('arm-2'),
+    });
+    t.equal(arm2.statusCode, 200, 'another robot is not held back');
+    const closed = await cloud.app.inject({
+      method: 'DELETE',
+      url: `${REQUESTS('arm-1')}/${first.intentDigest}`,
+      headers: bearer(edgeKey),
+    });
+    t.equal(closed.statusCode, 200, closed.body);
+    t.equal(
+      (await park(cloud, edgeKey, heavy('arm-1'))).statusCode,
+      200,
+      'once one closes, the next is taken',
+    );
   },
 );

@@ -39,3 +39,38 @@ t.test('more held proposals than the list holds: the answer says more wait', asy
   );
   t.equal(rest.moreItems, false, 'and nothing waits beyond the list');
 });
+
+t.test('the list is cut by bytes too, and says so; the oldest proposal is always listed', async (t) => {
+  const c = await kernelCloud(t, { kernel: { approvalsListMaxBytes: 3_000 } });
+  const ids: string[] = [];
+  const bytes: number[] = [];
+  // Actions of ~1.4 KB each: two fit in 3,000 bytes, the third would pass it.
+  for (const change of ['one', 'two', 'three']) {
+    const action = {
+      ...policyUpdate(),
+      payload: { change, limits: Array.from({ length: 200 }, (_, i) => i + 0.25) },
+    };
+    const d = await post(c, c.a.keys.agent, AUTHORIZE, action);
+    t.equal(d.json().status, 'HELD_FOR_VETO', d.body);
+    ids.push(d.json().proposalId);
+    c.advance(10);
+  }
+  const list = (await get(c, c.a.keys.operator, '/api/v1/approvals')).json();
+  for (const item of list.items) bytes.push(Buffer.byteLength(JSON.stringify(item.action)));
+  t.same(
+    list.items.map((i: { id: string }) => i.id),
+    ids.slice(0, 2),
+    `the oldest two are listed (${bytes.join(' + ')} bytes of actions)`,
+  );
+  t.equal(list.moreItems, true, 'and the answer says a third waits beyond them');
+
+  const one = await kernelCloud(t, { kernel: { approvalsListMaxBytes: 10 } });
+  const d = await post(one, one.a.keys.agent, AUTHORIZE, { ...policyUpdate(), payload: { change: 'big' } });
+  const alone = (await get(one, one.a.keys.operator, '/api/v1/approvals')).json();
+  t.same(
+    alone.items.map((i: { id: string }) => i.id),
+    [d.json().proposalId],
+    'an action larger than the bound is still listed when it is the oldest',
+  );
+  t.equal(alone.moreItems, false);
+});
