@@ -31,14 +31,19 @@ const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-r
 const GRANT = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/grant`;
 const TAKE = (robotId: string, waitMs = 0) => `/api/v1/fleet/robots/${robotId}/consents?waitMs=${waitMs}`;
 
-/** An edge of robot arm-1 posts a consent request with `edgeKey`. */
-function park(cloud: TestCloud, edgeKey: string, request: ConsentRequest) {
+/** The edge of `robotId` posts a consent request with `edgeKey`. */
+function parkFor(cloud: TestCloud, robotId: string, edgeKey: string, request: ConsentRequest) {
   return cloud.app.inject({
     method: 'POST',
-    url: REQUESTS('arm-1'),
+    url: REQUESTS(robotId),
     headers: bearer(edgeKey),
     payload: request,
   });
+}
+
+/** An edge of robot arm-1 posts a consent request with `edgeKey`. */
+function park(cloud: TestCloud, edgeKey: string, request: ConsentRequest) {
+  return parkFor(cloud, 'arm-1', edgeKey, request);
 }
 
 /** An operator of tenant a grants robot arm-1's `request` with `token`. */
@@ -524,12 +529,7 @@ t.test(
     await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-a'), now));
     await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-b'), now));
     const other = consentRequestFor(liftIntent('arm-2', 'lift-c'), now);
-    await cloud.app.inject({
-      method: 'POST',
-      url: REQUESTS('arm-2'),
-      headers: bearer(otherKey),
-      payload: other,
-    });
+    await parkFor(cloud, 'arm-2', otherKey, other);
     const closeAll = (key: string) =>
       cloud.app.inject({ method: 'DELETE', url: REQUESTS('arm-1'), headers: bearer(key) });
     t.equal((await closeAll(otherKey)).json().error.code, 'ROBOT_FORBIDDEN', "another robot's edge cannot");
@@ -589,12 +589,7 @@ t.test(
     });
     t.equal(await waitingCount(), MAX_WAITING_CONSENTS_PER_ROBOT, 'the one past the bound is not stored');
     t.same((await park(cloud, edgeKey, first)).json(), { stored: false }, 'a repeat is still answered');
-    const arm2 = await cloud.app.inject({
-      method: 'POST',
-      url: REQUESTS('arm-2'),
-      headers: bearer(otherKey),
-      payload: consentRequestFor(liftIntent('arm-2'), now),
-    });
+    const arm2 = await parkFor(cloud, 'arm-2', otherKey, consentRequestFor(liftIntent('arm-2'), now));
     t.equal(arm2.statusCode, 200, 'another robot is not held back');
 
     const closed = await cloud.app.inject({
@@ -653,12 +648,7 @@ t.test(
       200,
       'a small one still fits beside them',
     );
-    const arm2 = await cloud.app.inject({
-      method: 'POST',
-      url: REQUESTS('arm-2'),
-      headers: bearer(otherKey),
-      payload: heavy('arm-2'),
-    });
+    const arm2 = await parkFor(cloud, 'arm-2', otherKey, heavy('arm-2'));
     t.equal(arm2.statusCode, 200, 'another robot is not held back');
     const closed = await cloud.app.inject({
       method: 'DELETE',

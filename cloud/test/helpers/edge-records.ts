@@ -11,8 +11,28 @@ export function digestOf(record: EdgeAuditRecord): string {
   return sha256Hex(canonicalize(record));
 }
 
-/** `count` chained records of `robotId` from index 0; signed verdicts carry seq 1.. in epoch 1. */
-export function edgeChain(robotId: string, count: number, startMs = 1_800_000_000_000): EdgeAuditRecord[] {
+type Verdict = EdgeAuditRecord['verdict'];
+
+/** A signed verdict: seq index + 1 in epoch 1. */
+const signedVerdict = (robotId: string, index: number, atMs: number): Verdict => ({
+  v: 1,
+  robotId,
+  intentId: `intent-${index}`,
+  outcome: 'signed',
+  atMs,
+  violations: [],
+  gates: [],
+  commandSeq: index + 1,
+  commandEpoch: 1,
+});
+
+/** `count` chained records of `robotId` from index 0, each with `verdictOf`'s verdict (signed by default). */
+export function edgeChain(
+  robotId: string,
+  count: number,
+  startMs = 1_800_000_000_000,
+  verdictOf: (robotId: string, index: number, atMs: number) => Verdict = signedVerdict,
+): EdgeAuditRecord[] {
   const out: EdgeAuditRecord[] = [];
   let prev = GENESIS;
   for (let index = 0; index < count; index++) {
@@ -21,17 +41,7 @@ export function edgeChain(robotId: string, count: number, startMs = 1_800_000_00
       index,
       appendedAtMs: startMs + index,
       prevDigest: prev,
-      verdict: {
-        v: 1,
-        robotId,
-        intentId: `intent-${index}`,
-        outcome: 'signed',
-        atMs: startMs + index,
-        violations: [],
-        gates: [],
-        commandSeq: index + 1,
-        commandEpoch: 1,
-      },
+      verdict: verdictOf(robotId, index, startMs + index),
     };
     out.push(record);
     prev = digestOf(record);

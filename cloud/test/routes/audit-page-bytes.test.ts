@@ -1,44 +1,23 @@
-/**
- * A page of audit entries is bounded by bytes as well as by count (cloud/src/audit/audit-page.ts). One edge
- * key can make each of its entries about 1 MiB (a verdict of 1,024 violation texts of 1 KiB); a page of 200
- * such entries (`/api/v1/audit/entries`) or 500 (`/api/v1/kernel/audit/events`, agent scope included) was
- * read, parsed and serialised whole: measured against `cloud serve`, 28 such entries made a 29 MB answer,
- * and four of those at once took the process from 325 to 835 MB. Paging still reaches every entry once.
- */
-import { sha256Hex } from '@pentagate/crypto';
-import { canonicalize, type EdgeAuditRecord } from '@pentagate/protocol';
+import { type EdgeAuditRecord } from '@pentagate/protocol';
 import t from 'tap';
 import { MAX_AUDIT_PAGE_BYTES } from '../../src/audit/audit-page.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
-import { GENESIS } from '../helpers/edge-records.js';
+import { edgeChain } from '../helpers/edge-records.js';
 import { testRobot } from '../helpers/fleet.js';
 
 const RECORDS = 10;
 
 /** A chain of `count` records of `robotId`, each a vetoed verdict of about 1 MiB. */
 function heavyChain(robotId: string, count: number): EdgeAuditRecord[] {
-  const out: EdgeAuditRecord[] = [];
-  let prev = GENESIS;
-  for (let index = 0; index < count; index++) {
-    const record: EdgeAuditRecord = {
-      v: 1,
-      index,
-      appendedAtMs: 1_800_000_000_000 + index,
-      prevDigest: prev,
-      verdict: {
-        v: 1,
-        robotId,
-        intentId: `intent-${index}`,
-        outcome: 'vetoed',
-        atMs: 1_800_000_000_000 + index,
-        violations: Array.from({ length: 1020 }, (_, i) => `RISK.V${i}: ${'x'.repeat(1000)}`),
-        gates: [],
-      },
-    };
-    out.push(record);
-    prev = sha256Hex(canonicalize(record));
-  }
-  return out;
+  return edgeChain(robotId, count, undefined, (robot, index, atMs) => ({
+    v: 1,
+    robotId: robot,
+    intentId: `intent-${index}`,
+    outcome: 'vetoed',
+    atMs,
+    violations: Array.from({ length: 1020 }, (_, i) => `RISK.V${i}: ${'x'.repeat(1000)}`),
+    gates: [],
+  }));
 }
 
 t.test('audit pages stay within their byte bound and still reach every entry', async (t) => {
