@@ -1,8 +1,8 @@
 /**
  * Group commit, for both dialects: writes queue while a batch is committing; the next batch runs them all
- * in ONE transaction, each write in its own savepoint, so one write that throws rolls back alone and
- * rejects alone. No write is answered before its batch is durable; a batch whose transaction fails as a
- * whole (COMMIT, I/O) rejects every write in it.
+ * in ONE transaction, and one write that throws rolls back alone and rejects alone (each dialect runs the
+ * batch plain first, then again with a savepoint per write when one threw). No write is answered before
+ * its batch is durable; a batch whose transaction fails as a whole (COMMIT, I/O) rejects every write in it.
  *
  * The dialect says how a batch commits and when it is durable (`CommitBatch`): SQLite commits on the event
  * loop and fdatasyncs the WAL afterwards, off it (sqlite-write-queue.ts), so the next batch may commit
@@ -21,7 +21,7 @@ export interface CommittedBatch {
 }
 
 /**
- * Runs `writes` in one transaction, each in its own savepoint, and returns once it has committed. Throws
+ * Runs `writes` in one transaction, each failing alone, and returns once it has committed. Throws
  * (or rejects) when the transaction failed as a whole: then nothing of the batch is committed.
  */
 export type CommitBatch<W> = (writes: readonly W[]) => CommittedBatch | Promise<CommittedBatch>;

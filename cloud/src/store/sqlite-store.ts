@@ -167,8 +167,9 @@ export class SqliteStore implements Store {
 
   /**
    * For stores composed on this one (the kernel's, cloud/src/kernel/store/): runs `run` as one write of
-   * the group-commit queue — its own savepoint, durable before the promise resolves — with the connection
-   * and an audit appender that takes the next index inside the same write.
+   * the group-commit queue — failing alone, durable before the promise resolves — with the connection
+   * and an audit appender that takes the next index inside the same write. `run` may run twice (see
+   * SqliteWriteQueue.enqueue), so it acts on nothing but the database.
    */
   runWrite<T>(run: (tx: SqliteWriteContext) => T): Promise<T> {
     return this.#write(() => run({ db: this.#db, appendAudit: (build) => this.#audit.appendAudit(build) }));

@@ -89,6 +89,44 @@ t.test('a failed fdatasync fails every write it covered and counts none of them 
 });
 
 t.test(
+  'a write that throws rolls back alone: the rest of its batch commits, the log stays gap-free',
+  async (t) => {
+    const store = new SqliteStore({ path: join(dir, `s${n++}.db`) });
+    t.teardown(() => store.close());
+    const builder = (i: number) =>
+      AuditLog.builder({ type: 'tenant', actor: 'test', data: { i } }, 1_700_000_000_000);
+    const ok = (i: number) => store.runWrite(({ appendAudit }) => appendAudit(builder(i)).index);
+    const failing = store.runWrite(({ appendAudit }) => {
+      appendAudit(builder(99)); // written, then the write fails: nothing of it may stay
+      throw new Error('refused after writing');
+    });
+    // queued in one turn: one batch
+    const results = await Promise.allSettled([ok(0), ok(1), failing, ok(2)]);
+    t.same(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    t.match(
+      (results[2] as PromiseRejectedResult).reason,
+      { message: 'refused after writing' },
+      'its own error',
+    );
+    t.same(
+      results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+      [0, 1, 2],
+      'the failed write took no index',
+    );
+    t.equal(await store.auditSize(), 3);
+    const entries = await store.auditEntries(0, 3);
+    t.same(
+      entries.map((e) => (e.entry.data as { i: number }).i),
+      [0, 1, 2],
+      "the failed write's entry is not in the log",
+    );
+  },
+);
+
+t.test(
   'a write answered before a crash is on disk after it (child process killed with SIGKILL)',
   async (t) => {
     const path = join(dir, `s${n++}.db`);
