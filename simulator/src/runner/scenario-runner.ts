@@ -241,6 +241,10 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       } else if (e.inject) {
         wire.inject(e.inject.attack);
         log('inject', e.inject.attack);
+      } else if (e.redeliver) {
+        const intent = intents.get(e.redeliver.intent);
+        log('intent', `${e.redeliver.intent} again, the same bytes (a QoS 1 redelivery)`);
+        if (intent) send(robotConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId} again`);
       } else if (e.consent) {
         const intent = intents.get(e.consent.intent);
         const token = intent ? operator.answer(e.consent.decision, intent, Date.now()) : undefined;

@@ -31,6 +31,7 @@ const ACTIONS = [
   'sensorFault',
   'batteryDrain',
   'inject',
+  'redeliver',
   'consent',
   'firmware',
   'effortOffsetNm',
@@ -84,10 +85,14 @@ function crossProblems(s: Scenario): ProfileProblem[] {
         });
       intents.add(e.intent.id);
     }
-    if (e.consent && !intents.has(e.consent.intent)) {
+    for (const [action, named] of [
+      ['consent', e.consent?.intent],
+      ['redeliver', e.redeliver?.intent],
+    ] as const) {
+      if (named === undefined || intents.has(named)) continue;
       problems.push({
-        path: `timeline[${i}].consent.intent`,
-        message: `expected the id of an intent earlier in the timeline, got ${JSON.stringify(e.consent.intent)}`,
+        path: `timeline[${i}].${action}.intent`,
+        message: `expected the id of an intent earlier in the timeline, got ${JSON.stringify(named)}`,
       });
     }
   });

@@ -94,6 +94,11 @@ export const TimelineEventSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * The planner publishes intent `intent` (earlier in the timeline) again, byte for byte: MQTT at QoS 1
+     * delivers at least once, and a planner whose PUBLISH was not acknowledged before its link dropped resends it.
+     */
+    redeliver: Type.Optional(Type.Object({ intent: IdSchema }, { additionalProperties: false })),
     /** The operator's answer to the consent request of intent `intent`. */
     consent: Type.Optional(
       Type.Object(

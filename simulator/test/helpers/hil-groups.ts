@@ -28,6 +28,7 @@ export const HIL_GROUPS = {
     'attack-expired-command',
     'attack-wrong-epoch',
     'controller-watchdog',
+    'planner-redelivery',
   ],
   physical: [
     'torque-limit',
