@@ -34,6 +34,7 @@ import { DEFAULT_REFUSAL_TALLY, RefusalTally } from './refusal-tally.js';
 import { RouteMethods } from './route-methods.js';
 import { registerSchemaValidator } from './schema-validator.js';
 import { withoutApiKeys } from '../tenants/api-key.js';
+import { bundledModel } from '../pentagon/tiers/injection/classifier/index.js';
 
 export type { RateLimitOptions } from './rate-limit.js';
 
@@ -129,6 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   const corsOrigins = (options.corsOrigins ?? []).map(corsOriginOf);
   const level = typeof options.logger === 'string' ? options.logger : 'info';
   const store = options.store;
+  // The injection screen's weights, read now: a missing or corrupt file stops the start with its reason
+  // instead of refusing every propose after it (model.ts).
+  bundledModel();
   const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
   assertSigningKeysActive(await store.listSigningKeys(), [keys.proof.keyid, keys.checkpoint.keyid]);
   const audit = new AuditLog(store, keys.origin, keys.note);

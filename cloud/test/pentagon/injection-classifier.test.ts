@@ -3,7 +3,8 @@
  * benign document fires and is named, disguised attacks are read in their decoded form, the stage and
  * its threshold are per-tenant policy settings, and training is deterministic and split by template.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import {
@@ -11,7 +12,7 @@ import {
   decodeModel,
   encodeModel,
 } from '../../src/pentagon/tiers/injection/classifier/index.js';
-import { BUNDLED_MODEL_PATH } from '../../src/pentagon/tiers/injection/classifier/model.js';
+import { BUNDLED_MODEL_PATH, readModelFile } from '../../src/pentagon/tiers/injection/classifier/model.js';
 import { classifyText, screenTexts } from '../../src/pentagon/tiers/injection/index.js';
 import {
   corpusRows,
@@ -59,7 +60,17 @@ t.test('the shipped weights load and survive an encode/decode round trip unchang
 });
 
 t.test('a corrupt or foreign weights file is refused with the reason', async (t) => {
+  t.throws(
+    () => readModelFile('/nonexistent/injection-classifier.bin'),
+    /weights \/nonexistent\/injection-classifier\.bin cannot be read \(ENOENT\): the install is incomplete; .*npm run train:injection/,
+  );
   const bytes = readFileSync(BUNDLED_MODEL_PATH);
+  const cut = join(t.testdir(), 'cut.bin');
+  writeFileSync(cut, bytes.subarray(0, 1000));
+  t.throws(() => readModelFile(cut), {
+    name: 'PentagateError',
+    message: /cut\.bin: expected 28 \+ 2\^18 bytes, got 1000: the install is incomplete/,
+  });
   t.throws(() => decodeModel(bytes.subarray(0, 100), 'short.bin'), /short\.bin: expected 28 \+ 2\^18 bytes/);
   const wrongMagic = Buffer.from(bytes);
   wrongMagic.write('XXXX', 0, 'latin1');

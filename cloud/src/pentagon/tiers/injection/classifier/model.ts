@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PentagateError } from '@pentagate/protocol';
 import { FEATURE_VERSION } from './features.js';
 
 const MAGIC = 'PGIC';
@@ -112,10 +113,37 @@ export function decodeModel(bytes: Uint8Array, source: string): InjectionModel {
   };
 }
 
+/**
+ * Reads and decodes a weights file. One that cannot be read or decoded is a PentagateError saying what to do
+ * (a command prints it as one line, not as an internal error with a stack).
+ */
+export function readModelFile(path: string): InjectionModel {
+  const remedy =
+    'the install is incomplete; install the package again, or rebuild the weights with `npm run train:injection`';
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new PentagateError(
+      'INJECTION_MODEL_UNREADABLE',
+      `the injection classifier's weights ${path} cannot be read (${why}): ${remedy}`,
+    );
+  }
+  try {
+    return decodeModel(bytes, path);
+  } catch (err) {
+    throw new PentagateError('INJECTION_MODEL_UNREADABLE', `${(err as Error).message}: ${remedy}`);
+  }
+}
+
 let bundled: InjectionModel | undefined;
 
-/** The bundled model, read on first use. A missing or corrupt file throws: the gate must not start blind. */
+/**
+ * The bundled model, read once. A missing or corrupt file throws: the gate must not start blind, so the cloud
+ * reads it at start (buildApp) and refuses to start, rather than refusing every propose after it.
+ */
 export function bundledModel(): InjectionModel {
-  bundled ??= decodeModel(readFileSync(BUNDLED_MODEL_PATH), BUNDLED_MODEL_PATH);
+  bundled ??= readModelFile(BUNDLED_MODEL_PATH);
   return bundled;
 }
