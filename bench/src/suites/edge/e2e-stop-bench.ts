@@ -4,18 +4,14 @@
  * the signed STOP. Beside it, a bare MQTT publish → receive between the same two kinds of client through
  * the same broker: the part of the figure the edge cannot remove.
  *
- * The edge runs exactly as `pentagate edge run --mqtt embedded:PORT` wires it (startEdgeNode), with the
- * audit outbox on disk and logging off. Source maxAgeMs are raised to 60 s because the benchmark sends
+ * The edge runs exactly as `pentagate edge run --mqtt embedded:PORT` wires it (edge-bench-rig.ts). Source maxAgeMs are raised to 60 s because the benchmark sends
  * telemetry once per iteration instead of streaming it at the profile's 50 ms rate, and command validForMs
  * to 60 s so that on a loaded machine a motion command is not withheld as expired (the edge publishes no
  * command after its validUntil) before the STOP it is timed against.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEdgeLogger, startEmbeddedBroker, startEdgeNode } from '@pentagate/edge/commands';
 import { FileSequenceStore, MemorySequenceStore, type SequenceStore } from '@pentagate/edge';
-import { type MotorCommand, robotTopics } from '@pentagate/protocol';
+import type { MotorCommand } from '@pentagate/protocol';
 import {
   inMilliseconds,
   LatencyRecorder,
@@ -24,6 +20,7 @@ import {
   type SuiteContext,
   target,
 } from '../../harness/index.js';
+import { RIG_ACCOUNTS, startEdgeBenchRig } from './edge-bench-rig.js';
 import { connect, nextMessage } from './mqtt-bench-clients.js';
 import { ur5eCell } from './ur5e-cell.js';
 
@@ -44,30 +41,10 @@ async function runStopScenario(
   alsoRoundTrip: boolean,
 ): Promise<StopRun> {
   const cell = ur5eCell({ maxAgeMs: 60_000, validForMs: 60_000 });
-  const robotId = cell.profile.robotId;
-  const topics = robotTopics(robotId);
-  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-bench-edge-'));
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    users: [
-      { username: 'edge', password: 'bench-edge', role: 'edge', robotId },
-      { username: 'robot', password: 'bench-robot', role: 'robot', robotId },
-      // Only an edge-role identity reads telemetry; this one receives the round-trip probes.
-      { username: 'rtt', password: 'bench-rtt', role: 'edge', robotId },
-    ],
-  });
-  const edge = await startEdgeNode({
-    robotId,
-    gate: cell.makeGate(Date.now, sequence(stateDir)),
-    mqtt: { url: broker.url, username: 'edge', password: 'bench-edge' },
-    stateDir,
-    logger: createEdgeLogger({ level: 'silent' }),
-  });
-  const planner = await connect(broker.url, 'robot', 'bench-robot');
-  const controller = await connect(broker.url, 'robot', 'bench-robot');
-  const rttReader = await connect(broker.url, 'rtt', 'bench-rtt');
+  const rig = await startEdgeBenchRig(cell, sequence);
+  const { planner, controller, topics } = rig;
+  const rttReader = await connect(rig.brokerUrl, 'rtt', RIG_ACCOUNTS.rtt);
   try {
-    await controller.subscribeAsync(topics.cmd, { qos: 1 });
     await rttReader.subscribeAsync(topics.telemetry('bench-rtt'), { qos: 1 });
     const warmup = ctx.size(100, 5);
     const samples = ctx.size(1000, 20);
@@ -93,7 +70,7 @@ async function runStopScenario(
       await stopped;
       e2e.recordSince(start);
     }
-    if (!alsoRoundTrip) return { stop: e2e, roundTrip: undefined, brokerUrl: broker.url };
+    if (!alsoRoundTrip) return { stop: e2e, roundTrip: undefined, brokerUrl: rig.brokerUrl };
 
     // Bare publish → receive through the same broker and publishing client, same QoS 0 telemetry publish.
     const rtt = new LatencyRecorder('mqttRoundTrip');
@@ -106,14 +83,10 @@ async function runStopScenario(
       await received;
       rtt.recordSince(start);
     }
-    return { stop: e2e, roundTrip: rtt, brokerUrl: broker.url };
+    return { stop: e2e, roundTrip: rtt, brokerUrl: rig.brokerUrl };
   } finally {
-    await planner.endAsync(true);
-    await controller.endAsync(true);
     await rttReader.endAsync(true);
-    await edge.stop('benchmark over');
-    await broker.close();
-    await rm(stateDir, { recursive: true, force: true });
+    await rig.close();
   }
 }
 

@@ -43,7 +43,18 @@ export interface Ur5eCell {
   frames(seq: number, nowMs: number, nearestHumanM?: number | null): TelemetryFrame[];
   /** A 20-point, 6-joint trajectory from the home pose, inside every limit and clear of every zone. */
   trajectory(intentId: string): Intent;
+  /**
+   * A long plan from the home pose: the base swings to +3 rad, then between −3 and +3 rad, `swings` times in
+   * all, at 1.5 rad/s in 0.5 rad waypoints with low efforts (the other joints hold the home pose), inside every
+   * limit and clear of every zone. 12 swings: 138 points, 46 s, a 4,693-sample keep-out sweep (MAX_PATH_SAMPLES
+   * is 5,000).
+   */
+  swingTrajectory(intentId: string, swings: number): Intent;
 }
+
+const SWING_AMPLITUDE_RAD = 3;
+const SWING_SPEED_RAD_S = 1.5;
+const SWING_STEP_RAD = 0.5;
 
 /**
  * @param maxAgeMs when given, every source's maxAgeMs is raised to at least this; the end-to-end
@@ -144,6 +155,27 @@ export function ur5eCell(options: { maxAgeMs?: number; validForMs?: number } = {
           version: '5.15.0',
         },
       ];
+    },
+    swingTrajectory(intentId, swings) {
+      const points: Extract<Intent, { kind: 'joint-trajectory' }>['points'] = [];
+      let baseRad = 0;
+      let elapsedMs = 0;
+      for (let s = 0; s < swings; s++) {
+        const towardRad = s % 2 === 0 ? SWING_AMPLITUDE_RAD : -SWING_AMPLITUDE_RAD;
+        while (baseRad !== towardRad) {
+          const stepRad =
+            Math.sign(towardRad - baseRad) * Math.min(SWING_STEP_RAD, Math.abs(towardRad - baseRad));
+          baseRad += stepRad;
+          elapsedMs += (Math.abs(stepRad) / SWING_SPEED_RAD_S) * 1000;
+          points.push({
+            positionsRad: HOME_RAD.map((p, j) => (j === 0 ? baseRad : p)),
+            velocitiesRadS: HOME_RAD.map((_, j) => (j === 0 ? Math.sign(stepRad) * SWING_SPEED_RAD_S : 0)),
+            effortsNm: [1, 5, 3, 1, 0.5, 0.2],
+            timeFromStartMs: Math.round(elapsedMs),
+          });
+        }
+      }
+      return { v: 1, intentId, robotId: profile.robotId, kind: 'joint-trajectory', jointNames, points };
     },
     trajectory(intentId) {
       return {
