@@ -221,13 +221,7 @@ export class EdgeGate {
   }
 
   /** Runs the gates for a planned intent and signs, vetoes, or parks it for consent. */
-  #decide(
-    intent: Intent,
-    intentDigest: string,
-    plan: MotionPlan,
-    nowMs: number,
-    consentGranted: boolean,
-  ): TrapResult {
+  #decide(intent: Intent, plan: MotionPlan, nowMs: number, consentGranted: boolean): TrapResult {
     const ctx = this.#context(plan, nowMs, consentGranted);
     const gates = runFiveGates(ctx);
     const digest = evidenceDigest(ctx.evidence);
@@ -253,7 +247,7 @@ export class EdgeGate {
       });
       this.#motion = startedMotion(intent.intentId, seq, nowMs, ctx, this.#motion);
       this.#signedIntents.add(
-        intentDigest,
+        intent,
         {
           intentId: intent.intentId,
           commandSeq: seq,
@@ -280,6 +274,7 @@ export class EdgeGate {
       failing[0]!.vertex === 'CONSENT' &&
       failing[0]!.violations.every((v) => hasEdgeViolation([v], 'CONSENT.REQUIRED'));
     if (onlyConsent && !consentGranted) {
+      const intentDigest = jcsDigestHex(intent);
       const deadlineMs = nowMs + this.#cp.profile.consent.timeoutMs;
       if (!this.#consents.park(intentDigest, { intent, plan, sinceMs: nowMs, deadlineMs })) {
         return veto({
@@ -337,10 +332,9 @@ export class EdgeGate {
       const plan = planMotion(input, this.#cp);
       if (typeof plan === 'string')
         return this.#rejected(input, edgeViolation('INPUT.INTENT_INVALID', `${plan}`), nowMs);
-      const intentDigest = jcsDigestHex(input);
-      const earlier = this.#signedIntents.running(intentDigest, nowMs);
+      const earlier = this.#signedIntents.running(input, nowMs);
       if (earlier) return this.#duplicate(input, earlier, nowMs);
-      return this.#decide(input, intentDigest, plan, nowMs, false);
+      return this.#decide(input, plan, nowMs, false);
     } catch (err) {
       return this.#rejected(
         input,
@@ -369,8 +363,8 @@ export class EdgeGate {
           ...(detail ? { detail } : {}),
         });
       }
-      const { intent, plan } = outcome.released;
-      return this.#decide(intent, jcsDigestHex(intent), plan, nowMs, true);
+      const waiting = outcome.released;
+      return this.#decide(waiting.intent, waiting.plan, nowMs, true);
     } catch (err) {
       return this.#rejected(
         envelope,

@@ -57,28 +57,33 @@ t.test('a protective STOP does not make the copy signable: it is still the same 
 });
 
 t.test(
-  'the table keeps at most MAX_SIGNED_INTENTS, dropping expired entries and then the one ending first',
+  'the table keeps at most MAX_SIGNED_INTENTS, dropping ended entries and then the oldest',
   async (t) => {
     const table = new SignedIntents();
-    const entry = (i: number, endsAtMs: number) => ({
+    const intent = (i: number) => baseIntent({ intentId: `i-${i}` });
+    const signing = (i: number, endsAtMs: number) => ({
       intentId: `i-${i}`,
       commandSeq: i,
       signedAtMs: 0,
       endsAtMs,
     });
-    for (let i = 0; i < MAX_SIGNED_INTENTS; i++) table.add(`d-${i}`, entry(i, 10_000 + i), 0);
+    for (let i = 1; i <= MAX_SIGNED_INTENTS; i++) table.add(intent(i), signing(i, 10_000 + i), 0);
     t.equal(table.size, MAX_SIGNED_INTENTS);
-    table.add('d-new', entry(-1, 50_000), 0);
+    table.add(intent(0), { ...signing(0, 5_000), commandSeq: 1_000 }, 0);
     t.equal(table.size, MAX_SIGNED_INTENTS, 'one evicted');
-    t.equal(table.running('d-0', 0), undefined, 'the one ending first');
-    t.equal(table.running('d-1', 0)?.commandSeq, 1);
-    t.equal(table.running('d-new', 0)?.commandSeq, -1);
-    // Past their end, entries are forgotten when asked for, and swept when the table is full.
-    t.equal(table.running('d-1', 10_002), undefined);
-    table.add('d-late', entry(-2, 60_000), 20_000);
-    t.equal(table.size, MAX_SIGNED_INTENTS, 'nothing swept while there is room');
-    table.add('d-later', entry(-3, 60_000), 20_000);
-    t.equal(table.size, 3, 'every expired entry swept once the table overflowed');
-    t.equal(table.running('d-new', 20_000)?.commandSeq, -1);
+    t.equal(table.running(intent(1), 0), undefined, 'the oldest');
+    t.equal(table.running(intent(2), 0)?.commandSeq, 2);
+    t.equal(table.running(intent(0), 0)?.commandSeq, 1_000);
+    t.equal(table.running(intent(0), 5_001), undefined, 'not after its end');
+    t.equal(
+      table.running(baseIntent({ intentId: 'i-2', durationMs: 999 }), 0),
+      undefined,
+      'the same id, another move',
+    );
+    // Ended entries at the front are dropped as the next signing is recorded.
+    table.add(intent(-1), { ...signing(-1, 60_000), commandSeq: 2_000 }, 10_100);
+    // i-2 … i-99 ended before 10,100 and go; i-0 ended too, but behind i-100, which still runs (it is skipped).
+    t.equal(table.size, MAX_SIGNED_INTENTS + 1 - 98, 'the 98 oldest had ended');
+    t.equal(table.running(intent(100), 10_100)?.commandSeq, 100, 'the first still running is kept');
   },
 );
