@@ -9,6 +9,9 @@
  * RFC 8785 form (ECMAScript Number::toString) takes V8 longer to write, so the same trajectory with every
  * position and velocity moved by less than a micro-radian is measured too ("planner precision"), and the signing
  * step alone ("sign"): what the wire contract costs whatever the gates do.
+ *
+ * Every call gates a new request (its own intentId): the gate refuses a copy of an intent it signed while that
+ * motion may run (INPUT.DUPLICATE_INTENT), and with a fixed `nowMs` every earlier motion still runs.
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -41,10 +44,20 @@ export function benchTrapAndSign(ctx: SuiteContext): SectionResult {
       `edge bench: the planner-precision intent was not signed: ${firstPrecise.verdict.violations[0]}`,
     );
   }
+  // Built before timing, one per call (measureSync's `i` counts its warm-up calls, a tenth of the iterations, too).
+  const requests = (base: Intent) => {
+    const made = Array.from({ length: Math.ceil(iterations * 1.1) + 1 }, (_, i) => ({
+      ...base,
+      intentId: `${base.intentId}-${i}`,
+    }));
+    return (i: number) => made[i] ?? { ...base, intentId: `${base.intentId}-${i}` };
+  };
+  const move = requests(intent);
+  const preciseMove = requests(precise);
   const trap = ctx.measureSync(
     'trapAndSign',
-    () => {
-      const r = gate.trapAndSign(intent, nowMs);
+    (i) => {
+      const r = gate.trapAndSign(move(i), nowMs);
       if (r.kind !== 'signed')
         throw new Error(`edge bench: trapAndSign stopped signing: ${r.verdict.violations[0]}`);
       return r;
@@ -53,8 +66,8 @@ export function benchTrapAndSign(ctx: SuiteContext): SectionResult {
   );
   const trapPrecise = ctx.measureSync(
     'trapAndSign (planner precision)',
-    () => {
-      const r = gate.trapAndSign(precise, nowMs);
+    (i) => {
+      const r = gate.trapAndSign(preciseMove(i), nowMs);
       if (r.kind !== 'signed')
         throw new Error(`edge bench: trapAndSign stopped signing: ${r.verdict.violations[0]}`);
       return r;
