@@ -8,6 +8,7 @@
  * and one read's worth.
  */
 import type { AuditEntry } from '@pentagate/protocol';
+import { jsonBytes } from '../app/json-bytes.js';
 import type { AuditEventQuery, KernelStore } from '../store/kernel-store.js';
 
 /** Bytes of entries (as JSON) one page holds at most, beyond its first entry. */
@@ -33,7 +34,7 @@ export async function readAuditPage(store: KernelStore, query: AuditEventQuery):
     // one row more than wanted says whether any is left
     const records = await store.auditEvents({ ...query, ...from, limit: want + 1 });
     for (const { entry } of records.slice(0, want)) {
-      const size = Buffer.byteLength(JSON.stringify(entry));
+      const size = jsonBytes(entry);
       if (entries.length > 0 && bytes + size > MAX_AUDIT_PAGE_BYTES) return { entries, more: true };
       entries.push(entry);
       bytes += size;

@@ -19,6 +19,7 @@ import {
 } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
+import { jsonBytes } from '../app/json-bytes.js';
 import { AuditLog } from '../audit/audit-log.js';
 import type { ConsentRequestRecord } from '../store/consent-queue.js';
 import type { FleetContext } from './fleet-context.js';
@@ -74,8 +75,6 @@ export class ConsentWakeups {
     for (const wake of [...(this.#waiters.get(key) ?? [])]) wake();
   }
 }
-
-const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
 const wakeKey = (tenantId: string, robotId: string) => `${tenantId}\u0000${robotId}`;
 

@@ -9,6 +9,7 @@ import { ownEnvelopeDigest } from '../pentagon/digest.js';
 import type { DsseEnvelope, ProposedAction } from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
+import { jsonBytes } from '../app/json-bytes.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, signDecision } from '../decisions/decision-statement.js';
 import type { ProposalRecord, ProposalState } from '../store/kernel-store.js';
@@ -78,7 +79,7 @@ export async function listApprovals(
     const found = await findKernelDecision(k, tenantId, p.id);
     if (!found) continue;
     const b = found.body;
-    listedBytes += Buffer.byteLength(JSON.stringify(found.kernel.input.action));
+    listedBytes += jsonBytes(found.kernel.input.action);
     if (items.length > 0 && listedBytes > k.settings.approvalsListMaxBytes) return { items, more: true };
     items.push({
       id: p.id,
