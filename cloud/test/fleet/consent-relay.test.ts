@@ -6,7 +6,7 @@
  * or late are refused and change nothing; another robot's edge key can neither post nor take.
  */
 import type { ConsentRequest } from '@pentagate/protocol';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { retireRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
@@ -30,6 +30,14 @@ import { testRobot } from '../helpers/fleet.js';
 const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-requests`;
 const GRANT = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/grant`;
 const TAKE = (robotId: string, waitMs = 0) => `/api/v1/fleet/robots/${robotId}/consents?waitMs=${waitMs}`;
+
+/** A cloud with robots arm-1 (`edgeKey`) and arm-2 (`otherKey`) in tenant a. */
+async function twoRobots(t: Test) {
+  const cloud = await testCloud(t);
+  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+  const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+  return { cloud, edgeKey, otherKey };
+}
 
 /** The edge of `robotId` posts a consent request with `edgeKey`. */
 function parkFor(cloud: TestCloud, robotId: string, edgeKey: string, request: ConsentRequest) {
@@ -474,9 +482,7 @@ t.test('times past what a Date holds are refused 400, not answered as server fau
 });
 
 t.test('a move its edge stopped waiting for leaves the queue and takes no grant', async (t) => {
-  const cloud = await testCloud(t);
-  const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
-  const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+  const { cloud, edgeKey, otherKey } = await twoRobots(t);
   const alice = testOperator('alice');
   await enrol(cloud, alice);
   const request = consentRequestFor(liftIntent('arm-1'), Date.now());
@@ -522,9 +528,7 @@ t.test('a move its edge stopped waiting for leaves the queue and takes no grant'
 t.test(
   "a starting edge closes its robot's moves an earlier run left waiting, and no other robot's",
   async (t) => {
-    const cloud = await testCloud(t);
-    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
-    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const { cloud, edgeKey, otherKey } = await twoRobots(t);
     const now = Date.now();
     await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-a'), now));
     await park(cloud, edgeKey, consentRequestFor(liftIntent('arm-1', 'lift-b'), now));
@@ -552,9 +556,7 @@ t.test(
 t.test(
   "one robot's waiting requests are bounded, and so is how far ahead a deadline lies; nothing is stored past either",
   async (t) => {
-    const cloud = await testCloud(t);
-    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
-    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const { cloud, edgeKey, otherKey } = await twoRobots(t);
     const now = Date.now();
     const waitingCount = async () =>
       (
@@ -606,9 +608,7 @@ t.test(
 t.test(
   "one robot's waiting requests are bounded in bytes too: every operator's approvals list carries them whole",
   async (t) => {
-    const cloud = await testCloud(t);
-    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
-    const otherKey = await testRobot(cloud, cloud.a, 'arm-2');
+    const { cloud, edgeKey, otherKey } = await twoRobots(t);
     const now = Date.now();
     // A move of 8,000 points (the schema allows 10,000): about 0.94 MB of JSON, within the 1 MiB body limit.
     const heavy = (robotId: string) => {
