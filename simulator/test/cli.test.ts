@@ -1,27 +1,14 @@
 /**
  * The simulator's commands through the real CLI kit: `sim list`, bad scenario files (exit 2, every problem
- * with its path), and `pentagate demo --duration 3` as a child process against the real edge.
+ * with its path), and `pentagate demo` refusing a taken port. The demo and `sim run` as child processes are in
+ * cli-demo*.test.ts and cli-sim-run.test.ts, so that no one file outlasts its timeout on a loaded machine.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '@pentagate/protocol';
 import t from 'tap';
-import { commands } from '../src/commands.js';
-import { PENTAGATE_BIN, portFree } from '../src/edge/edge-process.js';
-import { freePort } from '../src/runner/robot-cell.js';
-import { requireEdgeCli } from './helpers/edge-cli.js';
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, commands, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`) });
-  return { code, out, err };
-}
+import { cli } from './helpers/cli-process.js';
 
 t.test('sim list names every bundled scenario with its description', async (t) => {
   const { code, out } = await cli(['sim', 'list', '--json']);
@@ -82,10 +69,6 @@ t.test('an invalid scenario is refused with exit 2 and every problem named by pa
   );
 });
 
-// The demo starts the cloud, the edge and the robot as processes: on a shared 2-CPU machine that outlasts
-// tap's default per-file timeout.
-t.setTimeout(280_000);
-
 t.test('demo names the option to change when its port is taken', async (t) => {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -101,164 +84,3 @@ t.test('demo names the option to change when its port is taken', async (t) => {
   t.equal(bad.code, 2);
   t.match(bad.err, /--port: expected a TCP port/);
 });
-
-/**
- * Starts the demo as a terminal would, the leader of its own process group, and sends SIGINT to the whole
- * group (what Ctrl-C does) once `when` matches its output.
- */
-async function demoInterrupted(
-  port: number,
-  when: RegExp,
-  { readerGoes = false, extraArgs = [] }: { readerGoes?: boolean; extraArgs?: string[] } = {},
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
-  // --duration only as a cap: on a loaded machine the edge's start alone can take many seconds.
-  const child = spawn(
-    process.execPath,
-    [PENTAGATE_BIN, 'demo', '--mqtt-port', String(port), '--duration', '90', ...extraArgs],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  let signalled = false;
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (!signalled && when.test(out) && child.pid !== undefined) {
-      signalled = true;
-      // `demo | tee log` and Ctrl-C: the same SIGINT ends the reader, so nothing reads what follows.
-      if (readerGoes) {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }
-      process.kill(-child.pid, 'SIGINT');
-    }
-  });
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) =>
-    child.on('exit', (c, s) => r([c, s])),
-  );
-  return { code, signal, out, err };
-}
-
-t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it cleanly', async (t) => {
-  if (!requireEdgeCli(t)) return;
-  const port = await freePort();
-  const { code, out, err } = await demoInterrupted(port, /STOPPED.*RISK\.HUMAN_IN_RADIUS/, {
-    extraArgs: ['--kit-dir', join(t.testdir(), 'kit')],
-  });
-  t.equal(code, 0, err);
-  t.equal(err, '', 'nothing on stderr: the cloud and the edge did not die of the Ctrl-C beside the demo');
-  t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict is printed');
-  t.match(out, /STOPPED\s+\S+\s+seq \d+\s+RISK\.HUMAN_IN_RADIUS/, 'the STOP and its violation are printed');
-  t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
-  t.match(out, /check it: npx pentagate verify kit \S+/, 'the audit kit is exported after a Ctrl-C too');
-  t.match(
-    out,
-    /console: {4}http:\/\/127\.0\.0\.1:\d+\/console in a browser/,
-    "the operator console's address",
-  );
-  t.match(
-    out,
-    /agents: {5}PENTAGATE_URL=http:\/\/127\.0\.0\.1:\d+ PENTAGATE_API_KEY=pgk_\S+ node shared\/client\/examples\/agent\.mjs/,
-    "an agent builder's line: the cloud, an agent key, the example agent",
-  );
-  // The seconds before the first verdict are explained, in order, before the edge is up.
-  t.match(out, /Pentagate demo: preparing robot \S+'s cell[\s\S]*Pentagate demo: starting the /);
-  t.ok(await portFree(port), 'the edge and its broker are gone');
-});
-
-t.test(
-  'Ctrl-C that also ends the reader of the output (`demo | tee`) still exports the kit and removes the keys',
-  async (t) => {
-    if (!requireEdgeCli(t)) return;
-    const port = await freePort();
-    const kitDir = join(t.testdir(), 'kit');
-    const { code, signal, out } = await demoInterrupted(port, /SIGNED\s+pick/, {
-      readerGoes: true,
-      extraArgs: ['--kit-dir', kitDir],
-    });
-    t.equal(signal, null, 'the demo is not killed by its first write to the closed pipe');
-    t.equal(code, 0);
-    const stateDir = /cell in (\S+) \(/.exec(out)?.[1];
-    t.ok(stateDir, 'the state directory was named');
-    t.notOk(existsSync(stateDir ?? ''), 'the temporary keys are removed');
-    t.ok(existsSync(join(kitDir, 'manifest.json')), 'the audit kit is exported with nobody reading');
-    t.ok(await portFree(port), 'the edge and its broker are gone');
-  },
-);
-
-t.test('Ctrl-C while the demo starts stops it without an error or a stack trace', async (t) => {
-  if (!requireEdgeCli(t)) return;
-  const port = await freePort();
-  const { code, signal, out, err } = await demoInterrupted(port, /Pentagate demo: starting the /, {
-    extraArgs: ['--kit-dir', join(t.testdir(), 'kit')],
-  });
-  t.equal(signal, null, 'the demo handles the signal rather than dying of it');
-  t.ok(code === 0 || code === 130, `exit ${code}: a user's stop, not a failure`);
-  t.equal(err, '', 'nothing on stderr');
-  if (code === 130) t.match(out, /Pentagate demo: stopped before the edge was up\./);
-  t.ok(await portFree(port), 'the edge and its broker are gone');
-});
-
-t.test('sim run prints a summary table or JSON and exits by the expectations', async (t) => {
-  if (!requireEdgeCli(t)) return;
-  const file = new URL('../scenarios/calibration-expired.yaml', import.meta.url).pathname;
-  const table = await cli(['sim', 'run', file, '--fresh-edge']);
-  t.equal(table.code, 0, table.err);
-  t.match(table.out, /PASS\s+calibration-expired\s+mqtt\s+4\/4/);
-  t.match(table.out, /1\/1 scenario\(s\) passed/);
-  t.match(table.err, /\[1\/1\] calibration-expired PASS/);
-  const json = await cli(['sim', 'run', file, '--json', '--no-lead-in', '--timing-floor', '0']);
-  t.equal(json.code, 0, json.err);
-  const [result] = JSON.parse(json.out) as {
-    name: string;
-    passed: boolean;
-    verdicts: { outcome: string }[];
-  }[];
-  t.equal(result?.name, 'calibration-expired');
-  t.same(
-    result?.verdicts.map((v) => v.outcome),
-    ['vetoed'],
-    'the expired calibration vetoes the move, with the profile as written and no lead-in',
-  );
-  const bad = await cli(['sim', 'run', file, '--timing-floor', 'soon']);
-  t.equal(bad.code, 2);
-  t.match(bad.err, /--timing-floor: expected milliseconds/);
-});
-
-t.test(
-  'Ctrl-C during sim run stops its edges, removes their keys and summarizes what finished',
-  async (t) => {
-    if (!requireEdgeCli(t)) return;
-    const scenario = (name: string) => new URL(`../scenarios/${name}.yaml`, import.meta.url).pathname;
-    // the run's temporary directories go here, so what it leaves behind is seen without other runs' files
-    const tmp = t.testdir();
-    const child = spawn(
-      process.execPath,
-      [PENTAGATE_BIN, 'sim', 'run', scenario('calibration-expired'), scenario('battery-reserve')],
-      { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, TMPDIR: tmp } },
-    );
-    let out = '';
-    let err = '';
-    let signalled = false;
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      // Ctrl-C from the terminal, to the whole group, while the second scenario runs
-      if (!signalled && /\[2\/2\] battery-reserve \[/.test(err) && child.pid !== undefined) {
-        signalled = true;
-        process.kill(-child.pid, 'SIGINT');
-      }
-    });
-    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-    t.equal(signal, null, 'sim run handles the signal rather than dying of it');
-    t.equal(code, 130, err);
-    t.match(err, /pentagate sim run: stopped after 1 of 2 scenario\(s\)/);
-    t.match(out, /PASS\s+calibration-expired/, 'the finished scenario is summarized');
-    t.notMatch(out, /battery-reserve/, 'the scenario cut short is not reported as a result');
-    t.same(
-      readdirSync(tmp).filter((f) => f.startsWith('pentagate-')),
-      [],
-      'no state directory with generated keys is left behind',
-    );
-  },
-);
