@@ -9,6 +9,7 @@ export * from './profile/cross-checks.js';
 export * from './profile/compiled-profile.js';
 export * from './kinematics/forward-kinematics.js';
 export * from './kinematics/joint-path-sweep.js';
+export * from './kinematics/remaining-path-sweep.js';
 export * from './kinematics/base-path-sweep.js';
 export * from './geometry/keep-out-zone.js';
 export * from './telemetry/telemetry-store.js';

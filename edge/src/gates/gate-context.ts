@@ -10,6 +10,7 @@ import {
   type TelemetryFrame,
   type Vertex,
 } from '@pentagate/protocol';
+import type { PlanTailSweeps } from '../kinematics/remaining-path-sweep.js';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
 import type { FreshFrame, StoredFrame, TelemetryStore } from '../telemetry/telemetry-store.js';
 import type { MotionPlan } from './motion-plan.js';
@@ -38,9 +39,15 @@ export interface GateContext {
   monitoring: boolean;
   /**
    * Monitoring only: the remaining path was swept for keep-out zones less than MONITOR_PATH_SWEEP_PERIOD_MS ago,
-   * so this re-check does not sweep it again (motion-monitor.ts says why); every other check still runs.
+   * so this re-check does not sweep it again (motion-monitor.ts says why), nor check the plan's own waypoints
+   * and planned torques that sweep checked; every check of the measured state still runs.
    */
   skipPathSweep?: boolean;
+  /**
+   * Monitoring only: the running motion's sweeps of its plan's tail, reused from re-check to re-check
+   * (remaining-path-sweep.ts); without it the remaining path is swept whole.
+   */
+  planTailSweeps?: PlanTailSweeps;
 }
 
 export type Gate = (ctx: GateContext) => GateResult;

@@ -55,6 +55,27 @@ export function remainingWaypoints(
   return { waypointsRad, timesMs, velocitiesRadS };
 }
 
+/** Joint position limits at each waypoint (waypointsRad[0] is the measured state). */
+function checkPositionLimits(
+  waypointsRad: readonly (readonly number[])[],
+  joints: GateContext['cp']['profile']['joints'],
+  violations: string[],
+): void {
+  waypointsRad.forEach((q, w) => {
+    q.forEach((x, k) => {
+      const j = joints[k]!;
+      if (x < j.positionLimitsRad.min || x > j.positionLimitsRad.max) {
+        violations.push(
+          edgeViolation(
+            'INVARIANT.POSITION_LIMIT',
+            `${j.name} ${w === 0 ? 'measured' : `waypoint ${w}`} at ${fmt(x, 3)} rad outside [${fmt(j.positionLimitsRad.min, 3)}, ${fmt(j.positionLimitsRad.max, 3)}] rad`,
+          ),
+        );
+      }
+    });
+  });
+}
+
 function checkArm(
   ctx: GateContext,
   plan: JointPlan,
@@ -83,6 +104,13 @@ function checkArm(
   if (plan.startPoint && !ctx.monitoring) {
     checkStartPoint(plan.startPoint, state.positionsRad, joints, violations);
   }
+  // Between two sweeps of a running motion (motion-monitor.ts) only the measured state is new: the plan's
+  // waypoints and planned torques are the ones the last sweep checked at most MONITOR_PATH_SWEEP_PERIOD_MS
+  // ago, and walking a long plan's on every 1 kHz joint state cost more than the rest of the check.
+  if (ctx.skipPathSweep) {
+    checkPositionLimits([state.positionsRad], joints, violations);
+    return;
+  }
   const { waypointsRad, timesMs, velocitiesRadS } = remainingWaypoints(
     plan,
     state.positionsRad,
@@ -103,19 +131,7 @@ function checkArm(
       }
     });
   });
-  waypointsRad.forEach((q, w) => {
-    q.forEach((x, k) => {
-      const j = joints[k]!;
-      if (x < j.positionLimitsRad.min || x > j.positionLimitsRad.max) {
-        violations.push(
-          edgeViolation(
-            'INVARIANT.POSITION_LIMIT',
-            `${j.name} ${w === 0 ? 'measured' : `waypoint ${w}`} at ${fmt(x, 3)} rad outside [${fmt(j.positionLimitsRad.min, 3)}, ${fmt(j.positionLimitsRad.max, 3)}] rad`,
-          ),
-        );
-      }
-    });
-  });
+  checkPositionLimits(waypointsRad, joints, violations);
   for (let w = 1; w < waypointsRad.length && !ctx.monitoring; w++) {
     const dtS = (timesMs[w]! - timesMs[w - 1]!) / 1000;
     joints.forEach((j, k) => {
@@ -132,7 +148,6 @@ function checkArm(
       }
     });
   }
-  if (ctx.skipPathSweep) return;
   const spacingM = ctx.cp.profile.keepOut.minZoneThicknessM;
   const samples = jointSweepSamples({ leverArmsM: ctx.cp.leverArmsM, spacingM, waypointsRad });
   const tooLong = pathSampleProblem(samples, spacingM);
@@ -140,7 +155,7 @@ function checkArm(
     violations.push(tooLong);
     return;
   }
-  const sweep = sweepJointPath({
+  const sweepInput = {
     dh: ctx.cp.dhTable,
     leverArmsM: ctx.cp.leverArmsM,
     zones: ctx.cp.profile.keepOut.zones,
@@ -148,7 +163,10 @@ function checkArm(
     waypointsRad,
     velocitiesRadS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
-  });
+  };
+  const sweep = ctx.planTailSweeps
+    ? ctx.planTailSweeps.sweep(ctx.cp, sweepInput)
+    : sweepJointPath(sweepInput);
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
   if (sweep.hit) {

@@ -11,12 +11,14 @@
  * take the whole event loop, and the proximity frame that must stop the robot would wait behind the joint
  * states. So the remaining path is swept again at most every MONITOR_PATH_SWEEP_PERIOD_MS (the node's monitor
  * tick makes sure it is); the measured torques and positions, RISK and the staleness of every source are
- * still checked on every frame.
+ * still checked on every frame. And a re-sweep sweeps only the segment from the measured state to the next
+ * waypoint afresh: the plan's tail from there is swept once per waypoint and reused (remaining-path-sweep.ts).
  */
 import type { GateResult } from '@pentagate/protocol';
 import type { GateContext } from '../gates/gate-context.js';
 import { measuredTorqueConsentGate } from '../gates/consent.js';
 import { invariantGate } from '../gates/invariant.js';
+import { PlanTailSweeps } from '../kinematics/remaining-path-sweep.js';
 import type { MotionPlan } from '../gates/motion-plan.js';
 import { riskGate } from '../gates/risk.js';
 import { runGate } from '../gates/run-gate.js';
@@ -47,6 +49,8 @@ export interface ActiveMotion {
   consented: boolean;
   /** When its remaining path was last swept for keep-out zones (Unix ms; signing swept it). */
   pathSweptAtMs: number;
+  /** Its plan's tail sweeps, reused by the re-checks (remaining-path-sweep.ts). */
+  planTailSweeps: PlanTailSweeps;
 }
 
 /**
@@ -75,6 +79,7 @@ export function startedMotion(
     ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,
     pathSweptAtMs: nowMs,
+    planTailSweeps: new PlanTailSweeps(),
   };
 }
 
@@ -104,6 +109,7 @@ export function recheckMotion(
   const sweep = sinceSweepMs < 0 || sinceSweepMs >= MONITOR_PATH_SWEEP_PERIOD_MS;
   if (sweep) m.pathSweptAtMs = ctx.nowMs;
   else ctx.skipPathSweep = true;
+  ctx.planTailSweeps = m.planTailSweeps;
   const gates = [
     runGate('INVARIANT', invariantGate, ctx),
     runGate(

@@ -8,15 +8,12 @@ import {
   type JointSweepInput,
   type ZoneHit,
   frameOrigins,
-  leverArmsM,
-  loadRobotProfile,
   pointInZone,
   sweepJointPath,
 } from '@pentagate/edge';
-import type { KeepOutZone } from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
-import { profilesDir } from '../trap/fixtures.js';
+import { dh, joints, levers, profile, zone } from './sweep-arbitraries.js';
 
 function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<typeof frameOrigins>[0]> }) {
   const { dh, zones, spacingM, waypointsRad } = input;
@@ -94,39 +91,6 @@ function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<ty
   }
   return { samples, startZones };
 }
-
-const profile = loadRobotProfile(`${profilesDir}ur5e-arm.yaml`);
-const dh = profile.joints.map((j) => j.dh);
-const levers = leverArmsM(dh);
-const coord = fc.double({ min: -1.2, max: 1.2, noNaN: true });
-const size = fc.double({ min: 0.02, max: 0.6, noNaN: true });
-const zone: fc.Arbitrary<KeepOutZone> = fc.oneof(
-  fc.tuple(coord, coord, coord, size, size, size).map(
-    ([x, y, z, a, b, c]): KeepOutZone => ({
-      id: 'box',
-      shape: 'box',
-      minM: { x, y, z },
-      maxM: { x: x + a, y: y + b, z: z + c },
-    }),
-  ),
-  fc
-    .tuple(coord, coord, coord, size)
-    .map(([x, y, z, r]): KeepOutZone => ({ id: 'ball', shape: 'sphere', centerM: { x, y, z }, radiusM: r })),
-  fc.tuple(coord, coord, coord, size, size).map(
-    ([x, y, z, a, h]): KeepOutZone => ({
-      id: 'prism',
-      shape: 'prism',
-      polygonM: [
-        { x, y },
-        { x: x + a, y },
-        { x: x + a / 2, y: y + a },
-      ],
-      zMinM: z,
-      zMaxM: z + h,
-    }),
-  ),
-);
-const joints = fc.array(fc.double({ min: -3.2, max: 3.2, noNaN: true }), { minLength: 6, maxLength: 6 });
 
 t.test('the sweep reports exactly what testing every zone at every sample reports', async (t) => {
   let hits = 0;
