@@ -97,30 +97,32 @@ export function elapsedPlanMs(m: ActiveMotion, nowMs: number): number {
 }
 
 /**
- * Why the motion must stop (its two gates and the evidence they read), or undefined when both pass. The
- * remaining path is swept when MONITOR_PATH_SWEEP_PERIOD_MS have passed since the last sweep (or the clock
- * went back).
+ * Why the motion must stop (its gates and the evidence they read), or undefined when they pass. The remaining
+ * path is swept when MONITOR_PATH_SWEEP_PERIOD_MS have passed since the last sweep (or the clock went back),
+ * unless RISK already stops the motion: RISK runs first, and a STOP it makes certain does not wait for a sweep
+ * falling due on the same frame (the sweep is not marked done, so a motion that goes on is swept next frame).
  */
 export function recheckMotion(
   m: ActiveMotion,
   ctx: GateContext,
 ): { gates: GateResult[]; evidenceDigest: string } | undefined {
+  const risk = runGate(
+    'RISK',
+    (c) =>
+      riskGate(c, {
+        runningSpeedScale: m.speedScale,
+        ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
+      }),
+    ctx,
+  );
   const sinceSweepMs = ctx.nowMs - m.pathSweptAtMs;
-  const sweep = sinceSweepMs < 0 || sinceSweepMs >= MONITOR_PATH_SWEEP_PERIOD_MS;
-  if (sweep) m.pathSweptAtMs = ctx.nowMs;
+  const sweepDue = sinceSweepMs < 0 || sinceSweepMs >= MONITOR_PATH_SWEEP_PERIOD_MS;
+  if (sweepDue && risk.passed) m.pathSweptAtMs = ctx.nowMs;
   else ctx.skipPathSweep = true;
   ctx.planTailSweeps = m.planTailSweeps;
   const gates = [
     runGate('INVARIANT', invariantGate, ctx),
-    runGate(
-      'RISK',
-      (c) =>
-        riskGate(c, {
-          runningSpeedScale: m.speedScale,
-          ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
-        }),
-      ctx,
-    ),
+    risk,
     ...(m.consented ? [] : [runGate('CONSENT', measuredTorqueConsentGate, ctx)]),
   ];
   if (gates.every((g) => g.passed)) return undefined;

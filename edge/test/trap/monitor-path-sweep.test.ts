@@ -1,12 +1,14 @@
 /**
  * While a motion runs, the keep-out sweep of its remaining path (the check whose cost the planner chooses) is
  * repeated at most every MONITOR_PATH_SWEEP_PERIOD_MS, so joint states at a controller's rate cannot take the
- * whole event loop; every other check still runs on every frame.
+ * whole event loop; every check of the measured state still runs on every frame, and a STOP from RISK does
+ * not wait for a sweep.
  */
 import { hasEdgeViolation } from '@pentagate/protocol';
 import t from 'tap';
 import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
 import {
+  HOME,
   T0,
   armIntent,
   baseIntent,
@@ -59,11 +61,16 @@ t.test('every frame is swept once the period has passed since the last sweep', a
   t.ok(hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'));
 });
 
-t.test('a clock that went back sweeps at once', async (t) => {
+t.test('a clock that went back stops the motion at once', async (t) => {
   const { gate, profile } = drivingBase();
   const back = T0 - 1;
   const outcome = gate.ingestTelemetry(pose(profile.robotId, back, 9.3), back);
-  t.ok(hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'));
+  t.equal(outcome.stop?.setpoints.kind, 'stop');
+  // every frame arrived after the clock's "now", so none is fresh: RISK stops it without waiting for the sweep
+  t.ok(
+    hasEdgeViolation(outcome.verdict?.violations ?? [], 'RISK.STALE_DATA'),
+    String(outcome.verdict?.violations),
+  );
 });
 
 t.test('RISK, measured torque and staleness are checked on every frame in between', async (t) => {
@@ -93,4 +100,41 @@ t.test('RISK, measured torque and staleness are checked on every frame in betwee
   const stale = drivingBase();
   const late = T0 + 150; // the pose (maxAgeMs 100) went stale; no sweep is due for it to be read
   t.ok(hasEdgeViolation(stale.gate.monitor(late)?.verdict.violations ?? [], 'INVARIANT.STALE_DATA'));
+});
+
+t.test('a measured joint past its position limit between two sweeps stops the motion', async (t) => {
+  const arm = makeGate();
+  feedHealthy(arm.gate, arm.profile);
+  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  // the elbow (limits ±3.142 rad) measured at 3.2 rad, 2 ms after the sweep at signing
+  const past = HOME.map((q, i) => (i === 2 ? 3.2 : q));
+  const outcome = arm.gate.ingestTelemetry(jointState(arm.profile, T0 + 2, past), T0 + 2);
+  t.equal(outcome.stop?.setpoints.kind, 'stop');
+  t.ok(
+    hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.POSITION_LIMIT'),
+    String(outcome.verdict?.violations),
+  );
+});
+
+t.test('a STOP that RISK makes certain does not wait for a sweep due on the same frame', async (t) => {
+  const arm = makeGate();
+  feedHealthy(arm.gate, arm.profile);
+  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const motion = arm.gate.activeMotion;
+  if (!motion) throw new Error('no motion');
+  const due = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
+  const person = arm.gate.ingestTelemetry(proximity(arm.profile.robotId, 'proximity-front', due, 0.2), due);
+  t.equal(person.stop?.setpoints.kind, 'stop');
+  t.ok(hasEdgeViolation(person.verdict?.violations ?? [], 'RISK.HUMAN_IN_RADIUS'));
+  t.equal(motion.pathSweptAtMs, T0, 'the sweep due at the same time was not run');
+  t.equal(motion.planTailSweeps.tailsSwept, 0, 'nor any part of it');
+
+  // the same frame with nobody near: the sweep due is run
+  const clear = makeGate();
+  feedHealthy(clear.gate, clear.profile);
+  t.equal(clear.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const going = clear.gate.activeMotion;
+  const nobody = clear.gate.ingestTelemetry(proximity(clear.profile.robotId, 'proximity-front', due, 4), due);
+  t.equal(nobody.stop, undefined);
+  t.equal(going?.pathSweptAtMs, due, 'swept when the period had passed');
 });
