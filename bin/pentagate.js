@@ -9,7 +9,7 @@ let commands;
 let protocol;
 try {
   protocol = await import('@pentagate/protocol');
-  commands = await loadCommands();
+  commands = await loadCommands(process.argv.slice(2));
 } catch (err) {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
     process.stderr.write(
