@@ -26,6 +26,10 @@ import { DEFAULT_TRAIN_OPTIONS } from '../../src/pentagon/tiers/injection/traini
 import { PolicyError, loadPolicy } from '../../src/policy/index.js';
 import { call, evaluate, examplePolicyText } from './fixtures.js';
 
+// Training twice on the corpus (the determinism test) takes about a minute of CPU on a quiet 2-core host, and
+// CI runs two test files at once: more than tap's default per-file timeout on a loaded machine.
+t.setTimeout(300_000);
+
 const corpusDir = fileURLToPath(new URL('../../corpus/injection/', import.meta.url));
 const model = bundledModel();
 
