@@ -363,8 +363,8 @@ export class EdgeGate {
           ...(detail ? { detail } : {}),
         });
       }
-      const waiting = outcome.released;
-      return this.#decide(waiting.intent, waiting.plan, nowMs, true);
+      const { intent, plan } = outcome.released;
+      return this.#decide(intent, plan, nowMs, true);
     } catch (err) {
       return this.#rejected(
         envelope,

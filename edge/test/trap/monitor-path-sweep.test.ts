@@ -29,6 +29,15 @@ function drivingBase() {
   return setup;
 }
 
+/** The UR5e arm running the fixtures' 20-point move, signed at T0. */
+function movingArm() {
+  const setup = makeGate();
+  feedHealthy(setup.gate, setup.profile);
+  const signed = setup.gate.trapAndSign(armIntent(), T0);
+  if (signed.kind !== 'signed') throw new Error(JSON.stringify(signed.verdict.violations));
+  return setup;
+}
+
 t.test(
   'a pose that puts the remaining path into a zone stops the motion within the sweep period',
   async (t) => {
@@ -85,9 +94,7 @@ t.test('RISK, measured torque and staleness are checked on every frame in betwee
     String(person.verdict?.violations),
   );
 
-  const arm = makeGate();
-  feedHealthy(arm.gate, arm.profile);
-  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const arm = movingArm();
   const heavy = arm.gate.ingestTelemetry(
     jointState(arm.profile, T0 + 2, undefined, [10, 400, 20, 2, 1, 0.5]),
     T0 + 2,
@@ -103,9 +110,7 @@ t.test('RISK, measured torque and staleness are checked on every frame in betwee
 });
 
 t.test('a measured joint past its position limit between two sweeps stops the motion', async (t) => {
-  const arm = makeGate();
-  feedHealthy(arm.gate, arm.profile);
-  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const arm = movingArm();
   // the elbow (limits ±3.142 rad) measured at 3.2 rad, 2 ms after the sweep at signing
   const past = HOME.map((q, i) => (i === 2 ? 3.2 : q));
   const outcome = arm.gate.ingestTelemetry(jointState(arm.profile, T0 + 2, past), T0 + 2);
@@ -117,9 +122,7 @@ t.test('a measured joint past its position limit between two sweeps stops the mo
 });
 
 t.test('a STOP that RISK makes certain does not wait for a sweep due on the same frame', async (t) => {
-  const arm = makeGate();
-  feedHealthy(arm.gate, arm.profile);
-  t.equal(arm.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const arm = movingArm();
   const motion = arm.gate.activeMotion;
   if (!motion) throw new Error('no motion');
   const due = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
@@ -130,9 +133,7 @@ t.test('a STOP that RISK makes certain does not wait for a sweep due on the same
   t.equal(motion.planTailSweeps.tailsSwept, 0, 'nor any part of it');
 
   // the same frame with nobody near: the sweep due is run
-  const clear = makeGate();
-  feedHealthy(clear.gate, clear.profile);
-  t.equal(clear.gate.trapAndSign(armIntent(), T0).kind, 'signed');
+  const clear = movingArm();
   const going = clear.gate.activeMotion;
   const nobody = clear.gate.ingestTelemetry(proximity(clear.profile.robotId, 'proximity-front', due, 4), due);
   t.equal(nobody.stop, undefined);
