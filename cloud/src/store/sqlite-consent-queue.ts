@@ -1,5 +1,4 @@
 /** The consent queue on the embedded SQLite store; writes go through the platform store's single writer. */
-import type Database from 'better-sqlite3';
 import type { ConsentGrantWrite, ConsentQueue, ConsentRequestRecord } from './consent-queue.js';
 import { consentRequestValues, toConsentRequest } from './fleet-rows.js';
 import { CONSENT_REQUEST_COLUMNS, REOPEN_CONSENT_REQUEST as REOPEN } from './fleet-schema.js';
@@ -11,11 +10,9 @@ import { preparedOnce } from './sqlite-prepared.js';
 
 export class SqliteConsentQueue implements ConsentQueue {
   readonly #store: SqliteStore;
-  readonly #db: Database.Database;
 
   constructor(store: SqliteStore) {
     this.#store = store;
-    this.#db = store.database;
   }
 
   put(record: ConsentRequestRecord, audit: AuditEntryBuilder): Promise<AuditRecord | undefined> {
@@ -31,7 +28,7 @@ export class SqliteConsentQueue implements ConsentQueue {
 
   async listWaiting(tenantId: string, nowMs: number, robotId?: string): Promise<ConsentRequestRecord[]> {
     const rows = preparedOnce(
-      this.#db,
+      this.#store.reader,
       `SELECT * FROM fleet_consent_requests
           WHERE tenant_id = ? AND state = 'waiting' AND deadline_ms > ? AND (? IS NULL OR robot_id = ?)
           ORDER BY created_at_ms, robot_id, intent_digest`,
@@ -45,7 +42,7 @@ export class SqliteConsentQueue implements ConsentQueue {
     intentDigest: string,
   ): Promise<ConsentRequestRecord | undefined> {
     const row = preparedOnce(
-      this.#db,
+      this.#store.reader,
       'SELECT * FROM fleet_consent_requests WHERE tenant_id = ? AND robot_id = ? AND intent_digest = ?',
     ).get(tenantId, robotId, intentDigest) as Row | undefined;
     return row && toConsentRequest(row);

@@ -3,7 +3,6 @@
  * group-commit queue (`runWrite`), so a chain check and the records it admits are one atomic, durable step
  * (the queue has a single writer, which is also the chain lock).
  */
-import type Database from 'better-sqlite3';
 import type { ConsentQueue } from './consent-queue.js';
 import { planEdgeAppend } from './fleet-chain.js';
 import { SqliteConsentQueue } from './sqlite-consent-queue.js';
@@ -27,11 +26,9 @@ import { preparedOnce } from './sqlite-prepared.js';
 export class SqliteFleetStore implements FleetStore {
   readonly consents: ConsentQueue;
   readonly #store: SqliteStore;
-  readonly #db: Database.Database;
 
   private constructor(store: SqliteStore) {
     this.#store = store;
-    this.#db = store.database;
     this.consents = new SqliteConsentQueue(store);
   }
 
@@ -74,16 +71,16 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   async getRobot(tenantId: string, robotId: string): Promise<RobotRecord | undefined> {
-    const row = preparedOnce(this.#db, 'SELECT * FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?').get(
-      tenantId,
-      robotId,
-    ) as Row | undefined;
+    const row = preparedOnce(
+      this.#store.reader,
+      'SELECT * FROM fleet_robots WHERE tenant_id = ? AND robot_id = ?',
+    ).get(tenantId, robotId) as Row | undefined;
     return row && toRobot(row);
   }
 
   async listRobots(tenantId: string): Promise<RobotRecord[]> {
     const rows = preparedOnce(
-      this.#db,
+      this.#store.reader,
       'SELECT * FROM fleet_robots WHERE tenant_id = ? ORDER BY robot_id',
     ).all(tenantId) as Row[];
     return rows.map(toRobot);
@@ -129,7 +126,7 @@ export class SqliteFleetStore implements FleetStore {
 
   async listOperatorKeys(tenantId: string): Promise<OperatorKeyRecord[]> {
     const rows = preparedOnce(
-      this.#db,
+      this.#store.reader,
       'SELECT * FROM fleet_operator_keys WHERE tenant_id = ? ORDER BY operator_id',
     ).all(tenantId) as Row[];
     return rows.map(toOperatorKey);
@@ -137,10 +134,10 @@ export class SqliteFleetStore implements FleetStore {
 
   async chainState(tenantId: string, robotId: string): Promise<EdgeChainState> {
     return toChainState(
-      preparedOnce(this.#db, 'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?').get(
-        tenantId,
-        robotId,
-      ) as Row | undefined,
+      preparedOnce(
+        this.#store.reader,
+        'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?',
+      ).get(tenantId, robotId) as Row | undefined,
     );
   }
 

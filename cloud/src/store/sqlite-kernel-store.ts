@@ -3,7 +3,6 @@
  * group-commit queue (`runWrite`): one writer, each write in its own savepoint of a BEGIN IMMEDIATE
  * transaction, so a settlement's check-and-move is atomic and durable (synchronous=FULL) before it answers.
  */
-import type Database from 'better-sqlite3';
 import type { AuthorizationStatus } from '@pentagate/protocol';
 import { toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, SQLITE_KERNEL_MIGRATIONS } from './kernel-schema.js';
@@ -23,11 +22,9 @@ import { preparedOnce } from './sqlite-prepared.js';
 
 export class SqliteKernelStore implements KernelStore {
   readonly #store: SqliteStore;
-  readonly #db: Database.Database;
 
   private constructor(store: SqliteStore) {
     this.#store = store;
-    this.#db = store.database;
   }
 
   static async open(store: SqliteStore): Promise<SqliteKernelStore> {
@@ -51,10 +48,10 @@ export class SqliteKernelStore implements KernelStore {
   }
 
   async getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined> {
-    const row = preparedOnce(this.#db, 'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?').get(
-      tenantId,
-      id,
-    );
+    const row = preparedOnce(
+      this.#store.reader,
+      'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND id = ?',
+    ).get(tenantId, id);
     return row ? toProposal(row as Row) : undefined;
   }
 
@@ -64,7 +61,7 @@ export class SqliteKernelStore implements KernelStore {
 
   #byKey(tenantId: string, key: string): ProposalRecord | undefined {
     const row = preparedOnce(
-      this.#db,
+      this.#store.reader,
       'SELECT * FROM kernel_proposals WHERE tenant_id = ? AND idempotency_key = ?',
     ).get(tenantId, key);
     return row ? toProposal(row as Row) : undefined;
@@ -99,7 +96,7 @@ export class SqliteKernelStore implements KernelStore {
   ): Promise<ProposalRecord[]> {
     const marks = statuses.map(() => '?').join(', ');
     const rows = preparedOnce(
-      this.#db,
+      this.#store.reader,
       `SELECT * FROM kernel_proposals WHERE tenant_id = ? AND state = 'open' AND status IN (${marks})
          ORDER BY created_at_ms, id LIMIT ?`,
     ).all(tenantId, ...statuses, limit) as Row[];
@@ -108,7 +105,7 @@ export class SqliteKernelStore implements KernelStore {
 
   async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {
     const rows = preparedOnce(
-      this.#db,
+      this.#store.reader,
       `SELECT * FROM kernel_proposals WHERE state IN ('open', 'approved') AND expires_at_ms < ?
          ORDER BY expires_at_ms LIMIT ?`,
     ).all(nowMs, limit) as Row[];
@@ -118,7 +115,7 @@ export class SqliteKernelStore implements KernelStore {
   async policyByDigest(tenantIds: readonly string[], digest: string): Promise<PolicyRecord | undefined> {
     const marks = tenantIds.map(() => '?').join(', ');
     const row = preparedOnce(
-      this.#db,
+      this.#store.reader,
       `SELECT * FROM policies WHERE digest = ? AND tenant_id IN (${marks}) ORDER BY seq LIMIT 1`,
     ).get(digest, ...tenantIds) as Row | undefined;
     return row && toPolicy(row);
@@ -126,7 +123,7 @@ export class SqliteKernelStore implements KernelStore {
 
   async auditEvents(q: AuditEventQuery): Promise<AuditRecord[]> {
     const { sql, params } = sqliteAuditEventsQuery(q);
-    const rows = preparedOnce(this.#db, sql).all(...params) as Row[];
+    const rows = preparedOnce(this.#store.reader, sql).all(...params) as Row[];
     return rows.map(toAudit);
   }
 }

@@ -32,6 +32,7 @@ import type {
 } from './records.js';
 import { type Row, num } from './row-mappers.js';
 import { SqliteSigningKeys } from './signing-keys/sqlite-signing-keys.js';
+import { SqliteReadSnapshot } from './sqlite-read-snapshot.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { type SyncFile, SqliteWriteQueue } from './sqlite-write-queue.js';
 import type {
@@ -83,6 +84,7 @@ export class SqliteStore implements Store {
   readonly #queue: SqliteWriteQueue;
   readonly #walFd: number | undefined;
   readonly #checkpointer: SqliteCheckpointer | undefined;
+  readonly #reads: SqliteReadSnapshot;
   #durableAuditSize = 0;
   readonly #audit: SqliteAudit;
   readonly #tenants: SqliteTenants;
@@ -143,7 +145,14 @@ export class SqliteStore implements Store {
     this.#durableAuditSize = this.#audit.nextAuditIndex();
     const checkpointer = memory ? undefined : new SqliteCheckpointer(options.path);
     this.#checkpointer = checkpointer;
-    this.#queue = new SqliteWriteQueue(this.#db, walFd, options.syncFile, () => checkpointer?.afterCommit());
+    const reads = new SqliteReadSnapshot(this.#db);
+    this.#reads = reads;
+    this.#queue = new SqliteWriteQueue(this.#db, {
+      walFd,
+      syncFile: options.syncFile,
+      beforeBatch: () => reads.end(),
+      afterCommit: () => checkpointer?.afterCommit(),
+    });
   }
 
   /**
@@ -180,15 +189,23 @@ export class SqliteStore implements Store {
     return this.#db;
   }
 
+  /** The connection for a read: the read joins this turn's read transaction (sqlite-read-snapshot.ts). */
+  get reader(): Database.Database {
+    this.#reads.join();
+    return this.#db;
+  }
+
   async createTenant(tenant: TenantRecord): Promise<void> {
     await this.#write(() => this.#tenants.createTenant(tenant));
   }
 
   async getTenant(id: string): Promise<TenantRecord | undefined> {
+    this.#reads.join();
     return this.#tenants.getTenant(id);
   }
 
   async listTenants(): Promise<TenantRecord[]> {
+    this.#reads.join();
     return this.#tenants.listTenants();
   }
 
@@ -197,10 +214,12 @@ export class SqliteStore implements Store {
   }
 
   async findApiKeyByHash(keyHashHex: string): Promise<ApiKeyRecord | undefined> {
+    this.#reads.join();
     return this.#tenants.findApiKeyByHash(keyHashHex);
   }
 
   async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
+    this.#reads.join();
     return this.#tenants.listApiKeys(tenantId);
   }
 
@@ -216,10 +235,12 @@ export class SqliteStore implements Store {
   }
 
   async findAgentByLobe(tenantId: string, lobeName: string): Promise<AgentRecord | undefined> {
+    this.#reads.join();
     return this.#agents.findAgentByLobe(tenantId, lobeName);
   }
 
   async findAgentById(tenantId: string, agentId: string): Promise<AgentRecord | undefined> {
+    this.#reads.join();
     return this.#agents.findAgentById(tenantId, agentId);
   }
 
@@ -229,6 +250,7 @@ export class SqliteStore implements Store {
     windowMs: number,
     nowMs: number,
   ): Promise<LedgerTotals> {
+    this.#reads.join();
     return this.#budget.ledgerTotals(tenantId, agentId, windowMs, nowMs);
   }
 
@@ -241,6 +263,7 @@ export class SqliteStore implements Store {
   }
 
   async getReservation(tenantId: string, reservationId: string): Promise<ReservationRecord | undefined> {
+    this.#reads.join();
     return this.#budget.getReservation(tenantId, reservationId);
   }
 
@@ -250,6 +273,7 @@ export class SqliteStore implements Store {
     sinceMs: number,
     limit: number,
   ): Promise<CallHistoryRecord[]> {
+    this.#reads.join();
     return this.#calls.recentCalls(tenantId, agentId, sinceMs, limit);
   }
 
@@ -258,6 +282,7 @@ export class SqliteStore implements Store {
     agentId: string,
     q: RelevantCallsQuery,
   ): Promise<CallHistoryRecord[]> {
+    this.#reads.join();
     return this.#calls.relevantCalls(tenantId, agentId, q);
   }
 
@@ -266,6 +291,7 @@ export class SqliteStore implements Store {
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionRecord | undefined> {
+    this.#reads.join();
     return this.#decisions.getDecision(tenantId, decisionId);
   }
 
@@ -282,10 +308,12 @@ export class SqliteStore implements Store {
   }
 
   async auditEntries(fromIndex: number, toIndex: number): Promise<AuditRecord[]> {
+    this.#reads.join();
     return this.#audit.auditEntries(fromIndex, toIndex);
   }
 
   async auditLeafHashes(fromIndex: number, toIndex: number): Promise<Uint8Array[]> {
+    this.#reads.join();
     return this.#audit.auditLeafHashes(fromIndex, toIndex);
   }
 
@@ -294,6 +322,7 @@ export class SqliteStore implements Store {
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    this.#reads.join();
     return this.#signingKeys.listSigningKeys();
   }
 
@@ -312,6 +341,7 @@ export class SqliteStore implements Store {
   }
 
   async activePolicy(tenantId: string): Promise<PolicyRecord | undefined> {
+    this.#reads.join();
     return this.#policies.activePolicy(tenantId);
   }
 
@@ -320,6 +350,7 @@ export class SqliteStore implements Store {
     this.#closed = true;
     await this.#queue.drained();
     await this.#checkpointer?.close();
+    this.#reads.end(); // the last connection to close copies the WAL into the file and removes it
     this.#db.close();
     if (this.#walFd !== undefined) closeSync(this.#walFd);
   }

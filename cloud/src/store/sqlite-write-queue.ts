@@ -18,22 +18,32 @@ import { type CommittedBatch, GroupCommitQueue, type WriteOutcome } from './grou
 /** How the queue makes the WAL durable: `fs.fdatasync`, or a stand-in that tests hold and release. */
 export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
 
+/** How a queue commits and makes its batches durable; every field has a default. */
+export interface SqliteWriteQueueOptions {
+  /** The WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each commit. */
+  walFd?: number | undefined;
+  syncFile?: SyncFile | undefined;
+  /**
+   * Called before each batch's BEGIN IMMEDIATE: the store ends its turn's read transaction
+   * (sqlite-read-snapshot.ts), which the batch would otherwise join as a savepoint, committing only when
+   * the read transaction ended.
+   */
+  beforeBatch?: () => void;
+  /**
+   * Called once each batch has committed (the store's WAL checkpointer); it must not throw, since the batch
+   * is in the database by then.
+   */
+  afterCommit?: () => void;
+}
+
 export class SqliteWriteQueue {
   readonly #queue: GroupCommitQueue<() => unknown>;
 
-  /**
-   * `walFd`: the WAL file to fdatasync after each batch; undefined: synchronous=FULL already synced each
-   * commit. `afterCommit`: called once each batch has committed (the store's WAL checkpointer); it must not
-   * throw, since the batch is in the database by then.
-   */
-  constructor(
-    db: Database.Database,
-    walFd?: number,
-    syncFile: SyncFile = fdatasync,
-    afterCommit: () => void = () => {},
-  ) {
+  constructor(db: Database.Database, options: SqliteWriteQueueOptions = {}) {
+    const { walFd, syncFile = fdatasync, beforeBatch = () => {}, afterCommit = () => {} } = options;
     const wal = walFd === undefined ? undefined : new WalSync(walFd, syncFile);
     this.#queue = new GroupCommitQueue((writes) => {
+      beforeBatch();
       const batch = commitBatch(db, writes, wal);
       afterCommit();
       return batch;
@@ -71,6 +81,8 @@ function commitBatch(
   writes: readonly (() => unknown)[],
   wal: WalSync | undefined,
 ): CommittedBatch {
+  // Nested in another transaction the batch would be a savepoint, committed only when that one ends.
+  if (db.inTransaction) throw new Error('a write batch began inside an open transaction');
   const outcomes = commitBatchPlain(db, writes) ?? commitBatchIsolated(db, writes);
   return { outcomes, durable: wal ? wal.sync() : Promise.resolve() };
 }
