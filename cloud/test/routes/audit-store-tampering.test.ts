@@ -116,6 +116,9 @@ t.test('an entry rewritten with its leaf hash under a running cloud: its proof i
     Buffer.from(leafHashOfText(entry)),
     row.idx,
   );
+  // Another process's commit is read from the cloud's next event-loop turn (store/sqlite-read-snapshot.ts);
+  // in this one the checkpoint's read transaction still shows the entry as it was.
+  await new Promise((resolve) => setImmediate(resolve));
   const res = await get(cloud, `/api/v1/proofs/${denied}`);
   t.equal(res.statusCode, 503, 'not a packet whose entry is not the leaf the checkpoint signs');
 });
