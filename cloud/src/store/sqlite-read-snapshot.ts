@@ -48,9 +48,4 @@ export class SqliteReadSnapshot {
     // The connection may have been closed under an open snapshot (a test's forced close); nothing to end.
     if (this.#db.open && this.#db.inTransaction) this.#commit.run();
   }
-
-  /** Whether this turn's read transaction is open (for tests). */
-  get open(): boolean {
-    return this.#open;
-  }
 }
