@@ -4,13 +4,19 @@
  * whole event loop; every check of the measured state still runs on every frame, and a STOP from RISK does
  * not wait for a sweep.
  */
-import { hasEdgeViolation } from '@pentagate/protocol';
-import t from 'tap';
+import {
+  type EdgeViolationCode,
+  type Intent,
+  type RobotProfile,
+  hasEdgeViolation,
+} from '@pentagate/protocol';
+import t, { type Test } from 'tap';
 import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
 import {
   HOME,
   T0,
   armIntent,
+  armProfile,
   baseIntent,
   baseProfile,
   feedHealthy,
@@ -20,22 +26,24 @@ import {
   proximity,
 } from './fixtures.js';
 
-/** A base driving +x from x = 5 for 2 s at 0.5 m/s: its path is clear of pillar-1 at x = 10. */
-function drivingBase() {
-  const setup = makeGate(baseProfile());
+/** A gate fed healthy telemetry that signed `intent` on `profile` at T0. */
+function signedMotion(profile: RobotProfile, intent: Intent) {
+  const setup = makeGate(profile);
   feedHealthy(setup.gate, setup.profile);
-  const signed = setup.gate.trapAndSign(baseIntent(), T0);
+  const signed = setup.gate.trapAndSign(intent, T0);
   if (signed.kind !== 'signed') throw new Error(JSON.stringify(signed.verdict.violations));
   return setup;
 }
 
-/** The UR5e arm running the fixtures' 20-point move, signed at T0. */
-function movingArm() {
-  const setup = makeGate();
-  feedHealthy(setup.gate, setup.profile);
-  const signed = setup.gate.trapAndSign(armIntent(), T0);
-  if (signed.kind !== 'signed') throw new Error(JSON.stringify(signed.verdict.violations));
-  return setup;
+/** A base driving +x from x = 5 for 2 s at 0.5 m/s: its path is clear of pillar-1 at x = 10. */
+const drivingBase = () => signedMotion(baseProfile(), baseIntent());
+
+/** The UR5e arm running the fixtures' 20-point move. */
+const movingArm = () => signedMotion(armProfile(), armIntent());
+
+/** `violations` name `code` (the message lists them all when they do not). */
+function names(t: Test, violations: readonly string[] | undefined, code: EdgeViolationCode): void {
+  t.ok(hasEdgeViolation(violations ?? [], code), `${code} in ${String(violations)}`);
 }
 
 t.test(
@@ -51,10 +59,7 @@ t.test(
     const due = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
     const stopped = gate.monitor(due);
     t.equal(stopped?.stop.setpoints.kind, 'stop', 'the monitor tick sweeps it');
-    t.ok(
-      hasEdgeViolation(stopped?.verdict.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'),
-      String(stopped?.verdict.violations),
-    );
+    names(t, stopped?.verdict.violations, 'INVARIANT.KEEP_OUT_PATH');
   },
 );
 
@@ -67,7 +72,7 @@ t.test('every frame is swept once the period has passed since the last sweep', a
   t.equal(gate.ingestTelemetry(pose(profile.robotId, skipped, 9.3), skipped).stop, undefined);
   const swept = at + MONITOR_PATH_SWEEP_PERIOD_MS;
   const outcome = gate.ingestTelemetry(pose(profile.robotId, swept, 9.3), swept);
-  t.ok(hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.KEEP_OUT_PATH'));
+  names(t, outcome.verdict?.violations, 'INVARIANT.KEEP_OUT_PATH');
 });
 
 t.test('a clock that went back stops the motion at once', async (t) => {
@@ -76,10 +81,7 @@ t.test('a clock that went back stops the motion at once', async (t) => {
   const outcome = gate.ingestTelemetry(pose(profile.robotId, back, 9.3), back);
   t.equal(outcome.stop?.setpoints.kind, 'stop');
   // every frame arrived after the clock's "now", so none is fresh: RISK stops it without waiting for the sweep
-  t.ok(
-    hasEdgeViolation(outcome.verdict?.violations ?? [], 'RISK.STALE_DATA'),
-    String(outcome.verdict?.violations),
-  );
+  names(t, outcome.verdict?.violations, 'RISK.STALE_DATA');
 });
 
 t.test('RISK, measured torque and staleness are checked on every frame in between', async (t) => {
@@ -89,24 +91,18 @@ t.test('RISK, measured torque and staleness are checked on every frame in betwee
     T0 + 1,
   );
   t.equal(person.stop?.setpoints.kind, 'stop', 'a person 1 ms after signing is stopped for at once');
-  t.ok(
-    hasEdgeViolation(person.verdict?.violations ?? [], 'RISK.HUMAN_IN_RADIUS'),
-    String(person.verdict?.violations),
-  );
+  names(t, person.verdict?.violations, 'RISK.HUMAN_IN_RADIUS');
 
   const arm = movingArm();
   const heavy = arm.gate.ingestTelemetry(
     jointState(arm.profile, T0 + 2, undefined, [10, 400, 20, 2, 1, 0.5]),
     T0 + 2,
   );
-  t.ok(
-    hasEdgeViolation(heavy.verdict?.violations ?? [], 'INVARIANT.MEASURED_TORQUE'),
-    String(heavy.verdict?.violations),
-  );
+  names(t, heavy.verdict?.violations, 'INVARIANT.MEASURED_TORQUE');
 
   const stale = drivingBase();
   const late = T0 + 150; // the pose (maxAgeMs 100) went stale; no sweep is due for it to be read
-  t.ok(hasEdgeViolation(stale.gate.monitor(late)?.verdict.violations ?? [], 'INVARIANT.STALE_DATA'));
+  names(t, stale.gate.monitor(late)?.verdict.violations, 'INVARIANT.STALE_DATA');
 });
 
 t.test('a measured joint past its position limit between two sweeps stops the motion', async (t) => {
@@ -115,10 +111,7 @@ t.test('a measured joint past its position limit between two sweeps stops the mo
   const past = HOME.map((q, i) => (i === 2 ? 3.2 : q));
   const outcome = arm.gate.ingestTelemetry(jointState(arm.profile, T0 + 2, past), T0 + 2);
   t.equal(outcome.stop?.setpoints.kind, 'stop');
-  t.ok(
-    hasEdgeViolation(outcome.verdict?.violations ?? [], 'INVARIANT.POSITION_LIMIT'),
-    String(outcome.verdict?.violations),
-  );
+  names(t, outcome.verdict?.violations, 'INVARIANT.POSITION_LIMIT');
 });
 
 t.test('a STOP that RISK makes certain does not wait for a sweep due on the same frame', async (t) => {
@@ -128,7 +121,7 @@ t.test('a STOP that RISK makes certain does not wait for a sweep due on the same
   const due = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
   const person = arm.gate.ingestTelemetry(proximity(arm.profile.robotId, 'proximity-front', due, 0.2), due);
   t.equal(person.stop?.setpoints.kind, 'stop');
-  t.ok(hasEdgeViolation(person.verdict?.violations ?? [], 'RISK.HUMAN_IN_RADIUS'));
+  names(t, person.verdict?.violations, 'RISK.HUMAN_IN_RADIUS');
   t.equal(motion.pathSweptAtMs, T0, 'the sweep due at the same time was not run');
   t.equal(motion.planTailSweeps.tailsSwept, 0, 'nor any part of it');
 
