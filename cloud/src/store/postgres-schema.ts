@@ -3,6 +3,7 @@
  * `audit_head` (one row whose lock orders audit appends across replicas) and `budget_accounts` (one row per
  * agent whose lock serialises budget reservations).
  */
+import { AUDIT_FILTER_COLUMNS_SQL } from './audit/postgres-audit-columns.js';
 import { AGENT_ACCOUNTS_SQL, UNREAD_INDEXES_DROPPED_SQL } from './portable-migrations.js';
 
 export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -121,5 +122,10 @@ CREATE TRIGGER budget_windows_lock_in_order BEFORE INSERT OR UPDATE ON budget_re
   {
     version: 7,
     sql: AGENT_ACCOUNTS_SQL,
+  },
+  {
+    // the console's filter fields as columns the database fills (audit/postgres-audit-columns.ts)
+    version: 8,
+    sql: AUDIT_FILTER_COLUMNS_SQL,
   },
 ];

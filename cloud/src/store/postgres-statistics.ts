@@ -23,13 +23,11 @@ import type { PostgresQuery } from './postgres-query.js';
 /**
  * The tables a decision writes (at most one row each) and reads back through secondary indexes.
  *
- * Not audit_log, though a decision writes one entry there too: its ANALYZE evaluates each of the console's
- * expression indexes (kernel-schema.ts) on every sampled row, parsing the ~4 KB entry as jsonb six times —
- * 660 ms for 3,000 entries, against ~40 ms for the three tables here together. Run at every 10 % of
- * growth, it kept a PostgreSQL backend busy for about half of a propose load's wall time, and each
- * replica ran its own. A decision reads audit_log only by its primary key, which needs no statistics; the
- * console's filters are read through the expression indexes, whose plans audit-events-index.test.ts
- * checks on a log that was never analysed.
+ * Not audit_log, though a decision writes one entry there too. A decision reads it only by its primary key,
+ * which needs no statistics, and the console's filters are read through their indexes, whose plans
+ * audit-events-index.test.ts checks on a log that was never analysed. (When those were expression indexes,
+ * its ANALYZE parsed every sampled ~4 KB entry once per expression: 660 ms for 3,000 entries, against
+ * ~40 ms for the three tables here together, and each replica ran its own.)
  */
 export const DECISION_TABLES = ['call_history', 'budget_reservations', 'decisions'] as const;
 

@@ -6,14 +6,23 @@
  * the plan shows whether the index can serve the query at all). And every combination of filters returns
  * exactly the entries a filter over the whole log in memory returns, in order.
  */
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
-import { postgresAuditEventsQuery, sqliteAuditEventsQuery } from '../../src/store/audit-events-query.js';
+import { encodeAuditEntry } from '../../src/store/audit/audit-leaf.js';
+import {
+  AUDIT_FILTER_COLUMNS,
+  postgresAuditEventsQuery,
+  sqliteAuditEventsQuery,
+} from '../../src/store/audit-events-query.js';
+import { POSTGRES_KERNEL_MIGRATIONS } from '../../src/store/kernel-schema.js';
 import type { AuditEventQuery } from '../../src/store/kernel-store.js';
 import { openKernelStore } from '../../src/store/open-kernel-store.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-schema.js';
+import { PostgresStore } from '../../src/store/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import type { Store } from '../../src/store/store.js';
-import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
+import type { AuditEntryBuilder, Store } from '../../src/store/store.js';
+import { POSTGRES_URL, openTestPostgres, requirePostgres, uniqueSchema } from '../helpers/postgres.js';
 
 type Tap = Test;
 
@@ -80,7 +89,15 @@ function dataOf(i: number): Record<string, unknown> {
   return data;
 }
 
-async function fill(store: Store): Promise<Filled[]> {
+/** Appends one entry, as `Store.appendAudit` does; answers its index. */
+type Append = (build: AuditEntryBuilder) => Promise<{ index: number }>;
+
+const appendTo =
+  (store: Store): Append =>
+  (build) =>
+    store.appendAudit(build);
+
+async function fill(append: Append): Promise<Filled[]> {
   const filled: Filled[] = [];
   for (let i = 0; i < 60; i++) {
     const entry = {
@@ -90,7 +107,7 @@ async function fill(store: Store): Promise<Filled[]> {
       data: dataOf(i),
     };
     const atMs = Date.parse('2026-06-01T00:00:00Z') + i * 1000;
-    const record = await store.appendAudit(AuditLog.builder(entry, atMs));
+    const record = await append(AuditLog.builder(entry, atMs));
     filled.push({ index: record.index, ...entry, atMs });
   }
   return filled;
@@ -198,7 +215,7 @@ t.test('SQLite: audit event pages are index range reads', async (t) => {
   const store = new SqliteStore({ path: ':memory:' });
   t.teardown(() => store.close());
   await openKernelStore(store);
-  const all = await fill(store);
+  const all = await fill(appendTo(store));
   for (const [what, q, index] of QUERIES) {
     const { sql, params } = sqliteAuditEventsQuery(q);
     const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
@@ -211,11 +228,8 @@ t.test('SQLite: audit event pages are index range reads', async (t) => {
   await sameAsInMemory(t, store, all);
 });
 
-t.test('PostgreSQL: audit event pages can be served by the indexes', async (t) => {
-  if (!(await requirePostgres(t))) return;
-  const store = await openTestPostgres(t);
-  await openKernelStore(store);
-  const all = await fill(store);
+/** EXPLAIN of every query in QUERIES names its index and no sequential scan (sequential scans priced out). */
+async function postgresPlans(t: Tap, store: PostgresStore): Promise<void> {
   for (const [what, q, index] of QUERIES) {
     const { sql, params } = postgresAuditEventsQuery(q);
     const plan = await store.transaction(async (c) => {
@@ -226,6 +240,106 @@ t.test('PostgreSQL: audit event pages can be served by the indexes', async (t) =
     t.match(plan, index, `${what}: uses ${index}`);
     t.notMatch(plan, /"Seq Scan"/, `${what}: no sequential scan`);
   }
+}
+
+t.test('PostgreSQL: audit event pages can be served by the indexes', async (t) => {
+  if (!(await requirePostgres(t))) return;
+  const store = await openTestPostgres(t);
+  await openKernelStore(store);
+  const all = await fill(appendTo(store));
+  await postgresPlans(t, store);
   await results(t, store);
   await sameAsInMemory(t, store, all);
 });
+
+t.test('PostgreSQL: the filter columns are what the entry says, whatever the INSERT gave', async (t) => {
+  if (!(await requirePostgres(t))) return;
+  const store = await openTestPostgres(t);
+  await openKernelStore(store);
+  await fill(appendTo(store));
+  const columns = AUDIT_FILTER_COLUMNS.map((c) => c.column).join(', ');
+  const rows = await store.queryRows(`SELECT entry, ${columns} FROM audit_log ORDER BY idx`);
+  t.equal(rows.length, 60);
+  const fieldOf = (entry: Record<string, unknown>, path: readonly string[]): unknown =>
+    path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], entry) ?? null;
+  const mismatched = rows.filter((row) => {
+    const entry = JSON.parse(String(row.entry)) as Record<string, unknown>;
+    return AUDIT_FILTER_COLUMNS.some((c) => row[c.column] !== fieldOf(entry, c.path));
+  });
+  t.same(mismatched, [], 'every column holds its field of the entry (null where the entry has none)');
+  // A writer naming another tenant in the column files nothing under it: the trigger sets every column.
+  await store.transaction(async (c) => {
+    const idx = Number((await c.query('SELECT size FROM audit_head FOR UPDATE')).rows[0].size);
+    const entry = encodeAuditEntry(
+      AuditLog.builder({ type: 'x', tenantId: 'ten-a', actor: 'a', data: {} }, 0)(idx),
+      idx,
+    );
+    await c.query(
+      `INSERT INTO audit_log (idx, entry, leaf_hash, tenant_id, actor) VALUES ($1, $2, $3, 'ten-b', 'forged')`,
+      [idx, entry.text, Buffer.from(entry.leafHash)],
+    );
+    await c.query('UPDATE audit_head SET size = size + 1');
+  });
+  const [last] = await store.queryRows('SELECT tenant_id, actor FROM audit_log ORDER BY idx DESC LIMIT 1');
+  t.same({ ...last }, { tenant_id: 'ten-a', actor: 'a' }, "the entry's own tenant and actor");
+});
+
+t.test(
+  'PostgreSQL: a log written before the filter columns is found through them after the upgrade',
+  async (t) => {
+    if (!(await requirePostgres(t))) return;
+    const schema = uniqueSchema();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    t.teardown(async () => {
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    });
+    await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+    // The schema as the release before the columns left it: platform migrations to 7, kernel ones to 4.
+    const columns = POSTGRES_MIGRATIONS.find((m) => m.sql.includes('audit_log_filter_fields'));
+    if (columns === undefined) throw new Error('no migration adds the audit filter columns');
+    for (const [table, migrations, below] of [
+      ['schema_migrations', POSTGRES_MIGRATIONS, columns.version],
+      ['kernel_schema_migrations', POSTGRES_KERNEL_MIGRATIONS, 5],
+    ] as const) {
+      await client.query(
+        `CREATE TABLE ${table} (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)`,
+      );
+      for (const m of migrations.filter((m) => m.version < below)) {
+        await client.query(m.sql);
+        await client.query(`INSERT INTO ${table} (version, applied_at_ms) VALUES ($1, 1)`, [m.version]);
+      }
+    }
+    // Entries appended by that release: the same INSERT, which knew no columns.
+    let size = 0;
+    const all = await fill(async (build) => {
+      const index = size++;
+      const entry = encodeAuditEntry(build(index), index);
+      await client.query('INSERT INTO audit_log (idx, entry, leaf_hash) VALUES ($1, $2, $3)', [
+        index,
+        entry.text,
+        Buffer.from(entry.leafHash),
+      ]);
+      await client.query('UPDATE audit_head SET size = $1', [size]);
+      return { index };
+    });
+    const store = await PostgresStore.open({ url: POSTGRES_URL, schema });
+    t.teardown(() => store.close());
+    await openKernelStore(store);
+    const [indexes] = await store.queryRows(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE indexdef LIKE '%jsonb%')::int AS parsing
+       FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'audit_log_by_tenant%'`,
+      [schema],
+    );
+    t.same({ ...indexes }, { n: 6, parsing: 0 }, 'the six indexes, none parsing the entry');
+    await postgresPlans(t, store);
+    await results(t, store);
+    await sameAsInMemory(t, store, all);
+    await t.rejects(
+      store.queryRows(`UPDATE audit_log SET tenant_id = 'ten-b' WHERE idx = 0`),
+      /append-only/,
+      'the log is append-only again after the migration',
+    );
+  },
+);
