@@ -46,6 +46,23 @@ export async function openTestPostgres(t: Test, url = POSTGRES_URL): Promise<Pos
   return store;
 }
 
+/**
+ * A client on a fresh schema (its search_path), for a test that builds a database by hand — as an older
+ * release left it, say — before a store opens it (`PostgresStore.open({ url: POSTGRES_URL, schema })`).
+ * The schema is dropped and the client closed when `t` ends.
+ */
+export async function clientOnNewSchema(t: Test): Promise<{ client: pg.Client; schema: string }> {
+  const schema = uniqueSchema();
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  t.teardown(async () => {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+  await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+  return { client, schema };
+}
+
 /** Skips (or, with CI=true, fails) the test when PostgreSQL is unreachable; true when it may run. */
 export async function requirePostgres(t: Test): Promise<boolean> {
   const why = await postgresUnavailable();

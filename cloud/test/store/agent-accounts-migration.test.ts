@@ -8,14 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import t, { type Test } from 'tap';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-schema.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { POSTGRES_URL, requirePostgres, uniqueSchema } from '../helpers/postgres.js';
+import { POSTGRES_URL, clientOnNewSchema, requirePostgres } from '../helpers/postgres.js';
 
 /** Rows as a database before accounts held them: two versions of `bot` (v2 first by id, v1 first by time). */
 const BEFORE = [
@@ -65,14 +64,7 @@ t.test('SQLite: a database from before agent accounts migrates', async (t) => {
 
 t.test('PostgreSQL: a schema from before agent accounts migrates', async (t) => {
   if (!(await requirePostgres(t))) return;
-  const schema = uniqueSchema();
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  t.teardown(async () => {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
-  await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+  const { client, schema } = await clientOnNewSchema(t);
   await client.query(
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)',
   );

@@ -6,7 +6,6 @@
  * the plan shows whether the index can serve the query at all). And every combination of filters returns
  * exactly the entries a filter over the whole log in memory returns, in order.
  */
-import pg from 'pg';
 import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { encodeAuditEntry } from '../../src/store/audit/audit-leaf.js';
@@ -22,7 +21,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-schema.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { AuditEntryBuilder, Store } from '../../src/store/store.js';
-import { POSTGRES_URL, openTestPostgres, requirePostgres, uniqueSchema } from '../helpers/postgres.js';
+import { POSTGRES_URL, clientOnNewSchema, openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 type Tap = Test;
 
@@ -288,14 +287,7 @@ t.test(
   'PostgreSQL: a log written before the filter columns is found through them after the upgrade',
   async (t) => {
     if (!(await requirePostgres(t))) return;
-    const schema = uniqueSchema();
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    t.teardown(async () => {
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    });
-    await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+    const { client, schema } = await clientOnNewSchema(t);
     // The schema as the release before the columns left it: platform migrations to 7, kernel ones to 4.
     const columns = POSTGRES_MIGRATIONS.find((m) => m.sql.includes('audit_log_filter_fields'));
     if (columns === undefined) throw new Error('no migration adds the audit filter columns');
