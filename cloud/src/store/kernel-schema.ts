@@ -52,9 +52,14 @@ CREATE INDEX IF NOT EXISTS audit_log_by_tenant_type
 function filterFieldIndexes(field: (path: readonly string[]) => string): string {
   return EITHER_FIELD_PATHS.map(
     (path) =>
-      `CREATE INDEX IF NOT EXISTS audit_log_by_tenant_${path.join('_').toLowerCase()}
+      `CREATE INDEX IF NOT EXISTS ${filterFieldIndexName(path)}
   ON audit_log (${field(['tenantId'])}, ${field(path)}, idx) WHERE ${field(path)} IS NOT NULL;`,
   ).join('\n');
+}
+
+/** The index of one agent or proposal field (filterFieldIndexes). */
+function filterFieldIndexName(path: readonly string[]): string {
+  return `audit_log_by_tenant_${path.join('_').toLowerCase()}`;
 }
 
 /**
@@ -65,7 +70,7 @@ function filterFieldIndexes(field: (path: readonly string[]) => string): string 
 const POSTGRES_AUDIT_INDEXES_ON_COLUMNS = `
 DROP INDEX IF EXISTS audit_log_by_tenant;
 DROP INDEX IF EXISTS audit_log_by_tenant_type;
-${EITHER_FIELD_PATHS.map((path) => `DROP INDEX IF EXISTS audit_log_by_tenant_${path.join('_').toLowerCase()};`).join('\n')}
+${EITHER_FIELD_PATHS.map((path) => `DROP INDEX IF EXISTS ${filterFieldIndexName(path)};`).join('\n')}
 CREATE INDEX audit_log_by_tenant ON audit_log (${postgresAuditField(['tenantId'])}, idx);
 CREATE INDEX audit_log_by_tenant_type ON audit_log (${postgresAuditField(['tenantId'])}, ${postgresAuditField(['type'])}, idx);
 ${filterFieldIndexes(postgresAuditField)}
