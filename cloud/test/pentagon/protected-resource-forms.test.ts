@@ -26,6 +26,24 @@ t.test('every form of a protected path is refused', async (t) => {
     '~/../../etc/passwd',
     '../../../etc/passwd',
     ' policy:tenant-1/main',
+    // a tool that percent-decodes its path (a storage API, an HTTP file server) opens these as /etc/passwd
+    '/%65tc/passwd',
+    '/srv/%2e%2e/etc/passwd',
+    '%2Fetc%2Fpasswd',
+    '%252Fetc%252Fpasswd', // encoded twice
+    'app/%2eenv',
+    'policy%3Atenant-1',
+    // proc(5): /proc/<pid>/root links to `/`; what follows /proc/<pid>/cwd is relative to an unknown directory
+    '/proc/self/root/etc/passwd',
+    '/proc/1/root/etc/shadow',
+    '/proc/thread-self/root//etc/',
+    '/proc/self/cwd/../../../etc/passwd',
+    // Windows: a drive or device prefix, and the trailing dots and spaces Win32 drops from a name
+    'C:/../etc/passwd',
+    'C:\\etc\\passwd',
+    '\\\\?\\C:\\etc\\passwd',
+    'app/.env.',
+    'app/.env . ',
   ]) {
     const v = verdictFor(path);
     t.equal(v.status, 'DENY', JSON.stringify(path));
@@ -43,7 +61,10 @@ t.test('paths outside the protected patterns still pass', async (t) => {
     '../srv/data.csv',
     'file://fileserver/etc/passwd', // another host's file, not this one
     'file://etc/passwd', // the host `etc`, path /passwd
-    '/%65tc/passwd', // not a URL: the file system would not decode it
+    'reports/Q1%20summary%2Epdf', // decoded, still not protected
+    'C:/Users/me/notes.txt',
+    '/proc/self/status',
+    'release-1.2.',
     'policy-notes.txt',
   ]) {
     t.equal(verdictFor(path).status, 'ALLOW', JSON.stringify(path));
