@@ -188,6 +188,12 @@ interface TenantNeedle {
   /** The phrase the needle was made from, to notice a pattern changed in place. */
   phrase: string;
   needle: string;
+  /**
+   * The phrase's words with any run of other characters, or none, between them: a tenant's code phrase
+   * split by a line break, `-`, `_` or run together (`acme\noverride code`, `acme_override_code`) reads the
+   * same to a model. Undefined for a one-word phrase, which `needle` already finds.
+   */
+  spread: RegExp | undefined;
 }
 const needlesByPatterns = new WeakMap<readonly TenantPattern[], TenantNeedle[]>();
 
@@ -204,13 +210,50 @@ function tenantNeedles(tenant: readonly TenantPattern[]): readonly TenantNeedle[
   ) {
     return cached;
   }
-  const needles = tenant.map((p) => ({
-    p,
-    phrase: p.phrase,
-    needle: p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' '),
-  }));
+  const needles = tenant.map((p) => {
+    const needle = p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+    const words = needle.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+    const spread =
+      words.length > 1
+        ? new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]*'), 'u')
+        : undefined;
+    return { p, phrase: p.phrase, needle, spread };
+  });
   needlesByPatterns.set(tenant, needles);
   return needles;
+}
+
+/** Where a tenant phrase occurs in `text` (as written, or spread: TenantNeedle.spread), if it does. */
+function phraseAt(n: TenantNeedle, text: string): { index: number; length: number } | undefined {
+  const at = text.indexOf(n.needle);
+  if (at >= 0) return { index: at, length: n.needle.length };
+  const m = n.spread?.exec(text);
+  return m ? { index: m.index, length: m[0].length } : undefined;
+}
+
+/** The tenant's own phrases (policy `injection.extraPatterns`) in a field's views, one finding each. */
+function findTenantPhrases(
+  needles: readonly TenantNeedle[],
+  views: { plain: string; skeleton: string },
+  field: string,
+  found: Map<string, InjectionFinding>,
+): void {
+  for (const n of needles) {
+    const ruleId = `tenant.${n.p.id}`;
+    if (found.has(ruleId)) continue;
+    for (const text of [views.plain, views.skeleton]) {
+      const at = phraseAt(n, text);
+      if (!at) continue;
+      found.set(ruleId, {
+        ruleId,
+        category: 'tenant-pattern',
+        weight: n.p.weight,
+        field,
+        excerpt: excerptOf(text, at.index, at.length),
+      });
+      break;
+    }
+  }
 }
 
 export function scanText(
@@ -233,19 +276,8 @@ export function scanText(
   const found = new Map<string, InjectionFinding>();
   const { views, tagViews, payloads } = prepared ?? prepareText(raw);
   runRules(views, field, '', found);
-  for (const { p, needle } of tenantNeedles(tenant)) {
-    const at = views.plain.indexOf(needle);
-    const atSkeleton = at >= 0 ? at : views.skeleton.indexOf(needle);
-    if (atSkeleton >= 0) {
-      found.set(`tenant.${p.id}`, {
-        ruleId: `tenant.${p.id}`,
-        category: 'tenant-pattern',
-        weight: p.weight,
-        field,
-        excerpt: excerptOf(at >= 0 ? views.plain : views.skeleton, atSkeleton, needle.length),
-      });
-    }
-  }
+  const needles = tenantNeedles(tenant);
+  findTenantPhrases(needles, views, field, found);
   const signal = (ruleId: string, weight: number, excerpt: string) =>
     found.set(ruleId, { ruleId, category: 'encoding-smuggling', weight, field, excerpt });
   if (views.invisibleCount > 0)
@@ -260,11 +292,15 @@ export function scanText(
     signal('encoding.mixed-script', 0.35, `${views.mixedScriptWords} words mixing Latin with Cyrillic/Greek`);
   if (views.tagText.length > 0) {
     signal('encoding.unicode-tags', 0.6, `hidden tag text: ${oneLine(views.tagText, 80)}`);
-    if (tagViews !== undefined) runRules(tagViews, field, '@unicode-tags', found);
+    if (tagViews !== undefined) {
+      runRules(tagViews, field, '@unicode-tags', found);
+      findTenantPhrases(needles, tagViews, field, found);
+    }
   }
   for (const payload of payloads) {
     const before = found.size;
     runRules(payload.views, field, `@${payload.encoding}`, found);
+    findTenantPhrases(needles, payload.views, field, found);
     if (found.size > before)
       signal(`encoding.encoded-instructions@${payload.encoding}`, 0.3, oneLine(payload.text, 80));
   }
