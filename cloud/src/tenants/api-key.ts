@@ -13,7 +13,13 @@ export const API_KEY_PREFIX = 'pgk_';
 /** `pgk_` + 43 base64url characters. */
 export const API_KEY_PATTERN = /^pgk_[A-Za-z0-9_-]{43}$/;
 
-const API_KEYS_IN_TEXT = /pgk_[A-Za-z0-9_-]{43}/g;
+/**
+ * A key in text, each of its characters written as itself or percent-encoded (RFC 3986 §2.1: `pgk%5F…`, or
+ * every byte `%70%67%6B…`), as a client that encodes its own URL writes it; masking a little more than a key
+ * (any `%XX` counted as one of its characters) costs nothing.
+ */
+const KEY_UNIT = '(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2})';
+const API_KEYS_IN_TEXT = new RegExp(`(?:p|%70)(?:g|%67)(?:k|%6[Bb])(?:_|%5[Ff])${KEY_UNIT}{43}`, 'g');
 
 /**
  * `text` with every API key in it masked. A client that puts its key in a URL (`?key=pgk_…`, a path) would

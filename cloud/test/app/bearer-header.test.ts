@@ -158,6 +158,34 @@ t.test('a key a client puts in the URL is masked in the server log and in refusa
   );
 });
 
+t.test('a key the client percent-encoded is masked as well', async (t) => {
+  const lines: string[] = [];
+  const cloud = await testCloud(t, { logger: 'info', logStream: { write: (line) => void lines.push(line) } });
+  const leaked = cloud.a.keys.admin;
+  const secret = leaked.slice('pgk_'.length);
+  const everyByte = [...leaked].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+  const before = await cloud.store.auditSize();
+  for (const written of [`pgk%5F${secret}`, `pgk%5f${secret}`, everyByte, everyByte.toLowerCase()]) {
+    const res = await cloud.app.inject({
+      method: 'GET',
+      url: `/api/v1/nope/${written}`,
+      headers: bearer(cloud.a.keys.auditor),
+    });
+    t.equal(res.statusCode, 404, written);
+    t.notMatch(res.body, written, 'the answer does not repeat it');
+  }
+  const entries = await cloud.store.auditEntries(before, await cloud.store.auditSize());
+  t.equal(entries.length, 4, 'each 404 is a refusal record');
+  const records = JSON.stringify(entries.map((e) => e.entry));
+  t.ok(lines.length > 0, 'the requests were logged');
+  // the 43 characters after the prefix, in any of the forms sent, appear nowhere
+  for (const text of [records, ...lines]) {
+    t.notOk(text.includes(secret), 'not in clear');
+    t.notOk(text.toLowerCase().includes(everyByte.slice(12).toLowerCase()), 'nor percent-encoded');
+  }
+  t.match(records, 'pgk_[redacted]', 'the refusals name what was sent, masked');
+});
+
 t.test('a key sent as a path parameter is masked where a refusal quotes it', async (t) => {
   const cloud = await testCloud(t);
   const leaked = cloud.a.keys.admin;
