@@ -4,9 +4,12 @@
  * with ECONOMY.BUDGET_EXCEEDED and a remediation computed from the ledger as it stood under the lock.
  */
 import type { PentagonVerdict } from '../pentagon/index.js';
-import { amount, budgetRemedy, exceedingAmounts } from '../pentagon/violation.js';
+import { amount, budgetRemedy, exceedingAmounts, finding, toViolation } from '../pentagon/violation.js';
 import type { LedgerTotals } from '../store/records.js';
 import type { ReservationRequest } from '../store/store.js';
+
+/** The arbitration source of the veto: the store's reservation, not an evaluated rule. */
+const RACE_SOURCE = 'tier3.economic/reservation';
 
 export function lostBudgetRace(
   verdict: PentagonVerdict,
@@ -18,14 +21,20 @@ export function lostBudgetRace(
   const message =
     `spend ${shown.spend} exceeds the remaining budget ${shown.remaining} ` +
     '(concurrent calls reserved the rest)';
+  const remedy = budgetRemedy('spend_amount', remaining, amount(remaining));
   const { tier1, tier2, tier3 } = verdict.tiers;
   return {
     ...verdict,
     approved: false,
     status: 'DENY',
     reason: `vetoed: ${message}`,
-    violations: [...verdict.violations, { code: 'ECONOMY.BUDGET_EXCEEDED', vertex: 'ECONOMY', message }],
-    remediation: [...verdict.remediation, budgetRemedy('spend_amount', remaining, amount(remaining))],
+    // worded as every other violation is (`<CODE>: <detail>`, toViolation), so a client reading the code
+    // from the `violations` strings finds it here too
+    violations: [
+      ...verdict.violations,
+      toViolation(finding('ECONOMY.BUDGET_EXCEEDED', message, remedy, RACE_SOURCE)),
+    ],
+    remediation: [...verdict.remediation, remedy],
     reserveAmount: 0,
     tiers: {
       tier1,
@@ -36,9 +45,9 @@ export function lostBudgetRace(
           status: 'DENY',
           effects: [
             ...tier2.arbitration.effects,
-            { source: 'tier3.economic/reservation', effect: 'deny', code: 'ECONOMY.BUDGET_EXCEEDED' },
+            { source: RACE_SOURCE, effect: 'deny', code: 'ECONOMY.BUDGET_EXCEEDED' },
           ],
-          decidedBy: 'tier3.economic/reservation',
+          decidedBy: RACE_SOURCE,
         },
       },
       tier3: {

@@ -49,9 +49,13 @@ async function race(
   if (expectStoreVetoes) {
     t.ok(
       bodies.every(
-        (b) => b.approved || b.violations.some((v: string) => /concurrent calls reserved the rest/.test(v)),
+        (b) =>
+          b.approved ||
+          b.violations.some((v: string) =>
+            /^ECONOMY\.BUDGET_EXCEEDED: .*concurrent calls reserved the rest/.test(v),
+          ),
       ),
-      'every veto came from the store refusing the reservation, not from evaluation',
+      'every veto came from the store refusing the reservation, not from evaluation, worded `<CODE>: <detail>`',
     );
   }
   const agent = await store.findAgentByLobe(tenantId, lobe);
