@@ -21,6 +21,7 @@ import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
+import { requireOneHost } from './host-header.js';
 import { closeSilentConnections } from './silent-connections.js';
 import { type CorsHeaders, corsOriginOf, registerCors } from './cors.js';
 import type { CloudContext } from './context.js';
@@ -152,7 +153,12 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     // its socket for ever.
     requestTimeout,
     // Given to Node too, so its header time-out (min(60 s, this)) never outlasts the whole request's.
-    http: { requestTimeout, connectionsCheckingInterval: timeoutCheckIntervalMs(requestTimeout) },
+    // requireHostHeader: a missing Host is answered by requireOneHost, in the documented format
+    http: {
+      requestTimeout,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(requestTimeout),
+      requireHostHeader: false,
+    },
     logger: options.logger
       ? {
           level,
@@ -173,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   });
   reportError = (err) => app.log.error({ err }, 'refusal records could not be written');
   closeSilentConnections(app.server, requestTimeout);
+  requireOneHost(app);
 
   // Start-up writes: key metadata (a `key` audit entry per key first seen) and the default policy.
   for (const record of signingKeyRecords(keys, nowMs())) {

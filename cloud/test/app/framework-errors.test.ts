@@ -86,6 +86,18 @@ t.test('framework errors use the documented error format on the wire', async (t)
       message: /not valid HTTP/,
     },
     {
+      name: 'an HTTP/1.1 request with no Host (RFC 9112 §3.2; Node would answer an empty 400)',
+      request: 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n',
+      code: 'INVALID_HEADERS',
+      message: /must carry a Host header/,
+    },
+    {
+      name: 'two Host headers (RFC 9112 §3.2)',
+      request: get('/healthz', 'Host: y\r\n'),
+      code: 'INVALID_HEADERS',
+      message: /expected one Host header, got 2/,
+    },
+    {
       name: 'an unknown route',
       request: get('/api/v1/nothing'),
       code: 'NOT_FOUND',
@@ -110,6 +122,8 @@ t.test('framework errors use the documented error format on the wire', async (t)
     'PUT /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
   );
   t.match(method.headers, /\r\nallow: GET, HEAD/i, '405 lists the allowed methods');
+  const http10 = await raw(port, 'GET /healthz HTTP/1.0\r\n\r\n');
+  t.equal(http10.status, 200, 'HTTP/1.0 has no Host requirement');
 });
 
 /** Sends `head` and `partialBody` and keeps the connection open; resolves with what the server sends. */
