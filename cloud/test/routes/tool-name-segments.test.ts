@@ -9,7 +9,8 @@ import { registerLobe, selfCorrectBody, transferCall } from '../helpers/cloud-ap
 import { kernelCloud, post } from '../kernel/kernel-helpers.js';
 
 const DOT_FORMS = ['os.exec/../os.exec', 'os.exec/', 'os.exec/.', 'tools//os.exec', 'x/./os.exec', 'x/..'];
-const FINE = ['fs/write', 'crm:update', 'mcp/files/.hidden', 'a.b/c..d'];
+// `_internal_search`: function-calling APIs (`^[a-zA-Z0-9_-]{1,64}$`) and MCP allow a leading `_`
+const FINE = ['fs/write', 'crm:update', 'mcp/files/.hidden', 'a.b/c..d', '_internal_search'];
 
 t.test('propose and selfcorrect refuse a tool name with a dot or empty segment', async (t) => {
   const cloud = await kernelCloud(t);

@@ -18,7 +18,8 @@ export const MAX_SPEND_AMOUNT = 1e15;
 export const MAX_TOOL_CALL_ID_LENGTH = 256;
 
 /**
- * A tool name: `payments.transfer`, `fs/write`, `crm:update` — letters, digits and `._:/-`. Its `/` segments
+ * A tool name: `payments.transfer`, `fs/write`, `crm:update`, `_internal_search` — letters, digits and
+ * `._:/-`, starting with a letter, a digit or `_` (function-calling APIs and MCP allow a leading `_`). Its `/` segments
  * are neither empty nor `.` or `..`, and it does not end in `/`: a tool router that reads the name as a path
  * (`server/tool`, an HTTP route) would resolve `os.exec/../os.exec` or `os.exec/` to `os.exec`, a name the
  * policy's globs never saw.
@@ -26,7 +27,7 @@ export const MAX_TOOL_CALL_ID_LENGTH = 256;
 export const ToolNameSchema = Type.String({
   minLength: 1,
   maxLength: 128,
-  pattern: '^(?!.*//)(?!.*/$)(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9][A-Za-z0-9._:/-]*$',
+  pattern: '^(?!.*//)(?!.*/$)(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9_][A-Za-z0-9._:/-]*$',
 });
 
 /** A region code as the tenant's policy names them (`EU`, `US-CA`, `eu-west-1`). */
