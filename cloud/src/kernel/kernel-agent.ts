@@ -30,7 +30,7 @@ export interface FirstContact {
 }
 
 /**
- * The tenant's agent of `agentId`, if any, after checking that the caller's key may act as it: an agent met
+ * The tenant's agent of `agentId` (its id, its name's identifier, or its lobe name), if any, after checking that the caller's key may act as it: an agent met
  * here is named by its id, and that is the name a bound key must hold (AGENT_FORBIDDEN otherwise).
  */
 export async function knownAgentOfKey(
@@ -40,7 +40,12 @@ export async function knownAgentOfKey(
   field: string,
 ): Promise<AgentRecord | undefined> {
   // any printable name is a reference; its record has an identifier made from it (agent-reference.ts)
-  const known = await k.cloud.store.findAgentById(caller.tenantId, agentRecordId(agentId));
+  const store = k.cloud.store;
+  const known =
+    (await store.findAgentById(caller.tenantId, agentRecordId(agentId))) ??
+    // a client of the specification knows its agent by the lobe_name registration returned (§2.2): that
+    // agent, never a new one of the same name whose lobe would collide with it
+    (await store.findAgentByLobe(caller.tenantId, agentId));
   requireAgentOfKey(caller, known?.name ?? agentId, field);
   return known;
 }
@@ -71,7 +76,8 @@ export async function agentOnFirstContact(
     const path = dottedPath(contact.field);
     throw new ApiError(
       'INVALID_BODY',
-      // a client of the specification knows the agent by its agent_name and lobe_name (§2.2); agent_id is ours
+      // only when a lobe of this name was registered while this agent was being met (the look-up above
+      // resolves an existing one)
       `${path}: ${JSON.stringify(contact.agentId)} is the lobe name of another agent of your tenant; name that agent by its agent_name, or the agent_id its registration returned`,
       { issues: [{ path: contact.field, message: 'the lobe name of another agent of this tenant' }] },
     );

@@ -270,12 +270,21 @@ t.test(
 t.test('bad input is a 4xx naming the problem', async (t) => {
   const c = await kernelCloud(t);
   const lobe = await registerLobe(c, c.a, 'billing-agent');
-  const taken = await post(c, c.a.keys.agent, AUTHORIZE, ledgerWrite(1, lobe));
-  t.equal(taken.statusCode, 400, "an agentId that is another agent's lobe name is refused");
-  t.match(taken.json().error.message, /lobe name of another agent/);
-  // the specification's registration result names the lobe, not the agent_id beside it: the way out is
-  // named in the caller's own words too
-  t.match(taken.json().error.message, /its agent_name, or the agent_id its registration returned/);
+  const byLobe = await post(c, c.a.keys.agent, AUTHORIZE, ledgerWrite(1, lobe));
+  t.equal(byLobe.statusCode, 200, "an agentId that is a registered lobe name is that lobe's agent");
+  const registered = await c.store.findAgentByLobe(c.a.id, lobe);
+  const [entry] = (await c.store.auditEntries(0, await c.store.auditSize()))
+    .map((a) => a.entry)
+    .filter(
+      (e) =>
+        e.type === 'decision' && (e.data as { proposalId?: string }).proposalId === byLobe.json().proposalId,
+    );
+  t.equal(
+    (entry?.data as { agentId?: string } | undefined)?.agentId,
+    registered!.id,
+    'decided as the registered agent',
+  );
+  t.equal(await c.store.findAgentById(c.a.id, lobe), undefined, 'no second agent named by the lobe');
   const wrongType = await post(c, c.a.keys.agent, AUTHORIZE, {
     ...ledgerWrite(1),
     type: 'ledger:delete',

@@ -173,6 +173,26 @@ function behaviours(name: string, open: Opener): void {
       t.equal(await cloud.store.findAgentByLobe(cloud.a.id, 'billing-agent-2@1.0.0'), undefined);
     });
 
+    t.test('selfcorrect names a registered agent by its lobe_name too, and the binding holds', async (t) => {
+      const cloud = await open(t);
+      if (!cloud) return;
+      const lobe = await lobeOf(cloud, cloud.a.keys.agent, 'billing-agent', '1.0.0');
+      const agent = await cloud.store.findAgentByLobe(cloud.a.id, lobe);
+      const res = await post(cloud, cloud.a.keys.agent, '/api/v1/selfcorrect', selfCorrectBody(lobe, 400));
+      t.equal(res.statusCode, 200, 'answered, not refused as a clash of names');
+      t.equal(res.json().type, 'SERVICE_GOVERNANCE_CLEARED');
+      t.equal(await reservedTotal(cloud, [agent!.accountId]), 400, "spent from the lobe's agent's budget");
+      t.equal(
+        await cloud.store.findAgentById(cloud.a.id, lobe),
+        undefined,
+        'no agent was registered by the lobe',
+      );
+      const other = await boundKey(cloud, 'treasury-agent');
+      const refused = await post(cloud, other, '/api/v1/selfcorrect', selfCorrectBody(lobe, 10));
+      t.equal(refused.statusCode, 403);
+      t.equal(errorOf(refused.json()).code, 'AGENT_FORBIDDEN', "another agent's bound key may not use it");
+    });
+
     t.test('a key bound to one agent self-corrects only as that agent', async (t) => {
       const cloud = await open(t);
       if (!cloud) return;
