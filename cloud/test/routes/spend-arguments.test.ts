@@ -65,6 +65,31 @@ t.test('propose: a small transfer reserves its amount, not the declared 0', asyn
   t.match(second.violations.join('\n'), /ECONOMY\.BUDGET_EXCEEDED/);
 });
 
+t.test('propose: the amount argument counts in any letter case, the largest winning', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const pay = (args: Record<string, unknown>, memo: string) =>
+    post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', memo, ...args } }),
+    );
+  // first: three denials of one tool are probing (the example policy's metabolic rule)
+  t.equal((await pay({ amount: 10 }, 'd')).json().approved, true, 'the plain argument passes');
+  const hidden = (await pay({ Amount: 50_000, amount: 1 }, 'a')).json();
+  t.equal(hidden.approved, false, 'an `Amount` of 50 000 beside an `amount` of 1 is not a spend of 1');
+  t.match(hidden.violations.join('\n'), /ECONOMY\.BUDGET_EXCEEDED: spend 50000 exceeds/);
+  const upper = (await pay({ AMOUNT: 5_000 }, 'b')).json();
+  t.match(upper.violations.join('\n'), /ECONOMY\.BUDGET_EXCEEDED: spend 5000 exceeds/, 'alone too');
+  const text = (await pay({ Amount: 'lots', amount: 10 }, 'c')).json();
+  t.match(
+    text.violations.join('\n'),
+    /ECONOMY\.SPEND_ARGUMENT_INVALID: .* got "lots"/,
+    'a variant that is no number refuses',
+  );
+});
+
 t.test('propose: a payments call whose amount is missing or not a number is refused', async (t) => {
   const cloud = await kernelCloud(t);
   const lobe = await registerLobe(cloud, cloud.a);

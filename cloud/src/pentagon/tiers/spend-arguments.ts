@@ -19,13 +19,20 @@ export interface SpendResult {
   findings: RuleFinding[];
 }
 
-function own(object: unknown, name: string): unknown {
-  return typeof object === 'object' &&
-    object !== null &&
-    !Array.isArray(object) &&
-    Object.hasOwn(object, name)
-    ? (object as Record<string, unknown>)[name]
-    : undefined;
+/**
+ * The values of `object`'s own members named `name` in any letter case: a tool (or the JSON binding in
+ * front of it) that reads `Amount` for `amount` would otherwise spend an `Amount` of 50 000 beside an
+ * `amount` of 1 that the gate counted. Every such member counts (the larger wins), so a variant can only
+ * add spend or, when it is not a number, refuse the call.
+ */
+function membersNamed(object: unknown, name: string): unknown[] {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return [];
+  const lower = name.toLowerCase();
+  const values: unknown[] = [];
+  for (const key of Object.keys(object)) {
+    if (key.toLowerCase() === lower) values.push((object as Record<string, unknown>)[key]);
+  }
+  return values;
 }
 
 /** A spend the gates can count: a finite number >= 0 (also the kernel's check of a declared spendAmount). */
@@ -34,10 +41,11 @@ export const isSpend = (v: unknown): v is number => typeof v === 'number' && Num
 /**
  * The argument's values: top level (the agent routes' `arguments`, a kernel payload), and inside a nested
  * `arguments` object — where a kernel `tool:invoke` that copies the agent routes' shape
- * (`{ tool, arguments: { … } }`) carries it. Both count (the larger wins), so nesting can only add spend.
+ * (`{ tool, arguments: { … } }`) carries it. All count (the larger wins), so nesting can only add spend.
  */
 function valuesOf(args: Record<string, unknown>, name: string): unknown[] {
-  return [own(args, name), own(own(args, 'arguments'), name)].filter((v) => v !== undefined);
+  const nested = membersNamed(args, 'arguments').flatMap((inner) => membersNamed(inner, name));
+  return [...membersNamed(args, name), ...nested];
 }
 
 export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction): SpendResult {
