@@ -29,6 +29,7 @@ import {
 } from './own-recording.js';
 import { inLogTimeOrder, REORDER_WINDOW_NS } from './log-time-order.js';
 import { MeasuredChecks } from './measured-checks.js';
+import { missingMessages, recordedCounts } from './recorded-counts.js';
 import { readRecording } from './recording-reader.js';
 import type { RecordedItem } from './rosbag-reader.js';
 import { type FirstEvent, type ReplaySummary, VERTICES, type VertexName } from './replay-summary.js';
@@ -345,6 +346,24 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     warn(
       `${order.late} messages were stored more than ${Number(REORDER_WINDOW_NS / NS_PER_MS) / 1000} s of log time after later ones: replayed at the latest time seen, not in log-time order as ros2 bag play would (logTimeBackwards); verdicts near them may differ`,
     );
+  }
+  // A topic claims its source with its first decoded message: one none of whose messages decoded fed nothing,
+  // whatever its plan said (a profile's intent topic whose messages are of another type, say).
+  for (const [key, count] of topicCounts) {
+    const plan = plans.get(key);
+    if (plan?.kind !== 'bound' || claimed.has(key) || count.messages === 0) continue;
+    count.boundTo = `nothing: none of its ${count.messages} messages decoded`;
+    warn(
+      `${count.topic} [${count.type}]: none of its ${count.messages} messages decoded, so it fed nothing (see skipped: decode-failed); the gates that need it fail closed (MISSING_DATA)`,
+    );
+  }
+  const recorded = summary.error === undefined ? await recordedCounts(options.bagPath) : undefined;
+  if (recorded) {
+    const byTopic = new Map<string, number>();
+    for (const c of topicCounts.values()) byTopic.set(c.topic, (byTopic.get(c.topic) ?? 0) + c.messages);
+    // an error, not a warning: exit 2, "could not be read to its end" — the summary of what was read still printed
+    const missing = missingMessages(recorded, summary.messages.total, byTopic);
+    if (missing !== undefined) summary.error = missing;
   }
   await Promise.all(pending);
   summary.durationMs =

@@ -5,10 +5,12 @@
  * Humble, no message_definitions; schema 4 with them) and MCAP with lz4 chunks — replayed through the gates;
  * truncated and corrupt ones fail with a clear error and never yield a signature.
  */
+import { copyFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McapStreamReader } from '@mcap/core';
+import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { readRecording } from '../../src/mcap/recording-reader.js';
 import { replayRecording } from '../../src/mcap/replay.js';
@@ -174,4 +176,53 @@ t.test('truncated and corrupt sqlite3 bags: a clear error, no signature', async 
     b.error ?? JSON.stringify(b.skipped),
   );
   t.equal(b.verdicts.byOutcome.signed ?? 0, 0, 'nothing is signed from a corrupt bag');
+});
+
+t.test(
+  'a bag that holds fewer messages than its metadata.yaml records is not a complete replay',
+  async (t) => {
+    const source = join(VECTORS, 'rosbag2_py/test/resources/sqlite3/talker');
+    const whole = await replayScene(source);
+    t.equal(whole.error, undefined, 'the bag as recorded: 20 of 20 messages');
+    t.equal(whole.messages.total, 20);
+    const dir = t.testdir();
+    for (const f of await readdir(source)) await writeFile(join(dir, f), await readFile(join(source, f)));
+    // rows gone from a readable database: what a .db3 copied without its -wal file, or edited, looks like
+    const db = new Database(join(dir, 'talker.db3'));
+    const removed = db.prepare('DELETE FROM messages WHERE id % 2 = 0').run().changes;
+    db.close();
+    t.ok(removed > 0, `${removed} rows removed`);
+    const short = await replayScene(dir);
+    t.equal(short.messages.total, 20 - removed, 'the rest is read and summarised');
+    t.match(
+      short.error,
+      /metadata\.yaml records 20 messages, \d+ were read \(/,
+      'named as an error (exit 2)',
+    );
+    t.match(short.error, /\/topic \d+ of 10/, 'with the topics that are short');
+  },
+);
+
+t.test("a profile's intent topic none of whose messages decode is said to feed nothing", async (t) => {
+  const dir = t.testdir();
+  const db3 = join(dir, 'wrong.db3');
+  copyFileSync(join(VECTORS, 'rosbag2_py/test/resources/sqlite3/talker/talker.db3'), db3);
+  const { gate, profile } = makeGate();
+  const intentTopic = profile.topics?.ros2?.intent?.name;
+  t.ok(intentTopic, 'the fixture profile names an intent topic');
+  const db = new Database(db3);
+  // the talker's std_msgs/String messages, filed under the profile's intent topic as another type
+  db.prepare("UPDATE topics SET name = ?, type = 'geometry_msgs/msg/Twist' WHERE name = '/topic'").run(
+    intentTopic,
+  );
+  db.close();
+  const s = await replayRecording({ bagPath: db3, profile, gate });
+  t.equal(s.intents, 0);
+  t.ok((s.skipped.byReason['decode-failed'] ?? 0) > 0, 'its messages failed to decode');
+  const line = s.messages.byTopic.find((c) => c.topic === intentTopic);
+  t.match(line?.boundTo, /^nothing: none of its \d+ messages decoded/, 'not listed as feeding intents');
+  t.ok(
+    s.warnings.some((w) => w.startsWith(`${intentTopic} [geometry_msgs/msg/Twist]: none of its`)),
+    s.warnings.join('\n'),
+  );
 });
