@@ -12,6 +12,7 @@ import type { ApiKeyScope } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { API_KEY_PATTERN, apiKeyMatches, hashApiKey } from '../tenants/api-key.js';
 import { ApiError } from './errors.js';
+import { headerFieldCount } from './header-fields.js';
 import './scopes.js';
 
 /** Who is calling: resolved from the API key, the only source of tenant identity. */
@@ -41,13 +42,6 @@ const BEARER = /^bearer +([^\s]+)$/i;
 /** RFC 6750 §3: a 401 names the scheme; `invalid_token` when a key was presented and refused. */
 function wwwAuthenticate(headerGiven: boolean): string {
   return headerGiven ? 'Bearer realm="pentagate", error="invalid_token"' : 'Bearer realm="pentagate"';
-}
-
-/** How many Authorization fields the request carries (Node keeps only the first in `headers`). */
-function authorizationFields(rawHeaders: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') n++;
-  return n;
 }
 
 /** The caller of a route that requires a key; routes call this instead of reading `request.caller`. */
@@ -130,7 +124,7 @@ export function authenticate(request: FastifyRequest, store: Store): Promise<Aut
   let authentication = resolved.get(request);
   if (authentication === undefined) {
     authentication =
-      authorizationFields(request.raw.rawHeaders) > 1
+      headerFieldCount(request.raw.rawHeaders, 'authorization') > 1
         ? // a proxy reading the last field would see another caller than this server, which reads the first
           Promise.resolve({
             refusal: new ApiError('INVALID_HEADERS', 'expected one Authorization header, got several'),

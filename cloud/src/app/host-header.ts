@@ -7,16 +7,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
-
-function hostFields(rawHeaders: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') n++;
-  return n;
-}
+import { headerFieldCount } from './header-fields.js';
 
 export function requireOneHost(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    const fields = hostFields(request.raw.rawHeaders);
+    const fields = headerFieldCount(request.raw.rawHeaders, 'host');
     if (fields > 1) {
       throw new ApiError('INVALID_HEADERS', `expected one Host header, got ${fields} (RFC 9112 §3.2)`);
     }
