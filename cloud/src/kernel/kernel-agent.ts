@@ -30,8 +30,9 @@ export interface FirstContact {
 }
 
 /**
- * The tenant's agent of `agentId` (its id, its name's identifier, or its lobe name), if any, after checking that the caller's key may act as it: an agent met
- * here is named by its id, and that is the name a bound key must hold (AGENT_FORBIDDEN otherwise).
+ * The tenant's agent of `agentId` (its id, its name's identifier, or its lobe name), if any, after checking
+ * that the caller's key may act as it: an agent met here is named by its id, and that is the name a bound key
+ * must hold (AGENT_FORBIDDEN otherwise).
  */
 export async function knownAgentOfKey(
   k: KernelContext,

@@ -213,10 +213,8 @@ function tenantNeedles(tenant: readonly TenantPattern[]): readonly TenantNeedle[
   const needles = tenant.map((p) => {
     const needle = p.phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
     const words = needle.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
-    const spread =
-      words.length > 1
-        ? new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]*'), 'u')
-        : undefined;
+    // the words hold only letters and digits, so they need no escaping in the expression
+    const spread = words.length > 1 ? new RegExp(words.join('[^\\p{L}\\p{N}]*'), 'u') : undefined;
     return { p, phrase: p.phrase, needle, spread };
   });
   needlesByPatterns.set(tenant, needles);
