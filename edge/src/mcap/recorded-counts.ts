@@ -4,9 +4,8 @@
  * recorded: a split file or rows lost (a `.db3` copied without its `-wal` file, rows deleted) leave a readable
  * recording whose summary would otherwise read as complete.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { stat } from 'node:fs/promises';
+import { bagInformation } from './recording-reader.js';
 
 export interface RecordedCounts {
   total: number;
@@ -17,20 +16,15 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 
 /** The counts of the bag directory at `path`; undefined for a single file, or metadata without counts. */
 export async function recordedCounts(path: string): Promise<RecordedCounts | undefined> {
-  let text: string;
+  let info: Awaited<ReturnType<typeof bagInformation>>;
   try {
     if (!(await stat(path)).isDirectory()) return undefined;
-    text = await readFile(join(path, 'metadata.yaml'), 'utf8');
+    info = await bagInformation(path);
   } catch {
-    return undefined;
+    return undefined; // the reader refused the recording already, with its own message
   }
-  let info: { message_count?: unknown; topics_with_message_count?: unknown } | undefined;
-  try {
-    info = (parseYaml(text) as { rosbag2_bagfile_information?: typeof info })?.rosbag2_bagfile_information;
-  } catch {
-    return undefined; // the reader refuses metadata that is not YAML, with its own message
-  }
-  if (!isCount(info?.message_count)) return undefined;
+  if (info === 'absent' || info === undefined) return undefined;
+  if (!isCount(info.message_count)) return undefined;
   const byTopic = new Map<string, number>();
   if (Array.isArray(info.topics_with_message_count)) {
     for (const t of info.topics_with_message_count as unknown[]) {

@@ -124,22 +124,38 @@ async function warnOfUnlistedFiles(dir: string, listed: readonly string[], warn:
   }
 }
 
-/** The files of a bag directory, in recording order. */
-export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): Promise<string[]> {
-  let metadata: string | undefined;
+/** The members of rosbag2's `BagMetadata` read here, as metadata.yaml writes them (unchecked). */
+export interface BagInformation {
+  relative_file_paths?: unknown;
+  compression_mode?: unknown;
+  message_count?: unknown;
+  topics_with_message_count?: unknown;
+}
+
+/**
+ * `rosbag2_bagfile_information` of the bag directory's metadata.yaml: `absent` when the directory has none
+ * (a split bag whose metadata was never written), undefined when the file has no such section; metadata that
+ * is not YAML is refused.
+ */
+export async function bagInformation(dir: string): Promise<BagInformation | undefined | 'absent'> {
+  let metadata: string;
   try {
     metadata = await readFile(join(dir, 'metadata.yaml'), 'utf8');
   } catch {
-    metadata = undefined;
+    return 'absent';
   }
-  if (metadata !== undefined) {
-    let info: { relative_file_paths?: unknown; compression_mode?: unknown } | undefined;
-    try {
-      info = (parseYaml(metadata) as { rosbag2_bagfile_information?: typeof info })
-        ?.rosbag2_bagfile_information;
-    } catch (err) {
-      throw unreadable(dir, `metadata.yaml is not YAML: ${(err as Error).message}`);
-    }
+  try {
+    return (parseYaml(metadata) as { rosbag2_bagfile_information?: BagInformation } | null)
+      ?.rosbag2_bagfile_information;
+  } catch (err) {
+    throw unreadable(dir, `metadata.yaml is not YAML: ${(err as Error).message}`);
+  }
+}
+
+/** The files of a bag directory, in recording order. */
+export async function bagFiles(dir: string, warn: RecordingWarning = () => {}): Promise<string[]> {
+  const info = await bagInformation(dir);
+  if (info !== 'absent') {
     const paths = info?.relative_file_paths;
     if (typeof info?.compression_mode === 'string' && info.compression_mode.toUpperCase() === 'FILE') {
       // Decompressed beside the compressed files (`zstd -d`, as the error advises): read those.
