@@ -17,6 +17,13 @@
  * it hands the command to the socket (a command can wait behind the outbox's fsync, or behind a starved
  * event loop), and refuses rather than queues while the connection is down, since mqtt.js would otherwise
  * send the queue on reconnect, however late.
+ *
+ * A command counts as delivered only when the broker acknowledges it (QoS 1 PUBACK) before its `validUntil`.
+ * A link can be half-open: the socket looks connected, writes are buffered, and nothing arrives (a dead
+ * Wi-Fi access point, a frozen NAT). A STOP written into it would reach the controller after it expired, to
+ * be refused, while the robot ran on; so publishCommand fails at `validUntil` without a PUBACK, and the node
+ * signs a fresh STOP (edge-node.ts: a STOP not taken is owed). The keepalive (2 s, not mqtt.js's 60 s) makes
+ * mqtt.js notice such a link and reconnect within about three seconds.
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
@@ -36,6 +43,16 @@ export interface MqttTlsOptions {
   rejectUnauthorized?: boolean;
 }
 
+/** MQTT keepalive, s (MQTT 3.1.1 §3.1.2.10): a half-open link is dropped after 1.5 × this without a packet. */
+export const DEFAULT_KEEPALIVE_S = 2;
+/**
+ * How long a verdict event may wait for its PUBACK, ms. Verdicts are in the audit outbox already; a publish
+ * that waits longer (link down or half-open) is given up rather than left pending, which held shutdown.
+ */
+export const VERDICT_ACK_TIMEOUT_MS = 5_000;
+/** How long close() lets a graceful DISCONNECT take before it drops the socket, ms. */
+export const CLOSE_GRACE_MS = 2_000;
+
 export interface MqttTransportOptions {
   /** `mqtt://host:port` or `mqtts://host:port`. */
   url: string;
@@ -47,6 +64,8 @@ export interface MqttTransportOptions {
   tls?: MqttTlsOptions;
   /** Wait between reconnect attempts, ms (default 1000). */
   reconnectPeriodMs?: number;
+  /** MQTT keepalive, s (default DEFAULT_KEEPALIVE_S). */
+  keepaliveS?: number;
   /** How long the first connection may take before `connect` fails, ms (default 10000). */
   connectTimeoutMs?: number;
   /** Called for each command refused because its validUntil had passed (metrics, log). */
@@ -86,6 +105,7 @@ export class MqttTransport implements RobotTransport {
       clean: true,
       clientId: options.clientId ?? `${username}-${Math.random().toString(16).slice(2, 10)}`,
       reconnectPeriod: options.reconnectPeriodMs ?? 1000,
+      keepalive: options.keepaliveS ?? DEFAULT_KEEPALIVE_S,
       connectTimeout: options.connectTimeoutMs ?? 10_000,
       resubscribe: true,
       ...(options.username !== undefined ? { username: options.username } : {}),
@@ -144,20 +164,77 @@ export class MqttTransport implements RobotTransport {
       );
     }
     // QoS 1: at least once; a duplicate is harmless because the controller refuses a repeated seq.
-    await this.#client.publishAsync(this.topics.cmd, JSON.stringify(command), { qos: 1, retain: false });
+    const acknowledged = this.#client.publishAsync(this.topics.cmd, JSON.stringify(command), {
+      qos: 1,
+      retain: false,
+    });
+    await withinMs(
+      acknowledged,
+      command.validUntil - nowMs,
+      () =>
+        new TransportError(
+          'COMMAND_UNACKNOWLEDGED',
+          `command seq ${command.seq}: the broker did not acknowledge it before its validUntil ${command.validUntil} ` +
+            '(the link may be half-open); a controller would refuse it now',
+        ),
+    );
   }
 
   async publishVerdict(verdict: VerdictEvent): Promise<void> {
-    await this.#client.publishAsync(this.topics.verdict, JSON.stringify(verdict), { qos: 1, retain: false });
+    if (!this.#client.connected) {
+      throw new TransportError(
+        'TRANSPORT_CLOSED',
+        'verdict not published: the MQTT connection is down (it is in the audit outbox)',
+      );
+    }
+    const acknowledged = this.#client.publishAsync(this.topics.verdict, JSON.stringify(verdict), {
+      qos: 1,
+      retain: false,
+    });
+    await withinMs(
+      acknowledged,
+      VERDICT_ACK_TIMEOUT_MS,
+      () =>
+        new TransportError(
+          'COMMAND_UNACKNOWLEDGED',
+          `verdict not acknowledged by the broker within ${VERDICT_ACK_TIMEOUT_MS} ms (it is in the audit outbox)`,
+        ),
+    );
   }
 
   isConnected(): boolean {
     return this.#client.connected;
   }
 
+  /**
+   * Ends the session: with a DISCONNECT when the link is up and every publish acknowledged, else at once.
+   * mqtt.js's graceful end waits for PUBACKs, which a dead or half-open link never brings, so a supervisor's
+   * SIGTERM hung; a DISCONNECT that does not get through within CLOSE_GRACE_MS drops the socket.
+   */
   async close(): Promise<void> {
-    await this.#client.endAsync(false);
+    const client = this.#client;
+    const graceful = client.connected && Object.keys(client.outgoing).length === 0;
+    const ended = client.endAsync(!graceful);
+    const timer = setTimeout(() => client.stream?.destroy(), CLOSE_GRACE_MS);
+    try {
+      await ended;
+    } finally {
+      clearTimeout(timer);
+    }
   }
+}
+
+/**
+ * `work`, or `timeout()`'s error once `ms` have passed without it settling (at once when `ms` ≤ 0). Its
+ * late outcome is dropped: a PUBACK after the deadline changes nothing the caller decided.
+ */
+function withinMs<T>(work: Promise<T>, ms: number, timeout: () => Error): Promise<T> {
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeout()), Math.max(0, ms));
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 /**

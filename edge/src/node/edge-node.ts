@@ -14,8 +14,9 @@
  *   its stale epoch anyway; withholding it keeps the command and verdict streams from reading "stopped" and
  *   then "signed". The verdict stays in the outbox, in the order it was decided.
  * - Nothing that arrives can throw out of the handler: bad input becomes a `rejected-input` verdict.
- * - A STOP that could not be handed to the transport (link down: commands are not queued) is owed: the
- *   watchdog publishes a fresh one as soon as the transport is connected again.
+ * - A STOP that could not be handed to the transport (link down: commands are not queued), or that the broker
+ *   did not acknowledge before its validUntil (a half-open link), is owed: the watchdog publishes a fresh one
+ *   as soon as the transport is connected again, and again each time one is not acknowledged.
  * - A motion command that could not be handed to the transport (expired while its verdict was made durable,
  *   link down) is followed by a STOP: the gate watches that command's plan, not an earlier motion the
  *   robot may still run.
@@ -94,7 +95,10 @@ export class EdgeNode {
   readonly #refusals: RefusalSummary;
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
-  /** A STOP could not be handed to the transport (link down, or expired on the way): one is owed to the robot. */
+  /**
+   * A STOP was not taken (link down, expired on the way, or no PUBACK before its validUntil on a half-open
+   * link): one is owed to the robot, and the watchdog signs a fresh one while the transport says it is up.
+   */
   #stopOwed = false;
   /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
   #lastTick = { wallMs: 0, monoMs: 0 };
@@ -302,11 +306,18 @@ export class EdgeNode {
     return this.#transport.publishCommand(command);
   }
 
+  /**
+   * Appends a verdict to the outbox and publishes it, the append first: a verdict published before it was
+   * written waited behind its publish, and with the link down or half-open the record of a STOP was not in the
+   * outbox until the link came back (or ever, had the edge died meanwhile). Appending in call order also
+   * keeps the outbox in the order verdicts were decided.
+   */
   async #recordAndPublish(verdict: VerdictEvent): Promise<void> {
+    const recorded = this.#append(verdict).catch(() => {});
     await this.#transport.publishVerdict(verdict).catch((err: Error) => {
       this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
     });
-    await this.#append(verdict).catch(() => {});
+    await recorded;
   }
 
   async #append(verdict: VerdictEvent): Promise<void> {
@@ -362,7 +373,10 @@ export class EdgeNode {
     if (this.#clockStepped()) return;
     if (this.#stopOwed && this.#transport.isConnected()) {
       this.#stopOwed = false;
-      this.#orderStop('STOP_OWED', 'a STOP could not be published while the link was down; sent now');
+      this.#orderStop(
+        'STOP_OWED',
+        'an earlier STOP was not delivered (link down or unacknowledged); sent again',
+      );
       return;
     }
     try {

@@ -4,56 +4,25 @@
  * it signs the STOP, so otherwise a controller that kept its own broker connection would run that motion on,
  * unmonitored, after the edge reconnected. Real broker; the edge reaches it through a TCP relay the test
  * cuts and restores.
+ *
+ * A half-open link is worse: the socket stays open and takes the STOP, which then reaches the controller after
+ * its validUntil, to be refused, while the robot runs on. A STOP the broker does not acknowledge before its
+ * validUntil is owed too, and signed afresh until one is.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MotorCommand } from '@pentagate/protocol';
 import pino from 'pino';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { startEdgeNode } from '../../src/node/start-edge-node.js';
 import { armFixture } from './helpers/arm-fixture.js';
 import { startLongMove } from './helpers/long-move.js';
+import { relayTo } from './helpers/tcp-relay.js';
 
-/** A TCP relay to `port` that can be cut (sockets destroyed, new ones refused) and restored on its port. */
-async function relayTo(port: number) {
-  const sockets = new Set<Socket>();
-  const listen = (server: Server, at: number) =>
-    new Promise<number>((resolve) =>
-      server.listen(at, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-    );
-  const make = () =>
-    createServer((client) => {
-      const upstream = connect(port, '127.0.0.1');
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => {});
-      }
-      client.pipe(upstream).pipe(client);
-    });
-  let server = make();
-  const relayPort = await listen(server, 0);
-  return {
-    port: relayPort,
-    cut: () => {
-      server.close();
-      for (const s of sockets) s.destroy();
-    },
-    restore: async () => {
-      server = make();
-      await listen(server, relayPort);
-    },
-    close: () => {
-      server.close();
-      for (const s of sockets) s.destroy();
-    },
-  };
-}
-
-t.test('a STOP the broker link could not take is published once the link is back', async (t) => {
+/** A broker, a relay the edge reaches it through, the edge, and a 10 s move in progress. */
+async function edgeBehindRelay(t: Test) {
   const broker = await startEmbeddedBroker({
     port: 0,
     users: [
@@ -82,13 +51,17 @@ t.test('a STOP the broker link could not take is published once the link is back
   t.teardown(() => edge.stop());
   // The controller's own connection to the broker is not through the relay: it stays up. 100 points, 10 s:
   // still running when the link comes back.
-  const { inbox, topics, move } = await startLongMove(
+  const longMove = await startLongMove(
     t,
     broker.url,
     { username: 'robot-r1', password: 'robot-pw-4c8' },
     fixture,
   );
+  return { relay, edge, ...longMove };
+}
 
+t.test('a STOP the broker link could not take is published once the link is back', async (t) => {
+  const { relay, inbox, topics, move } = await edgeBehindRelay(t);
   // The edge's link goes down; its sources turn stale after 1 s and the gate signs a STOP it cannot send.
   relay.cut();
   await new Promise((r) => setTimeout(r, 2_000));
@@ -99,4 +72,45 @@ t.test('a STOP the broker link could not take is published once the link is back
     3_000,
   );
   t.ok(stop.epoch > move.epoch, 'the STOP carries a newer epoch than the move');
+});
+
+t.test('a STOP written into a half-open link is signed again until one arrives in time', async (t) => {
+  const { relay, inbox, topics, move } = await edgeBehindRelay(t);
+  // The link holds every byte, open sockets and all: the sources turn stale after 1 s, and the STOP the gate
+  // signs (valid 500 ms) waits in the relay past its validUntil.
+  relay.freeze();
+  await new Promise((r) => setTimeout(r, 2_500));
+  relay.thaw();
+  const arrivals: { stop: MotorCommand; atMs: number }[] = [];
+  const deadline = Date.now() + 5_000;
+  while (!arrivals.some((a) => a.atMs <= a.stop.validUntil) && Date.now() < deadline) {
+    const stop = await inbox
+      .next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop' && c.seq > move.seq, 5_000)
+      .catch(() => undefined);
+    if (stop) arrivals.push({ stop, atMs: Date.now() });
+  }
+  t.ok(arrivals.length > 0, 'STOPs reach the controller once the link thaws');
+  t.ok(
+    arrivals.some((a) => a.atMs <= a.stop.validUntil),
+    `a STOP arrives before its validUntil, so the controller takes it (${arrivals
+      .map((a) => `seq ${a.stop.seq}: ${a.atMs - a.stop.validUntil} ms after validUntil`)
+      .join('; ')})`,
+  );
+});
+
+t.test('the edge shuts down while its broker link is down or half-open', async (t) => {
+  // Before, stop() waited for PUBACKs that never came (mqtt.js's graceful end), and SIGTERM hung the process.
+  for (const disturb of ['cut', 'freeze'] as const) {
+    const { relay, edge } = await edgeBehindRelay(t);
+    relay[disturb]();
+    // past the sources' 1 s: the stale-data STOP and its verdict are signed while the link is down
+    await new Promise((r) => setTimeout(r, 1_500));
+    const startedMs = Date.now();
+    const stopped = await Promise.race([
+      edge.stop().then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 15_000)),
+    ]);
+    t.ok(stopped, `${disturb}: stop() returns (${Date.now() - startedMs} ms)`);
+    relay.thaw();
+  }
 });
