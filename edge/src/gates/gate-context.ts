@@ -48,6 +48,11 @@ export interface GateContext {
    * (remaining-path-sweep.ts); without it the remaining path is swept whole.
    */
   planTailSweeps?: PlanTailSweeps;
+  /**
+   * The keep-out zones (indexes) the robot may be inside (held-zones.ts): set by INVARIANT's sweep when a move
+   * is decided (the zones holding its start); while monitoring, the running motion's set, which only shrinks.
+   */
+  heldZones?: Set<number>;
 }
 
 export type Gate = (ctx: GateContext) => GateResult;

@@ -21,6 +21,7 @@ import {
   measuredJointState,
   result,
 } from './gate-context.js';
+import { enteredZoneViolation } from './held-zones.js';
 import type { JointPlan, TwistPlan } from './motion-plan.js';
 import { pathSampleProblem } from './path-sample-budget.js';
 import { checkStartPoint } from './trajectory-start-point.js';
@@ -169,6 +170,8 @@ function checkArm(
     : sweepJointPath(sweepInput);
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
+  const entered = enteredZoneViolation(ctx, sweep.startZones, 'the measured arm');
+  if (entered) violations.push(entered);
   if (sweep.hit) {
     const h = sweep.hit;
     const zone = ctx.cp.profile.keepOut.zones[h.zoneIndex]!;
@@ -248,6 +251,8 @@ function checkBase(
   });
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
+  const entered = enteredZoneViolation(ctx, sweep.startZones, `the base (${describeFrame(pose)})`);
+  if (entered) violations.push(entered);
   if (sweep.hit) {
     const h = sweep.hit;
     const zone = ctx.cp.profile.keepOut.zones[h.zoneIndex]!;
