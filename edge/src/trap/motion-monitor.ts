@@ -3,7 +3,7 @@
  * running, every telemetry update re-checks INVARIANT and RISK against the plan at the elapsed plan time, and
  * CONSENT's measured-torque bound when no operator consented to it. RISK
  * judges the speed the plan was signed with (its speed cap and its peak Cartesian speed), not what a lagging
- * robot does to catch up.
+ * robot does to catch up; the fastest such speed while an earlier, faster motion may still be running.
  *
  * The keep-out sweep of the remaining path is the one check whose cost the planner chooses (up to
  * MAX_PATH_SAMPLES: 0.4 ms warm, 3 ms cold on a 2-core test host), and joint states arrive at the
@@ -42,15 +42,30 @@ export interface ActiveMotion {
    * publishes it only once its verdict is durable, the link adds its delay) and runs the whole plan from then.
    */
   endsAtMs: number;
+  /** The speed cap it was signed with (plan time runs this much slower than wall time). */
   speedScale: number;
-  /** RISK's peak Cartesian speed of the plan when it was signed (SSM on), m/s. */
-  planPeakSpeedMps?: number;
   /** Whether an operator consented to it; if not, its measured efforts are held to the consent threshold. */
   consented: boolean;
   /** When its remaining path was last swept for keep-out zones (Unix ms; signing swept it). */
   pathSweptAtMs: number;
   /** Its plan's tail sweeps, reused by the re-checks (remaining-path-sweep.ts). */
   planTailSweeps: PlanTailSweeps;
+  /** The keep-out zones it may still be inside (held-zones.ts): those of its start, until it leaves them. */
+  heldZones: Set<number>;
+  /**
+   * The speeds the robot may be moving at: this motion's, and those of the motions signed before it that the
+   * controller may still be running (a command lost, late or refused leaves the robot on the one before), each
+   * until it would have ended. RISK judges the fastest of them (recheckMotion).
+   */
+  mayRun: readonly RunningSpeed[];
+}
+
+/** A signed motion's speed as RISK judges it, and the latest the robot can still be moving at it. */
+export interface RunningSpeed {
+  untilMs: number;
+  speedScale: number;
+  /** RISK's peak Cartesian speed of its plan (SSM on), m/s. */
+  planPeakSpeedMps?: number;
 }
 
 /**
@@ -69,6 +84,11 @@ export function startedMotion(
 ): ActiveMotion {
   const { plan, speedScale } = ctx;
   const endsAtMs = motionEndsAtMs(nowMs, ctx);
+  const own: RunningSpeed = {
+    untilMs: endsAtMs,
+    speedScale,
+    ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
+  };
   return {
     intentId,
     plan,
@@ -76,11 +96,24 @@ export function startedMotion(
     startedAtMs: nowMs,
     endsAtMs: previous && previous.endsAtMs > endsAtMs ? previous.endsAtMs : endsAtMs,
     speedScale,
-    ...(ctx.planPeakSpeedMps !== undefined ? { planPeakSpeedMps: ctx.planPeakSpeedMps } : {}),
     consented: ctx.consentGranted,
     pathSweptAtMs: nowMs,
     planTailSweeps: new PlanTailSweeps(),
+    heldZones: ctx.heldZones ?? new Set(),
+    mayRun: [own, ...(previous?.mayRun.filter((r) => r.untilMs >= nowMs) ?? [])],
   };
+}
+
+/**
+ * The fastest speed the robot may be moving at `nowMs` (ActiveMotion.mayRun): RISK's separation distance
+ * grows with the robot's speed (ISO/TS 15066 §5.5.4), so judging the newest, slower plan while the robot
+ * may still run a faster one would let a person closer than that one allows.
+ */
+export function fastestRunning(m: ActiveMotion, nowMs: number): RunningSpeed {
+  const speed = (r: RunningSpeed) => (r.planPeakSpeedMps ?? 1) * r.speedScale;
+  let fastest = m.mayRun[0]!;
+  for (const r of m.mayRun) if (r.untilMs >= nowMs && speed(r) > speed(fastest)) fastest = r;
+  return fastest;
 }
 
 /**
@@ -106,12 +139,13 @@ export function recheckMotion(
   m: ActiveMotion,
   ctx: GateContext,
 ): { gates: GateResult[]; evidenceDigest: string } | undefined {
+  const running = fastestRunning(m, ctx.nowMs);
   const risk = runGate(
     'RISK',
     (c) =>
       riskGate(c, {
-        runningSpeedScale: m.speedScale,
-        ...(m.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: m.planPeakSpeedMps } : {}),
+        runningSpeedScale: running.speedScale,
+        ...(running.planPeakSpeedMps !== undefined ? { runningPeakSpeedMps: running.planPeakSpeedMps } : {}),
       }),
     ctx,
   );
@@ -120,6 +154,7 @@ export function recheckMotion(
   if (sweepDue && risk.passed) m.pathSweptAtMs = ctx.nowMs;
   else ctx.skipPathSweep = true;
   ctx.planTailSweeps = m.planTailSweeps;
+  ctx.heldZones = m.heldZones;
   const gates = [
     runGate('INVARIANT', invariantGate, ctx),
     risk,
