@@ -50,6 +50,11 @@ export const DEFAULT_KEEPALIVE_S = 2;
  * that waits longer (link down or half-open) is given up rather than left pending, which held shutdown.
  */
 export const VERDICT_ACK_TIMEOUT_MS = 5_000;
+/**
+ * How long after its validUntil a command's PUBACK may still come, ms: the broker acknowledges a command once it
+ * has it, so even one that reached the controller in time is acknowledged half a round trip later.
+ */
+export const PUBACK_GRACE_MS = 50;
 /** How long close() lets a graceful DISCONNECT take before it drops the socket, ms. */
 export const CLOSE_GRACE_MS = 2_000;
 
@@ -170,7 +175,7 @@ export class MqttTransport implements RobotTransport {
     });
     await withinMs(
       acknowledged,
-      command.validUntil - nowMs,
+      command.validUntil - nowMs + PUBACK_GRACE_MS,
       () =>
         new TransportError(
           'COMMAND_UNACKNOWLEDGED',
