@@ -90,9 +90,9 @@ function kernelCard(item: KernelItem): HTMLElement {
       h(
         'dd',
         {},
-        item.holdUntil ? countdown(item.holdUntil, 'executes') : null,
+        item.holdUntil ? countdown(item.holdUntil, 'executes', 'hold over: executable') : null,
         item.holdUntil ? ' · ' : null,
-        countdown(item.expiresAt, 'expires'),
+        countdown(item.expiresAt, 'expires', 'expired'),
       ),
     ),
     h(

@@ -5,17 +5,24 @@
 import { disablePastDeadline } from './card-decision.js';
 import { h } from './dom.js';
 
-export function countdown(untilIso: string, what: string): HTMLElement {
-  const el = h('span', { class: 'countdown', 'data-until': String(Date.parse(untilIso)), 'data-what': what });
+/** `what` reads before the deadline ("expires" in 0:42), `past` after it ("expired"). */
+export function countdown(untilIso: string, what: string, past: string): HTMLElement {
+  const el = h('span', {
+    class: 'countdown',
+    'data-until': String(Date.parse(untilIso)),
+    'data-what': what,
+    'data-past': past,
+  });
   refresh(el, Date.now());
   return el;
 }
 
 function refresh(el: HTMLElement, nowMs: number): void {
   const left = Math.round((Number(el.dataset.until) - nowMs) / 1000);
-  const what = el.dataset.what ?? '';
   el.textContent =
-    left > 0 ? `${what} in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : `${what} passed`;
+    left > 0
+      ? `${el.dataset.what ?? ''} in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
+      : (el.dataset.past ?? '');
   el.classList.toggle('over', left <= 0);
 }
 

@@ -87,16 +87,26 @@ function expired(): void {
   signInForm('The cloud no longer accepts this key (revoked or expired): sign in again with a valid key.');
 }
 
+/**
+ * The route the sign-in tries: the fleet registry, which operator and auditor keys read (ROUTE_SCOPES.fleet).
+ * An agent or edge key is refused there (403) and so at sign-in, rather than signed in to views that each
+ * answered 403.
+ */
+const SIGN_IN_PROBE = '/api/v1/fleet/robots';
+
 async function start(): Promise<void> {
   if (!session.key()) return signInForm();
   try {
-    await api('GET', '/api/v1/keys');
+    await api('GET', SIGN_IN_PROBE);
   } catch (err) {
     session.signOut();
+    const status = err instanceof ApiCallError ? err.status : undefined;
     return signInForm(
-      err instanceof ApiCallError && err.status === 401
+      status === 401
         ? 'That key is not accepted.'
-        : `Cannot sign in: ${(err as Error).message}.`,
+        : status === 403
+          ? 'That key is not an operator or auditor key: the console needs one of those.'
+          : `Cannot sign in: ${(err as Error).message}.`,
     );
   }
   nav.replaceChildren(

@@ -133,7 +133,7 @@ export function robotConsentCard(item: RobotConsentItem): HTMLElement {
           h('dt', {}, 'Why'),
           h('dd', {}, h('ul', {}, ...r.reasons.map((reason) => h('li', {}, reason)))),
           h('dt', {}, 'Deadline'),
-          h('dd', {}, countdown(item.expiresAt, 'edge vetoes')),
+          h('dd', {}, countdown(item.expiresAt, 'edge vetoes', 'vetoed by the edge')),
         ),
         h(
           'details',

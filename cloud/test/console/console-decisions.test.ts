@@ -100,7 +100,7 @@ async function run(t: Test): Promise<void> {
     const card = robotCard(page, move.intentDigest);
     const button = card.getByRole('button', { name: /^Sign consent/ });
     t.ok(await button.isEnabled(), 'signable before the deadline');
-    await card.locator('.countdown', { hasText: 'edge vetoes passed' }).waitFor();
+    await card.locator('.countdown', { hasText: 'vetoed by the edge' }).waitFor();
     await card.locator('button:disabled', { hasText: 'Sign consent' }).waitFor();
     t.pass('the button is disabled once the countdown reaches 0');
     // the page itself refuses too, should a click get through before the ticker disables the button

@@ -79,14 +79,22 @@ async function run(t: Test): Promise<void> {
     'an unreachable cloud, a failing queue check and a revoked key are said plainly',
     async (t) => {
       const page = await (await browser.newContext()).newPage();
-      await page.route('**/api/v1/keys', (route) => route.abort('connectionrefused'), { times: 1 });
+      await page.route('**/api/v1/fleet/robots', (route) => route.abort('connectionrefused'), {
+        times: 1,
+      });
       await page.goto(`${base}/console`);
       await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.operator);
       await page.getByRole('button', { name: 'Sign in' }).click();
       t.match(
         await page.getByRole('alert').textContent(),
-        /^Cannot sign in: GET \/api\/v1\/keys: the cloud did not answer/,
+        /^Cannot sign in: GET \/api\/v1\/fleet\/robots: the cloud did not answer/,
       );
+
+      // an agent key is a valid key, but not one the console's views accept: refused at sign-in
+      await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.agent);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'not an operator or auditor key' }).waitFor();
+      t.notOk(await page.getByRole('heading', { name: 'Approvals' }).isVisible(), 'not signed in');
 
       await page.getByLabel('Operator or auditor API key').fill(cloud.a.keys.operator);
       await page.getByRole('button', { name: 'Sign in' }).click();
