@@ -24,6 +24,7 @@ import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor
 import { DEFAULT_FIRMWARE_VERSION, type RunOptions, runScenario } from '../runner/scenario-runner.js';
 import { cloudConsentRelay } from '../fleet/cloud-consent.js';
 import { withTimeForConsent } from './manual-consent.js';
+import { roundOutcome } from './round-outcome.js';
 import { type LoadedScenario, loadScenario } from '../scenarios/load-scenario.js';
 import type { RobotCell } from '../runner/robot-cell.js';
 import {
@@ -93,12 +94,7 @@ async function loopScenario(
     });
     firstTelemetrySeqs = new Map([...result.lastTelemetrySeqs].map(([source, seq]) => [source, seq + 1]));
     if (signal.aborted) break;
-    const failed = result.expectations.filter((e) => !e.ok);
-    io.out(
-      failed.length === 0
-        ? `— round ${round}: all ${result.expectations.length} expectations held`
-        : `— round ${round}: ${failed.length} expectation(s) failed: ${failed.map((f) => `${f.name} (${f.detail})`).join('; ')}`,
-    );
+    io.out(roundOutcome(round, result));
   }
 }
 
