@@ -165,7 +165,11 @@ export function robotConsentCard(item: RobotConsentItem): HTMLElement {
           r,
           `Tool path of ${intent.intentId} (top view, x-y metres) against ${r.zones.length} keep-out zone(s)`,
         ),
-        h('figcaption', {}, `Tool path (blue) and keep-out zones (red), top view, ${r.pathM.length} points`),
+        h(
+          'figcaption',
+          {},
+          `Tool path (blue), keep-out zones at its height (red) and above or below it (dashed), top view, ${r.pathM.length} points`,
+        ),
       ),
     ),
   );

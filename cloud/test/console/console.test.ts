@@ -153,6 +153,13 @@ async function run(t: Test): Promise<void> {
       const text = await card.textContent();
       t.match(text, /140\.0 N·m against threshold 100\.0 N·m, limits 150\.0 \/ 150\.0 N·m/);
       t.equal(await card.locator('svg.path-plot rect.zone').count(), 1, 'the keep-out zone is drawn');
+      // the table (z 0 to 0.2 m) lies below the path (z 0.3 m): dashed, and its title says so
+      const table = card.locator('svg.path-plot rect.zone.other-height');
+      t.equal(await table.count(), 1, 'a zone below the path is drawn dashed');
+      t.match(
+        await table.locator('title').textContent(),
+        /z 0 to 0\.2 m: above or below the path \(z 0\.3 to 0\.3 m\)/,
+      );
       t.equal(await card.locator('svg.path-plot circle.point').count(), 2, 'and the two path points');
       await card.getByRole('button', { name: /^Sign consent/ }).click();
       await card.locator('.outcome', { hasText: /relayed \(audit entry \d+\)/ }).waitFor();
