@@ -17,12 +17,33 @@ export interface VerdictFields {
 }
 
 const MAX_VIOLATION_CHARS = 1024;
+/**
+ * Violations listed per gate and per verdict; the rest are counted in the last line. An intent of 500 points
+ * each over every torque limit made a veto of ~3,000 violations: larger than the embedded broker's packet
+ * limit (the broker dropped the edge's connection, and mqtt.js re-sent the verdict on every reconnect, so no
+ * STOP could leave), and more than the verdict schema and the cloud's ingest take (maxItems 256 and 1,024).
+ * What the gate decided does not change; the verdict says how many it did not list.
+ */
+export const MAX_LISTED_VIOLATIONS = 32;
+
+/** `list` with at most `max` lines, the last one naming how many more there are (with their first's code). */
+export function listedViolations(list: readonly string[], max = MAX_LISTED_VIOLATIONS): string[] {
+  const short = (v: string) =>
+    v.length > MAX_VIOLATION_CHARS ? `${v.slice(0, MAX_VIOLATION_CHARS - 1)}…` : v;
+  if (list.length <= max) return list.map(short);
+  const unlisted = list.length - (max - 1);
+  const code = /^[A-Z]+\.[A-Z_]+/.exec(list[max - 1]!)?.[0] ?? 'EDGE.VIOLATIONS';
+  return [
+    ...list.slice(0, max - 1).map(short),
+    `${code}: and ${unlisted} more violations not listed (${list.length} in all)`,
+  ];
+}
 
 export function verdict(f: VerdictFields): VerdictEvent {
-  const gates = f.gates ?? [];
-  const violations = (f.violations ?? gates.flatMap((g) => g.violations)).map((v) =>
-    v.length > MAX_VIOLATION_CHARS ? `${v.slice(0, MAX_VIOLATION_CHARS - 1)}…` : v,
+  const gates = (f.gates ?? []).map((g) =>
+    g.violations.length > MAX_LISTED_VIOLATIONS ? { ...g, violations: listedViolations(g.violations) } : g,
   );
+  const violations = listedViolations(f.violations ?? (f.gates ?? []).flatMap((g) => g.violations));
   const event: VerdictEvent = {
     v: 1,
     robotId: f.robotId,
