@@ -38,8 +38,12 @@ export function parsePort(text: string, option: string): number {
 /**
  * `--cloud URL`: the cloud's http(s) address. Without a scheme (`127.0.0.1:8080`, the usual slip) fetch
  * cannot use it: refused here as bad usage, naming the fix, not later as an unreachable cloud.
+ *
+ * Plain http only to a loopback address, unless `--cloud-insecure-http` says otherwise: over the link come the
+ * operator keys the edge trusts for consent and the consent tokens themselves, and the edge's own key goes the
+ * other way, so anyone on the path could add his own operator key and sign a waiting move.
  */
-export function parseCloudUrl(text: string): string {
+export function parseCloudUrl(text: string, args: ParsedCommandLine): string {
   let url: URL | undefined;
   try {
     url = new URL(text);
@@ -47,13 +51,38 @@ export function parseCloudUrl(text: string): string {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    const hint = /^[^/:]+:\d+(\/|$)/.test(text) ? `; did you mean http://${text}?` : '';
+    const host = /^([^/:]+):\d+(\/|$)/.exec(text)?.[1];
+    const scheme = host !== undefined && isLoopback(host) ? 'http' : 'https';
+    const hint = host !== undefined ? `; did you mean ${scheme}://${text}?` : '';
     throw new UsageError(
       `--cloud: expected the cloud's http:// or https:// URL, got ${JSON.stringify(text)}${hint}`,
     );
   }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && args.options['cloud-insecure-http'] !== true) {
+    throw new UsageError(
+      `--cloud: ${JSON.stringify(text)} is plain http to a host that is not loopback: operator keys, consent ` +
+        'tokens and the edge key would cross the network unprotected. Use https://, or pass --cloud-insecure-http ' +
+        'on a network you trust (a private container network)',
+    );
+  }
   return text;
 }
+
+/** localhost, 127.0.0.0/8 and ::1 (WHATWG URL hostnames: IPv6 in brackets). */
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+/** The option that lets `--cloud` be plain http to another host (parseCloudUrl). */
+export const CLOUD_INSECURE_HTTP_OPTION = {
+  'cloud-insecure-http': {
+    type: 'boolean',
+    description:
+      'Allow --cloud to be plain http:// to a host that is not loopback (a trusted private network only)',
+  },
+} as const;
 
 export type MqttTarget = { kind: 'embedded'; port: number } | { kind: 'url'; url: string };
 

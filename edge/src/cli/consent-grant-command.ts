@@ -21,6 +21,7 @@ import {
 } from '@pentagate/protocol';
 import {
   optionalString,
+  CLOUD_INSECURE_HTTP_OPTION,
   parseCloudUrl,
   parseDurationMs,
   readJsonFile,
@@ -72,6 +73,7 @@ export const consentGrantCommand: Command = {
       description: "File holding an operator API key of the robot's tenant",
       valueName: 'FILE',
     },
+    ...CLOUD_INSECURE_HTTP_OPTION,
     robot: { type: 'string', description: 'With --cloud: the robot whose move to grant', valueName: 'ID' },
     'intent-digest': {
       type: 'string',
@@ -100,7 +102,7 @@ export const consentGrantCommand: Command = {
   },
   async run(args, io) {
     const cloudText = optionalString(args, 'cloud');
-    const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText);
+    const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText, args);
     let waiting: Awaited<ReturnType<typeof waitingMove>> | undefined;
     try {
       waiting = cloudUrl === undefined ? undefined : await waitingMove(args, cloudUrl);

@@ -4,7 +4,7 @@
  * and the `consent grant` line that signs and relays one.
  */
 import { type Command, ExitCode, requireOption } from '@pentagate/protocol';
-import { optionalString, parseCloudUrl, readSecretFile } from './cli-values.js';
+import { CLOUD_INSECURE_HTTP_OPTION, optionalString, parseCloudUrl, readSecretFile } from './cli-values.js';
 import { ConsentCloudError, type WaitingConsent, waitingConsents } from '../uplink/operator-consent.js';
 
 function describe(m: WaitingConsent, cloudUrl: string): string {
@@ -33,11 +33,12 @@ export const consentPendingCommand: Command = {
   options: {
     cloud: { type: 'string', description: 'The cloud base URL', valueName: 'URL' },
     'cloud-key-file': { type: 'string', description: 'File holding an operator API key', valueName: 'FILE' },
+    ...CLOUD_INSECURE_HTTP_OPTION,
     robot: { type: 'string', description: "Only this robot's moves", valueName: 'ID' },
     json: { type: 'boolean', description: 'Print { items } as JSON' },
   },
   async run(args, io) {
-    const url = parseCloudUrl(requireOption(args, 'cloud'));
+    const url = parseCloudUrl(requireOption(args, 'cloud'), args);
     const cloud = { url, key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file') };
     let moves: WaitingConsent[];
     try {

@@ -5,6 +5,7 @@ import type { MqttTlsOptions } from '../mqtt/mqtt-transport.js';
 import { createEdgeLogger } from '../observability/logger.js';
 import {
   optionalString,
+  CLOUD_INSECURE_HTTP_OPTION,
   parseCloudUrl,
   parseMqttTarget,
   parsePort,
@@ -76,7 +77,7 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   const foxglovePort = optionalString(args, 'foxglove-port');
   const foxgloveHost = optionalString(args, 'foxglove-host');
   const cloudText = optionalString(args, 'cloud');
-  const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText);
+  const cloudUrl = cloudText === undefined ? undefined : parseCloudUrl(cloudText, args);
   const cloudKeyFile = optionalString(args, 'cloud-key-file');
   if ((cloudUrl === undefined) !== (cloudKeyFile === undefined)) {
     throw new UsageError(
@@ -279,6 +280,7 @@ export const edgeRunCommand: Command = {
       description: "File holding the robot's edge key (from `pentagate cloud robot add`)",
       valueName: 'FILE',
     },
+    ...CLOUD_INSECURE_HTTP_OPTION,
     'log-level': { type: 'string', description: 'pino level', valueName: 'LEVEL', default: 'info' },
   },
   async run(args, io) {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { type Command, requireOption } from '@pentagate/protocol';
-import { parseCloudUrl, readSecretFile } from '../cli/cli-values.js';
+import { CLOUD_INSECURE_HTTP_OPTION, parseCloudUrl, readSecretFile } from '../cli/cli-values.js';
 import { EdgeMetrics } from '../observability/edge-metrics.js';
 import { createEdgeLogger } from '../observability/logger.js';
 import { lockStateDir } from '../node/state-dir-lock.js';
@@ -60,12 +60,13 @@ export const edgeShipCommand: Command = {
     robot: { type: 'string', valueName: 'ROBOT_ID', description: 'the robot id the cloud registered' },
     cloud: { type: 'string', valueName: 'URL', description: 'the cloud base URL' },
     'cloud-key-file': { type: 'string', valueName: 'FILE', description: "file holding the robot's edge key" },
+    ...CLOUD_INSECURE_HTTP_OPTION,
     json: { type: 'boolean', description: 'print { robotId, records, acknowledged }' },
   },
   async run(args, io) {
     const robotId = requireOption(args, 'robot');
     const link = new CloudLink({
-      url: parseCloudUrl(requireOption(args, 'cloud')),
+      url: parseCloudUrl(requireOption(args, 'cloud'), args),
       key: await readSecretFile(requireOption(args, 'cloud-key-file'), 'cloud-key-file'),
       robotId,
     });

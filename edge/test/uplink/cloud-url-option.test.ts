@@ -1,7 +1,9 @@
 /**
  * `--cloud 127.0.0.1:8080` (no scheme) is the usual slip with the commands that reach the cloud: it is
  * bad usage (exit 2) naming the URL to type, before any file is read or anything is sent, not an
- * "unreachable cloud" (exit 1) with fetch's "Failed to parse URL".
+ * "unreachable cloud" (exit 1) with fetch's "Failed to parse URL". Plain http to a host that is not loopback
+ * is refused too (operator keys, consent tokens and the edge key cross that link), unless
+ * --cloud-insecure-http says the network is trusted.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,4 +77,33 @@ t.test('a --cloud without http:// is refused as usage, with the fix named', asyn
   ]);
   t.equal(other.code, 2);
   t.notMatch(other.err, /did you mean/, 'no guess for a URL of another scheme');
+});
+
+t.test('plain http to a host that is not loopback needs --cloud-insecure-http', async (t) => {
+  const dir = t.testdir();
+  const keyFile = join(dir, 'operator.api-key');
+  writeFileSync(keyFile, 'pgk_x\n', { mode: 0o600 });
+  const pending = (url: string, ...more: string[]) =>
+    cli(['consent', 'pending', '--cloud', url, '--cloud-key-file', keyFile, ...more]);
+  const ship = (url: string) =>
+    cli(['edge', 'ship', '--cloud', url, '--cloud-key-file', keyFile, '--robot', 'r1', '--state-dir', dir]);
+  for (const run of [pending, ship]) {
+    const refused = await run('http://cloud.invalid:8080');
+    t.equal(refused.code, 2, refused.err);
+    t.match(refused.err, /is plain http to a host that is not loopback/);
+  }
+  // loopback, https, or the option: no usage error (the cloud is not there: exit 1)
+  for (const url of [
+    'http://127.0.0.1:9',
+    'http://localhost:9',
+    'http://[::1]:9',
+    'https://cloud.invalid:8080',
+  ]) {
+    const r = await pending(url);
+    t.equal(r.code, 1, `${url}: ${r.err}`);
+  }
+  const allowed = await pending('http://cloud.invalid:8080', '--cloud-insecure-http');
+  t.equal(allowed.code, 1, `with the option: ${allowed.err}`);
+  const slip = await pending('cloud.example:8080');
+  t.match(slip.err, /did you mean https:\/\/cloud\.example:8080\?/, 'the hint for another host is https');
 });
