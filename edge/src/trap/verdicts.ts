@@ -32,10 +32,11 @@ export function listedViolations(list: readonly string[], max = MAX_LISTED_VIOLA
     v.length > MAX_VIOLATION_CHARS ? `${v.slice(0, MAX_VIOLATION_CHARS - 1)}…` : v;
   if (list.length <= max) return list.map(short);
   const unlisted = list.length - (max - 1);
-  const code = /^[A-Z]+\.[A-Z_]+/.exec(list[max - 1]!)?.[0] ?? 'EDGE.VIOLATIONS';
+  // every violation starts with its registered code (edgeViolation); the count takes the first unlisted one's
+  const code = /^[A-Z]+\.[A-Z_]+/.exec(list[max - 1]!)?.[0];
   return [
     ...list.slice(0, max - 1).map(short),
-    `${code}: and ${unlisted} more violations not listed (${list.length} in all)`,
+    `${code === undefined ? '' : `${code}: `}and ${unlisted} more violations not listed (${list.length} in all)`,
   ];
 }
 
