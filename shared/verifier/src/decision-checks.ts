@@ -85,20 +85,29 @@ export function checkDecisionEnvelope(
     return statement;
   }
   // A key that was valid when it signed keeps its signatures valid after it is rotated out (notAfter).
-  checkSigningKeyValidAt(report, envelope, trust, DECISION_ENVELOPE, issuedAtMs, 'at issuedAt');
+  const keyid = checkSigningKeyValidAt(report, envelope, trust, DECISION_ENVELOPE, issuedAtMs, 'at issuedAt');
+  // But what it permits ends when the key does. issuedAt is the signer's word: whoever holds a retired key's
+  // private half could otherwise backdate a statement into the key's window and let it run to any expiresAt.
+  const keyEnd = keyid === undefined ? undefined : trust.get(keyid)?.notAfter;
+  const keyEndMs = keyEnd === undefined ? undefined : parseIsoMs(keyEnd);
+  const cut = keyEndMs !== undefined && keyEndMs < expiresAtMs;
+  const endsMs = cut ? keyEndMs : expiresAtMs;
+  const ends = cut
+    ? `${isoOf(endsMs)}, when its signing key was retired (it says ${predicate.expiresAt})`
+    : predicate.expiresAt;
 
   if (options.atMs === undefined) {
-    report.pass('expiry', `not evaluated: no time given; the decision is valid until ${isoOf(expiresAtMs)}`);
+    report.pass('expiry', `not evaluated: no time given; the decision is valid until ${ends}`);
   } else if (FINAL_REFUSALS.has(predicate.outcome) && options.atMs >= issuedAtMs) {
     // expiresAt bounds what a decision permits; a refusal permits nothing, and stays a refusal
     report.pass('expiry', `not applicable: a ${predicate.outcome} is final (issued ${predicate.issuedAt})`);
   } else {
-    const problem = describeWindow(options.atMs, issuedAtMs, expiresAtMs);
+    const problem = describeWindow(options.atMs, issuedAtMs, endsMs);
     report.check(
       'expiry',
       problem === undefined,
-      `in force at ${isoOf(options.atMs)} (issued ${predicate.issuedAt}, expires ${predicate.expiresAt})`,
-      problem ?? '',
+      `in force at ${isoOf(options.atMs)} (issued ${predicate.issuedAt}, expires ${ends})`,
+      problem === undefined ? '' : cut ? `${problem}: its signing key was retired then` : problem,
     );
   }
   return statement;

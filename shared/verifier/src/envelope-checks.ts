@@ -70,7 +70,7 @@ export function checkSigningKeyValidAt(
   expected: EnvelopeExpectation,
   atMs: number,
   when: string,
-): boolean {
+): string | undefined {
   const verified = report.attempt(
     `signing key valid ${when}`,
     () => dsseVerify(envelope, trust, { ...expected, atMs }),
@@ -81,7 +81,7 @@ export function checkSigningKeyValidAt(
       return `${describeKey(trust, v.keyid)} is valid from ${from} until ${until}, covering ${isoOf(atMs)}`;
     },
   );
-  return verified !== undefined;
+  return verified?.keyid;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { TrustStore } from '@pentagate/crypto';
+import { TrustStore, toGovernanceToken } from '@pentagate/crypto';
 import { toBase64 } from '@pentagate/protocol';
-import { verifyProofPacket } from '@pentagate/verifier';
+import { verifyGovernanceToken, verifyProofPacket } from '@pentagate/verifier';
 import t from 'tap';
 import {
   T0_MS,
@@ -81,7 +81,8 @@ t.test('a proof key whose window does not cover issuedAt is refused; a later rot
   t.same(failedNames(report), ['signing key valid at issuedAt']);
   t.match(report.failures[0], /expired at/);
 
-  const rotatedLater = TrustStore.fromDocument(trustDocument({ proof: { notAfter: iso(T0_MS + 5_000) } }));
+  // retired after issuedAt: the signature stands (what it permits ends at the retirement: the next test)
+  const rotatedLater = TrustStore.fromDocument(trustDocument({ proof: { notAfter: iso(T0_MS + 20_000) } }));
   t.equal(verifyProofPacket(proofPacket(log, 0), rotatedLater, { atMs }).valid, true);
 });
 
@@ -210,4 +211,31 @@ t.test('inclusionProofLength matches the proofs the Merkle tree produces', async
     }
   }
   t.pass('every (index, size) up to 70 agrees');
+});
+
+t.test('what a retired key permits ends when it was retired, whatever expiresAt says', async (t) => {
+  // Whoever holds a retired key's private half can backdate a statement into the key's window (issuedAt is
+  // the signer's word) and give it any expiresAt: such a permission used to verify until then.
+  const retiredAtMs = T0_MS + 30_000;
+  const retired = TrustStore.fromDocument(trustDocument({ proof: { notAfter: iso(retiredAtMs) } }));
+  const backdated = decisionStatement(0, { expiresAt: '2099-01-01T00:00:00.000Z' });
+  const envelope = signDecision(backdated);
+  const after = verifyProofPacket({ v: 1, envelope }, retired, { atMs: retiredAtMs + 3_600_000 });
+  t.same(failedNames(after), ['expiry']);
+  t.match(after.failures[0], /expired at .*: its signing key was retired then/);
+  const token = toGovernanceToken(envelope);
+  t.same(
+    failedNames(verifyGovernanceToken(token, retired, { atMs: retiredAtMs + 1 })),
+    ['expiry'],
+    'the token too',
+  );
+  // before the retirement it is in force; without a time, the report names the earlier end
+  t.equal(verifyProofPacket({ v: 1, envelope }, retired, { atMs: retiredAtMs }).valid, true);
+  const untimed = verifyProofPacket({ v: 1, envelope }, retired);
+  t.match(
+    untimed.checks.find((c) => c.name === 'expiry')?.detail,
+    /valid until .*when its signing key was retired/,
+  );
+  // a key with no end, or one retired after expiresAt, leaves expiresAt as it is
+  t.equal(verifyProofPacket(proofPacket(log, 0), trust, { atMs }).valid, true);
 });
