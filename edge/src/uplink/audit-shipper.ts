@@ -195,6 +195,18 @@ export class AuditShipper {
   }
 
   #acknowledge(acknowledged: number): void {
+    // The cloud cannot hold more of this robot's chain than this edge wrote. If it says it does, its chain is
+    // another one (an edge re-imaged with the robot's key, a state directory restored from an old backup, the
+    // wrong cloud): taking the count would mark records it never stored as shipped, and they would be lost.
+    if (acknowledged > this.#outbox.count) {
+      throw new UplinkError(
+        'CLOUD_AHEAD',
+        `the cloud says it holds ${acknowledged} records of this robot's chain, but this edge has written only ` +
+          `${this.#outbox.count}: it holds another chain (an edge re-imaged with this robot's key, a state ` +
+          'directory restored from an older backup, or another cloud). Nothing is marked shipped; reconcile the ' +
+          'two (retire the robot and register it afresh, or restore the newer state directory)',
+      );
+    }
     this.#cloudAcknowledged = acknowledged;
     this.#metrics.setChain(this.#outbox.count, acknowledged);
     this.#onAcknowledged?.(acknowledged);
@@ -214,7 +226,7 @@ export class AuditShipper {
     // The cloud asking again for records this edge already compacted (a cloud restored from an old backup)
     // cannot be fixed by retrying either: an operator restores them from the cloud's backup or exports.
     const refused =
-      (err instanceof UplinkError && err.code === 'CLOUD_REFUSED') ||
+      (err instanceof UplinkError && (err.code === 'CLOUD_REFUSED' || err.code === 'CLOUD_AHEAD')) ||
       (err as { code?: string } | undefined)?.code === 'OUTBOX_COMPACTED';
     // re-ask the cloud where its chain ends once the link is back
     if (!refused) this.#cloudAcknowledged = undefined;

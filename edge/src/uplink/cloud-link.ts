@@ -36,7 +36,7 @@ const CLOSED_ALL = (v: unknown) => {
   return { closed };
 };
 
-export type UplinkErrorCode = 'CLOUD_UNREACHABLE' | 'CLOUD_REFUSED' | 'CLOUD_DIVERGED';
+export type UplinkErrorCode = 'CLOUD_UNREACHABLE' | 'CLOUD_REFUSED' | 'CLOUD_DIVERGED' | 'CLOUD_AHEAD';
 
 export class UplinkError extends PentagateError {
   declare readonly code: UplinkErrorCode;

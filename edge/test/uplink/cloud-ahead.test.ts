@@ -1,0 +1,75 @@
+/**
+ * The shipper took the cloud's acknowledgement count on trust: a cloud holding more of the robot's chain than
+ * this edge ever wrote (an edge re-imaged with the robot's key, a state directory restored from an older
+ * backup, another cloud) made it mark its own records shipped without sending them, and they were lost. Now
+ * such a count is refused: nothing is marked shipped, and `edge ship` fails saying why.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
+import { edgeShipCommand } from '../../src/uplink/ship-command.js';
+
+const ROBOT = 'arm-1';
+
+t.test(
+  'a cloud that claims more records than the edge wrote is refused, and nothing is marked shipped',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pentagate-cloud-ahead-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
+    for (let i = 0; i < 3; i++) {
+      await outbox.append({
+        v: 1,
+        robotId: ROBOT,
+        outcome: 'vetoed',
+        atMs: 1_800_000_000_000 + i,
+        violations: [],
+        gates: [],
+      });
+    }
+    await outbox.close();
+    const posted: unknown[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        if (req.method === 'POST') posted.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ robotId: ROBOT, acknowledged: 6, headDigest: 'a'.repeat(64) }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const keyFile = join(dir, 'edge-key');
+    writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
+
+    const err: string[] = [];
+    const code = await edgeShipCommand.run(
+      {
+        options: {
+          'state-dir': dir,
+          robot: ROBOT,
+          cloud: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          'cloud-key-file': keyFile,
+        },
+        positionals: [],
+      },
+      { out: () => {}, err: (s) => err.push(s) },
+    );
+    t.equal(code, 1, 'refused');
+    t.match(
+      err.join('\n'),
+      /the cloud says it holds 6 records of this robot's chain, but this edge has written only 3/,
+    );
+    t.same(posted, [], 'nothing was sent as if the cloud lacked only the rest');
+    const reopened = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
+    t.equal(reopened.acknowledged, 0, 'no record is marked shipped');
+    await reopened.close();
+  },
+);
