@@ -59,9 +59,13 @@ export const CONSENT_REQUEST_COLUMNS =
 /**
  * The upsert tail of a consent request: an identical intent parked again (same digest) after its earlier
  * wait closed — granted, taken, or past its deadline — opens a new wait in the same row; a repeat of a wait
- * still open (an edge that restarted, or never saw the answer) changes nothing. Both dialects.
+ * still open (an edge that restarted, or never saw the answer) changes nothing. A new park has a later
+ * deadline than the one it follows: a replay of the request already served (its deadline unchanged) changes
+ * nothing either, where it used to put a finished move back in the queue, clear a grant not yet delivered,
+ * and take a second grant. Both dialects.
  */
 export const REOPEN_CONSENT_REQUEST = `request = excluded.request, state = excluded.state,
   deadline_ms = excluded.deadline_ms, created_at_ms = excluded.created_at_ms, token = NULL, operator_id = NULL,
   granted_at_ms = NULL, delivered_at_ms = NULL
-  WHERE fleet_consent_requests.state <> 'waiting' OR fleet_consent_requests.deadline_ms <= excluded.created_at_ms`;
+  WHERE excluded.deadline_ms > fleet_consent_requests.deadline_ms
+    AND (fleet_consent_requests.state <> 'waiting' OR fleet_consent_requests.deadline_ms <= excluded.created_at_ms)`;

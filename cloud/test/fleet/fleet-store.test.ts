@@ -234,6 +234,14 @@ async function consentContract(t: Tap, store: Store): Promise<void> {
   t.equal(taken.flat().length, 1, 'the token is taken once, even by two takers at once');
   t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.deliveredAtMs, T0 + 20);
 
+  // A replay of the request already served (same deadline, received later) changes nothing.
+  t.equal(
+    await fleet.consents.put({ ...record, createdAtMs: T0 + 5000 }, entry('consent.request', {})),
+    undefined,
+    'a replayed request does not reopen a delivered one',
+  );
+  t.equal((await fleet.consents.get('ten-a', 'arm-1', request.intentDigest))?.state, 'delivered');
+
   // The same intent parked again later (same digest): its closed row reopens as a new wait.
   const again = { ...record, createdAtMs: T0 + 5000, deadlineMs: T0 + 6000 };
   t.ok(
