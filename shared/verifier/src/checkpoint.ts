@@ -3,7 +3,7 @@
  * carries a signature by a trusted key of role 'checkpoint' whose `name` is the note's signer name.
  */
 import { type Checkpoint, type TrustStore, verifyCheckpoint } from '@pentagate/crypto';
-import { toBase64 } from '@pentagate/protocol';
+import { PentagateError, toBase64 } from '@pentagate/protocol';
 import { ReportBuilder, type VerificationReport } from './report.js';
 
 export interface CheckpointCheckOptions {
@@ -22,11 +22,37 @@ export function checkCheckpointSignature(
   options: CheckpointCheckOptions,
   name = 'checkpoint signature',
 ): Checkpoint | undefined {
+  const { atMs } = options;
   return report.attempt(
     name,
-    () => verifyCheckpoint(note, trust, options.atMs === undefined ? {} : { atMs: options.atMs }),
+    () => {
+      try {
+        return verifyCheckpoint(note, trust, atMs === undefined ? {} : { atMs });
+      } catch (err) {
+        // A checkpoint carries no time, so one signed by a key retired since cannot be told from one its
+        // holder signed after the retirement, and is refused. Say what to do instead of only "expired".
+        if (atMs !== undefined && err instanceof PentagateError && verifiesWithoutTime(note, trust)) {
+          throw new PentagateError(
+            err.code,
+            `${err.message}: a checkpoint carries no time, so one signed by a retired key is refused after the ` +
+              'retirement. Fetch the proof packet again (the cloud signs its checkpoint with the current key), ' +
+              're-export the audit kit, or check as of a time before the key was retired (--at)',
+          );
+        }
+        throw err;
+      }
+    },
     (cp) => `signed by a trusted checkpoint key: ${describeCheckpoint(cp)}`,
   );
+}
+
+function verifiesWithoutTime(note: string, trust: TrustStore): boolean {
+  try {
+    verifyCheckpoint(note, trust, {});
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `pentagate verify checkpoint`: one signed note against the trust file. */

@@ -87,7 +87,17 @@ t.test('checkpoint: valid, untrusted signer, key window', async (t) => {
   t.same(failedNames(verifyCheckpointNote(forged, trust, { atMs })), ['checkpoint signature']);
 
   const retired = TrustStore.fromDocument(trustDocument({ checkpoint: { notAfter: iso(T0_MS) } }));
-  t.same(failedNames(verifyCheckpointNote(note, retired, { atMs })), ['checkpoint signature']);
+  const late = verifyCheckpointNote(note, retired, { atMs });
+  t.same(failedNames(late), ['checkpoint signature']);
+  t.match(
+    late.failures[0],
+    /expired at .*: a checkpoint carries no time.*Fetch the proof packet again.*--at/,
+  );
+  t.notMatch(
+    verifyCheckpointNote(forged, trust, { atMs }).failures[0],
+    /carries no time/,
+    'a signature no trusted key made gets no such hint',
+  );
   t.equal(verifyCheckpointNote(note, retired, { atMs: T0_MS - 1 }).valid, true, '--at inside the window');
 });
 
