@@ -193,6 +193,15 @@ t.test('a manifest that does not list the kit files, or names another log, is in
   t.same(failedNames(await verifyAuditKit(dir, { trust })), ['checkpoint matches manifest']);
 });
 
+t.test('a manifest listing a file beyond the kit own is invalid: nothing signs it', async (t) => {
+  const dir = await writeKit(await tempDir(t), log);
+  await writeFile(join(dir, 'x.json'), '');
+  await writeManifest(dir, { ...(await kitFiles(dir)), 'x.json': '' }, 11);
+  const report = await verifyAuditKit(dir, { trust });
+  t.same(failedNames(report), ['manifest lists the kit files']);
+  t.match(report.failures[0], /got also x\.json \(nothing signs them\)/);
+});
+
 t.test('an unreadable manifest or a path that is not a directory is unreadable input', async (t) => {
   const parent = await tempDir(t);
   await t.rejects(verifyAuditKit(join(parent, 'nothing')), { code: 'INVALID_INPUT' });
