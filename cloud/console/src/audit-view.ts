@@ -105,7 +105,11 @@ function entryRow(entry: AuditEntry): HTMLTableRowElement {
 
 /** The filters the form offers: the route's query parameter, the label shown, and a hint. */
 const FILTERS = [
-  { param: 'agentId', label: 'Agent', hint: 'an agent id: its actor or data.agentId' },
+  {
+    param: 'agentId',
+    label: 'Agent',
+    hint: "an agent id: its actor or data.agentId; a robot's entries: edge:<robot id>",
+  },
   { param: 'proposalId', label: 'Proposal or decision', hint: 'data.proposalId or data.decisionId' },
   { param: 'type', label: 'Type', hint: 'e.g. decision, execution, approval, edge.verdict' },
 ] as const;
@@ -114,8 +118,10 @@ const FILTERS = [
 function filterQuery(inputs: readonly HTMLInputElement[]): string {
   return inputs
     .map((input, i) => {
-      const value = input.value.trim();
-      return value === '' ? '' : `&${FILTERS[i]!.param}=${encodeURIComponent(value)}`;
+      const { param } = FILTERS[i]!;
+      // entry types are lower-case names (decision, edge.verdict): `Decision` means the same one
+      const value = param === 'type' ? input.value.trim().toLowerCase() : input.value.trim();
+      return value === '' ? '' : `&${param}=${encodeURIComponent(value)}`;
     })
     .join('');
 }

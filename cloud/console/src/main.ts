@@ -58,6 +58,8 @@ async function show(view: View): Promise<void> {
     else button.removeAttribute('aria-current');
   }
   history.replaceState(null, '', `#${view}`);
+  // the status line speaks of the view it was said in
+  say('');
   try {
     if (view === 'approvals') await renderApprovals(main);
     else if (view === 'live') {

@@ -74,7 +74,18 @@ async function run(t: Test): Promise<void> {
   );
   t.same(await shownIndexes(), oneProposal, "one proposal's entries");
 
+  // a type typed with a capital is the same lower-case type, not a refusal
   await page.getByLabel('Proposal or decision').fill('');
+  await page.getByLabel('Type').fill('Decision');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const decisions = await routeIndexes('&type=decision');
+  await page.waitForFunction(
+    (first) => document.querySelector('tbody tr[data-index]')?.getAttribute('data-index') === String(first),
+    decisions[0],
+  );
+  t.same(await shownIndexes(), decisions.slice(0, 20), 'Type "Decision" lists the decisions');
+  await page.getByLabel('Type').fill('');
+
   await page.getByLabel('Agent').fill('nobody-bot');
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await page.locator('#audit-summary', { hasText: 'No audit entry matches these filters.' }).waitFor();
