@@ -5,13 +5,12 @@
  * such a count is refused: nothing is marked shipped, and `edge ship` fails saying why.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import { edgeShipCommand } from '../../src/uplink/ship-command.js';
+import { fakeCloud, writeVetoOutbox } from './helpers/fake-cloud.js';
 
 const ROBOT = 'arm-1';
 
@@ -20,32 +19,12 @@ t.test(
   async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'pentagate-cloud-ahead-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-    for (let i = 0; i < 3; i++) {
-      await outbox.append({
-        v: 1,
-        robotId: ROBOT,
-        outcome: 'vetoed',
-        atMs: 1_800_000_000_000 + i,
-        violations: [],
-        gates: [],
-      });
-    }
-    await outbox.close();
+    await writeVetoOutbox(dir, ROBOT, 3);
     const posted: unknown[] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        if (req.method === 'POST') posted.push(JSON.parse(body));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ robotId: ROBOT, acknowledged: 6, headDigest: 'a'.repeat(64) }));
-      });
+    const cloud = await fakeCloud(t, (method, body) => {
+      if (method === 'POST') posted.push(body);
+      return { robotId: ROBOT, acknowledged: 6, headDigest: 'a'.repeat(64) };
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const keyFile = join(dir, 'edge-key');
     writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
 
@@ -55,7 +34,7 @@ t.test(
         options: {
           'state-dir': dir,
           robot: ROBOT,
-          cloud: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          cloud,
           'cloud-key-file': keyFile,
         },
         positionals: [],

@@ -7,13 +7,11 @@
  * the last, however fast the machine (at 0.45 × it came before it on a quiet one, and no line was due).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
 import { edgeShipCommand, SHIP_PROGRESS_MS } from '../../src/uplink/ship-command.js';
+import { fakeCloud, writeVetoOutbox } from './helpers/fake-cloud.js';
 
 const ROBOT = 'arm-1';
 const RECORDS = 300;
@@ -21,41 +19,16 @@ const RECORDS = 300;
 t.test('a backlog shipped by edge ship reports its progress on stderr', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pentagate-ship-progress-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const outbox = await AuditOutbox.open(join(dir, 'outbox.jsonl'));
-  await Promise.all(
-    Array.from({ length: RECORDS }, (_, i) =>
-      outbox.append({
-        v: 1,
-        robotId: ROBOT,
-        outcome: 'vetoed',
-        atMs: 1_800_000_000_000 + i,
-        violations: [],
-        gates: [],
-      }),
-    ),
-  );
-  await outbox.close();
+  await writeVetoOutbox(dir, ROBOT, RECORDS);
   let held = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      const answer = () => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ robotId: ROBOT, acknowledged: held, headDigest: 'a'.repeat(64) }));
-      };
-      if (req.method === 'GET') return answer();
-      const records = (JSON.parse(body) as { records: { index: number }[] }).records;
-      setTimeout(() => {
-        held = records.at(-1)!.index + 1;
-        answer();
-      }, 0.8 * SHIP_PROGRESS_MS);
-    });
+  const cloud = await fakeCloud(t, async (method, body) => {
+    if (method === 'POST') {
+      const records = (body as { records: { index: number }[] }).records;
+      await new Promise((r) => setTimeout(r, 0.8 * SHIP_PROGRESS_MS));
+      held = records.at(-1)!.index + 1;
+    }
+    return { robotId: ROBOT, acknowledged: held, headDigest: 'a'.repeat(64) };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const keyFile = join(dir, 'edge-key');
   writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
 
@@ -66,7 +39,7 @@ t.test('a backlog shipped by edge ship reports its progress on stderr', async (t
       options: {
         'state-dir': dir,
         robot: ROBOT,
-        cloud: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        cloud,
         'cloud-key-file': keyFile,
         json: true,
       },
