@@ -4,13 +4,12 @@
  * backup, another cloud) made it mark its own records shipped without sending them, and they were lost. Now
  * such a count is refused: nothing is marked shipped, and `edge ship` fails saying why.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { AuditOutbox } from '../../src/outbox/audit-outbox.js';
-import { edgeShipCommand } from '../../src/uplink/ship-command.js';
-import { fakeCloud, writeVetoOutbox } from './helpers/fake-cloud.js';
+import { fakeCloud, shipTo, writeVetoOutbox } from './helpers/fake-cloud.js';
 
 const ROBOT = 'arm-1';
 
@@ -25,22 +24,7 @@ t.test(
       if (method === 'POST') posted.push(body);
       return { robotId: ROBOT, acknowledged: 6, headDigest: 'a'.repeat(64) };
     });
-    const keyFile = join(dir, 'edge-key');
-    writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
-
-    const err: string[] = [];
-    const code = await edgeShipCommand.run(
-      {
-        options: {
-          'state-dir': dir,
-          robot: ROBOT,
-          cloud,
-          'cloud-key-file': keyFile,
-        },
-        positionals: [],
-      },
-      { out: () => {}, err: (s) => err.push(s) },
-    );
+    const { code, err } = await shipTo(dir, ROBOT, cloud);
     t.equal(code, 1, 'refused');
     t.match(
       err.join('\n'),

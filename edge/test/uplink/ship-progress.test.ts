@@ -6,12 +6,12 @@
  * 0.8 × SHIP_PROGRESS_MS: the second of the three acknowledgements comes after SHIP_PROGRESS_MS and before
  * the last, however fast the machine (at 0.45 × it came before it on a quiet one, and no line was due).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { edgeShipCommand, SHIP_PROGRESS_MS } from '../../src/uplink/ship-command.js';
-import { fakeCloud, writeVetoOutbox } from './helpers/fake-cloud.js';
+import { SHIP_PROGRESS_MS } from '../../src/uplink/ship-command.js';
+import { fakeCloud, shipTo, writeVetoOutbox } from './helpers/fake-cloud.js';
 
 const ROBOT = 'arm-1';
 const RECORDS = 300;
@@ -29,24 +29,8 @@ t.test('a backlog shipped by edge ship reports its progress on stderr', async (t
     }
     return { robotId: ROBOT, acknowledged: held, headDigest: 'a'.repeat(64) };
   });
-  const keyFile = join(dir, 'edge-key');
-  writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
 
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await edgeShipCommand.run(
-    {
-      options: {
-        'state-dir': dir,
-        robot: ROBOT,
-        cloud,
-        'cloud-key-file': keyFile,
-        json: true,
-      },
-      positionals: [],
-    },
-    { out: (s) => out.push(s), err: (s) => err.push(s) },
-  );
+  const { code, out, err } = await shipTo(dir, ROBOT, cloud, { json: true });
   t.equal(code, 0);
   t.same(
     JSON.parse(out.join('')),

@@ -2,10 +2,12 @@
  * What the shipping tests share: an outbox of vetoes to ship, and a small real HTTP server standing in for the
  * cloud's two chain routes (GET …/ack, POST …/records), answering what the test decides.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { AuditOutbox } from '../../../src/outbox/audit-outbox.js';
+import { edgeShipCommand } from '../../../src/uplink/ship-command.js';
 
 /** Writes `count` veto records of `robotId` to `dir`/outbox.jsonl. */
 export async function writeVetoOutbox(dir: string, robotId: string, count: number): Promise<void> {
@@ -44,4 +46,25 @@ export async function fakeCloud(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Runs `pentagate edge ship` on `dir` against `cloud` with a throwaway edge key; its exit code and output. */
+export async function shipTo(
+  dir: string,
+  robotId: string,
+  cloud: string,
+  more: Record<string, string | boolean> = {},
+): Promise<{ code: number; out: string[]; err: string[] }> {
+  const keyFile = join(dir, 'edge-key');
+  writeFileSync(keyFile, 'pgk_test\n', { mode: 0o600 });
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await edgeShipCommand.run(
+    {
+      options: { 'state-dir': dir, robot: robotId, cloud, 'cloud-key-file': keyFile, ...more },
+      positionals: [],
+    },
+    { out: (s) => out.push(s), err: (s) => err.push(s) },
+  );
+  return { code, out, err };
 }
