@@ -51,12 +51,14 @@ export function riskGate(ctx: GateContext, options: RiskOptions = {}): GateResul
   // ARCHITECTURE.md §3 RISK: "no execution when the proximity sensor detects a human in the operating radius".
   // This holds with or without SSM, when deciding and while monitoring: a speed cap is never offered inside
   // the radius (ISO/TS 15066 SSM slows the robot for people it may approach, not for people already in its reach).
-  if (nearest && distanceM < profile.risk.operatingRadiusM) {
+  // The radius bounds a closed disc: a person exactly at it is in it (fail closed on the boundary).
+  if (nearest && distanceM <= profile.risk.operatingRadiusM) {
     const [at, radius] = fmtAgainst(distanceM, profile.risk.operatingRadiusM);
+    const relation = distanceM < profile.risk.operatingRadiusM ? '<' : '=';
     violations.push(
       edgeViolation(
         'RISK.HUMAN_IN_RADIUS',
-        `human at ${at} m < radius ${radius} m (${describeFrame(nearest)})`,
+        `human at ${at} m ${relation} radius ${radius} m (${describeFrame(nearest)})`,
       ),
     );
     evidence.speedScale = 0;
