@@ -232,12 +232,16 @@ export class MqttTransport implements RobotTransport {
 /**
  * `work`, or `timeout()`'s error once `ms` have passed without it settling (at once when `ms` ≤ 0). Its
  * late outcome is dropped: a PUBACK after the deadline changes nothing the caller decided.
+ *
+ * The deadline is decided in the check phase (setImmediate), after the event loop's poll for I/O: after a
+ * stall of the loop the timer phase runs first, and a PUBACK that came in during the stall, still unread in
+ * the socket, would otherwise count as missing.
  */
 function withinMs<T>(work: Promise<T>, ms: number, timeout: () => Error): Promise<T> {
   work.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timeout()), Math.max(0, ms));
+    timer = setTimeout(() => setImmediate(() => reject(timeout())), Math.max(0, ms));
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
