@@ -26,6 +26,7 @@ import {
 } from '@pentagate/protocol';
 import { stringify } from 'yaml';
 import { type FirmwareIdentity, calibrationIdFor } from '../models/firmware-report.js';
+import { DEMO_OPERATOR_ID } from '../fleet/fleet-setup.js';
 
 export interface CredentialOptions {
   stateDir: string;
@@ -77,7 +78,11 @@ export async function createRobotCredentials(options: CredentialOptions): Promis
     keys: [
       trustEntryFor(vendor.publicKey, 'vendor', { comment: 'simulated robot vendor' }),
       trustEntryFor(lab.publicKey, 'calibration', { comment: 'simulated calibration lab' }),
-      trustEntryFor(operator.publicKey, 'operator', { comment: 'simulated cell operator' }),
+      // named, so the edge takes its consents for this operator only (consent-intake.ts), not any name a token gives
+      trustEntryFor(operator.publicKey, 'operator', {
+        name: DEMO_OPERATOR_ID,
+        comment: 'simulated cell operator',
+      }),
     ],
   });
 
