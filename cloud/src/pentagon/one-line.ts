@@ -24,14 +24,14 @@ export function oneLine(text: string, maxChars: number): string {
     else if (isHigh(c) && i + 1 < end && isLow(text.charCodeAt(i + 1))) {
       out += text.slice(i, i + 2);
       i++;
-    } else if (isHigh(c) || isLow(c)) out += '\ufffd';
+    } else if (isSurrogate(c)) out += '\ufffd';
     else out += text[i];
   }
   return out;
 }
 
 function needsRewrite(c: number): boolean {
-  return c < 0x20 || c === 0x7f || (c >= 0xd800 && c <= 0xdfff);
+  return isControl(c) || isSurrogate(c);
 }
 
 function isControl(c: number): boolean {
@@ -44,4 +44,8 @@ function isHigh(c: number): boolean {
 
 function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function isSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdfff;
 }

@@ -178,7 +178,7 @@ export class MqttTransport implements RobotTransport {
       command.validUntil - nowMs + PUBACK_GRACE_MS,
       () =>
         new TransportError(
-          'COMMAND_UNACKNOWLEDGED',
+          'PUBLISH_UNACKNOWLEDGED',
           `command seq ${command.seq}: the broker did not acknowledge it before its validUntil ${command.validUntil} ` +
             '(the link may be half-open); a controller would refuse it now',
         ),
@@ -201,7 +201,7 @@ export class MqttTransport implements RobotTransport {
       VERDICT_ACK_TIMEOUT_MS,
       () =>
         new TransportError(
-          'COMMAND_UNACKNOWLEDGED',
+          'PUBLISH_UNACKNOWLEDGED',
           `verdict not acknowledged by the broker within ${VERDICT_ACK_TIMEOUT_MS} ms (it is in the audit outbox)`,
         ),
     );

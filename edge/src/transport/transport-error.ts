@@ -12,7 +12,7 @@ export type TransportErrorCode =
   | 'SERIAL_OPEN_FAILED'
   | 'SERIAL_FRAME_INVALID'
   | 'TRANSPORT_CLOSED'
-  | 'COMMAND_UNACKNOWLEDGED'
+  | 'PUBLISH_UNACKNOWLEDGED'
   | 'FOXGLOVE_LISTEN_FAILED';
 
 export class TransportError extends PentagateError {
