@@ -272,6 +272,24 @@ t.test('the feature slots are the ones the shipped weights were trained with (pi
   t.same([checksum, count], [448941712, 1087], 'every slot and offset of texts in several scripts');
 });
 
+/**
+ * The words read as leetspeak, by one pattern: a stand-in between two letters, in a token of at most 24
+ * characters that is not hex, where an `@` followed by a domain is an e-mail address's.
+ */
+function leetWords(plain: string): string[] {
+  return [...plain.matchAll(/[a-z0-9@$]+/g)]
+    .filter(
+      (m) =>
+        m[0].length <= 24 &&
+        !/^[0-9a-f]+$/.test(m[0]) &&
+        new RegExp(
+          `^.{${m.index}}[a-z0-9@$]*?(?:[a-z][013457$][a-z]|[a-z]@(?![a-z0-9-]+\\.[a-z]{2})[a-z])`,
+          's',
+        ).test(plain),
+    )
+    .map((m) => m[0]);
+}
+
 /** ROT13 of a–z, as the views read it. */
 const rot13 = (text: string) =>
   text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 0x61 + 13) % 26) + 0x61));
@@ -283,7 +301,7 @@ const rot13 = (text: string) =>
 function classifierViewsByPatterns(raw: string): { kind: string; text: string }[] {
   const { views, tagViews, payloads } = prepareText(raw);
   const out = [{ kind: 'text', text: views.plain }];
-  const leet = views.plain.match(/[a-z][013457@$][a-z]/g)?.length ?? 0;
+  const leet = leetWords(views.plain).length;
   if (views.skeleton !== views.plain && views.mixedScriptWords + leet > 0) {
     out.push({ kind: 'skeleton', text: views.skeleton });
   }
