@@ -82,7 +82,7 @@ export interface BuildAppOptions {
   nowMs?: () => number;
   /**
    * The address agents reach this server at, under which registration hands out `propose_endpoint`
-   * (public-url.ts); none → the path alone.
+   * (public-url.ts); none → under the scheme and `Host` of the registering request.
    */
   publicUrl?: string;
   /**

@@ -68,7 +68,7 @@ export const serveCommand: Command = {
       valueName: 'URL',
       description:
         'the address agents reach the API at, e.g. behind a proxy under a path prefix; registration then\n' +
-        'answers with propose_endpoint under it (default: the path /api/v1/agentgate/propose alone)',
+        'answers with propose_endpoint under it (default: under the scheme and Host the agent called)',
     },
     'cors-origin': {
       type: 'string',

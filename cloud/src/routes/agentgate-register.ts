@@ -23,7 +23,7 @@ import { sha256Hex } from '@pentagate/crypto';
 import type { FastifyInstance } from 'fastify';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { callerOf } from '../app/auth.js';
-import { addressOf } from '../app/public-url.js';
+import { addressFor } from '../app/public-url.js';
 import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
@@ -122,7 +122,6 @@ export async function registerAgent(
 }
 
 export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudContext, publicUrl?: URL): void {
-  const proposeEndpoint = addressOf(PROPOSE_ENDPOINT, publicUrl);
   app.post(
     '/api/v1/agentgate/register',
     {
@@ -175,7 +174,7 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
       reply.code(outcome.created ? 201 : 200);
       return {
         lobe_name: outcome.agent.lobeName,
-        propose_endpoint: proposeEndpoint,
+        propose_endpoint: addressFor(PROPOSE_ENDPOINT, publicUrl, request),
         agent_id: outcome.agent.id,
       };
     },

@@ -70,7 +70,8 @@ t.test('register (specification §2.2)', async (t) => {
       t.type(first.json().lobe_name, 'string');
       t.type(first.json().propose_endpoint, 'string');
       t.equal(first.json().lobe_name, 'treasury-bot@2.1');
-      t.equal(first.json().propose_endpoint, '/api/v1/agentgate/propose');
+      // the address under the scheme and Host this request used (inject's default Host is localhost:80; URL drops the scheme's default port)
+      t.equal(first.json().propose_endpoint, 'http://localhost/api/v1/agentgate/propose');
       const size = await cloud.store.auditSize();
       const [entry] = await cloud.store.auditEntries(size - 1, size);
       t.equal(entry?.entry.type, 'agent.registered');
