@@ -39,7 +39,8 @@ export function addressOf(path: string, publicUrl: URL | undefined): string {
 }
 
 /** A `Host` header as an address may hold it: a DNS name, IPv4 or bracketed IPv6, and an optional port. */
-const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+const HOST_HEADER =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 /**
  * `path` as handed out to the agent that sent this request: under the public URL when there is one, else

@@ -67,13 +67,23 @@ export async function governAgentCall(
     };
   }
   if (d.status === 'DENY') return { ...base, approved: false };
-  return waitingOrReleased(k, caller, d, base, AGAIN[req.route] ?? AGAIN['agentgate.propose']!);
+  return waitingOrReleased(
+    k,
+    caller,
+    d,
+    base,
+    (AGAIN[req.route] ?? AGAIN['agentgate.propose']!)(d.proposalId),
+  );
 }
 
-/** How the caller gets the call released once approved, per route. */
-const AGAIN: Record<string, string> = {
-  'agentgate.propose': 'propose the same tool_call.id again',
-  selfcorrect: 'execute it with POST /api/v1/kernel/execute { proposalId }',
+/**
+ * How the caller gets the call released once approved, per route. The self-correcting route has no id of
+ * the caller's to send again (specification §2.5): the approval's id is the kernel proposal to execute.
+ */
+const AGAIN: Record<string, (approvalId: string) => string> = {
+  'agentgate.propose': () => 'propose the same tool_call.id again',
+  selfcorrect: (approvalId) =>
+    `execute it with POST /api/v1/kernel/execute {"proposalId":"${approvalId}"} (the approval_id)`,
 };
 
 async function waitingOrReleased(

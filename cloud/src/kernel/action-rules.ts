@@ -77,12 +77,14 @@ export function actionRuleFindings(
   }
   findings.push(...payloadFieldFindings(action));
   // Every route's confidence lands in context.confidenceScore (agent_confidence, confidence): one threshold.
+  // The remediation does not suggest a higher confidence: the number is the agent's word about itself, and
+  // a language model reads the remediation and does what it says (specification §1.6); an operator decides.
   const confidence = action.context.confidenceScore;
   if (!(confidence >= settings.minConfidence)) {
     findings.push({
       code: 'CONSENT.LOW_CONFIDENCE',
       message: `the agent's confidence ${confidence} is below the threshold ${settings.minConfidence}`,
-      remediation: `wait for an operator to approve, or propose again with a confidence of ${settings.minConfidence} or more`,
+      remediation: 'wait for an operator to approve this call',
     });
   }
   return { findings, holdMs };

@@ -95,28 +95,34 @@ t.test('without a public URL the address is under the scheme and Host of the req
     t.equal(addressFor(path, undefined, { protocol: 'http', host }), path, `Host ${JSON.stringify(host)}`);
   }
   t.equal(
-    addressFor(path, publicUrlOf('https://gw.example/pentagate/'), { protocol: 'http', host: 'internal:8080' }),
+    addressFor(path, publicUrlOf('https://gw.example/pentagate/'), {
+      protocol: 'http',
+      host: 'internal:8080',
+    }),
     'https://gw.example/pentagate/api/v1/agentgate/propose',
     'a public URL wins over the Host',
   );
 });
 
-t.test('over a real socket, fetch takes propose_endpoint as it is and the proposal is answered', async (t) => {
-  const cloud = await testCloud(t);
-  const base = await cloud.app.listen({ host: '127.0.0.1', port: 0 });
-  const res = await fetch(`${base}/api/v1/agentgate/register`, {
-    method: 'POST',
-    headers: { ...bearer(cloud.a.keys.agent), 'content-type': 'application/json' },
-    body: JSON.stringify(registration('socket-agent')),
-  });
-  t.equal(res.status, 201);
-  const body = (await res.json()) as { lobe_name: string; propose_endpoint: string };
-  t.equal(body.propose_endpoint, `${base}/api/v1/agentgate/propose`);
-  const propose = await fetch(body.propose_endpoint, {
-    method: 'POST',
-    headers: { ...bearer(cloud.a.keys.agent), 'content-type': 'application/json' },
-    body: JSON.stringify(transferCall(body.lobe_name)),
-  });
-  t.equal(propose.status, 200, 'the proposal at propose_endpoint is answered');
-  t.equal(((await propose.json()) as { approved: boolean }).approved, true);
-});
+t.test(
+  'over a real socket, fetch takes propose_endpoint as it is and the proposal is answered',
+  async (t) => {
+    const cloud = await testCloud(t);
+    const base = await cloud.app.listen({ host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${base}/api/v1/agentgate/register`, {
+      method: 'POST',
+      headers: { ...bearer(cloud.a.keys.agent), 'content-type': 'application/json' },
+      body: JSON.stringify(registration('socket-agent')),
+    });
+    t.equal(res.status, 201);
+    const body = (await res.json()) as { lobe_name: string; propose_endpoint: string };
+    t.equal(body.propose_endpoint, `${base}/api/v1/agentgate/propose`);
+    const propose = await fetch(body.propose_endpoint, {
+      method: 'POST',
+      headers: { ...bearer(cloud.a.keys.agent), 'content-type': 'application/json' },
+      body: JSON.stringify(transferCall(body.lobe_name)),
+    });
+    t.equal(propose.status, 200, 'the proposal at propose_endpoint is answered');
+    t.equal(((await propose.json()) as { approved: boolean }).approved, true);
+  },
+);

@@ -484,7 +484,17 @@ t.test('selfcorrect (specification §2.5, §4 rules 4–6)', async (t) => {
     const res = await selfcorrect(selfCorrectBody('unsure-bot', 5, { confidence: 0.1 }));
     t.equal(res.statusCode, 403);
     t.same(codesOf(t, res.json()), ['CONSENT.LOW_CONFIDENCE', 'CONSENT.APPROVAL_PENDING']);
-    t.type(res.json().approval_id, 'string');
+    const approvalId = res.json().approval_id;
+    t.type(approvalId, 'string');
+    // the brief is read by a language model: it must not coach it to raise a number it reports about itself
+    t.notMatch(res.json().remediation, /confidence/i, 'the remediation does not suggest a higher confidence');
+    t.match(res.json().remediation, /operator/);
+    // the route has no id of the caller's to send again: the brief names the body that releases the call
+    t.match(
+      res.json().violations[1],
+      `POST /api/v1/kernel/execute {"proposalId":"${approvalId}"}`,
+      'the pending violation names the execute body with this approval id',
+    );
   });
 
   t.test('checks intent_domain against the domain list and names the allowed values', async (t) => {
