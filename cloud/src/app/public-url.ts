@@ -7,6 +7,7 @@
  * written to the specification passes `propose_endpoint` to its HTTP client as it is, and a bare path is not
  * an address a client such as `fetch` accepts.
  */
+
 /** Room is left for the paths under it: registration's answer allows 2,048 characters for an address. */
 const MAX_PUBLIC_URL_CHARS = 1024;
 

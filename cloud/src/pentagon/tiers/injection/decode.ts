@@ -56,7 +56,7 @@ const BASE64_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
   /[A-Za-z0-9+/_-]/.test(String.fromCharCode(c)) ? 1 : 0,
 );
 /** HEX's digits [0-9a-fA-F] as a table by ASCII code. */
-const HEX_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
+export const HEX_UNITS = Uint8Array.from({ length: 0x80 }, (_, c) =>
   /[0-9a-fA-F]/.test(String.fromCharCode(c)) ? 1 : 0,
 );
 const EQUALS = 0x3d;

@@ -6,6 +6,7 @@
  * is seen in whichever form it is readable. Every view has its long runs of one character shortened
  * and its phrases said three or more times in a row kept once (runs.ts).
  */
+import { HEX_UNITS } from '../decode.js';
 import { type PreparedText, prepareText } from '../scan.js';
 import { commonWordCounts, rot13 } from './common-words.js';
 import { MAX_WORD_CHARS } from './features.js';
@@ -96,11 +97,8 @@ function isTokenUnit(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x40 || c === 0x24;
 }
 
-/** Whether plain[start, end) is all hex digits (a number or a digest). */
+/** Whether plain[start, end) is all hex digits (a number or a digest); its units are ASCII (isTokenUnit). */
 function isHex(plain: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = plain.charCodeAt(i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
+  for (let i = start; i < end; i++) if (HEX_UNITS[plain.charCodeAt(i)] !== 1) return false;
   return true;
 }
