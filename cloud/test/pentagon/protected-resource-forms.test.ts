@@ -44,6 +44,20 @@ t.test('every form of a protected path is refused', async (t) => {
     '\\\\?\\C:\\etc\\passwd',
     'app/.env.',
     'app/.env . ',
+    // proc(5) links reached through no-op spellings, `..`, a thread's own link, or a file URL
+    '/proc//self/root/etc/shadow',
+    '//proc/self/root/etc/shadow',
+    '/proc/./self/root/etc/shadow',
+    '/proc/self/../self/root/etc/shadow',
+    '/proc/self/task/4242/root/etc/shadow',
+    '/proc/1/task/1/cwd/../../../../etc/passwd',
+    'file:///proc//self/root/etc/shadow',
+    // a shell's `~user` is some home directory: what follows climbs from an unknown place
+    '~root/../etc/shadow',
+    '~postgres/../../etc/passwd',
+    // NTFS: `::$DATA` is the file's own content stream
+    '/app/.env::$DATA',
+    'app\\.env:secrets:$DATA',
   ]) {
     const v = verdictFor(path);
     t.equal(v.status, 'DENY', JSON.stringify(path));
@@ -66,6 +80,11 @@ t.test('paths outside the protected patterns still pass', async (t) => {
     '/proc/self/status',
     'release-1.2.',
     'policy-notes.txt',
+    '~/notes/today.md',
+    '~root/reports/q1.csv',
+    '/proc/self/task/4242/status',
+    'https://example.com:8443/etc-notes',
+    'app/.env-example::$DATA',
   ]) {
     t.equal(verdictFor(path).status, 'ALLOW', JSON.stringify(path));
   }
@@ -84,4 +103,24 @@ t.test('path globs: `**/` may match no directory, a final `/**` the directory it
   t.notOk(matches('/srv/*/secret', '/srv/a/b/secret'), '`*` stays within one segment');
   t.ok(matches('policy:**', 'policy:'));
   t.ok(compileGlob('shell.*', 'name').test('Shell.Exec'), 'name globs are unchanged');
+});
+
+t.test('a string with more path readings than are derived is refused, not read in part', async (t) => {
+  // Each `/proc/self/root/` prefix gives one more reading; a few are read through to the path they name.
+  t.equal(verdictFor(`${'/proc/self/root'.repeat(10)}/srv/data.csv`).status, 'ALLOW');
+  t.equal(verdictFor(`${'/proc/self/root'.repeat(10)}/etc/passwd`).status, 'DENY');
+  const v = verdictFor(`${'/proc/self/root'.repeat(200)}/srv/data.csv`);
+  t.equal(v.status, 'DENY');
+  t.ok(codes(v).length > 0 && codes(v).every((c) => c === 'INVARIANT.PROTECTED_RESOURCE'), codes(v).join());
+  t.match(v.violations[0]?.message, /more readings as a path than the gate derives/);
+});
+
+t.test('a path of hundreds of thousands of `..` segments is resolved', async (t) => {
+  // Before the linear normaliser this one argument held the server for tens of seconds (tap would time out).
+  const climbs = `/srv/${'a/b/../'.repeat(100_000)}`;
+  t.ok(
+    codes(verdictFor(`${climbs}${'../'.repeat(100_001)}etc/passwd`)).includes('INVARIANT.PROTECTED_RESOURCE'),
+  );
+  // (the injection screen refuses such a repetitive text for its own reasons)
+  t.notOk(codes(verdictFor(`${climbs}data.csv`)).includes('INVARIANT.PROTECTED_RESOURCE'));
 });

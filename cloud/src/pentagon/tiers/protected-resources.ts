@@ -28,16 +28,20 @@ export function protectedResources(
   const rules = policy.protectedResources.filter((r) => !r.tools || matchesAny(r.tools, action.toolName));
   if (rules.length === 0) return { hits, findings };
   for (const field of argumentFields) {
-    const forms = resourcePathForms(field.value);
+    const { forms, complete } = resourcePathForms(field.value);
     for (const rule of rules) {
-      if (!forms.some((f) => rule.matcher.test(f))) continue;
+      // A string with more readings than are derived may name the resource in one not read: refuse it.
+      if (complete && !forms.some((f) => rule.matcher.test(f))) continue;
       const shown = oneLine(field.value, 200);
       hits.push({ ruleId: rule.id, pattern: rule.pattern, field: field.path, value: shown });
+      const why = complete
+        ? `matches protected pattern "${rule.pattern}"`
+        : `has more readings as a path than the gate derives, so it may name protected pattern "${rule.pattern}"`;
       findings.push(
         finding(
           'INVARIANT.PROTECTED_RESOURCE',
-          `${field.path} = "${oneLine(field.value, 80)}" matches protected pattern "${rule.pattern}" (rule ${rule.id}): ${rule.reason}`,
-          `remove ${field.path} or point it outside "${rule.pattern}"; protected resources change only through the governed policy route`,
+          `${field.path} = "${oneLine(field.value, 80)}" ${why} (rule ${rule.id}): ${rule.reason}`,
+          `remove ${field.path} or point it outside "${rule.pattern}"${complete ? '' : ' in a plain path'}; protected resources change only through the governed policy route`,
           `tier2.proofFirewall/${rule.id}`,
         ),
       );

@@ -6,7 +6,7 @@
  * `/`; so a pattern is tested against each of these forms and a call is refused when any one matches
  * (fail closed: a form no tool would open costs nothing unless it names a protected resource).
  */
-import { posix } from 'node:path';
+import { cleanedPath, normalizedPath } from './lexical-path.js';
 
 /**
  * RFC 8089 §2: a file URL names a local path, percent-encoded, when it has no host or the host `localhost`
@@ -16,12 +16,26 @@ import { posix } from 'node:path';
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(\/.*)|(\/(?!\/).*))$/i;
 
 /**
- * proc(5): `/proc/<pid>/root` (and `self`, `thread-self`) is a link to the process's root directory, so
- * `/proc/self/root/etc/passwd` opens `/etc/passwd`; `/proc/<pid>/cwd` links to its working directory,
- * which is unknown here, so what follows it is read as a relative path (normalForms roots a climb out).
+ * proc(5): `/proc/<pid>/root` (and `self`, `thread-self`, and each thread's `task/<tid>/root`) is a link to
+ * the process's root directory, so `/proc/self/root/etc/passwd` opens `/etc/passwd`; `/proc/<pid>/cwd` links
+ * to its working directory, which is unknown here, so what follows it is read as a relative path
+ * (normalForms roots a climb out). Both are tested on the cleaned and resolved forms as well as the raw
+ * one, since `/proc//self/./root` and `/proc/self/../self/root` open the same link.
  */
-const PROC_ROOT = /^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/;
-const PROC_CWD = /^\/proc\/(?:self|thread-self|\d+)\/cwd(?:\/|$)/;
+const PROC_ROOT = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/root(?=\/|$)/;
+const PROC_CWD = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/cwd(?:\/|$)/;
+
+/**
+ * A shell's tilde prefix (POSIX.1-2017 §2.6.1): `~` or `~user` is some user's home directory, unknown here,
+ * so what follows is read as a relative path, as after `/proc/<pid>/cwd` (`~root/../etc/shadow`).
+ */
+const TILDE_PREFIX = /^~[^/]*(?:\/|$)/;
+
+/**
+ * NTFS stream syntax: `name:stream:$TYPE`, with `::$DATA` the file's own content, so `.env::$DATA` opens
+ * `.env` (and `dir::$INDEX_ALLOCATION` the directory).
+ */
+const NTFS_STREAM = /:[^/:]*:\$[A-Za-z_]+(?=\/|$)/g;
 
 /**
  * Windows paths: the `\\?\` and `\\.\` device prefixes (already `//?/` once `\` is read as `/`), then a drive
@@ -35,8 +49,25 @@ const TRAILING_DOTS = /(?<=[^/.])[. ]+(?=\/|$)/g;
 /** Percent-decoding rounds tried: double encoding (`%252e`) is a classic filter bypass. */
 const MAX_DECODE_ROUNDS = 3;
 
-/** More forms than this from one string are not derived (each rule below adds at most a few). */
+/**
+ * Linux's PATH_MAX (limits.h): open(2) refuses a longer path, so a longer string names a file only through a
+ * tool that resolves it first, and needs few readings; it is also where each reading costs most.
+ */
+const PATH_MAX_CHARS = 4096;
+
+/**
+ * Readings derived from one string at most (each rule below adds at most a few; the injection corpus's
+ * texts have at most 5). A string with more, such as `/proc/self/root` a thousand times over, is refused
+ * rather than read in part (fail closed).
+ */
 const MAX_FORMS = 64;
+const MAX_FORMS_BEYOND_PATH_MAX = 16;
+
+export interface ResourcePathForms {
+  forms: string[];
+  /** False when the string had more readings than are derived: the caller must refuse it. */
+  complete: boolean;
+}
 
 function decodedPercent(path: string): string {
   try {
@@ -53,9 +84,17 @@ function withoutTrailingSlash(path: string): string {
 /** `.` and `..` resolved, and a relative path that climbs out of its start (`x/../../etc`, `~/../../etc`)
  * also rooted: the start directory is unknown, so the climb may reach `/`. */
 function normalForms(path: string): string[] {
-  const normal = withoutTrailingSlash(posix.normalize(path));
-  if (!normal.startsWith('../') && normal !== '..') return [normal];
-  return [normal, `/${normal.replace(/^(?:\.\.(?:\/|$))+/, '')}`];
+  const normal = withoutTrailingSlash(normalizedPath(path));
+  const forms = [normal];
+  if (normal.startsWith('../') || normal === '..') forms.push(`/${normal.replace(/^(?:\.\.(?:\/|$))+/, '')}`);
+  else if (PROC_ROOT.test(normal)) forms.push(normal.replace(PROC_ROOT, '') || '/');
+  return forms;
+}
+
+/** The path after a prefix that names an unknown directory (`/proc/<pid>/cwd/`, `~user/`), read as relative. */
+function afterUnknownDirectory(path: string): string | undefined {
+  const prefix = PROC_CWD.exec(path) ?? TILDE_PREFIX.exec(path);
+  return prefix ? path.slice(prefix[0].length) : undefined;
 }
 
 /**
@@ -85,25 +124,34 @@ function readingsOf(form: string, resolved: string[]): string[] {
   if (urlPath) out.push(decodedPercent(urlPath));
   const drive = WINDOWS_PREFIX.exec(slashed);
   if (drive) out.push(slashed.slice(drive[0].length) || '/');
-  if (PROC_ROOT.test(slashed)) out.push(slashed.replace(PROC_ROOT, '') || '/');
-  const cwd = PROC_CWD.exec(slashed);
-  if (cwd) out.push(slashed.slice(cwd[0].length));
+  // The links are matched on the cleaned form too (`/proc//self/./root`), which is not itself a reading:
+  // cleaned, `file://etc/passwd` (host `etc`) would read as the local-path URL `file:/etc/passwd`.
+  const cleaned = cleanedPath(slashed);
+  for (const path of cleaned === slashed ? [slashed] : [slashed, cleaned]) {
+    if (PROC_ROOT.test(path)) out.push(path.replace(PROC_ROOT, '') || '/');
+    const relative = afterUnknownDirectory(path);
+    if (relative !== undefined) out.push(relative);
+  }
   const undotted = slashed.replace(TRAILING_DOTS, '');
   if (undotted !== slashed) out.push(undotted);
+  const unstreamed = slashed.replace(NTFS_STREAM, '');
+  if (unstreamed !== slashed) out.push(unstreamed);
   return out;
 }
 
-export function resourcePathForms(value: string): string[] {
+export function resourcePathForms(value: string): ResourcePathForms {
+  const maxForms = value.length > PATH_MAX_CHARS ? MAX_FORMS_BEYOND_PATH_MAX : MAX_FORMS;
   const forms = new Set([value]);
   const pending = [value];
   const resolved: string[] = [];
-  while (pending.length > 0 && forms.size < MAX_FORMS) {
+  while (pending.length > 0) {
     for (const next of readingsOf(pending.pop()!, resolved)) {
       if (forms.has(next)) continue;
+      if (forms.size >= maxForms) return { forms: [...forms, ...resolved], complete: false };
       forms.add(next);
       pending.push(next);
     }
   }
   for (const f of resolved) forms.add(f);
-  return [...forms];
+  return { forms: [...forms], complete: true };
 }
