@@ -119,6 +119,22 @@ t.test(
       evaluate(call({ tool_name: 'records.export', arguments: { destination_region: 7 } })).status,
       'DENY',
     );
+    // A tool that reads the name in another letter case, or a kernel payload's nested `arguments`, is
+    // checked too: each copy must be allowed.
+    for (const args of [
+      { Destination_Region: 'US' },
+      { destination_region: 'EU', DESTINATION_REGION: 'US' },
+      { arguments: { destination_region: 'US' } },
+      { destination_region: 'EU', arguments: { Destination_Region: 'CN' } },
+    ]) {
+      const v = evaluate(call({ tool_name: 'records.export', arguments: args }));
+      t.same(codes(v), ['INVARIANT.DATA_RESIDENCY'], JSON.stringify(args));
+      t.notMatch(v.violations[0]?.message, /"EU" is not allowed/, 'the refused copy is the one named');
+    }
+    for (const args of [{ Destination_Region: 'eu' }, { arguments: { destination_region: 'EU' } }]) {
+      const v = evaluate(call({ tool_name: 'records.export', arguments: args }));
+      t.equal(v.status, 'ALLOW', JSON.stringify(args));
+    }
   },
 );
 

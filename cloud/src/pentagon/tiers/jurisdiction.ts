@@ -11,6 +11,7 @@ import type { CompiledJurisdictionRule, LoadedPolicy } from '../../policy/loaded
 import { oneLine } from '../one-line.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
+import { argumentValues } from './argument-values.js';
 
 const CODE = {
   region: 'INVARIANT.JURISDICTION_REGION',
@@ -18,11 +19,20 @@ const CODE = {
   'data-residency': 'INVARIANT.DATA_RESIDENCY',
 } as const;
 
+/**
+ * The value a rule checks; for data residency, the first of the argument's values (any letter case, top
+ * level or in a nested `arguments`, as argument-values.ts reads them) that is not allowed, else the first.
+ */
 function valueFor(rule: CompiledJurisdictionRule, action: GovernedAction): { label: string; value: unknown } {
   if (rule.kind === 'region') return { label: 'region', value: action.region };
   if (rule.kind === 'department') return { label: 'department', value: action.department };
-  return { label: `argument "${rule.argument}"`, value: action.arguments[rule.argument ?? ''] };
+  const values = argumentValues(action.arguments, rule.argument ?? '');
+  const refused = values.find((v) => !isAllowed(rule, v));
+  return { label: `argument "${rule.argument}"`, value: refused ?? values[0] };
 }
+
+const isAllowed = (rule: CompiledJurisdictionRule, value: unknown): boolean =>
+  typeof value === 'string' && rule.allowUpper.has(value.toUpperCase());
 
 export interface JurisdictionResult {
   tier: JurisdictionTier;
@@ -76,7 +86,7 @@ export function jurisdictionTier(policy: LoadedPolicy, action: GovernedAction): 
     const allowed = rule.allow.join(', ');
     const shown =
       typeof value === 'string' ? `"${oneLine(value, 64)}"` : value === undefined ? 'none' : typeof value;
-    if (typeof value === 'string' && rule.allowUpper.has(value.toUpperCase())) continue;
+    if (isAllowed(rule, value)) continue;
     const what =
       value === undefined
         ? `${action.toolName} gives no ${label}, and rule ${rule.id} only allows ${allowed}`
