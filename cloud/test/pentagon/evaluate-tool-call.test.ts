@@ -248,6 +248,31 @@ t.test(
     const denied = evaluate(call({ tool_name: 'shell.exec', arguments: { cmd: 'ls' } }));
     t.same(codes(denied), ['INVARIANT.TOOL_DENIED']);
     t.equal(evaluate(call({ tool_name: 'Shell.Exec' })).status, 'DENY', 'tool rules fold case');
+    // names a runtime or MCP client routes to the denied tool: separators, a namespace prefix
+    for (const name of [
+      'os.exec.',
+      'os..exec',
+      'mcp:os.exec',
+      'local/os.exec',
+      'os_exec',
+      'shell_exec',
+      'srv/shell-run',
+    ]) {
+      t.same(codes(evaluate(call({ tool_name: name }))), ['INVARIANT.TOOL_DENIED'], name);
+    }
+    for (const name of ['osexec', 'os.execute', 'myshell.exec', 'shellcheck.lint']) {
+      t.equal(evaluate(call({ tool_name: name })).status, 'ALLOW', name);
+    }
+    // every tool rule reads the same names: consent for a namespaced transfer too
+    const namespaced = evaluate(
+      call({
+        tool_name: 'mcp:payments_transfer',
+        arguments: { to: 'acct-9', amount: 12_000 },
+        spend_amount: 12_000,
+      }),
+      { ledger: { budgetLimit: 50_000, spentInWindow: 0, reservedInWindow: 0, windowMs: 86_400_000 } },
+    );
+    t.equal(namespaced.status, 'REQUIRE_HUMAN');
 
     const consent = evaluate(
       call({

@@ -4,7 +4,7 @@
  * rules.
  */
 import type { ArbitrationTier, AuthorizationStatus } from '@pentagate/protocol';
-import { matchesAny } from '../../policy/glob.js';
+import { matchesTool } from '../../policy/tool-name-forms.js';
 import { denyOverrides } from '../deny-overrides.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
@@ -17,7 +17,7 @@ export function toolRuleFindings(
 ): { findings: RuleFinding[]; holdMs: number } {
   const findings: RuleFinding[] = [];
   for (const r of policy.denied) {
-    if (!matchesAny(r.tools, action.toolName)) continue;
+    if (!matchesTool(r.tools, action.toolName)) continue;
     findings.push(
       finding(
         'INVARIANT.TOOL_DENIED',
@@ -28,7 +28,7 @@ export function toolRuleFindings(
     );
   }
   for (const r of policy.consent) {
-    if (!matchesAny(r.tools, action.toolName) || action.spendAmount < r.minSpend) continue;
+    if (!matchesTool(r.tools, action.toolName) || action.spendAmount < r.minSpend) continue;
     findings.push(
       finding(
         'CONSENT.HUMAN_REQUIRED',
@@ -42,7 +42,7 @@ export function toolRuleFindings(
   }
   let holdMs = 0;
   for (const r of policy.holds) {
-    if (!matchesAny(r.tools, action.toolName)) continue;
+    if (!matchesTool(r.tools, action.toolName)) continue;
     holdMs = Math.max(holdMs, r.holdMs);
     findings.push(
       finding(

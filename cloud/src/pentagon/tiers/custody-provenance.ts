@@ -7,7 +7,7 @@
  */
 import { type TrustStore, dsseVerifyStatement } from '@pentagate/crypto';
 import { CustodyAttestationSchema, PAYLOAD_TYPES, type ProofFirewallTier } from '@pentagate/protocol';
-import { matchesAny } from '../../policy/glob.js';
+import { matchesTool } from '../../policy/tool-name-forms.js';
 import { jcsSha256Hex } from '../digest.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import { jsonSafe } from '../json-safe.js';
@@ -58,7 +58,7 @@ export function custodyProvenance(
   const digests = new Set(verified.map((v) => v.dataDigest));
   const requiredFor: string[] = [];
   for (const rule of policy.provenance) {
-    if (!matchesAny(rule.tools, action.toolName)) continue;
+    if (!matchesTool(rule.tools, action.toolName)) continue;
     for (const name of rule.arguments) {
       if (!requiredFor.includes(name)) requiredFor.push(name);
       const value = action.arguments[name];

@@ -6,7 +6,7 @@
  * closed): a call that does not say where it runs cannot be shown to run in an allowed place.
  */
 import type { JurisdictionTier } from '@pentagate/protocol';
-import { matchesAny } from '../../policy/glob.js';
+import { matchesTool } from '../../policy/tool-name-forms.js';
 import type { CompiledJurisdictionRule, LoadedPolicy } from '../../policy/loaded-policy.js';
 import { oneLine } from '../one-line.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
@@ -77,7 +77,7 @@ function claimFindings(action: GovernedAction, findings: RuleFinding[], citation
 }
 
 export function jurisdictionTier(policy: LoadedPolicy, action: GovernedAction): JurisdictionResult {
-  const applied = policy.jurisdictions.filter((r) => matchesAny(r.tools, action.toolName));
+  const applied = policy.jurisdictions.filter((r) => matchesTool(r.tools, action.toolName));
   const findings: RuleFinding[] = [];
   const citations: Citations = [];
   if (action.claims !== undefined) claimFindings(action, findings, citations);

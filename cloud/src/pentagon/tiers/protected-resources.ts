@@ -5,7 +5,7 @@
  * `file://localhost/etc/passwd` or ` /etc/passwd` cannot pass as something other than `/etc/passwd`.
  */
 import type { ProofFirewallTier } from '@pentagate/protocol';
-import { matchesAny } from '../../policy/glob.js';
+import { matchesTool } from '../../policy/tool-name-forms.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import { oneLine } from '../one-line.js';
 import type { StringField } from '../string-fields.js';
@@ -25,7 +25,7 @@ export function protectedResources(
 ): ProtectedResult {
   const hits: ProofFirewallTier['protectedResources'] = [];
   const findings: RuleFinding[] = [];
-  const rules = policy.protectedResources.filter((r) => !r.tools || matchesAny(r.tools, action.toolName));
+  const rules = policy.protectedResources.filter((r) => !r.tools || matchesTool(r.tools, action.toolName));
   if (rules.length === 0) return { hits, findings };
   for (const field of argumentFields) {
     const { forms, complete } = resourcePathForms(field.value);

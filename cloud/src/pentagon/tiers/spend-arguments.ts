@@ -7,7 +7,7 @@
  * value, whatever it declared. An argument that is missing, or not a finite number >= 0, refuses the
  * call (fail closed): the gate cannot know what the tool will move.
  */
-import { matchesAny } from '../../policy/glob.js';
+import { matchesTool } from '../../policy/tool-name-forms.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import { oneLine } from '../one-line.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
@@ -27,7 +27,7 @@ export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction)
   let spendAmount = action.spendAmount;
   const findings: RuleFinding[] = [];
   for (const rule of policy.spendArguments) {
-    if (!matchesAny(rule.tools, action.toolName)) continue;
+    if (!matchesTool(rule.tools, action.toolName)) continue;
     const values = argumentValues(action.arguments, rule.argument);
     const bad = values.find((v) => !isSpend(v));
     if (values.length > 0 && bad === undefined) {
