@@ -176,8 +176,12 @@ export function decide(
     expiresAt: iso(expiryOf(status, input, holdUntilMs)),
     policyDigest: policy?.digest ?? NO_POLICY.digest,
   };
-  // the spend the pentagon decided on (a spend argument may raise the declared one; a protective stop the
-  // pentagon denied still reserves what it declared)
-  const reserveAmount = status === 'DENY' ? 0 : Math.max(action.spendAmount, verdict.reserveAmount);
+  // the spend the pentagon decided on (a spend argument may raise the declared one). A protective stop
+  // spends nothing, whatever its payload declares: it is allowed without the budget's say, so a declared
+  // spend there would reserve budget that no gate weighed.
+  const reserveAmount =
+    status === 'DENY' || input.action.type === 'actuator:stop'
+      ? 0
+      : Math.max(action.spendAmount, verdict.reserveAmount);
   return { decision, verdict, reserveAmount, holdMs };
 }

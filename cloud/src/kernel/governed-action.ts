@@ -17,8 +17,12 @@ function numberField(payload: Record<string, unknown>, name: string): number | u
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** The spend a proposal asks for: the ledger amount or the declared spend; invalid or absent → 0. */
+/**
+ * The spend a proposal asks for: the ledger amount or the declared spend; invalid or absent → 0. A
+ * protective stop spends nothing, so its proof does not show budget that no gate may refuse it.
+ */
 export function spendOf(action: ProposedAction): number {
+  if (action.type === 'actuator:stop') return 0;
   const n = numberField(action.payload, action.type === 'ledger:write' ? 'amount' : 'spendAmount');
   return n !== undefined && n > 0 ? n : 0;
 }

@@ -187,6 +187,19 @@ t.test('a low confidenceScore raises REQUIRE_HUMAN; a stop is always allowed', a
     context: { agentId: 'arm-1', confidenceScore: 0 },
   };
   t.equal((await post(c, key, AUTHORIZE, stop)).json().status, 'ALLOW');
+  // A stop spends nothing, whatever it declares: it is allowed without the budget's say.
+  const costlyStop = {
+    ...stop,
+    payload: { reason: 'fault', spendAmount: 900 },
+    context: { agentId: 'billing-bot', confidenceScore: 1 },
+  };
+  const agent = await c.store.findAgentById(c.a.id, 'billing-bot');
+  const reserved = async () =>
+    (await c.store.ledgerTotals(c.a.id, agent!.id, 3_600_000, c.clock.nowMs)).reserved;
+  const before = await reserved(); // the referred call above holds its 10
+  t.equal((await post(c, key, AUTHORIZE, costlyStop)).json().status, 'ALLOW');
+  t.equal(await reserved(), before, 'the stop reserved none of the budget');
+  t.equal((await post(c, key, AUTHORIZE, ledgerWrite(900))).json().status, 'ALLOW', 'the budget is whole');
 });
 
 t.test('without a policy every action but a stop is refused (fail closed)', async (t) => {
