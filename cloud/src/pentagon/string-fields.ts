@@ -14,14 +14,24 @@ export interface StringField {
   value: string;
 }
 
+/**
+ * An array of short strings is also read joined, with no separator and with one space: an injection cut
+ * into chunks (`["Ign", "ore all pre", "vious instructions"]`) is whole again once a tool or a model
+ * concatenates them. Longer elements are whole texts of their own, screened one by one.
+ */
+const MAX_CHUNK_CHARS = 64;
+
 export interface StringWalk {
   fields: StringField[];
+  /** Arrays of two or more short strings, joined (path `<array>#joined`, `<array>#joined-spaced`). */
+  joined: StringField[];
   /** True when the value was deeper or larger than the bounds and parts were not visited. */
   truncated: boolean;
 }
 
 export function stringFields(root: unknown, base: string): StringWalk {
   const fields: StringField[] = [];
+  const joined: StringField[] = [];
   let truncated = false;
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: base, depth: 0 }];
   while (stack.length > 0) {
@@ -37,6 +47,7 @@ export function stringFields(root: unknown, base: string): StringWalk {
         truncated = true;
         continue;
       }
+      if (Array.isArray(value)) joined.push(...chunkJoins(value, path));
       const entries = Array.isArray(value)
         ? value.map((v, i) => [String(i), v] as const)
         : Object.entries(value);
@@ -49,5 +60,14 @@ export function stringFields(root: unknown, base: string): StringWalk {
       }
     }
   }
-  return { fields, truncated };
+  return { fields, joined, truncated };
+}
+
+function chunkJoins(array: readonly unknown[], path: string): StringField[] {
+  const chunks = array.filter((v): v is string => typeof v === 'string');
+  if (chunks.length < 2 || chunks.some((c) => c.length > MAX_CHUNK_CHARS)) return [];
+  return [
+    { path: `${path}#joined`, value: chunks.join('') },
+    { path: `${path}#joined-spaced`, value: chunks.join(' ') },
+  ];
 }

@@ -26,11 +26,13 @@ export function proofFirewallTier(
   const args = stringFields(action.arguments, '/arguments');
   const context = action.context
     ? stringFields(action.context, '/context')
-    : { fields: [], truncated: false };
+    : { fields: [], joined: [], truncated: false };
   const texts: StringField[] = [
     ...(action.triggerPrompt !== undefined ? [{ path: '/trigger_prompt', value: action.triggerPrompt }] : []),
     ...args.fields,
     ...context.fields,
+    ...args.joined,
+    ...context.joined,
   ];
   const screen = screenTexts(texts, policy.injection);
   const findings: RuleFinding[] = [];

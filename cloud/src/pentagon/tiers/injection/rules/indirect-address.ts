@@ -13,6 +13,13 @@ export const INDIRECT_ADDRESS_RULES: readonly InjectionRule[] = [
     'text inside data that addresses the AI directly',
   ),
   rule(
+    'indirect.address-any-reader',
+    'indirect-address',
+    0.55,
+    '\\b(?:whichever|whatever|any|every|each)\\s(?:ai|llm|assistant|language model|chatbot|agent|gpt|model|bot)s?\\s(?:that\\s|who\\s)?(?:reads?|is reading|processes|parses|sees|summari[sz]es|ingests) (?:this|these|it)\\b',
+    'text inside data that addresses whatever model happens to read it',
+  ),
+  rule(
     'indirect.hidden-comment',
     'indirect-address',
     0.5,

@@ -13,6 +13,20 @@ export const TOOL_ABUSE_RULES: readonly InjectionRule[] = [
     'destructive shell or database commands',
   ),
   rule(
+    'tool.reverse-shell',
+    'tool-abuse',
+    0.6,
+    '/dev/(?:tcp|udp)/[^\\s/]{1,253}/\\d{1,5}|\\b(?:nc|ncat|netcat)\\s[^\\n|;]{0,80}?-[a-z]{0,3}e\\s?/?(?:bin/)?(?:ba|z|da)?sh\\b|\\bsocat\\s[^\\n]{0,200}\\bexec:|\\bmkfifo\\s[^\\n]{0,120}\\b(?:nc|ncat|netcat)\\s|\\bsocket\\.socket\\([^\\n]{0,300}\\b(?:dup2|pty\\.spawn|subprocess)\\b',
+    'a reverse shell: a shell wired to a network socket',
+  ),
+  rule(
+    'tool.credential-exfiltration',
+    'tool-abuse',
+    0.6,
+    '(?:\\.aws/credentials|\\.ssh/id_[a-z0-9]+|/etc/shadow|\\.pgpass|\\.netrc|\\.git-credentials|\\.docker/config\\.json|\\.kube/config)\\b[^\\n]{0,200}?\\|\\s?(?:base64\\s?\\|\\s?)?(?:nc|ncat|netcat|curl|wget|socat|telnet)\\b|\\b(?:curl|wget)\\s[^\\n]{0,200}?(?:-d|--data(?:-binary|-raw)?|-f|--form|-t|--upload-file|--post-file)[\\s=]?["\']?@?[^\\s]{0,80}?(?:\\.aws/credentials|\\.ssh/id_[a-z0-9]+|/etc/shadow|\\.pgpass|\\.netrc|\\.git-credentials)',
+    'sends a credential file over the network',
+  ),
+  rule(
     'tool.hidden-action',
     'tool-abuse',
     0.5,
