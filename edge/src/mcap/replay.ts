@@ -268,7 +268,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
 
   const order = { reordered: 0, late: 0 };
   try {
-    const items = readRecording(options.bagPath, warn, { wanted });
+    const items = readRecording(options.bagPath, warn, { wanted, logTimeOrder: order });
     const isOwnRecording = (first: RecordedItem) =>
       first.type === OWN_INPUT_TYPE ||
       OWN_OUTPUT_TYPES.has(first.type) ||

@@ -25,6 +25,8 @@ import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.
 import { TransportError } from '../transport/transport-error.js';
 import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
+import type { LogTimeOrderCounts } from './log-time-order.js';
+import { indexedMessages, mcapReadOrder } from './mcap-order-scan.js';
 import { storedMessage, type TopicDecoder } from './stored-message.js';
 import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
@@ -54,6 +56,11 @@ export type WantedTopic = (topic: string, type: string) => boolean;
 
 export interface ReadOptions {
   wanted?: WantedTopic;
+  /**
+   * Given, an MCAP file whose stored order the replay's window cannot mend is read through its index in log-time
+   * order (mcap-order-scan.ts), and the messages put back in place are added here.
+   */
+  logTimeOrder?: LogTimeOrderCounts;
 }
 
 export type RecordedItem =
@@ -208,6 +215,14 @@ export async function* readRosbag(
 ): AsyncGenerator<RecordedItem, void, void> {
   const wanted = options.wanted ?? (() => true);
   await lz4Decompress.isLoaded;
+  if (options.logTimeOrder) {
+    const order = await mcapReadOrder(path, DECOMPRESS);
+    if (order.kind === 'indexed') {
+      options.logTimeOrder.reordered += order.counts.reordered;
+      yield* readIndexed(path, wanted);
+      return;
+    }
+  }
   const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS });
   const schemas = new Map<number, McapTypes.Schema>();
   const decoders = new Map<number, ChannelDecoder>();
@@ -261,6 +276,19 @@ export async function* readRosbag(
         ? 'the file is empty'
         : `truncated after ${offset} bytes (${remaining} bytes of an incomplete record; the footer is missing)${await incompleteChunkHint(path, offset - remaining, remaining)}`,
     );
+  }
+}
+
+/** readRosbag through the file's index, in log-time order (mcap-order-scan.ts). */
+async function* readIndexed(path: string, wanted: WantedTopic): AsyncGenerator<RecordedItem, void, void> {
+  const decoders = new Map<number, ChannelDecoder>();
+  const duplicates = new DuplicateMessages();
+  try {
+    for await (const { message, channels, schemas } of indexedMessages(path, DECOMPRESS)) {
+      yield decodeMessage(message, channels, schemas, decoders, wanted, duplicates);
+    }
+  } catch (err) {
+    throw unreadable(path, `${(err as Error).message} (reading through the index)`);
   }
 }
 

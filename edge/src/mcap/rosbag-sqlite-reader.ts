@@ -152,10 +152,19 @@ export function* readRosbagSqlite(
       .all() as TopicRow[];
     for (const row of rows) topics.set(row.id, topicDecoder(row, defs, wanted));
     const messages = db
-      .prepare('SELECT topic_id, timestamp, data FROM messages ORDER BY timestamp, id')
+      .prepare('SELECT id, topic_id, timestamp, data FROM messages ORDER BY timestamp, id')
       .safeIntegers(true);
-    for (const m of messages.iterate() as Iterable<{ topic_id: bigint; timestamp: bigint; data: unknown }>) {
+    type MessageRow = { id: bigint; topic_id: bigint; timestamp: unknown; data: unknown };
+    for (const m of messages.iterate() as Iterable<MessageRow>) {
       const logTimeNs = m.timestamp;
+      // rosbag2 writes timestamp as an INTEGER of ns; SQLite's column affinity still stores a REAL or TEXT a
+      // third-party writer put there, which has no log time to replay at.
+      if (typeof logTimeNs !== 'bigint') {
+        throw unreadable(
+          path,
+          `messages row id ${m.id}: timestamp ${JSON.stringify(m.timestamp)} is not an integer of nanoseconds (rosbag2 writes INTEGER ns since the epoch)`,
+        );
+      }
       const decoder = topics.get(m.topic_id);
       if (!decoder) {
         yield {

@@ -18,6 +18,8 @@ export interface RosbagWriterOptions {
   writable: IWritable;
   /** Chunked (default true) like rosbag2; false writes every record unchunked. */
   useChunks?: boolean;
+  /** Bytes of messages after which a chunk is closed (default @mcap/core's, 1 MiB; rosbag2's is 768 KiB). */
+  chunkSize?: number;
   /** Compresses each chunk (e.g. LZ4 frames, compression `lz4`); default uncompressed. */
   compressChunk?: (data: Uint8Array) => { compression: string; compressedData: Uint8Array };
 }
@@ -36,6 +38,7 @@ export class RosbagWriter {
     const writer = new McapWriter({
       writable: options.writable,
       useChunks: options.useChunks ?? true,
+      ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}),
       ...(options.compressChunk ? { compressChunk: options.compressChunk } : {}),
     });
     await writer.start({ profile: 'ros2', library: 'pentagate-edge' });

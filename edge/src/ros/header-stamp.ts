@@ -22,6 +22,11 @@ export interface StampPolicy {
   maxAge?: { ms: number; setBy: string };
   /** Stamps further ahead of nowMs than this are refused, ms. */
   maxFutureSkewMs: number;
+  /**
+   * How long after header.stamp the message's data was complete, ms (a LaserScan's last ray: scan-duration.ts);
+   * default 0. Age and future skew are measured from stamp + this, and it is what is returned.
+   */
+  acquisitionMs?: number;
 }
 
 function durationText(ms: number): string {
@@ -35,13 +40,15 @@ function durationText(ms: number): string {
 export function checkedStampMs(msg: RosRecord, type: string, policy: StampPolicy): number {
   const { nowMs, maxAge, maxFutureSkewMs } = policy;
   const header = asRecord(field(msg, 'header', type), `${type}.header`);
-  const stampMs = timeMs(header, 'stamp', `${type}.header`);
-  if (stampMs === 0) {
+  const headerStampMs = timeMs(header, 'stamp', `${type}.header`);
+  if (headerStampMs === 0) {
     throw new MappingSkip(
       'unstamped',
       'header.stamp is zero (the publisher did not stamp it); messages without a time cannot be aged',
     );
   }
+  // Whole ms, rounded down (older): frames carry integer stamps.
+  const stampMs = Math.floor(headerStampMs + (policy.acquisitionMs ?? 0));
   if (Math.abs(nowMs - stampMs) > FOREIGN_CLOCK_MS) {
     throw new MappingSkip(
       'foreign-clock',

@@ -8,6 +8,7 @@ export type MappingSkipReason =
   | 'non-finite'
   | 'malformed'
   | 'no-valid-return'
+  | 'blind-zone'
   | 'unstamped'
   | 'stale-stamp'
   | 'future-stamp'
@@ -22,6 +23,7 @@ export const MAPPING_SKIP_REASONS: readonly MappingSkipReason[] = [
   'non-finite',
   'malformed',
   'no-valid-return',
+  'blind-zone',
   'unstamped',
   'stale-stamp',
   'future-stamp',

@@ -32,6 +32,7 @@ import {
 } from './base-messages.js';
 import { batteryBody } from './battery-messages.js';
 import { checkedStampMs } from './header-stamp.js';
+import { scanDurationMs } from './scan-duration.js';
 import { checkImu } from './imu-messages.js';
 import { jointStateBody, jointTrajectoryBody } from './joint-messages.js';
 import { MAPPING_SKIP_REASONS, MappingSkip, type MappingSkipReason } from './mapping-skip.js';
@@ -156,6 +157,8 @@ export class RosMessageMapper {
       nowMs,
       maxFutureSkewMs: this.#maxFutureSkewMs,
       ...(maxAge ? { maxAge } : {}),
+      // A LaserScan is stamped at its first ray and complete at its last (scan-duration.ts).
+      ...(type === ROS_TYPES.laserScan ? { acquisitionMs: scanDurationMs(msg, type) } : {}),
     });
   }
 

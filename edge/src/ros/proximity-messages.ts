@@ -2,7 +2,8 @@
  * Proximity messages → the body of a proximity frame: sensor_msgs/LaserScan (nearest return in the sector,
  * scan-proximity.ts), sensor_msgs/Range (one reading) and sensor_msgs/PointCloud2 (nearest return in the sector
  * and height band, pointcloud-proximity.ts). A reading with no valid return is a `no-valid-return` skip, a cloud
- * whose layout cannot be read a `malformed` one.
+ * whose layout cannot be read a `malformed` one, a scan or range whose minimum range leaves room for a person a
+ * `blind-zone` one (scan-blind-zone.ts).
  */
 import { MappingSkip } from './mapping-skip.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from './pointcloud-proximity.js';
 import type { RosTarget } from './ros-bindings.js';
 import { ROS_TYPES } from './ros-types.js';
+import { checkBlindZone } from './scan-blind-zone.js';
 import {
   FieldProblem,
   type RosRecord,
@@ -30,11 +32,13 @@ import { type ProximityReading, nearestScanReturn, rangeReading } from './scan-p
 type TelemetryTarget = Extract<RosTarget, { kind: 'telemetry' }>;
 
 function laserScanReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {
+  const rangeMinM = finiteNumber(msg, 'range_min', t);
+  checkBlindZone(rangeMinM, `${t}.range_min`);
   return nearestScanReturn(
     {
       angleMinRad: finiteNumber(msg, 'angle_min', t),
       angleIncrementRad: finiteNumber(msg, 'angle_increment', t),
-      rangeMinM: finiteNumber(msg, 'range_min', t),
+      rangeMinM,
       rangeMaxM: finiteNumber(msg, 'range_max', t),
       rangesM: numberArray(msg, 'ranges', t),
     },
@@ -66,6 +70,12 @@ function pointFields(msg: RosRecord, t: string): PointFieldInput[] {
   });
 }
 
+function rangeMessageReading(msg: RosRecord, t: string): ProximityReading {
+  const minRangeM = finiteNumber(msg, 'min_range', t);
+  checkBlindZone(minRangeM, `${t}.min_range`);
+  return rangeReading(anyNumber(msg, 'range', t), minRangeM, finiteNumber(msg, 'max_range', t));
+}
+
 function pointCloudReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {
   const isBigEndian = field(msg, 'is_bigendian', t);
   if (typeof isBigEndian !== 'boolean') {
@@ -95,11 +105,7 @@ export function proximityBody(msg: RosRecord, t: string, target: TelemetryTarget
       ? laserScanReading(msg, t, target)
       : t === ROS_TYPES.pointCloud2
         ? pointCloudReading(msg, t, target)
-        : rangeReading(
-            anyNumber(msg, 'range', t),
-            finiteNumber(msg, 'min_range', t),
-            finiteNumber(msg, 'max_range', t),
-          );
+        : rangeMessageReading(msg, t);
   if (reading.status === 'invalid') throw new MappingSkip('no-valid-return', reading.detail);
   if (reading.status === 'clear') return { kind: 'proximity' as const, nearestHumanM: null };
   return { kind: 'proximity' as const, nearestHumanM: reading.distanceM, sectorRad: reading.bearingRad };
