@@ -4,15 +4,13 @@
  *   - a finite range inside [range_min, range_max] is a detection;
  *   - +Inf means no detection within range; it is ignored (and, if nothing else is seen, the sector is clear);
  *   - NaN means an erroneous or invalid measurement; it is ignored;
- *   - a finite value above range_max is invalid and ignored;
+ *   - a finite value outside [range_min, range_max] is invalid and ignored. Below range_min that is safe only
+ *     because scan-blind-zone.ts refuses scans whose range_min is wider than the sensor's own housing; and it
+ *     is needed, since drivers write "no return" there (0.0 from the TurtleBot3 LDS-01 and YDLIDAR drivers,
+ *     urg_node's error codes of a few millimetres), which a detection reading would turn into a constant veto;
  *   - -Inf means a detection too close to quantify. REP 117 keeps it distinct from "nothing seen"; treating it
  *     as clear would hide a person touching the sensor, so it counts as a detection at 0 m (fail safe).
- *   - a finite value below range_min is, by REP 117, no valid measurement, but something answered nearer than
- *     the sensor can measure (a person inside its blind zone, or a driver's error code below range_min): it
- *     counts as a detection at its own value (at most range_min away; 0 m if negative), never as nothing (fail
- *     safe). Dropping it let a person 0.5 m from an aisle scanner with range_min 1.0 m read as clear.
- * What a scan cannot see at all (a person inside range_min read as +Inf) is scan-blind-zone.ts's concern.
- * A sector whose returns are all invalid (NaN or above range_max, no +Inf) says nothing: the reading is skipped,
+ * A sector whose returns are all invalid (NaN or out of range, no +Inf) says nothing: the reading is skipped,
  * the source goes stale, and RISK treats stale proximity as a human present.
  *
  * Every return is treated as a person: a scanner cannot tell a human from a shelf, and over-reporting only
@@ -32,26 +30,11 @@ export interface ScanInput {
   rangesM: readonly number[];
 }
 
-function classify(
-  r: number,
-  minM: number,
-  maxM: number,
-): 'hit' | 'too-close' | 'below-min' | 'no-return' | 'invalid' {
+function classify(r: number, minM: number, maxM: number): 'hit' | 'too-close' | 'no-return' | 'invalid' {
   if (Number.isNaN(r)) return 'invalid';
   if (r === Number.POSITIVE_INFINITY) return 'no-return';
   if (r === Number.NEGATIVE_INFINITY) return 'too-close';
-  if (r < minM) return 'below-min';
-  return r <= maxM ? 'hit' : 'invalid';
-}
-
-type ReturnClass = ReturnType<typeof classify>;
-
-/** The distance a return stands for, or undefined when it is no detection (REP 117, above). */
-function detectedDistanceM(r: number, c: ReturnClass): number | undefined {
-  if (c === 'hit') return r;
-  if (c === 'too-close') return 0;
-  if (c === 'below-min') return Math.max(0, r);
-  return undefined;
+  return r >= minM && r <= maxM ? 'hit' : 'invalid';
 }
 
 /** Normalizes an angle into [-π, π). */
@@ -87,8 +70,8 @@ export function nearestScanReturn(
     inSectorCount += 1;
     const c = classify(r, scan.rangeMinM, scan.rangeMaxM);
     if (c === 'no-return') sawNoReturn = true;
-    const distanceM = detectedDistanceM(r, c);
-    if (distanceM === undefined) return;
+    if (c !== 'hit' && c !== 'too-close') return;
+    const distanceM = c === 'too-close' ? 0 : r;
     if (!best || distanceM < best.distanceM) best = { distanceM, bearingRad: wrapRad(bearingRad) };
   });
   if (best) return { status: 'detected', ...best };
@@ -98,14 +81,14 @@ export function nearestScanReturn(
     detail:
       inSectorCount === 0
         ? 'no beam of the scan falls inside the configured sector'
-        : `all ${inSectorCount} returns in the sector are NaN or above range_max`,
+        : `all ${inSectorCount} returns in the sector are NaN or outside [range_min, range_max]`,
   };
 }
 
 export function rangeReading(rangeM: number, minRangeM: number, maxRangeM: number): ProximityReading {
   const c = classify(rangeM, minRangeM, maxRangeM);
-  const distanceM = detectedDistanceM(rangeM, c);
-  if (distanceM !== undefined) return { status: 'detected', distanceM, bearingRad: 0 };
+  if (c === 'hit') return { status: 'detected', distanceM: rangeM, bearingRad: 0 };
+  if (c === 'too-close') return { status: 'detected', distanceM: 0, bearingRad: 0 };
   if (c === 'no-return') return { status: 'clear' };
-  return { status: 'invalid', detail: `range ${rangeM} is NaN or above max_range ${maxRangeM}` };
+  return { status: 'invalid', detail: `range ${rangeM} is NaN or outside [${minRangeM}, ${maxRangeM}]` };
 }
