@@ -12,6 +12,7 @@ import {
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { requireReadableDecision } from '../app/agent-read-scope.js';
 import { callerOf } from '../app/auth.js';
 import type { CloudContext } from '../app/context.js';
 import { ApiError } from '../app/errors.js';
@@ -23,18 +24,20 @@ import { ERROR_RESPONSES } from './error-responses.js';
 
 const ParamsSchema = Type.Object({ decisionId: IdentifierSchema }, { additionalProperties: false });
 
+function decisionNotFound(decisionId: string): ApiError {
+  return new ApiError(
+    'DECISION_NOT_FOUND',
+    `decisionId: expected a decision of your tenant, got ${JSON.stringify(decisionId)}`,
+  );
+}
+
 export async function proofPacket(
   cloud: CloudContext,
   tenantId: string,
   decisionId: string,
 ): Promise<ProofPacket> {
   const decision = await cloud.store.getDecision(tenantId, decisionId);
-  if (!decision) {
-    throw new ApiError(
-      'DECISION_NOT_FOUND',
-      `decisionId: expected a decision of your tenant, got ${JSON.stringify(decisionId)}`,
-    );
-  }
+  if (!decision) throw decisionNotFound(decisionId);
   const envelope = decision.envelope as unknown as DsseEnvelope;
   // The decision row finds its entry by index. A row changed outside the cloud can point at another
   // decision's entry, whose packet verifies — as the proof of the wrong decision (or another tenant's).
@@ -80,6 +83,7 @@ export function registerProofs(app: FastifyInstance, cloud: CloudContext): void 
     async (request) => {
       const caller = callerOf(request);
       const { decisionId } = request.params as { decisionId: string };
+      await requireReadableDecision(cloud.store, caller, decisionId, () => decisionNotFound(decisionId));
       return proofPacket(cloud, caller.tenantId, decisionId);
     },
   );

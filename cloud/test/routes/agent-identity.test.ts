@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { issueApiKey } from '../../src/tenants/tenant-admin.js';
 import { TEST_BINDING, registration, selfCorrectBody, transferCall } from '../helpers/cloud-app.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
-import { kernelCloud, ledgerWrite, type KernelTestCloud, post } from '../kernel/kernel-helpers.js';
+import { get, kernelCloud, ledgerWrite, type KernelTestCloud, post } from '../kernel/kernel-helpers.js';
 
 /** The example policy's `default-hourly` budget covers every lobe: 1 000 USD per hour. */
 const HOURLY_BUDGET = 1000;
@@ -250,6 +250,46 @@ function behaviours(name: string, open: Opener): void {
         t.equal((await post(cloud, bound, EXECUTE, { proposalId: own.proposalId })).statusCode, 200);
         const stillOpen = await post(cloud, cloud.a.keys.agent, EXECUTE, { proposalId: others.proposalId });
         t.equal(stillOpen.statusCode, 200, "the other agent's proposal was left to its own key");
+      },
+    );
+
+    t.test(
+      "a key bound to one agent reads its own agent's proofs, replays and audit events, and no other agent's",
+      async (t) => {
+        const cloud = await open(t);
+        if (!cloud) return;
+        const bound = await boundKey(cloud, 'billing-bot');
+        const own = (await post(cloud, bound, AUTHORIZE, ledgerWrite(20, 'billing-bot'))).json();
+        const others = (await post(cloud, cloud.a.keys.agent, AUTHORIZE, ledgerWrite(30, 'ops-bot'))).json();
+        t.equal(others.status, 'ALLOW');
+
+        t.equal((await get(cloud, bound, `/api/v1/proofs/${own.proposalId}`)).statusCode, 200);
+        const proof = await get(cloud, bound, `/api/v1/proofs/${others.proposalId}`);
+        t.equal(proof.statusCode, 404, "another agent's proof is as unknown as a made-up id");
+        t.equal(errorOf(proof.json()).code, 'DECISION_NOT_FOUND');
+        t.equal((await get(cloud, bound, `/api/v1/kernel/replay/${own.proposalId}`)).statusCode, 200);
+        const replay = await get(cloud, bound, `/api/v1/kernel/replay/${others.proposalId}`);
+        t.equal(replay.statusCode, 404);
+        t.equal(errorOf(replay.json()).code, 'PROPOSAL_NOT_FOUND');
+
+        const events = await get(cloud, bound, '/api/v1/kernel/audit/events');
+        t.equal(events.statusCode, 200);
+        const agents = new Set(
+          (events.json().events as { actor: string; data: { agentId?: string } }[]).map(
+            (e) => e.data.agentId ?? e.actor,
+          ),
+        );
+        t.same([...agents], ['billing-bot'], 'only its own agent, with no filter given');
+        const asked = await get(cloud, bound, '/api/v1/kernel/audit/events?agentId=ops-bot');
+        t.equal(asked.statusCode, 403);
+        t.equal(errorOf(asked.json()).code, 'AGENT_FORBIDDEN');
+        // the tenant's unbound key still reads every agent
+        const all = (await get(cloud, cloud.a.keys.agent, '/api/v1/kernel/audit/events')).json();
+        t.ok(all.events.some((e: { data: { agentId?: string } }) => e.data.agentId === 'ops-bot'));
+        t.equal(
+          (await get(cloud, cloud.a.keys.agent, `/api/v1/proofs/${others.proposalId}`)).statusCode,
+          200,
+        );
       },
     );
 

@@ -11,9 +11,9 @@ import {
 } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditAgentFilter } from '../../app/agent-read-scope.js';
 import { callerOf } from '../../app/auth.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
-import { agentRecordId } from '../../kernel/agent-reference.js';
 import { auditEvents, MAX_EVENTS_PAGE } from '../../kernel/audit-events.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { ERROR_RESPONSES } from '../error-responses.js';
@@ -66,9 +66,11 @@ export function registerKernelAuditEvents(app: FastifyInstance, k: KernelContext
       const q = request.query as QueryText;
       const n = (s: string | undefined) => (s === undefined ? undefined : Number(s));
       const limit = Math.min(n(q.limit) ?? 100, MAX_EVENTS_PAGE);
-      return auditEvents(k, callerOf(request).tenantId, {
+      const caller = callerOf(request);
+      const agentId = await auditAgentFilter(k.cloud.store, caller, q.agentId, '/agentId');
+      return auditEvents(k, caller.tenantId, {
         ...(q.type !== undefined ? { type: q.type } : {}),
-        ...(q.agentId !== undefined ? { agentId: agentRecordId(q.agentId) } : {}),
+        ...(agentId !== undefined ? { agentId } : {}),
         ...(q.proposalId !== undefined ? { proposalId: q.proposalId } : {}),
         ...(q.from !== undefined ? { fromMs: n(q.from)! } : {}),
         ...(q.to !== undefined ? { toMs: n(q.to)! } : {}),

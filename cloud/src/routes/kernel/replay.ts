@@ -5,7 +5,9 @@
 import { IdentifierSchema, ReplayResultSchema, Sha256HexSchema } from '@pentagate/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { requireReadableDecision } from '../../app/agent-read-scope.js';
 import { callerOf } from '../../app/auth.js';
+import { proposalNotFound } from '../../kernel/kernel-decision.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { replay } from '../../kernel/replay.js';
@@ -30,7 +32,9 @@ export function registerKernelReplay(app: FastifyInstance, k: KernelContext): vo
     async (request) => {
       const { proposalId } = request.params as { proposalId: string };
       const { policy } = request.query as { policy?: string };
-      return replay(k, callerOf(request).tenantId, proposalId, policy);
+      const caller = callerOf(request);
+      await requireReadableDecision(k.cloud.store, caller, proposalId, () => proposalNotFound(proposalId));
+      return replay(k, caller.tenantId, proposalId, policy);
     },
   );
 }
