@@ -263,25 +263,15 @@ t.test(
     for (const name of ['osexec', 'os.execute', 'myshell.exec', 'shellcheck.lint']) {
       t.equal(evaluate(call({ tool_name: name })).status, 'ALLOW', name);
     }
+    const transfer = (toolName: string) =>
+      evaluate(
+        call({ tool_name: toolName, arguments: { to: 'acct-9', amount: 12_000 }, spend_amount: 12_000 }),
+        { ledger: { budgetLimit: 50_000, spentInWindow: 0, reservedInWindow: 0, windowMs: 86_400_000 } },
+      );
     // every tool rule reads the same names: consent for a namespaced transfer too
-    const namespaced = evaluate(
-      call({
-        tool_name: 'mcp:payments_transfer',
-        arguments: { to: 'acct-9', amount: 12_000 },
-        spend_amount: 12_000,
-      }),
-      { ledger: { budgetLimit: 50_000, spentInWindow: 0, reservedInWindow: 0, windowMs: 86_400_000 } },
-    );
-    t.equal(namespaced.status, 'REQUIRE_HUMAN');
+    t.equal(transfer('mcp:payments_transfer').status, 'REQUIRE_HUMAN');
 
-    const consent = evaluate(
-      call({
-        tool_name: 'payments.transfer',
-        arguments: { to: 'acct-9', amount: 12_000 },
-        spend_amount: 12_000,
-      }),
-      { ledger: { budgetLimit: 50_000, spentInWindow: 0, reservedInWindow: 0, windowMs: 86_400_000 } },
-    );
+    const consent = transfer('payments.transfer');
     t.equal(consent.status, 'REQUIRE_HUMAN');
     t.same(codes(consent), ['CONSENT.HUMAN_REQUIRED']);
     t.equal(consent.reserveAmount, 12_000, 'budget is reserved while waiting');

@@ -6,26 +6,25 @@
  */
 import { join } from 'node:path';
 import t from 'tap';
-import { McapFileSink } from '../../src/mcap/mcap-file-sink.js';
 import { replayRecording } from '../../src/mcap/replay.js';
-import { RosbagWriter } from '../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfileWithIntent, makeGate } from '../trap/fixtures.js';
 import { cloudMsg, odometryMsg, twistStampedMsg } from '../ros/helpers/ros-messages.js';
-import { batteryMsg, firmwareMsg } from '../transports/helpers/recordings.js';
+import { batteryMsg, firmwareMsg, openBaseBag } from '../transports/helpers/recordings.js';
 
 const HUMAN_FROM_MS = 1500;
 const COMMANDS_AT_MS = [200, 1000, 2000];
 
 /** 3 s of a base at 50 Hz; the commands written last, after every sensor message, in their own chunks. */
 async function writeCommandsLast(path: string, options: { useChunks: boolean }): Promise<void> {
-  const sink = await McapFileSink.create(path);
-  const bag = await RosbagWriter.open({ writable: sink, chunkSize: 16 * 1024, ...options });
-  await bag.rosChannel('/odom', ROS_TYPES.odometry);
-  await bag.rosChannel('/points', ROS_TYPES.pointCloud2);
-  await bag.rosChannel('/cmd_vel', ROS_TYPES.twistStamped);
-  await bag.rosChannel('/battery_state', ROS_TYPES.battery);
-  await bag.rosChannel('/controller/firmware', ROS_TYPES.string);
+  const bag = await openBaseBag(
+    path,
+    { topic: '/points', rosType: ROS_TYPES.pointCloud2 },
+    {
+      chunkSize: 16 * 1024,
+      ...options,
+    },
+  );
   for (let dt = 0; dt <= 3000; dt += 20) {
     const at = T0 + dt;
     await bag.write('/odom', odometryMsg(at - 2, { x: 5, y: 0 }), at);
@@ -35,8 +34,7 @@ async function writeCommandsLast(path: string, options: { useChunks: boolean }):
     if (dt % 500 === 0) await bag.write('/controller/firmware', firmwareMsg(), at);
   }
   for (const dt of COMMANDS_AT_MS) await bag.write('/cmd_vel', twistStampedMsg(T0 + dt, 0.3, 0), T0 + dt + 1);
-  await bag.end();
-  await sink.close();
+  await bag.finish();
 }
 
 async function replay(path: string) {

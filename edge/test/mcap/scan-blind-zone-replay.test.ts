@@ -8,14 +8,12 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { McapFileSink } from '../../src/mcap/mcap-file-sink.js';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { renderReplaySummary } from '../../src/mcap/replay-summary.js';
-import { RosbagWriter } from '../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfileWithIntent, makeGate } from '../trap/fixtures.js';
 import { header, odometryMsg, twistStampedMsg } from '../ros/helpers/ros-messages.js';
-import { batteryMsg, firmwareMsg } from '../transports/helpers/recordings.js';
+import { batteryMsg, firmwareMsg, openBaseBag } from '../transports/helpers/recordings.js';
 
 const BEAMS = 37;
 
@@ -39,13 +37,7 @@ function aisleScan(ms: number, rangeMinM: number, ahead: number) {
 
 /** 1 s at 50 Hz with a command every 100 ms from 100 ms on (10 commands). */
 async function writeAisle(path: string, rangeMinM: number, ahead: number): Promise<void> {
-  const sink = await McapFileSink.create(path);
-  const bag = await RosbagWriter.open({ writable: sink });
-  await bag.rosChannel('/odom', ROS_TYPES.odometry);
-  await bag.rosChannel('/scan', ROS_TYPES.laserScan);
-  await bag.rosChannel('/cmd_vel', ROS_TYPES.twistStamped);
-  await bag.rosChannel('/battery_state', ROS_TYPES.battery);
-  await bag.rosChannel('/controller/firmware', ROS_TYPES.string);
+  const bag = await openBaseBag(path, { topic: '/scan', rosType: ROS_TYPES.laserScan });
   for (let dt = 0; dt <= 1000; dt += 20) {
     const at = T0 + dt;
     await bag.write('/odom', odometryMsg(at - 2, { x: 5, y: 0 }), at);
@@ -54,8 +46,7 @@ async function writeAisle(path: string, rangeMinM: number, ahead: number): Promi
     if (dt % 500 === 0) await bag.write('/controller/firmware', firmwareMsg(), at);
     if (dt % 100 === 0 && dt > 0) await bag.write('/cmd_vel', twistStampedMsg(at, 0.3, 0), at + 1);
   }
-  await bag.end();
-  await sink.close();
+  await bag.finish();
 }
 
 async function replayAisle(t: Test, rangeMinM: number, ahead: number) {

@@ -7,13 +7,11 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { McapFileSink } from '../../src/mcap/mcap-file-sink.js';
 import { replayRecording } from '../../src/mcap/replay.js';
-import { RosbagWriter } from '../../src/mcap/rosbag-writer.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
 import { T0, baseProfileWithIntent, makeGate } from '../trap/fixtures.js';
 import { header, odometryMsg, twistStampedMsg } from '../ros/helpers/ros-messages.js';
-import { batteryMsg, firmwareMsg } from '../transports/helpers/recordings.js';
+import { batteryMsg, firmwareMsg, openBaseBag } from '../transports/helpers/recordings.js';
 
 const RAYS = 360;
 
@@ -35,13 +33,7 @@ function sweep(stampMs: number, scanTimeS: number, timeIncrementS: number) {
 /** 1 s: scans every 100 ms logged `latencyMs` after their stamp; a command 95 ms after each of the first 9 scans. */
 async function replayScans(t: Test, latencyMs: number, scanTimeS: number, timeIncrementS: number) {
   const path = join(t.testdir(), 'scans.mcap');
-  const sink = await McapFileSink.create(path);
-  const bag = await RosbagWriter.open({ writable: sink });
-  await bag.rosChannel('/odom', ROS_TYPES.odometry);
-  await bag.rosChannel('/scan', ROS_TYPES.laserScan);
-  await bag.rosChannel('/cmd_vel', ROS_TYPES.twistStamped);
-  await bag.rosChannel('/battery_state', ROS_TYPES.battery);
-  await bag.rosChannel('/controller/firmware', ROS_TYPES.string);
+  const bag = await openBaseBag(path, { topic: '/scan', rosType: ROS_TYPES.laserScan });
   for (let dt = 0; dt <= 1000; dt += 5) {
     const at = T0 + dt;
     if (dt % 20 === 0) await bag.write('/odom', odometryMsg(at - 2, { x: 5, y: 0 }), at);
@@ -52,8 +44,7 @@ async function replayScans(t: Test, latencyMs: number, scanTimeS: number, timeIn
     if (dt % 500 === 0) await bag.write('/controller/firmware', firmwareMsg(), at);
     if (dt % 100 === 95 && dt < 900) await bag.write('/cmd_vel', twistStampedMsg(at, 0.3, 0), at);
   }
-  await bag.end();
-  await sink.close();
+  await bag.finish();
   const profile = baseProfileWithIntent('/cmd_vel');
   const scanSource = profile.sources.find((s) => s.kind === 'proximity');
   if (!scanSource) throw new Error('the mobile-base profile has a proximity source');

@@ -118,6 +118,31 @@ export async function openBag(
   });
 }
 
+/**
+ * A mobile base's recording: /odom, the proximity topic, /cmd_vel (TwistStamped), /battery_state and
+ * /controller/firmware, the topics `baseProfileWithIntent('/cmd_vel')` reads. `finish` ends the bag and closes
+ * the file.
+ */
+export async function openBaseBag(
+  path: string,
+  proximity: { topic: string; rosType: string },
+  options: { useChunks?: boolean; chunkSize?: number } = {},
+): Promise<RosbagWriter & { finish(): Promise<void> }> {
+  const sink = await McapFileSink.create(path);
+  const bag = await RosbagWriter.open({ writable: sink, ...options });
+  await bag.rosChannel('/odom', ROS_TYPES.odometry);
+  await bag.rosChannel(proximity.topic, proximity.rosType);
+  await bag.rosChannel('/cmd_vel', ROS_TYPES.twistStamped);
+  await bag.rosChannel('/battery_state', ROS_TYPES.battery);
+  await bag.rosChannel('/controller/firmware', ROS_TYPES.string);
+  return Object.assign(bag, {
+    async finish() {
+      await bag.end();
+      await sink.close();
+    },
+  });
+}
+
 export async function registerSceneTopics(bag: Pick<SceneWriter, 'rosChannel'>): Promise<void> {
   await bag.rosChannel(TOPICS.joints, ROS_TYPES.jointState);
   await bag.rosChannel(TOPICS.front, ROS_TYPES.laserScan);
