@@ -10,34 +10,39 @@
  *   - `percentage` NaN: the state of charge is `charge / capacity` when both are measured; when neither way gives it
  *     the state of charge is unknown and the message is skipped (`non-finite`): the battery source goes stale and
  *     ECONOMY fails closed, since the reserve cannot be judged without it.
- * `percentage` is a fraction, 0..1 ("Charge percentage on 0 to 1 range"). A driver that publishes 0–100 is refused
- * (`malformed`), not rescaled: a value such a driver writes below 1 (0.5 %) cannot be told from a fraction (50 %),
- * so rescaling would read a nearly empty battery as half full exactly where the reserve matters.
+ * `percentage` is a fraction, 0..1 ("Charge percentage on 0 to 1 range"). A driver that publishes 0–100 has its
+ * state of charge read from `charge / capacity` when both are measured, and is refused (`malformed`) otherwise,
+ * not rescaled: a value such a driver writes below 1 (0.5 %) cannot be told from a fraction (50 %), so rescaling
+ * would read a nearly empty battery as half full exactly where the reserve matters.
  */
 import { MappingSkip } from './mapping-skip.js';
 import { type RosRecord, anyNumber, finiteNumber } from './ros-fields.js';
 
+/** `charge / capacity` when both are measured (the message's other way to the state of charge), else undefined. */
+function chargeFraction(msg: RosRecord, t: string): number | undefined {
+  const charge = anyNumber(msg, 'charge', t);
+  const capacity = anyNumber(msg, 'capacity', t);
+  return Number.isFinite(charge) && Number.isFinite(capacity) && capacity > 0 && charge >= 0
+    ? Math.min(1, charge / capacity)
+    : undefined;
+}
+
 function stateOfCharge(msg: RosRecord, t: string): number {
   const percentage = anyNumber(msg, 'percentage', t);
+  if (percentage >= 0 && percentage <= 1) return percentage;
+  const fromCharge = chargeFraction(msg, t);
+  if (fromCharge !== undefined) return fromCharge;
   if (Number.isNaN(percentage)) {
-    const charge = anyNumber(msg, 'charge', t);
-    const capacity = anyNumber(msg, 'capacity', t);
-    if (!(Number.isFinite(charge) && Number.isFinite(capacity) && capacity > 0)) {
-      throw new MappingSkip(
-        'non-finite',
-        `${t}.percentage is NaN (unmeasured) and charge ${charge} / capacity ${capacity} cannot replace it: the state of charge is unknown, so the battery reserve cannot be judged`,
-      );
-    }
-    return charge / capacity;
-  }
-  if (!(percentage >= 0 && percentage <= 1)) {
-    const percent = percentage > 1 && percentage <= 100;
     throw new MappingSkip(
-      'malformed',
-      `${t}.percentage ${percentage} is outside 0..1 (sensor_msgs/BatteryState: "Charge percentage on 0 to 1 range")${percent ? '; the driver publishes percent (0–100): make it publish a fraction (percent / 100). Not rescaled here: its values below 1 % could not be told from fractions' : ''}`,
+      'non-finite',
+      `${t}.percentage is NaN (unmeasured) and charge / capacity cannot replace it: the state of charge is unknown, so the battery reserve cannot be judged`,
     );
   }
-  return percentage;
+  const percent = percentage > 1 && percentage <= 100;
+  throw new MappingSkip(
+    'malformed',
+    `${t}.percentage ${percentage} is outside 0..1 (sensor_msgs/BatteryState: "Charge percentage on 0 to 1 range") and charge / capacity cannot replace it${percent ? '; the driver publishes percent (0–100): make it publish a fraction (percent / 100). Not rescaled here: its values below 1 % could not be told from fractions' : ''}`,
+  );
 }
 
 export function batteryBody(msg: RosRecord, t: string) {

@@ -2,7 +2,7 @@
  * sensor_msgs/BatteryState as real drivers publish it, replayed through the gates: an unmeasured current (NaN, as
  * the message definition asks) is not used and refuses nothing, so the cell's move is signed; a state of charge
  * that cannot be known (NaN percentage, NaN charge and capacity) and a percentage in 0–100 (a driver publishing
- * percent) are skipped with a reason naming the field and the fix, and ECONOMY fails closed without a battery frame.
+ * percent) with no charge and capacity to read it from are skipped with a reason naming the field and the fix, and ECONOMY fails closed without a battery frame.
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -57,13 +57,28 @@ t.test(
   },
 );
 
-t.test('a percentage of 80 (a driver publishing percent) is refused with the fix named', async (t) => {
-  const s = await replayCell(t, { percentage: 80 });
-  t.equal(s.skipped.byReason.malformed, 7);
-  t.match(
-    s.skipped.examples.malformed,
-    /percentage 80 is outside 0\.\.1 .*the driver publishes percent \(0–100\): make it publish a fraction/,
-  );
-  t.equal(s.commands.motion, 0);
-  t.match(s.firstFailureByVertex.ECONOMY, { violation: /^ECONOMY\.MISSING_DATA/ });
-});
+t.test(
+  'a percentage of 80 with charge and capacity measured: the state of charge is read from them',
+  async (t) => {
+    const s = await replayCell(t, { percentage: 80, charge: 16, capacity: 20 });
+    t.same(s.skipped.byReason, {});
+    t.equal(s.commands.motion, 1);
+    const low = await replayCell(t, { percentage: 80, charge: 0.2, capacity: 20 });
+    t.equal(low.commands.motion, 0, 'a 1 % charge is not read as 80 %');
+    t.match(low.firstFailureByVertex.ECONOMY, { violation: /^ECONOMY\./ });
+  },
+);
+
+t.test(
+  'a percentage of 80 (a driver publishing percent) with no charge and capacity is refused with the fix named',
+  async (t) => {
+    const s = await replayCell(t, { percentage: 80 });
+    t.equal(s.skipped.byReason.malformed, 7);
+    t.match(
+      s.skipped.examples.malformed,
+      /percentage 80 is outside 0\.\.1 .*the driver publishes percent \(0–100\): make it publish a fraction/,
+    );
+    t.equal(s.commands.motion, 0);
+    t.match(s.firstFailureByVertex.ECONOMY, { violation: /^ECONOMY\.MISSING_DATA/ });
+  },
+);
