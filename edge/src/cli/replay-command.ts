@@ -76,8 +76,8 @@ export const edgeReplayCommand: Command = {
     '  error                      why the file could not be read to its end (truncated, corrupt, not MCAP);',
     '                             everything before that point was replayed',
     '  warnings                   what was wrong with a recording that was still read (a split file missing,',
-    '                             a topic the profile names that cannot be read);',
-    '                             also on stderr',
+    '                             a topic the profile names that cannot be read); WARNING lines of the text',
+    '                             summary, on stderr with --json or when no summary is printed',
     '  firstMessageMs, lastMessageMs, durationMs   log-time span, Unix ms',
     '  messages.total, messages.byTopic[]          per topic and type: count and what it fed',
     '                             (telemetry:<source>, intent, consent, observed, not gated: <why> (an IMU),',
@@ -207,10 +207,13 @@ export const edgeReplayCommand: Command = {
     // nothing was read (a missing, empty or unreadable recording) there is no summary: an empty one ("measured 0
     // breaches") would read like a clean recording.
     const nothingRead = summary.error !== undefined && summary.messages.total === 0;
+    const text = !nothingRead && !args.options.json;
     if (!nothingRead) {
       io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
     }
-    for (const w of summary.warnings) io.err(`warning: ${oneLine(w)}`);
+    // The text summary prints each warning (WARNING: …); echoed on stderr too, a terminal showed it twice. With
+    // --json (read by a program) or no summary at all, stderr is where a person sees them.
+    if (!text) for (const w of summary.warnings) io.err(`warning: ${oneLine(w)}`);
     if (summary.error) io.err(`pentagate edge replay: ${oneLine(summary.error)}`);
     return summary.error ? ExitCode.usage : ExitCode.ok;
   },

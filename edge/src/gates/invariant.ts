@@ -6,8 +6,8 @@
  *
  * Codes: INVARIANT.MEASURED_TORQUE, INVARIANT.PLANNED_TORQUE, INVARIANT.POSITION_LIMIT,
  * INVARIANT.VELOCITY_LIMIT, INVARIANT.KEEP_OUT_PATH, INVARIANT.KEEP_OUT_STOP, INVARIANT.KEEP_OUT_NOT_LEFT,
- * INVARIANT.PATH_TOO_LONG (path-sample-budget.ts), INVARIANT.UNSUPPORTED_AXIS, INVARIANT.STALE_DATA,
- * INVARIANT.MISSING_DATA.
+ * INVARIANT.PATH_TOO_LONG (path-sample-budget.ts), INVARIANT.UNSUPPORTED_AXIS (ground-base-axes.ts),
+ * INVARIANT.STALE_DATA, INVARIANT.MISSING_DATA.
  */
 import { type GateResult, type PoseFrame, edgeViolation } from '@pentagate/protocol';
 import { baseSweepSteps, sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
@@ -21,6 +21,7 @@ import {
   measuredJointState,
   result,
 } from './gate-context.js';
+import { outOfPlaneViolations } from './ground-base-axes.js';
 import { enteredZoneViolation } from './held-zones.js';
 import type { JointPlan, TwistPlan } from './motion-plan.js';
 import { pathSampleProblem } from './path-sample-budget.js';
@@ -221,11 +222,7 @@ function checkBase(
       ),
     );
   }
-  if (intent.angularRadS.x !== 0 || intent.angularRadS.y !== 0) {
-    violations.push(
-      edgeViolation('INVARIANT.UNSUPPORTED_AXIS', `a ground base turns about z only; got roll/pitch rates`),
-    );
-  }
+  violations.push(...outOfPlaneViolations(intent));
   const pose = freshFrame<PoseFrame>(ctx, V, ctx.cp.poseSource, 'pose', violations);
   if (!pose || ctx.skipPathSweep) return;
   const remainingS = Math.max(0, plan.durationMs - ctx.elapsedMs) / 1000;
