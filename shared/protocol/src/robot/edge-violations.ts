@@ -58,7 +58,10 @@ export const EDGE_VIOLATION_CODES = {
     source: 'INVARIANT',
     meaning: 'the robot starts inside a keep-out zone and the motion does not leave it',
   },
-  'INVARIANT.UNSUPPORTED_AXIS': { source: 'INVARIANT', meaning: 'a ground base was asked to roll or pitch' },
+  'INVARIANT.UNSUPPORTED_AXIS': {
+    source: 'INVARIANT',
+    meaning: 'a ground base was asked to climb, roll or pitch (linear.z, angular.x or angular.y set)',
+  },
   'INVARIANT.PATH_TOO_LONG': {
     source: 'INVARIANT',
     meaning: 'checking the path against the keep-out zones would take more samples than a veto may wait for',
