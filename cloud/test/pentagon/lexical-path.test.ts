@@ -5,7 +5,7 @@
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import t from 'tap';
-import { cleanedPath, normalizedPath } from '../../src/pentagon/tiers/lexical-path.js';
+import { cleanedPath, keptSegmentCapacity, normalizedPath } from '../../src/pentagon/tiers/lexical-path.js';
 
 /** Paths over the characters that matter to a normaliser, so `.`, `..`, `//` and `/./` come up often. */
 const pathText = fc.string({ unit: fc.constantFrom('/', '/', '.', '.', 'a', 'b', ' '), maxLength: 40 });
@@ -58,4 +58,10 @@ t.test('a path of hundreds of thousands of segments is read whole', async (t) =>
   t.equal(normalizedPath(`${climbs}${'../'.repeat(120_001)}etc/passwd`), '/etc/passwd');
   t.ok(normalizedPath(`${climbs}x`) === `/srv/${'a/'.repeat(120_000)}x`, 'each `a/b/..` leaves its `a`');
   t.equal(cleanedPath(`/${'/'.repeat(500_000)}etc/./passwd`), '/etc/passwd');
+});
+
+t.test('a long path does not leave its segment stack behind', async (t) => {
+  normalizedPath('a/'.repeat(300_000)); // grows the stack past 300,000 segments for this call
+  t.ok(keptSegmentCapacity() <= 65_536, `kept ${keptSegmentCapacity()} segments`);
+  t.equal(normalizedPath(`/x/${'y/'.repeat(70_000)}../z`), `/x/${'y/'.repeat(69_999)}z`, 'still right after');
 });

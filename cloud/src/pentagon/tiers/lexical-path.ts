@@ -32,8 +32,25 @@ export function cleanedPath(path: string): string {
  * segments, `/` runs or `..`s allocates no string per segment. The stack is reused from call to call (the
  * functions are synchronous) and grows by doubling, so a long path does not allocate a new one each time.
  */
-let starts = new Int32Array(256);
-let ends = new Int32Array(256);
+const INITIAL_SEGMENTS = 256;
+/**
+ * The most segments whose stack is kept after a call (64 Ki, 512 KiB in all): a longer path grows a stack for
+ * its own call, which is then dropped, so one 1 MiB argument does not leave megabytes held for the process's life.
+ */
+const MAX_KEPT_SEGMENTS = 65_536;
+let starts = new Int32Array(INITIAL_SEGMENTS);
+let ends = new Int32Array(INITIAL_SEGMENTS);
+
+/** Segments the kept stack holds now (read by the test that bounds what a long path leaves behind). */
+export function keptSegmentCapacity(): number {
+  return starts.length;
+}
+
+function releaseLargeStack(): void {
+  if (starts.length <= MAX_KEPT_SEGMENTS) return;
+  starts = new Int32Array(INITIAL_SEGMENTS);
+  ends = new Int32Array(INITIAL_SEGMENTS);
+}
 
 function pushSegment(count: number, start: number, end: number): void {
   if (count === starts.length) {
@@ -69,6 +86,7 @@ function lexicalPath(path: string, resolveParents: boolean): string {
     count++;
   }
   let joined = joinedSegments(path, count);
+  releaseLargeStack();
   if (joined === '' && !absolute) joined = '.';
   if (joined !== '' && trailingSlash) joined += '/';
   return absolute ? `/${joined}` : joined;

@@ -87,8 +87,16 @@ function normalForms(path: string): string[] {
   const normal = withoutTrailingSlash(normalizedPath(path));
   const forms = [normal];
   if (normal.startsWith('../') || normal === '..') forms.push(`/${normal.replace(/^(?:\.\.(?:\/|$))+/, '')}`);
-  else if (PROC_ROOT.test(normal)) forms.push(normal.replace(PROC_ROOT, '') || '/');
+  else {
+    const root = afterProcRoot(normal);
+    if (root !== undefined) forms.push(root);
+  }
   return forms;
+}
+
+/** The path a `/proc/<pid>/root` link leads to (`/` for the bare link), or undefined for any other path. */
+function afterProcRoot(path: string): string | undefined {
+  return PROC_ROOT.test(path) ? path.replace(PROC_ROOT, '') || '/' : undefined;
 }
 
 /** The path after a prefix that names an unknown directory (`/proc/<pid>/cwd/`, `~user/`), read as relative. */
@@ -128,7 +136,8 @@ function readingsOf(form: string, resolved: string[]): string[] {
   // cleaned, `file://etc/passwd` (host `etc`) would read as the local-path URL `file:/etc/passwd`.
   const cleaned = cleanedPath(slashed);
   for (const path of cleaned === slashed ? [slashed] : [slashed, cleaned]) {
-    if (PROC_ROOT.test(path)) out.push(path.replace(PROC_ROOT, '') || '/');
+    const root = afterProcRoot(path);
+    if (root !== undefined) out.push(root);
     const relative = afterUnknownDirectory(path);
     if (relative !== undefined) out.push(relative);
   }
