@@ -6,6 +6,7 @@
  */
 import { pae } from '@pentagate/crypto';
 import {
+  type ConsentDecision,
   type ConsentStatement,
   ConsentStatementSchema,
   type DsseEnvelope,
@@ -29,10 +30,12 @@ export interface ConsentSubject {
   deadlineMs: number;
 }
 
+/** A statement granting (the default) or denying the subject's move, valid from `nowMs`. */
 export function consentStatement(
   subject: ConsentSubject,
   operatorId: string,
   nowMs: number,
+  decision: ConsentDecision = 'grant',
 ): ConsentStatement {
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
   return validate(
@@ -46,6 +49,8 @@ export function consentStatement(
       notBefore: nowMs,
       expiresAt: Math.min(subject.deadlineMs, nowMs + CONSENT_TTL_MS),
       nonce: toBase64Url(nonce),
+      // a grant carries no decision member, byte for byte the statement every edge version accepts
+      ...(decision === 'deny' ? { decision } : {}),
     },
     'consent statement',
   );

@@ -2,12 +2,13 @@
  * One robot move waiting for consent: the move class, the peak planned torque against the high-torque threshold
  * and the joints' limits, the reasons, the tool path against the keep-out zones, and a countdown to the edge's
  * deadline. "Sign consent" makes (on first use) and enrols the browser's key, signs the statement here and
- * POSTs the token to the request's grant route; the cloud checks and relays it, never signs. What the card
+ * POSTs the token to the request's grant route ("Deny" signs a denial the same way, for the deny route: the
+ * edge vetoes the move at once); the cloud checks and relays it, never signs. What the card
  * names (robot, intent id, move class, kind) is read from the intent itself, and the page signs only when that
  * intent hashes to the digest it signs: the cloud cannot show one move and have another consented to.
  */
 import { jcsDigestHex } from '@pentagate/crypto';
-import type { DsseEnvelope, RobotConsentItem } from '@pentagate/protocol';
+import type { ConsentDecision, DsseEnvelope, RobotConsentItem } from '@pentagate/protocol';
 import { ApiCallError, api, session } from './api.js';
 import { decideOn, decisionButton, outcomeLine } from './card-decision.js';
 import { consentStatement, signConsent } from './consent-sign.js';
@@ -51,7 +52,7 @@ interface Signed {
 /** Tokens that will no longer be accepted are signed again (a margin for the trip to the cloud and the edge). */
 const RESIGN_MARGIN_MS = 5_000;
 
-async function sign(item: RobotConsentItem): Promise<Signed> {
+async function sign(item: RobotConsentItem, decision: ConsentDecision): Promise<Signed> {
   const apiKey = session.key();
   if (!apiKey) throw new Error('sign in first');
   const key = await operatorKeyFor(apiKey);
@@ -72,14 +73,18 @@ async function sign(item: RobotConsentItem): Promise<Signed> {
     { robotId: item.robotId, intentDigest: item.intentDigest, scope: item.request.scope, deadlineMs },
     operatorId,
     nowMs,
+    decision,
   );
   const token = await signConsent(statement, key);
   return { token, expiresAtMs: statement.expiresAt, operatorId, kid: key.kid };
 }
 
-/** The grant route of the item's robot and digest, built here rather than taken from the served grantPath. */
-function grantPathOf(item: RobotConsentItem): string {
-  return `/api/v1/fleet/robots/${encodeURIComponent(item.robotId)}/consent-requests/${item.intentDigest}/grant`;
+/**
+ * The grant or deny route of the item's robot and digest, built here rather than taken from the served
+ * grantPath / denyPath.
+ */
+function decisionPathOf(item: RobotConsentItem, decision: ConsentDecision): string {
+  return `/api/v1/fleet/robots/${encodeURIComponent(item.robotId)}/consent-requests/${item.intentDigest}/${decision}`;
 }
 
 export function robotConsentCard(item: RobotConsentItem): HTMLElement {
@@ -89,17 +94,25 @@ export function robotConsentCard(item: RobotConsentItem): HTMLElement {
   const titleId = `r-${item.intentDigest.slice(0, 16)}`;
   const deadlineMs = Date.parse(item.expiresAt);
   const problem = signingProblem(item);
-  let signed: Signed | undefined;
-  const grant = async (): Promise<string> => {
-    if (!signed || signed.expiresAtMs <= Date.now() + RESIGN_MARGIN_MS) signed = await sign(item);
-    const { token, operatorId, kid } = signed;
+  // one token kept per decision: a retry of Deny never sends the grant signed before it, nor the other way
+  const signed = new Map<ConsentDecision, Signed>();
+  const decide = (decision: ConsentDecision) => async (): Promise<string> => {
+    let kept = signed.get(decision);
+    if (!kept || kept.expiresAtMs <= Date.now() + RESIGN_MARGIN_MS) {
+      kept = await sign(item, decision);
+      signed.set(decision, kept);
+    }
+    const { token, operatorId, kid } = kept;
+    const what = decision === 'grant' ? 'Consent' : 'Denial';
     try {
-      const out = await api<{ auditIndex: number }>('POST', grantPathOf(item), { token });
-      return `Consent for ${intent.intentId} on ${item.robotId} signed by ${operatorId} (key ${kid}) and relayed (audit entry ${out.auditIndex}).`;
+      const out = await api<{ auditIndex: number }>('POST', decisionPathOf(item, decision), { token });
+      return decision === 'grant'
+        ? `Consent for ${intent.intentId} on ${item.robotId} signed by ${operatorId} (key ${kid}) and relayed (audit entry ${out.auditIndex}).`
+        : `Denial of ${intent.intentId} on ${item.robotId} signed by ${operatorId} (key ${kid}) and relayed: the edge vetoes the move (audit entry ${out.auditIndex}).`;
     } catch (err) {
       // the cloud refused this token (400): a retry signs a new one; otherwise a retry sends this one again
-      if (err instanceof ApiCallError && err.status === 400) signed = undefined;
-      throw new Error(`Consent not relayed: ${(err as Error).message}`, { cause: err });
+      if (err instanceof ApiCallError && err.status === 400) signed.delete(decision);
+      throw new Error(`${what} not relayed: ${(err as Error).message}`, { cause: err });
     }
   };
   const card = h(
@@ -150,9 +163,18 @@ export function robotConsentCard(item: RobotConsentItem): HTMLElement {
                 {
                   class: 'approve',
                   'aria-label': `Sign consent for ${intent.intentId} on ${item.robotId}`,
-                  onclick: () => void decideOn(card, deadlineMs, grant),
+                  onclick: () => void decideOn(card, deadlineMs, decide('grant')),
                 },
                 'Sign consent',
+                deadlineMs,
+              ),
+              decisionButton(
+                {
+                  class: 'deny',
+                  'aria-label': `Deny ${intent.intentId} on ${item.robotId}`,
+                  onclick: () => void decideOn(card, deadlineMs, decide('deny')),
+                },
+                'Deny',
                 deadlineMs,
               ),
             ),

@@ -76,7 +76,8 @@ export const API_ERRORS = {
   },
   CONSENT_REQUEST_CLOSED: {
     status: 409,
-    meaning: 'the consent request was already granted, or its deadline has passed (the edge vetoed the move)',
+    meaning:
+      'the consent request was already granted or denied, or its deadline has passed (the edge vetoed the move)',
   },
   CONSENT_TOKEN_INVALID: {
     status: 400,

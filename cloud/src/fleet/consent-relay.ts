@@ -11,7 +11,9 @@
 import { dsseVerifyStatement, jcsDigestHex, TrustStore } from '@pentagate/crypto';
 import {
   MAX_WAITING_CONSENTS_PER_ROBOT,
+  type ConsentDecision,
   type ConsentRequest,
+  consentDecisionOf,
   type ConsentStatement,
   ConsentStatementSchema,
   PAYLOAD_TYPES,
@@ -179,7 +181,7 @@ function closedBecause(request: ConsentRequestRecord, intentDigest: string): str
     return `the edge no longer waits for consent to ${intentDigest} (it was consented on the robot's consent topic, vetoed or superseded)`;
   }
   if (request.state !== 'waiting') {
-    return `the consent request for ${intentDigest} was already granted by ${request.operatorId}`;
+    return `the consent request for ${intentDigest} was already decided (granted or denied) by ${request.operatorId}`;
   }
   return `the consent request for ${intentDigest} closed ${new Date(request.deadlineMs).toISOString()} (the edge vetoed the move)`;
 }
@@ -252,7 +254,13 @@ function tokenProblem(
   statement: ConsentStatement,
   waiting: ConsentRequestRecord,
   nowMs: number,
+  decision: ConsentDecision,
 ): string | undefined {
+  if (consentDecisionOf(statement) !== decision) {
+    return decision === 'grant'
+      ? 'the statement denies the move (decision "deny"): send it to the deny route'
+      : 'the statement grants the move: a denial must say decision "deny"';
+  }
   if (statement.robotId !== waiting.robotId) {
     return `the statement is for robot ${statement.robotId}, the request for ${waiting.robotId}`;
   }
@@ -262,19 +270,29 @@ function tokenProblem(
   if (statement.expiresAt <= nowMs) {
     return `the statement expired ${new Date(statement.expiresAt).toISOString()}`;
   }
-  if (waiting.request.scope === 'safety-critical' && statement.scope !== 'safety-critical') {
+  // a denial needs no scope: refusing a move takes no more authority than it does to leave it waiting
+  if (
+    decision === 'grant' &&
+    waiting.request.scope === 'safety-critical' &&
+    statement.scope !== 'safety-critical'
+  ) {
     return `this move needs safety-critical consent, the statement grants ${statement.scope}`;
   }
   return undefined;
 }
 
-/** Checks an operator's token against the request and the enrolled keys, stores it once, wakes the edge. */
-export async function grantRobotConsent(
+/**
+ * Checks an operator's token — a grant, or a denial (decision `deny`), as the route says — against the
+ * request and the enrolled keys, stores it once, wakes the edge. A denial is relayed like a grant, since only
+ * the edge can end its wait: it vetoes the move at once (CONSENT.DENIED) instead of at its deadline.
+ */
+export async function relayOperatorDecision(
   f: FleetContext,
   caller: Caller,
   robotId: string,
   intentDigest: string,
   token: unknown,
+  decision: ConsentDecision,
 ): Promise<{ robotId: string; intentDigest: string; operatorId: string; auditIndex: number }> {
   const nowMs = f.nowMs();
   // a retired robot's waiting moves are nobody's to release: its edge key is revoked, and a token relayed
@@ -317,7 +335,7 @@ export async function grantRobotConsent(
       `the statement names operator ${statement.operatorId}, the key ${signer.kid} is enrolled for ${signer.name}`,
     );
   }
-  const problem = tokenProblem(statement, waiting, nowMs);
+  const problem = tokenProblem(statement, waiting, nowMs, decision);
   if (problem) throw new ApiError('CONSENT_TOKEN_INVALID', `consent token refused: ${problem}`);
   const audit = await f.store.consents.grant(
     caller.tenantId,
@@ -326,7 +344,7 @@ export async function grantRobotConsent(
     { token, operatorId: statement.operatorId, nowMs },
     AuditLog.builder(
       {
-        type: 'consent.grant',
+        type: decision === 'grant' ? 'consent.grant' : 'consent.deny',
         tenantId: caller.tenantId,
         actor: statement.operatorId,
         subjectDigest: intentDigest,
@@ -353,7 +371,7 @@ export async function grantRobotConsent(
     intentId: waiting.request.intentId,
     intentDigest,
     scope: statement.scope,
-    state: 'granted',
+    state: decision === 'grant' ? 'granted' : 'denied',
     operatorId: statement.operatorId,
     atMs: nowMs,
   });

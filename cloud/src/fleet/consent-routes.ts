@@ -10,10 +10,13 @@
  *   `GET  /api/v1/fleet/consent-requests[?robot=]` the waiting robot requests (also in `GET /api/v1/approvals`);
  *   `POST /api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/grant` `{ token }` relays a token the
  *   operator signed with their own key;
+ *   `POST /api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/deny` `{ token }` relays a denial
+ *   (a statement with decision `deny`), so the edge vetoes the move at once;
  *   `PUT  /api/v1/fleet/operator-key` `{ publicKey[, operatorId] }` enrols the caller's public key (an
  *   operator key enrols for itself, its key id being the operator id; an admin names the operator).
  */
 import {
+  type ConsentDecision,
   ConsentGrantSchema,
   ConsentRelaySchema,
   type ConsentRequest,
@@ -39,7 +42,7 @@ import type { ConsentRequestRecord } from '../store/consent-queue.js';
 import {
   closeAllConsentRequests,
   closeConsentRequest,
-  grantRobotConsent,
+  relayOperatorDecision,
   MAX_CONSENT_WAIT_MS,
   postConsentRequest,
   takeRobotConsents,
@@ -62,6 +65,7 @@ export function robotConsentItem(r: ConsentRequestRecord): RobotConsentItem {
     createdAt: new Date(r.createdAtMs).toISOString(),
     expiresAt: new Date(r.deadlineMs).toISOString(),
     grantPath: `/api/v1/fleet/robots/${r.robotId}/consent-requests/${r.intentDigest}/grant`,
+    denyPath: `/api/v1/fleet/robots/${r.robotId}/consent-requests/${r.intentDigest}/deny`,
   };
 }
 
@@ -215,36 +219,44 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       return { items: await waitingRobotConsents(f, callerOf(request).tenantId, robot) };
     },
   );
-  app.post(
-    '/api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/grant',
-    {
-      config: { scopes: ROUTE_SCOPES.operator },
-      schema: {
-        summary:
-          "Relay an operator's consent token (signed with the operator's own enrolled key) to the robot",
-        params: GrantParams,
-        body: ConsentGrantSchema,
-        response: {
-          200: Type.Object(
-            {
-              robotId: RobotIdSchema,
-              intentDigest: Sha256HexSchema,
-              operatorId: IdentifierSchema,
-              auditIndex: Type.Integer({ minimum: 0 }),
-            },
-            { additionalProperties: false },
-          ),
-          ...ERROR_RESPONSES,
-          409: ERROR_RESPONSES[403],
+  const decisionRoutes: [ConsentDecision, string][] = [
+    ['grant', "Relay an operator's consent token (signed with the operator's own enrolled key) to the robot"],
+    [
+      'deny',
+      'Relay an operator\'s signed denial (decision "deny") to the robot, which vetoes the move at once',
+    ],
+  ];
+  for (const [decision, summary] of decisionRoutes) {
+    app.post(
+      `/api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/${decision}`,
+      {
+        config: { scopes: ROUTE_SCOPES.operator },
+        schema: {
+          summary,
+          params: GrantParams,
+          body: ConsentGrantSchema,
+          response: {
+            200: Type.Object(
+              {
+                robotId: RobotIdSchema,
+                intentDigest: Sha256HexSchema,
+                operatorId: IdentifierSchema,
+                auditIndex: Type.Integer({ minimum: 0 }),
+              },
+              { additionalProperties: false },
+            ),
+            ...ERROR_RESPONSES,
+            409: ERROR_RESPONSES[403],
+          },
         },
       },
-    },
-    async (request) => {
-      const { robotId, intentDigest } = request.params as { robotId: string; intentDigest: string };
-      const { token } = request.body as { token: unknown };
-      return grantRobotConsent(f, callerOf(request), robotId, intentDigest, token);
-    },
-  );
+      async (request) => {
+        const { robotId, intentDigest } = request.params as { robotId: string; intentDigest: string };
+        const { token } = request.body as { token: unknown };
+        return relayOperatorDecision(f, callerOf(request), robotId, intentDigest, token, decision);
+      },
+    );
+  }
   app.put(
     '/api/v1/fleet/operator-key',
     {

@@ -28,14 +28,14 @@ export interface ChainAlarm {
   atMs: number;
 }
 
-/** A robot consent request entering the approvals queue, granted by an operator, or closed by its edge. */
+/** A robot consent request entering the approvals queue, granted or denied by an operator, or closed by its edge. */
 export interface ConsentEvent {
   type: 'consent';
   robotId: string;
   intentId: string;
   intentDigest: string;
   scope: string;
-  state: 'waiting' | 'granted' | 'closed';
+  state: 'waiting' | 'granted' | 'denied' | 'closed';
   operatorId?: string;
   atMs: number;
 }

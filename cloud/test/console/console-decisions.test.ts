@@ -15,7 +15,7 @@ const missing = skipWithoutChromium(t);
 t.test('decisions in the operator console', { skip: missing ?? false }, run);
 
 async function run(t: Test): Promise<void> {
-  const { needsHuman, robotMove, pending, signedIn, robotCard } = await consoleBench(t);
+  const { needsHuman, robotMove, pending, signedIn, robotCard, inject, edgeKey } = await consoleBench(t);
   /** Two clicks 250 ms apart at one spot, as a hurried double click by hand. */
   const doubleClick = async (page: Page, button: ReturnType<Page['locator']>) => {
     await button.scrollIntoViewIfNeeded();
@@ -61,6 +61,46 @@ async function run(t: Test): Promise<void> {
       await page.locator('#queue-changed', { hasText: 'press Refresh' }).waitFor();
       await page.getByRole('button', { name: 'Refresh' }).click();
       await cardA.waitFor({ state: 'detached' });
+      await page.context().close();
+    },
+  );
+
+  await t.test(
+    'Deny signs a denial in the page; the edge takes it and the move leaves the queue',
+    async (t) => {
+      const move = await robotMove();
+      const { page, decisions } = await signedIn();
+      const card = robotCard(page, move.intentDigest);
+      await card.getByRole('button', { name: `Deny ${move.intent.intentId} on arm-1` }).click();
+      await card
+        .locator('.outcome', {
+          hasText: /^Denial of .* relayed: the edge vetoes the move \(audit entry \d+\)/,
+        })
+        .waitFor();
+      t.same(
+        decisions.map((r) => new URL(r.url()).pathname),
+        [`/api/v1/fleet/robots/arm-1/consent-requests/${move.intentDigest}/deny`],
+        'one denial sent, to the deny route',
+      );
+      const token = decisions[0]!.postDataJSON().token as { payload: string };
+      const statement = JSON.parse(Buffer.from(token.payload, 'base64').toString('utf8'));
+      t.equal(statement.decision, 'deny', 'the page signed a denial');
+      t.equal(statement.intentDigest, move.intentDigest, 'of the move on the card');
+      t.ok(
+        await card.getByRole('button', { name: /^Sign consent/ }).isDisabled(),
+        'nothing more to sign on it',
+      );
+      t.notOk(
+        (await pending()).robotConsents.some(
+          (c: { intentDigest: string }) => c.intentDigest === move.intentDigest,
+        ),
+        'the move left the queue',
+      );
+      const taken = await inject('GET', edgeKey, '/api/v1/fleet/robots/arm-1/consents?waitMs=0');
+      t.ok(
+        taken.json().tokens.some((k: { payload: string }) => k.payload === token.payload),
+        'the edge takes the denial as signed',
+      );
       await page.context().close();
     },
   );

@@ -40,7 +40,7 @@ async function run(t: Test): Promise<void> {
       );
       t.ok(await button.isEnabled(), 'the operator may try again');
       await button.click();
-      await card.locator('.outcome', { hasText: 'already granted' }).waitFor();
+      await card.locator('.outcome', { hasText: 'already decided' }).waitFor();
       t.equal(decisions.length, 2);
       t.equal(
         decisions[0]!.postData(),

@@ -29,6 +29,7 @@ import { testRobot } from '../helpers/fleet.js';
 
 const REQUESTS = (robotId: string) => `/api/v1/fleet/robots/${robotId}/consent-requests`;
 const GRANT = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/grant`;
+const DENY = (robotId: string, digest: string) => `${REQUESTS(robotId)}/${digest}/deny`;
 const TAKE = (robotId: string, waitMs = 0) => `/api/v1/fleet/robots/${robotId}/consents?waitMs=${waitMs}`;
 
 /** A cloud with robots arm-1 (`edgeKey`) and arm-2 (`otherKey`) in tenant a. */
@@ -661,5 +662,69 @@ t.test(
       200,
       'once one closes, the next is taken',
     );
+  },
+);
+
+t.test(
+  "an operator's signed denial reaches the edge once, on its own route, and closes the request",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const alice = testOperator('alice');
+    t.equal((await enrol(cloud, alice)).statusCode, 200);
+    const request: ConsentRequest = {
+      ...consentRequestFor(liftIntent('arm-1'), Date.now()),
+      scope: 'safety-critical',
+    };
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const queue = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/consent-requests',
+      headers: bearer(cloud.a.keys.operator),
+    });
+    t.equal(
+      queue.json().items[0].denyPath,
+      DENY('arm-1', request.intentDigest),
+      'the queue names the deny route',
+    );
+
+    const denyWith = (token: unknown) =>
+      cloud.app.inject({
+        method: 'POST',
+        url: DENY('arm-1', request.intentDigest),
+        headers: bearer(cloud.a.keys.operator),
+        payload: { token },
+      });
+    const grantAsDenial = await denyWith(consentToken(alice, request, Date.now()));
+    t.equal(grantAsDenial.statusCode, 400, 'a grant sent to the deny route is refused');
+    t.match(grantAsDenial.json().error.message, /denial must say decision "deny"/);
+    const denial = consentToken(alice, request, Date.now(), { decision: 'deny', scope: 'high-torque' });
+    const denialAsGrant = await grantToken(cloud, request, denial);
+    t.equal(
+      denialAsGrant.statusCode,
+      400,
+      'a denial sent to the grant route is refused, never relayed as consent',
+    );
+    t.match(denialAsGrant.json().error.message, /denies the move/);
+    const storedNothing = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/robots/arm-1/consents?waitMs=0',
+      headers: bearer(edgeKey),
+    });
+    t.same(storedNothing.json().tokens, [], 'nothing was stored by the refused ones');
+
+    // a high-torque denial of a safety-critical move: refusing takes no more authority than leaving it waiting
+    const denied = await denyWith(denial);
+    t.equal(denied.statusCode, 200, denied.body);
+    t.equal(denied.json().operatorId, 'alice');
+    const taken = await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) });
+    t.same(taken.json().tokens, [denial], 'the edge gets the denial exactly as signed');
+    const grantAfter = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
+    t.equal(grantAfter.json().error.code, 'CONSENT_REQUEST_CLOSED', 'a grant after the denial is refused');
+    t.match(grantAfter.json().error.message, /already decided by alice/);
+    const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
+    const types = entries.map((e) => e.entry.type).filter((type) => type.startsWith('consent.'));
+    t.same(types, ['consent.request', 'consent.deny'], 'the denial is audited as one, by its operator');
+    t.equal(entries.find((e) => e.entry.type === 'consent.deny')?.entry.actor, 'alice');
   },
 );

@@ -42,7 +42,7 @@ export const consentGrantCommand: Command = {
   path: ['consent', 'grant'],
   summary: 'Sign an operator consent for one intent and print the token (DSSE JSON)',
   usage:
-    '--key OPERATOR_KEY --operator ID (--intent FILE | --cloud URL --cloud-key-file FILE --robot ID [--intent-digest HEX]) [--ttl 60s] [--scope high-torque|safety-critical] [--not-before ISO] [--out FILE]',
+    '--key OPERATOR_KEY --operator ID (--intent FILE | --cloud URL --cloud-key-file FILE --robot ID [--intent-digest HEX]) [--deny] [--ttl 60s] [--scope high-torque|safety-critical] [--not-before ISO] [--out FILE]',
   description: [
     'Reads the intent the edge is holding (the JSON published on …/intent), binds a consent statement to it',
     '{ intentDigest = SHA-256(JCS(intent)), robotId, operatorId, scope, notBefore, expiresAt, nonce } and signs it',
@@ -53,6 +53,9 @@ export const consentGrantCommand: Command = {
     "--robot in the cloud's approvals queue (--intent-digest picks one when several wait; the scope defaults to",
     "the one the move needs), signs here, and hands the token to the cloud, which relays it to the robot's edge.",
     'The key must be enrolled for --operator (`pentagate cloud operator enroll`).',
+    '',
+    'With --deny the statement says decision "deny": the edge vetoes the move at once (CONSENT.DENIED) instead',
+    'of at its deadline. It is signed, single use and relayed (to the deny route) exactly as a grant.',
     '',
     'Exit codes: 0 printed (and relayed); 1 the cloud is unreachable or refused the token; 2 bad usage,',
     'unreadable key or intent, an invalid intent, or no such waiting move.',
@@ -93,6 +96,7 @@ export const consentGrantCommand: Command = {
       valueName: 'SCOPE',
     },
     'not-before': { type: 'string', description: 'Valid from (default: now)', valueName: 'ISO' },
+    deny: { type: 'boolean', description: 'Sign a denial of the move instead of a consent' },
     out: {
       type: 'string',
       short: 'o',
@@ -126,6 +130,7 @@ export const consentGrantCommand: Command = {
     const ttlMs = parseDurationMs(requireOption(args, 'ttl'), 'ttl');
     if (ttlMs === 0) throw new UsageError('--ttl: expected a positive duration, got 0');
     const key = await readEd25519KeyFile(requireOption(args, 'key'));
+    const deny = args.options.deny === true;
     const statement: ConsentStatement = validate(
       ConsentStatementSchema,
       {
@@ -137,6 +142,7 @@ export const consentGrantCommand: Command = {
         notBefore,
         expiresAt: notBefore + ttlMs,
         nonce: toBase64Url(new Uint8Array(randomBytes(18))),
+        ...(deny ? { decision: 'deny' } : {}),
       },
       'consent statement',
     );
@@ -146,12 +152,12 @@ export const consentGrantCommand: Command = {
     if (out !== undefined) await writeNewFile(out, `${token}\n`);
     io.out(token);
     io.err(
-      `consent for intent ${intent.intentId} on ${intent.robotId} by ${statement.operatorId} (${scope}), ` +
+      `${deny ? 'denial' : 'consent'} for intent ${intent.intentId} on ${intent.robotId} by ${statement.operatorId} (${scope}), ` +
         `valid until ${new Date(statement.expiresAt).toISOString()}, signed by ${key.kid}`,
     );
     if (waiting) {
       try {
-        const auditIndex = await relayConsent(waiting.cloud, waiting.move, envelope);
+        const auditIndex = await relayConsent(waiting.cloud, waiting.move, envelope, deny ? 'deny' : 'grant');
         io.err(`relayed by ${waiting.cloud.url} to robot ${intent.robotId} (audit entry ${auditIndex})`);
       } catch (err) {
         if (!(err instanceof ConsentCloudError)) throw err;

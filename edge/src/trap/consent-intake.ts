@@ -23,7 +23,7 @@ export function admitConsent(
   cp: CompiledProfile,
   waits: ConsentWaits,
   nowMs: number,
-): { released: ParkedIntent } | { refused: ConsentRefusal } {
+): { released: ParkedIntent } | { denied: ParkedIntent; operatorId: string } | { refused: ConsentRefusal } {
   let statement: ConsentStatement;
   let keyid: string;
   try {
@@ -59,7 +59,29 @@ export function admitConsent(
       },
     };
   }
-  return waits.release(statement, cp, nowMs);
+  const outcome = waits.release(statement, cp, nowMs);
+  return 'denied' in outcome ? { ...outcome, operatorId: statement.operatorId } : outcome;
+}
+
+/** The veto of an intent an operator denied: it waits no longer, and nothing is signed for it. */
+export function consentDenied(
+  cp: CompiledProfile,
+  denied: ParkedIntent,
+  operatorId: string,
+  nowMs: number,
+): TrapResult {
+  return veto({
+    robotId: cp.profile.robotId,
+    intentId: denied.intent.intentId,
+    outcome: 'vetoed',
+    atMs: nowMs,
+    violations: [
+      edgeViolation(
+        'CONSENT.DENIED',
+        `operator ${operatorId} denied the move (waiting since ${new Date(denied.sinceMs).toISOString()})`,
+      ),
+    ],
+  });
 }
 
 /** The `consent-expired` veto of an intent whose wait ran out. */

@@ -5,7 +5,12 @@
  * validity window, and its scope enough for the move. Only then is the intent handed back to be gated
  * again; anything else is a violation and the intent keeps waiting until its deadline.
  */
-import { type ConsentStatement, edgeViolation, MAX_WAITING_CONSENTS_PER_ROBOT } from '@pentagate/protocol';
+import {
+  type ConsentStatement,
+  consentDecisionOf,
+  edgeViolation,
+  MAX_WAITING_CONSENTS_PER_ROBOT,
+} from '@pentagate/protocol';
 import { consentNeed } from '../gates/consent.js';
 import type { ParkedIntent } from '../gates/consent-request.js';
 import type { CompiledProfile } from '../profile/compiled-profile.js';
@@ -60,12 +65,16 @@ export class ConsentWaits {
     return this.#waiting.size;
   }
 
-  /** Releases the intent `statement` names, spending its nonce; or says why not (nothing changes then). */
+  /**
+   * Releases the intent `statement` names, spending its nonce; or, for a denial, ends its wait (`denied`); or
+   * says why not (nothing changes then). A denial is held to the same digest, nonce and window checks as a
+   * grant, so a captured one cannot be replayed against the same move asked for again.
+   */
   release(
     statement: ConsentStatement,
     cp: CompiledProfile,
     nowMs: number,
-  ): { released: ParkedIntent } | { refused: ConsentRefusal } {
+  ): { released: ParkedIntent } | { denied: ParkedIntent } | { refused: ConsentRefusal } {
     const waiting = this.#waiting.get(statement.intentDigest);
     if (!waiting) {
       return {
@@ -121,6 +130,11 @@ export class ConsentWaits {
           `consent valid until ${new Date(statement.expiresAt).toISOString()}, before spent nonces were forgotten up to ${new Date(forgottenBefore).toISOString()}: the edge clock went back, and this statement may have been used`,
         ),
       );
+    }
+    if (consentDecisionOf(statement) === 'deny') {
+      this.#usedNonces.spend(statement.nonce, statement.expiresAt);
+      this.#waiting.delete(statement.intentDigest);
+      return { denied: waiting };
     }
     const need = consentNeed(cp, waiting.plan);
     if (need.scope === 'safety-critical' && statement.scope !== 'safety-critical') {

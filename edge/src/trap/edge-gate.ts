@@ -48,7 +48,7 @@ import {
 } from '../telemetry/telemetry-store.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { TelemetryOutcome, TrapResult } from './trap-result.js';
-import { admitConsent, consentExpired } from './consent-intake.js';
+import { admitConsent, consentDenied, consentExpired } from './consent-intake.js';
 import { evidenceDigest } from './evidence-digest.js';
 import { runFiveGates } from './five-gates.js';
 import {
@@ -347,7 +347,8 @@ export class EdgeGate {
   /**
    * Takes an operator's consent (a DSSE envelope of a ConsentStatement). A valid one resumes the waiting intent
    * it is bound to: the gates run again on fresh telemetry and the result is signed or vetoed. An invalid one
-   * is vetoed with the reason; the intent keeps waiting until its timeout.
+   * is vetoed with the reason; the intent keeps waiting until its timeout. A valid denial (decision `deny`)
+   * ends the wait with a CONSENT.DENIED veto.
    */
   submitConsent(envelope: unknown, nowMs = this.#clock()): TrapResult {
     try {
@@ -363,6 +364,7 @@ export class EdgeGate {
           ...(detail ? { detail } : {}),
         });
       }
+      if ('denied' in outcome) return consentDenied(this.#cp, outcome.denied, outcome.operatorId, nowMs);
       const { intent, plan } = outcome.released;
       return this.#decide(intent, plan, nowMs, true);
     } catch (err) {

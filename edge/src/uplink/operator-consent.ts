@@ -4,6 +4,7 @@
  * key never leaves this machine; the cloud only checks and relays the token.
  */
 import {
+  type ConsentDecision,
   describeFetchFailure,
   NO_REDIRECT,
   PentagateError,
@@ -78,12 +79,17 @@ export async function waitingConsents(cloud: OperatorCloud, robotId?: string): P
   return (body as { items: WaitingConsent[] }).items;
 }
 
-/** Hands the cloud a signed token for one waiting move; resolves with the audit index of the grant. */
+/**
+ * Hands the cloud a signed token (a grant, or a denial) for one waiting move; resolves with the audit index
+ * of the decision.
+ */
 export async function relayConsent(
   cloud: OperatorCloud,
   waiting: WaitingConsent,
   token: unknown,
+  decision: ConsentDecision = 'grant',
 ): Promise<number> {
-  const answer = (await call(cloud, 'POST', waiting.grantPath, { token })) as { auditIndex?: number };
+  const path = decision === 'grant' ? waiting.grantPath : waiting.denyPath;
+  const answer = (await call(cloud, 'POST', path, { token })) as { auditIndex?: number };
   return answer.auditIndex ?? -1;
 }

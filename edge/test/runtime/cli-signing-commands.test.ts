@@ -203,6 +203,28 @@ t.test('consent grant prints a token that releases the waiting intent, once', as
   t.equal(released.kind, 'signed', released.verdict.violations.join('; '));
   t.equal(gate.submitConsent(token, Date.now()).kind, 'veto', 'the same token does not work twice');
 
+  // --deny: the same statement saying decision "deny" ends the wait of the move asked for again
+  const parkedAgain = gate.trapAndSign({ ...heavy, intentId: 'heavy-2' }, Date.now());
+  t.equal(parkedAgain.kind, 'awaiting-consent', parkedAgain.verdict.violations.join('; '));
+  await writeFile(intentFile, JSON.stringify({ ...heavy, intentId: 'heavy-2' }));
+  const denial = await cli([
+    'consent',
+    'grant',
+    '--key',
+    operatorKey,
+    '--intent',
+    intentFile,
+    '--operator',
+    'alice',
+    '--deny',
+  ]);
+  t.equal(denial.code, 0, denial.err);
+  t.match(denial.err, /denial for intent heavy-2 on r1 by alice/);
+  const denied = gate.submitConsent(readJson(denial.out.trim(), { what: 'token' }), Date.now());
+  t.equal(denied.kind, 'veto');
+  t.match(denied.verdict.violations[0], /^CONSENT\.DENIED: operator alice denied the move/);
+  t.same(gate.waitingConsents(), [], 'the move no longer waits');
+
   const badTtl = await cli([
     'consent',
     'grant',

@@ -135,6 +135,41 @@ t.test(
   },
 );
 
+t.test(
+  "an operator's signed denial vetoes the waiting move at once; it is single use and releases nothing",
+  async (t) => {
+    const { gate, profile } = makeGate();
+    feedHealthy(gate, profile);
+    const intent = armIntent({ intentId: 'int-denied', safetyCritical: true });
+    t.equal(gate.trapAndSign(intent, T0).kind, 'awaiting-consent');
+    const { vendor } = await import('./fixtures.js');
+    const unsigned = gate.submitConsent(consent(intent, { decision: 'deny' }, vendor), T0);
+    t.match(unsigned.verdict.violations[0], /^CONSENT\.INVALID/, 'a denial needs an operator key too');
+    t.equal(gate.waitingConsents().length, 1, 'so the move still waits');
+
+    // a high-torque denial of a safety-critical move: refusing needs no more than the wait already gives
+    const denial = consent(intent, { decision: 'deny', scope: 'high-torque', nonce: 'nonce-denial-00001' });
+    const denied = gate.submitConsent(denial, T0 + 10);
+    t.equal(denied.kind, 'veto');
+    t.equal(denied.verdict.outcome, 'vetoed');
+    t.equal(denied.verdict.intentId, 'int-denied');
+    t.match(denied.verdict.violations[0], /^CONSENT\.DENIED: operator \S+ denied the move/);
+    t.same(gate.waitingConsents(), [], 'the move no longer waits');
+    t.same(gate.expireConsents(T0 + profile.consent.timeoutMs + 1), [], 'and is not timed out later');
+    t.match(
+      gate.submitConsent(consent(intent, { nonce: 'nonce-grant-000001' }), T0 + 20).verdict.violations[0],
+      /^CONSENT\.NO_WAITING_INTENT/,
+      'a grant after the denial releases nothing',
+    );
+
+    // the same move asked for again: the captured denial cannot be replayed against it
+    t.equal(gate.trapAndSign(intent, T0 + 30).kind, 'awaiting-consent');
+    t.match(gate.submitConsent(denial, T0 + 40).verdict.violations[0], /^CONSENT\.REPLAYED/);
+    t.equal(gate.waitingConsents().length, 1, 'the move waits again, for its own decision');
+    t.equal(gate.submitConsent(consent(intent, { nonce: 'nonce-grant-000002' }), T0 + 50).kind, 'signed');
+  },
+);
+
 t.test('a consent statement signed by a non-operator key is refused', async (t) => {
   const { gate, profile } = makeGate();
   feedHealthy(gate, profile);

@@ -111,6 +111,8 @@ export const RobotConsentItemSchema = Type.Object(
     expiresAt: IsoTimestampSchema,
     /** Where to POST `{ token }`. */
     grantPath: Type.String(),
+    /** Where a signed denial goes (decision `deny`): the edge vetoes the move at once. */
+    denyPath: Type.String(),
   },
   { additionalProperties: false },
 );

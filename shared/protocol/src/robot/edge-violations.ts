@@ -135,6 +135,11 @@ export const EDGE_VIOLATION_CODES = {
     source: 'CONSENT',
     meaning: 'a high-torque token for a move that needs safety-critical consent',
   },
+  'CONSENT.DENIED': {
+    source: 'CONSENT',
+    meaning:
+      'an operator signed a denial of the move (a consent statement with decision "deny"); it is vetoed',
+  },
   'CONSENT.TIMEOUT': {
     source: 'CONSENT',
     meaning: "no valid consent arrived within the profile's consent timeout",

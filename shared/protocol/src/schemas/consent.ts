@@ -9,6 +9,20 @@ import { IdentifierSchema, RobotIdSchema, Sha256HexSchema, UnixMsSchema } from '
 export const ConsentScopeSchema = Type.Union([Type.Literal('high-torque'), Type.Literal('safety-critical')]);
 export type ConsentScope = Static<typeof ConsentScopeSchema>;
 
+/**
+ * What the operator decided on the move. Absent means `grant` (statements signed before denial existed stay
+ * valid, byte for byte); `deny` refuses the move at once, instead of leaving the edge to veto it at its
+ * deadline. An edge that does not know the field refuses the token (the schema allows no other member), so
+ * the move still waits and is vetoed at its deadline: a denial never releases anything.
+ */
+export const ConsentDecisionSchema = Type.Union([Type.Literal('grant'), Type.Literal('deny')]);
+export type ConsentDecision = Static<typeof ConsentDecisionSchema>;
+
+/** The decision a statement carries: `grant` unless it says `deny`. */
+export function consentDecisionOf(statement: { decision?: ConsentDecision }): ConsentDecision {
+  return statement.decision === 'deny' ? 'deny' : 'grant';
+}
+
 export const ConsentStatementSchema = Type.Object(
   {
     v: Type.Literal(1),
@@ -23,6 +37,7 @@ export const ConsentStatementSchema = Type.Object(
     expiresAt: UnixMsSchema,
     /** At least 16 base64url characters (96 bits) of randomness; makes the token single use. */
     nonce: Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }),
+    decision: Type.Optional(ConsentDecisionSchema),
   },
   { additionalProperties: false },
 );
