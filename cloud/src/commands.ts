@@ -2,7 +2,11 @@ import type { Command } from '@pentagate/protocol';
 import { apikeyIssueCommand, apikeyListCommand, apikeyRevokeCommand } from './cli/apikey-commands.js';
 import { auditExportCommand } from './cli/audit-commands.js';
 import { keysListCommand, keysRetireCommand } from './cli/key-commands.js';
-import { operatorEnrollCommand, operatorListCommand } from './cli/operator-commands.js';
+import {
+  operatorEnrollCommand,
+  operatorListCommand,
+  operatorRetireCommand,
+} from './cli/operator-commands.js';
 import { robotAddCommand, robotListCommand, robotRetireCommand } from './cli/robot-commands.js';
 import { serveCommand } from './cli/serve-command.js';
 import { tenantCreateCommand } from './cli/tenant-commands.js';
@@ -21,5 +25,6 @@ export const commands: Command[] = [
   robotListCommand,
   robotRetireCommand,
   operatorEnrollCommand,
+  operatorRetireCommand,
   operatorListCommand,
 ];

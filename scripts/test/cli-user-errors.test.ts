@@ -165,6 +165,9 @@ const workingLines: Record<string, () => string[]> = {
   'cloud operator enroll': () => [
     ...['--tenant', 'ten_x', '--operator', 'op1', '--key', edKey, '--state-dir', join(dir, 'cloud')],
   ],
+  'cloud operator retire': () => [
+    ...['--tenant', 'ten_x', '--operator', 'op1', '--state-dir', join(dir, 'cloud')],
+  ],
   'cloud operator list': () => ['--tenant', 'ten_x', '--state-dir', join(dir, 'cloud')],
   'cloud keys list': () => ['--state-dir', join(dir, 'cloud')],
   'cloud keys retire': () => ['0123456789abcdef', '--state-dir', join(dir, 'cloud')],

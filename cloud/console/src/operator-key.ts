@@ -7,7 +7,7 @@
  */
 import { ed25519KeyId } from '@pentagate/crypto';
 import { toBase64Url, toHex } from '@pentagate/protocol';
-import { api } from './api.js';
+import { ApiCallError, api } from './api.js';
 
 const DB_NAME = 'pentagate-console';
 const STORE = 'operator-keys';
@@ -59,7 +59,21 @@ export async function operatorKeyFor(apiKey: string): Promise<OperatorKey> {
   }
 }
 
-/** Enrols the public key for the signed-in operator; the answer names the operator id to sign as. */
+/**
+ * Enrols the public key for the signed-in operator; the answer names the operator id to sign as. When the
+ * operator already has another key (enrolled from another browser), the cloud refuses to let the API key
+ * replace it; that refusal is reported as a plain error, not as the card's own 409, so the card stays
+ * decidable once an admin has retired the old key.
+ */
 export async function enrolOperatorKey(key: OperatorKey): Promise<{ operatorId: string; kid: string }> {
-  return api('PUT', '/api/v1/fleet/operator-key', { publicKey: toBase64Url(key.publicKeyRaw) });
+  try {
+    return await api('PUT', '/api/v1/fleet/operator-key', { publicKey: toBase64Url(key.publicKeyRaw) });
+  } catch (err) {
+    if (err instanceof ApiCallError && err.code === 'OPERATOR_KEY_ENROLLED') {
+      throw new Error(
+        `This browser's consent key ${key.kid} cannot be enrolled: ${err.message}. Nothing was signed.`,
+      );
+    }
+    throw err;
+  }
 }

@@ -83,6 +83,15 @@ export const API_ERRORS = {
     status: 400,
     meaning: 'the consent token is not signed by an enrolled operator key, or does not bind this request',
   },
+  OPERATOR_KEY_ENROLLED: {
+    status: 409,
+    meaning:
+      "the operator already has another consent key enrolled; an operator's own API key cannot replace it (an admin retires or replaces it)",
+  },
+  OPERATOR_KEY_NOT_FOUND: {
+    status: 404,
+    meaning: 'the operator has no active consent key to retire',
+  },
   OPERATOR_KEY_CONFLICT: {
     status: 409,
     meaning:

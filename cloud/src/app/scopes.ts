@@ -10,6 +10,8 @@ export const ROUTE_SCOPES = {
   audit: ['auditor', 'operator', 'admin'],
   keys: ['agent', 'auditor', 'operator', 'admin'],
   operator: ['operator', 'admin'],
+  /** Tenant administration over HTTP (retiring an operator's consent key). */
+  admin: ['admin'],
   /** Fleet uplink routes: an edge key, and only for the robot it is bound to (cloud/src/fleet). */
   edge: ['edge'],
   /** Fleet registry and live view. */

@@ -1,11 +1,11 @@
 /**
- * `pentagate cloud operator enroll|list`: operators' own Ed25519 consent keys (fleet/operator-keys.ts).
+ * `pentagate cloud operator enroll|retire|list`: operators' own Ed25519 consent keys (fleet/operator-keys.ts).
  * Only a public key is ever given to the cloud; `--key` derives it from the operator's key file on this
  * machine, for a local set-up, and reads nothing else from it.
  */
 import { ed25519PublicKey, readEd25519KeyFile } from '@pentagate/crypto';
 import { type Command, InvalidInputError, requireOption, toBase64Url, UsageError } from '@pentagate/protocol';
-import { enrollOperatorKey } from '../fleet/operator-keys.js';
+import { enrollOperatorKey, retireOperatorKey } from '../fleet/operator-keys.js';
 import { JSON_OPTION, STATE_OPTIONS } from './state.js';
 import { TENANT_OPTION, withFleet } from './robot-commands.js';
 
@@ -28,7 +28,8 @@ export const operatorEnrollCommand: Command = {
     'it (`operator.key` entry). The cloud then accepts consent tokens that key signs for this operator and',
     'relays them to the robot; edges linked to the cloud trust it for consent. --public-key is the raw 32-byte',
     "key in unpadded base64url; --key derives it from the operator's key file (PEM or JWK).",
-    'An operator enrols their own key over HTTP with PUT /api/v1/fleet/operator-key (the console does this).',
+    'An operator enrols their own key over HTTP with PUT /api/v1/fleet/operator-key (the console does this);',
+    "that route never lets an operator's API key replace an active key: this command (the server's admin) does.",
     'Exit codes: 0 enrolled, 2 bad usage, unknown tenant, an unusable key or store.',
   ].join('\n'),
   options: {
@@ -49,7 +50,13 @@ export const operatorEnrollCommand: Command = {
           `tenant: expected an existing tenant id, got ${JSON.stringify(tenantId)}`,
         );
       }
-      return enrollOperatorKey(fleet, store, { tenantId, operatorId, publicKey, actor: 'system' });
+      return enrollOperatorKey(fleet, store, {
+        tenantId,
+        operatorId,
+        publicKey,
+        actor: 'system',
+        authority: 'admin',
+      });
     });
     if (args.options.json) {
       io.out(JSON.stringify({ operatorId, kid: enrolled.key.kid, auditIndex: enrolled.auditIndex }));
@@ -62,12 +69,54 @@ export const operatorEnrollCommand: Command = {
   },
 };
 
+export const operatorRetireCommand: Command = {
+  path: ['cloud', 'operator', 'retire'],
+  summary: "Retire an operator's consent key (its tokens are refused; edges stop trusting it)",
+  usage: '--tenant ID --operator ID [--db …] [--json]',
+  description: [
+    "Marks the operator's active consent key retired and audits it (`operator.key`, action retire). The cloud",
+    'refuses consent tokens it signs from then on, and edges linked to the cloud drop it when they next read',
+    "the tenant's operator keys. The operator can then enrol a new key (the console does so on its next",
+    "signature): an operator's own API key can never replace an active key, only enrol one where none is.",
+    'Also over HTTP with an admin key: DELETE /api/v1/fleet/operator-key/:operatorId.',
+    '',
+    'Exit codes: 0 retired; 1 the operator has no active key; 2 bad usage or store.',
+  ].join('\n'),
+  options: {
+    ...TENANT_OPTION,
+    operator: { type: 'string', valueName: 'ID', description: 'the operator whose key to retire' },
+    ...STATE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  async run(args, io) {
+    const tenantId = requireOption(args, 'tenant');
+    const operatorId = requireOption(args, 'operator');
+    const retired = await withFleet(args, (store, fleet) =>
+      retireOperatorKey(fleet, store, { tenantId, operatorId, actor: 'system' }),
+    );
+    if (!retired) {
+      io.err(
+        `pentagate cloud operator retire: operator ${operatorId} has no active consent key in ${tenantId}`,
+      );
+      return 1;
+    }
+    if (args.options.json) {
+      io.out(JSON.stringify({ operatorId, kid: retired.key.kid, auditIndex: retired.auditIndex }));
+    } else {
+      io.out(
+        `operator ${operatorId}: consent key ${retired.key.kid} retired (audit entry ${retired.auditIndex})`,
+      );
+    }
+    return 0;
+  },
+};
+
 export const operatorListCommand: Command = {
   path: ['cloud', 'operator', 'list'],
   summary: "List a tenant's enrolled operator consent keys",
   usage: '--tenant ID [--db …] [--json]',
   description:
-    'Lists operator ids with their key ids and public keys.\nExit codes: 0 listed, 2 bad usage or store.',
+    'Lists operator ids with their key ids and public keys, and when a key was retired.\nExit codes: 0 listed, 2 bad usage or store.',
   options: { ...TENANT_OPTION, ...STATE_OPTIONS, ...JSON_OPTION },
   async run(args, io) {
     const tenantId = requireOption(args, 'tenant');
@@ -77,10 +126,14 @@ export const operatorListCommand: Command = {
       kid: k.kid,
       publicKey: k.publicKey,
       enrolledAt: new Date(k.createdAtMs).toISOString(),
+      ...(k.retiredAtMs === null ? {} : { retiredAt: new Date(k.retiredAtMs).toISOString() }),
     }));
     if (args.options.json) io.out(JSON.stringify({ operators: rows }));
     else {
-      for (const r of rows) io.out(`${r.operatorId}  ${r.kid}  ${r.publicKey}  enrolled ${r.enrolledAt}`);
+      for (const r of rows) {
+        const retired = r.retiredAt === undefined ? '' : `  retired ${r.retiredAt}`;
+        io.out(`${r.operatorId}  ${r.kid}  ${r.publicKey}  enrolled ${r.enrolledAt}${retired}`);
+      }
       if (rows.length === 0) io.out('(no operator keys)');
     }
     return 0;

@@ -13,7 +13,10 @@
  *   `POST /api/v1/fleet/robots/:robotId/consent-requests/:intentDigest/deny` `{ token }` relays a denial
  *   (a statement with decision `deny`), so the edge vetoes the move at once;
  *   `PUT  /api/v1/fleet/operator-key` `{ publicKey[, operatorId] }` enrols the caller's public key (an
- *   operator key enrols for itself, its key id being the operator id; an admin names the operator).
+ *   operator key enrols for itself, its key id being the operator id; an admin names the operator); an
+ *   operator key never replaces an active key of its operator with another (OPERATOR_KEY_ENROLLED).
+ * Admins:
+ *   `DELETE /api/v1/fleet/operator-key/:operatorId` retires an operator's consent key.
  */
 import {
   type ConsentDecision,
@@ -49,7 +52,7 @@ import {
 } from './consent-relay.js';
 import { robotOfCaller } from './edge-ingest.js';
 import type { FleetContext } from './fleet-context.js';
-import { enrollOperatorKey, operatorTrustedKeys } from './operator-keys.js';
+import { enrollOperatorKey, operatorTrustedKeys, retireOperatorKey } from './operator-keys.js';
 
 const RobotParams = Type.Object({ robotId: RobotIdSchema }, { additionalProperties: false });
 const GrantParams = Type.Object(
@@ -290,10 +293,49 @@ export function registerConsentRoutes(app: FastifyInstance, f: FleetContext): vo
       const enrolled = await enrollOperatorKey(
         f.store,
         f.cloud.store,
-        { tenantId: caller.tenantId, operatorId, publicKey: body.publicKey, actor: caller.keyId },
+        {
+          tenantId: caller.tenantId,
+          operatorId,
+          publicKey: body.publicKey,
+          actor: caller.keyId,
+          authority: caller.scope === 'admin' ? 'admin' : 'self',
+        },
         f.nowMs(),
       );
       return { operatorId, kid: enrolled.key.kid, auditIndex: enrolled.auditIndex };
+    },
+  );
+  app.delete(
+    '/api/v1/fleet/operator-key/:operatorId',
+    {
+      // admin only: were an operator's API key enough to retire its consent key, it could retire and then
+      // enrol one of its own, the replacement enrollOperatorKey refuses it
+      config: { scopes: ROUTE_SCOPES.admin },
+      schema: {
+        summary: "Retire an operator's consent key (admin): its tokens are refused, edges stop trusting it",
+        params: Type.Object({ operatorId: IdentifierSchema }, { additionalProperties: false }),
+        response: {
+          200: Type.Object(
+            { operatorId: IdentifierSchema, kid: Type.String(), auditIndex: Type.Integer({ minimum: 0 }) },
+            { additionalProperties: false },
+          ),
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const { operatorId } = request.params as { operatorId: string };
+      const retired = await retireOperatorKey(
+        f.store,
+        f.cloud.store,
+        { tenantId: caller.tenantId, operatorId, actor: caller.keyId },
+        f.nowMs(),
+      );
+      if (!retired) {
+        throw new ApiError('OPERATOR_KEY_NOT_FOUND', `operator ${operatorId} has no active consent key`);
+      }
+      return { operatorId, kid: retired.key.kid, auditIndex: retired.auditIndex };
     },
   );
 }

@@ -25,14 +25,31 @@ export interface EnrolledOperatorKey {
 }
 
 /**
+ * Who asks for an enrolment. `self`: an operator's API key enrolling for itself (the console, on first
+ * signature) — it may enrol a first key, or the key it already has again, but never replace an active key
+ * with another: the API key is a bearer secret, and were it enough to swap the consent key, whoever stole it
+ * could sign consent with a key of their own, so the operator's private key would be no second factor at
+ * all. `admin`: an admin API key or `pentagate cloud operator enroll` on the server, the out-of-band
+ * authority that may replace a key (a lost browser profile, a rotation).
+ */
+export type EnrolmentAuthority = 'self' | 'admin';
+
+/**
  * Checks and stores `publicKey` (raw 32 bytes, base64url) as the consent key of `operatorId`. A key already
  * enrolled for another active operator of the tenant is refused (OPERATOR_KEY_CONFLICT): a key signs for one
- * operator only, and a second entry with its key id would make the tenant's trust document ambiguous.
+ * operator only, and a second entry with its key id would make the tenant's trust document ambiguous. A
+ * `self` enrolment that would replace the operator's active key is refused (OPERATOR_KEY_ENROLLED).
  */
 export async function enrollOperatorKey(
   fleet: FleetStore,
   platform: Pick<Store, 'listApiKeys'>,
-  enrolment: { tenantId: string; operatorId: string; publicKey: string; actor: string },
+  enrolment: {
+    tenantId: string;
+    operatorId: string;
+    publicKey: string;
+    actor: string;
+    authority: EnrolmentAuthority;
+  },
   nowMs: number = Date.now(),
 ): Promise<EnrolledOperatorKey> {
   if (!conforms(IdentifierSchema, enrolment.operatorId)) {
@@ -48,9 +65,18 @@ export async function enrollOperatorKey(
     });
   }
   const kid = ed25519KeyId(raw);
-  const holder = (await activeOperatorKeys(fleet, platform, enrolment.tenantId)).find(
-    (k) => k.kid === kid && k.operatorId !== enrolment.operatorId,
-  );
+  const active = await activeOperatorKeys(fleet, platform, enrolment.tenantId);
+  const current = active.find((k) => k.operatorId === enrolment.operatorId);
+  if (current && current.kid !== kid && enrolment.authority === 'self') {
+    throw new ApiError(
+      'OPERATOR_KEY_ENROLLED',
+      `operator ${enrolment.operatorId} already has consent key ${current.kid} enrolled; an operator's API key ` +
+        'cannot replace it (it would let whoever holds the API key sign consent with a key of their own). ' +
+        `An admin retires it first (DELETE /api/v1/fleet/operator-key/${enrolment.operatorId} or ` +
+        '`pentagate cloud operator retire`), or enrols the new key',
+    );
+  }
+  const holder = active.find((k) => k.kid === kid && k.operatorId !== enrolment.operatorId);
   if (holder) {
     throw new ApiError(
       'OPERATOR_KEY_CONFLICT',
@@ -73,6 +99,37 @@ export async function enrollOperatorKey(
         tenantId: key.tenantId,
         actor: enrolment.actor,
         data: { action: 'enroll', operatorId: key.operatorId, kid: key.kid, publicKey: key.publicKey },
+      },
+      nowMs,
+    ),
+  );
+  return { key, auditIndex: audit.index };
+}
+
+/**
+ * Retires the active consent key of `operatorId` (audited, `operator.key` with action `retire`): the cloud
+ * refuses its tokens from then on and edges stop trusting it when they next read the tenant's operator keys.
+ * Undefined when the operator has no active key.
+ */
+export async function retireOperatorKey(
+  fleet: FleetStore,
+  platform: Pick<Store, 'listApiKeys'>,
+  retirement: { tenantId: string; operatorId: string; actor: string },
+  nowMs: number = Date.now(),
+): Promise<EnrolledOperatorKey | undefined> {
+  const current = (await activeOperatorKeys(fleet, platform, retirement.tenantId)).find(
+    (k) => k.operatorId === retirement.operatorId,
+  );
+  if (!current) return undefined;
+  const key: OperatorKeyRecord = { ...current, retiredAtMs: nowMs };
+  const audit = await fleet.putOperatorKey(
+    key,
+    AuditLog.builder(
+      {
+        type: 'operator.key',
+        tenantId: key.tenantId,
+        actor: retirement.actor,
+        data: { action: 'retire', operatorId: key.operatorId, kid: key.kid, publicKey: key.publicKey },
       },
       nowMs,
     ),

@@ -73,3 +73,56 @@ t.test('adds, lists and retires a robot', async (t) => {
     'both changes are audited',
   );
 });
+
+t.test(
+  '`cloud operator enroll|retire|list`: an admin replaces and retires consent keys, audited',
+  async (t) => {
+    const tenant = JSON.parse((await cli('cloud', 'tenant', 'create', 'Ops', '--db', db, '--json')).out)
+      .id as string;
+    const publicKey = (byte: number) => Buffer.alloc(32, byte).toString('base64url');
+    // two usable Ed25519 points: the base point's encoding and another from RFC 8032 §7.1 (TEST 1's public key)
+    const keys = [
+      'WGZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmY',
+      '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+    ];
+    const enrol = (key: string) =>
+      cli(
+        'cloud',
+        'operator',
+        'enroll',
+        '--tenant',
+        tenant,
+        '--operator',
+        'alice',
+        '--public-key',
+        key,
+        '--db',
+        db,
+        '--json',
+      );
+    const first = await enrol(keys[0]!);
+    t.equal(first.code, 0, first.err);
+    const second = await enrol(keys[1]!);
+    t.equal(second.code, 0, 'the server admin replaces an active key');
+    t.not(JSON.parse(second.out).kid, JSON.parse(first.out).kid);
+    t.equal((await enrol(publicKey(0))).code, 2, 'an unusable key is refused');
+
+    const retire = () =>
+      cli('cloud', 'operator', 'retire', '--tenant', tenant, '--operator', 'alice', '--db', db);
+    const retired = await retire();
+    t.equal(retired.code, 0, retired.err);
+    t.match(retired.out, `operator alice: consent key ${JSON.parse(second.out).kid} retired (audit entry`);
+    const twice = await retire();
+    t.equal(twice.code, 1, 'nothing left to retire');
+    t.match(twice.err, /operator alice has no active consent key/);
+    const listed = JSON.parse(
+      (await cli('cloud', 'operator', 'list', '--tenant', tenant, '--db', db, '--json')).out,
+    );
+    t.equal(listed.operators.length, 1);
+    t.match(listed.operators[0], {
+      operatorId: 'alice',
+      kid: JSON.parse(second.out).kid,
+      retiredAt: /^\d{4}-/,
+    });
+  },
+);

@@ -21,6 +21,8 @@ export const EXAMPLE_POLICY = readFileSync(EXAMPLE_POLICY_PATH, 'utf8');
 export interface TestTenant {
   id: string;
   keys: Record<ApiKeyScope, string>;
+  /** The id of each key (an operator that enrols its own consent key is named by it). */
+  keyIds: Record<ApiKeyScope, string>;
 }
 
 export interface TestCloud {
@@ -38,11 +40,14 @@ export const TEST_BINDING = { region: 'EU', department: 'finance' } as const;
 export async function testTenant(store: Store, name: string): Promise<TestTenant> {
   const tenant = await createTenant(store, name);
   const keys = {} as Record<ApiKeyScope, string>;
+  const keyIds = {} as Record<ApiKeyScope, string>;
   for (const scope of ['agent', 'operator', 'auditor', 'admin'] as const) {
     const binding = scope === 'agent' || scope === 'admin' ? TEST_BINDING : {};
-    keys[scope] = (await issueApiKey(store, tenant.id, scope, Date.now(), binding)).key;
+    const issued = await issueApiKey(store, tenant.id, scope, Date.now(), binding);
+    keys[scope] = issued.key;
+    keyIds[scope] = issued.record.id;
   }
-  return { id: tenant.id, keys };
+  return { id: tenant.id, keys, keyIds };
 }
 
 export async function testCloud(

@@ -392,7 +392,7 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     const unbound = (await issueApiKey(cloud.store, cloud.a.id, 'agent')).key;
     const lobeB = await registerLobe(
       cloud,
-      { id: cloud.a.id, keys: { ...cloud.a.keys, agent: unbound } },
+      { ...cloud.a, keys: { ...cloud.a.keys, agent: unbound } },
       'unbound-bot',
     );
     const refused = (await propose(transferCall(lobeB), unbound)).json();
