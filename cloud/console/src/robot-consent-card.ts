@@ -8,7 +8,12 @@
  * intent hashes to the digest it signs: the cloud cannot show one move and have another consented to.
  */
 import { jcsDigestHex } from '@pentagate/crypto';
-import type { ConsentDecision, DsseEnvelope, RobotConsentItem } from '@pentagate/protocol';
+import {
+  type ConsentDecision,
+  type DsseEnvelope,
+  type RobotConsentItem,
+  understatedPeakEffort,
+} from '@pentagate/protocol';
 import { ApiCallError, api, session } from './api.js';
 import { decideOn, decisionButton, outcomeLine } from './card-decision.js';
 import { consentStatement, signConsent } from './consent-sign.js';
@@ -35,6 +40,9 @@ export function signingProblem(item: RobotConsentItem): string | undefined {
   if (r.intent.robotId !== item.robotId || r.robotId !== item.robotId) {
     return `the intent is for robot ${r.intent.robotId}, the request for ${item.robotId}`;
   }
+  // the card draws the request's peak torque, which the edge states and nobody signs
+  const understated = understatedPeakEffort(r);
+  if (understated) return `the request understates the move's torque: ${understated}`;
   if (Date.parse(item.expiresAt) !== r.deadlineMs) {
     return `the deadline ${item.expiresAt} is not the edge's ${new Date(r.deadlineMs).toISOString()}`;
   }

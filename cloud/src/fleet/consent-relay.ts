@@ -14,6 +14,7 @@ import {
   type ConsentDecision,
   type ConsentRequest,
   consentDecisionOf,
+  understatedPeakEffort,
   type ConsentStatement,
   ConsentStatementSchema,
   PAYLOAD_TYPES,
@@ -102,6 +103,10 @@ export async function postConsentRequest(
   if (request.intent.robotId !== robotId) {
     throw new ApiError('INVALID_BODY', `the intent is for robot ${request.intent.robotId}, not ${robotId}`);
   }
+  // The card shows the request's peak torque; the operator signs the intent: the two must not disagree
+  // in the intent's disfavour.
+  const understated = understatedPeakEffort(request);
+  if (understated) throw new ApiError('INVALID_BODY', understated);
   const nowMs = f.nowMs();
   if (request.deadlineMs > nowMs + MAX_CONSENT_DEADLINE_AHEAD_MS) {
     throw new ApiError(

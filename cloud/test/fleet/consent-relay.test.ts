@@ -202,6 +202,38 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
   );
 });
 
+t.test('a request that shows less torque than its own intent declares is refused', async (t) => {
+  const { cloud, edgeKey } = await twoRobots(t);
+  const honest = consentRequestFor(liftIntent('arm-1'), Date.now()); // efforts up to 140 N·m, peak 140
+  const understated = await park(cloud, edgeKey, { ...honest, peakEffortNm: 14, reasons: ['routine'] });
+  t.equal(understated.statusCode, 400, understated.body);
+  t.match(
+    understated.json().error.message,
+    /peakEffortNm 14 is below the 140 N·m the intent itself declares/,
+  );
+  const noEfforts = {
+    ...honest.intent,
+    points:
+      honest.intent.kind === 'joint-trajectory'
+        ? honest.intent.points.map(({ effortsNm: _e, ...p }) => p)
+        : [],
+  } as typeof honest.intent;
+  const unknown = consentRequestFor(noEfforts, Date.now()); // limits 150 N·m assumed; the request says 140
+  const belowLimits = await park(cloud, edgeKey, unknown);
+  t.equal(belowLimits.statusCode, 400, belowLimits.body);
+  t.match(belowLimits.json().error.message, /below the torque limit 150 N·m the edge assumes/);
+  t.equal(
+    (await park(cloud, edgeKey, { ...unknown, peakEffortNm: 150 })).statusCode,
+    200,
+    'the limits it assumes',
+  );
+  t.equal(
+    (await park(cloud, edgeKey, { ...honest, peakEffortNm: 140.0004 })).statusCode,
+    200,
+    'the honest one',
+  );
+});
+
 t.test('late grants, foreign edges and operators enrolling for others are refused', async (t) => {
   let clock = Date.now();
   const cloud = await testCloud(t, { nowMs: () => clock });
@@ -262,6 +294,91 @@ t.test('late grants, foreign edges and operators enrolling for others are refuse
     'an operator enrols under its own key id',
   );
 });
+
+t.test(
+  "a stolen operator API key cannot put its own consent key in place of the operator's; an admin retires one",
+  async (t) => {
+    const cloud = await testCloud(t);
+    const edgeKey = await testRobot(cloud, cloud.a, 'arm-1');
+    const operatorId = cloud.a.keyIds.operator;
+    const enrolSelf = (operator: TestOperator) =>
+      cloud.app.inject({
+        method: 'PUT',
+        url: '/api/v1/fleet/operator-key',
+        headers: bearer(cloud.a.keys.operator),
+        payload: { publicKey: operator.publicKey },
+      });
+    const owner = testOperator(operatorId);
+    const first = await enrolSelf(owner);
+    t.equal(first.statusCode, 200, 'the operator enrols a first key with its API key');
+    t.equal((await enrolSelf(owner)).statusCode, 200, 'and may enrol the same key again (a new tab)');
+
+    // whoever stole the API key makes a key pair of their own and tries to swap it in
+    const thief = testOperator(operatorId);
+    const swapped = await enrolSelf(thief);
+    t.equal(swapped.statusCode, 409, swapped.body);
+    t.equal(swapped.json().error.code, 'OPERATOR_KEY_ENROLLED');
+    t.match(swapped.json().error.message, /already has consent key \S+ enrolled/);
+    const request = consentRequestFor(liftIntent('arm-1'), Date.now());
+    t.equal((await park(cloud, edgeKey, request)).statusCode, 200);
+    const forged = await grantToken(cloud, request, consentToken(thief, request, Date.now()));
+    t.equal(forged.statusCode, 400, 'a token of the key that was not enrolled is refused');
+    t.same(
+      (await cloud.app.inject({ method: 'GET', url: TAKE('arm-1'), headers: bearer(edgeKey) })).json().tokens,
+      [],
+      'and nothing reaches the robot',
+    );
+
+    // the operator's own retirement, and an operator retiring with its API key, are refused: retire-then-enrol
+    // would be the same swap
+    const byOperator = await cloud.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/fleet/operator-key/${operatorId}`,
+      headers: bearer(cloud.a.keys.operator),
+    });
+    t.equal(byOperator.statusCode, 403, 'an operator key cannot retire a consent key');
+    const otherTenant = await cloud.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/fleet/operator-key/${operatorId}`,
+      headers: bearer(cloud.b.keys.admin),
+    });
+    t.equal(otherTenant.statusCode, 404, "another tenant's admin finds no such key");
+    const retired = await cloud.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/fleet/operator-key/${operatorId}`,
+      headers: bearer(cloud.a.keys.admin),
+    });
+    t.equal(retired.statusCode, 200, retired.body);
+    t.equal(retired.json().kid, first.json().kid, "the operator's key is the one retired");
+    const operatorKeys = await cloud.app.inject({
+      method: 'GET',
+      url: '/api/v1/fleet/robots/arm-1/operator-keys',
+      headers: bearer(edgeKey),
+    });
+    t.same(operatorKeys.json().keys, [], 'the edge is no longer told to trust the retired key');
+    const retiredToken = await grantToken(cloud, request, consentToken(owner, request, Date.now()));
+    t.equal(retiredToken.json().error.code, 'CONSENT_TOKEN_INVALID', 'its tokens are refused');
+    const again = await cloud.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/fleet/operator-key/${operatorId}`,
+      headers: bearer(cloud.a.keys.admin),
+    });
+    t.equal(again.json().error.code, 'OPERATOR_KEY_NOT_FOUND', 'a retired key is not retired twice');
+
+    const fresh = testOperator(operatorId);
+    t.equal((await enrolSelf(fresh)).statusCode, 200, 'after the retirement the operator enrols a new key');
+    const granted = await grantToken(cloud, request, consentToken(fresh, request, Date.now()));
+    t.equal(granted.statusCode, 200, granted.body);
+    const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
+    t.same(
+      entries
+        .filter((e) => e.entry.type === 'operator.key')
+        .map((e) => (e.entry.data as { action: string }).action),
+      ['enroll', 'enroll', 'retire', 'enroll'],
+      'enrolments and the retirement are audited; the refused swap is not stored',
+    );
+  },
+);
 
 t.test("an operator's consent key is no longer trusted once its API key is revoked", async (t) => {
   const cloud = await testCloud(t);
@@ -721,7 +838,7 @@ t.test(
     t.same(taken.json().tokens, [denial], 'the edge gets the denial exactly as signed');
     const grantAfter = await grantToken(cloud, request, consentToken(alice, request, Date.now()));
     t.equal(grantAfter.json().error.code, 'CONSENT_REQUEST_CLOSED', 'a grant after the denial is refused');
-    t.match(grantAfter.json().error.message, /already decided by alice/);
+    t.match(grantAfter.json().error.message, /already decided \(granted or denied\) by alice/);
     const entries = await cloud.store.auditEntries(0, await cloud.store.auditSize());
     const types = entries.map((e) => e.entry.type).filter((type) => type.startsWith('consent.'));
     t.same(types, ['consent.request', 'consent.deny'], 'the denial is audited as one, by its operator');

@@ -9,7 +9,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { KeepOutZoneSchema } from '../robot/profile.js';
-import { IntentSchema } from '../robot/intent.js';
+import { type Intent, IntentSchema } from '../robot/intent.js';
 import { ConsentScopeSchema } from '../schemas/consent.js';
 import { DsseEnvelopeSchema } from '../schemas/dsse.js';
 import {
@@ -122,3 +122,34 @@ export const RobotConsentListSchema = Type.Object(
   { items: Type.Array(RobotConsentItemSchema) },
   { additionalProperties: false },
 );
+
+/**
+ * The peak |effort| an intent itself declares, N·m: over every point's `effortsNm` (the edge's CONSENT gate
+ * reads the same values, edge/src/gates/consent.ts), 0 for a base twist, and undefined for a trajectory that
+ * declares no efforts (the edge then assumes the joints' torque limits). A request's `peakEffortNm` is the
+ * edge's word and is not signed; the intent is what the operator signs, so a request that shows a lower peak
+ * than its own intent declares would have the operator consent to more torque than the card says.
+ */
+export function declaredPeakEffortNm(intent: Intent): number | undefined {
+  if (intent.kind !== 'joint-trajectory') return 0;
+  if (!intent.points.some((p) => p.effortsNm !== undefined)) return undefined;
+  let peakNm = 0;
+  for (const p of intent.points) for (const e of p.effortsNm ?? []) peakNm = Math.max(peakNm, Math.abs(e));
+  return peakNm;
+}
+
+/** Rounding the edge applies to `peakEffortNm` (3 decimals, edge/src/gates/consent-request.ts). */
+const PEAK_EFFORT_ROUNDING_NM = 0.0005;
+
+/**
+ * Why a request's figures understate what its intent declares (the peak effort below the intent's own
+ * efforts, or below the torque limits the edge assumes for an intent without efforts), or undefined.
+ */
+export function understatedPeakEffort(request: ConsentRequest): string | undefined {
+  const declared = declaredPeakEffortNm(request.intent);
+  const floorNm = declared ?? Math.max(0, ...request.torqueLimitsNm);
+  if (request.peakEffortNm + PEAK_EFFORT_ROUNDING_NM >= floorNm) return undefined;
+  return declared === undefined
+    ? `peakEffortNm ${request.peakEffortNm} is below the torque limit ${floorNm} N·m the edge assumes for an intent that declares no efforts`
+    : `peakEffortNm ${request.peakEffortNm} is below the ${floorNm} N·m the intent itself declares`;
+}
