@@ -95,9 +95,10 @@ function kernelCard(item: KernelItem): HTMLElement {
         countdown(item.expiresAt, 'expires', 'expired'),
       ),
     ),
+    // open: what is approved (tool, arguments, amounts, recipients) is on the card's face, not one click away
     h(
       'details',
-      {},
+      { open: true },
       h('summary', {}, 'Action as proposed'),
       h('pre', {}, h('code', {}, JSON.stringify(item.action, null, 2))),
     ),

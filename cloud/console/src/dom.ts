@@ -25,9 +25,13 @@ function apply(el: Element, attrs: Attrs, children: Child[]): void {
  * Characters that draw nothing or move other text: format characters (Unicode general category Cf: the bidi
  * embeddings, overrides and isolates of UAX #9 §2, zero-width spaces and joiners, the BOM, tag characters),
  * controls other than tab and line feed (Cc), the line and paragraph separators (Zl, Zp; a bidi paragraph
- * break), and lone surrogates.
+ * break), lone surrogates; the other default-ignorable code points (Unicode §5.21: the Hangul fillers
+ * U+115F, U+1160, U+3164 and U+FFA0, which are letters that render as blanks, the combining grapheme
+ * joiner, variation selectors); the Braille blank U+2800; and every space but U+0020 (no-break, em, thin,
+ * ideographic …), which can pad a line until what follows it wraps to look like a line of its own.
  */
-const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|[^\P{Cc}\t\n]/gu;
+const INVISIBLE =
+  /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u2800]|[^\P{Zs} ]|[^\P{Cc}\t\n]/gu;
 
 /**
  * The text with each invisible character written as its JSON escape (`\u202e`): a robot move or an action

@@ -207,10 +207,46 @@ async function run(t: Test): Promise<void> {
     await page.context().close();
   });
 
+  await t.test(
+    'a card whose request shows less torque than its intent declares cannot be signed',
+    async (t) => {
+      const move = await robotMove();
+      const { page, decisions } = await signedIn();
+      // the cloud refuses such a request (consent-relay.test.ts); here something on the way rewrites the queue
+      await page.route('**/api/v1/approvals', async (route) => {
+        const queue = await (await route.fetch()).json();
+        for (const c of queue.robotConsents) {
+          if (c.intentDigest === move.intentDigest) {
+            c.request.peakEffortNm = 14;
+            c.request.reasons = ['routine reposition'];
+          }
+        }
+        await route.fulfill({ json: queue });
+      });
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      const card = robotCard(page, move.intentDigest);
+      await card.getByRole('alert').waitFor();
+      t.match(
+        await card.getByRole('alert').textContent(),
+        /Not signable: the request understates the move's torque: peakEffortNm 14 is below the 140 N·m the intent itself declares/,
+      );
+      t.equal(await card.getByRole('button', { name: /^Sign consent/ }).count(), 0, 'no Sign button');
+      t.equal(decisions.length, 0);
+      await page.context().close();
+    },
+  );
+
   await t.test('invisible characters and long words from robots are shown, not obeyed', async (t) => {
     const long = 'x'.repeat(500);
     const move = await robotMove(120_000, (r) => {
-      r.reasons = [`torque\u202E)egral(`, `a\u200Bb`, long, '<img src=x onerror="document.title=1">'];
+      r.reasons = [
+        `torque\u202E)egral(`,
+        `a\u200Bb`,
+        long,
+        '<img src=x onerror="document.title=1">',
+        // blanks that are letters or symbols, and a space that is not U+0020: each could pad or fake text
+        `safe\u3164\u115F\u2800 verified\u00A0by\u2003supervisor`,
+      ];
     });
     const { page } = await signedIn();
     await page.setViewportSize({ width: 820, height: 1180 });
@@ -221,8 +257,13 @@ async function run(t: Test): Promise<void> {
       ['torque\\u202e)egral(', 'a\\u200bb'],
       'the bidi override and zero-width space show as escapes',
     );
+    t.equal(
+      reasons[4],
+      'safe\\u3164\\u115f\\u2800 verified\\u00a0by\\u2003supervisor',
+      'Hangul fillers, the Braille blank and other spaces show as escapes',
+    );
     t.notOk(
-      await page.evaluate('/[\\u202e\\u200b]/.test(document.body.textContent)'),
+      await page.evaluate('/[\\u202e\\u200b\\u3164\\u2800\\u2003]/.test(document.body.textContent)'),
       'no invisible character reaches the page',
     );
     t.equal(await card.locator('img').count(), 0, 'markup stays text');
