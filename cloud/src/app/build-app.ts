@@ -19,6 +19,7 @@ import { registerRoutes } from '../routes/index.js';
 import { publicUrlOf } from './public-url.js';
 import { registerConsole } from '../console/register-console.js';
 import type { Store } from '../store/store.js';
+import { registerApiResponseHeaders } from './api-response-headers.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { requireOneHost } from './host-header.js';
@@ -212,6 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   // first, so that every answer of the API carries its CORS headers, a draining 503 included
   corsHeaders = registerCors(app, corsOrigins, routes);
   const drain = registerDrain(app, { drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
+  registerApiResponseHeaders(app);
   const rateLimit = options.rateLimit === false ? undefined : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
   registerJsonBodyParser(
     app,
