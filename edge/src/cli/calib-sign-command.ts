@@ -1,5 +1,5 @@
 /** `pentagate calib sign`: a calibration-lab-signed sensor calibration certificate (DSSE). */
-import { createEd25519Signer, dsseSignStatement, readEd25519KeyFile } from '@pentagate/crypto';
+import { createEd25519Signer, dsseSignStatement } from '@pentagate/crypto';
 import {
   type CalibrationCertificate,
   CalibrationCertificateSchema,
@@ -11,7 +11,7 @@ import {
   UsageError,
   validate,
 } from '@pentagate/protocol';
-import { optionalString, writeNewFile } from './cli-values.js';
+import { optionalString, readSigningKeyFile, writeNewFile } from './cli-values.js';
 
 export const calibSignCommand: Command = {
   path: ['calib', 'sign'],
@@ -53,7 +53,7 @@ export const calibSignCommand: Command = {
         `--expires: expected a time after ${new Date(issuedAt).toISOString()}, got ${new Date(expiresAt).toISOString()}`,
       );
     }
-    const key = await readEd25519KeyFile(requireOption(args, 'key'));
+    const key = await readSigningKeyFile(requireOption(args, 'key'), "calibration lab's signing key");
     const certificate: CalibrationCertificate = validate(
       CalibrationCertificateSchema,
       {

@@ -4,7 +4,9 @@
  * the option and what came.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { readEd25519KeyFile } from '@pentagate/crypto';
 import { cannotRead, type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
+import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
 
 const DURATION = /^(\d{1,9})(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -126,8 +128,12 @@ export async function readJsonFile(path: string, option: string): Promise<unknow
   return readJson(await readInputFile(path, option), { what: `--${option} ${path}` });
 }
 
-/** A secret in a file (password): one line, trailing newline dropped. */
+/**
+ * A secret in a file (password, API key): one line, trailing newline dropped. Refused when group or others may
+ * read the file, as the key files are: whoever reads it holds the broker account or the API key.
+ */
 export async function readSecretFile(path: string, option: string): Promise<string> {
+  await assertOwnerOnlyKeyFile(path, `--${option} secret`);
   const text = (await readInputFile(path, option, 4096)).toString('utf8').replace(/\r?\n$/, '');
   if (text.length === 0 || text.includes('\n'))
     throw new UsageError(`--${option}: expected one non-empty line in ${path}`);
@@ -156,4 +162,14 @@ export function optionalString(args: ParsedCommandLine, name: string): string | 
 export function stringList(args: ParsedCommandLine, name: string): string[] {
   const v = args.options[name];
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+/**
+ * An Ed25519 private key given with `--key` (an operator's consent key, a vendor's or a calibration lab's
+ * signing key), refused when group or others may read it: whoever reads it signs consent, firmware or
+ * calibration in its holder's name.
+ */
+export async function readSigningKeyFile(path: string, what: string): ReturnType<typeof readEd25519KeyFile> {
+  await assertOwnerOnlyKeyFile(path, what);
+  return readEd25519KeyFile(path);
 }

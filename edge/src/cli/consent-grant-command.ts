@@ -5,7 +5,7 @@
  * robot (consent-cloud.ts). Either way the key signs here; the cloud never sees it.
  */
 import { randomBytes } from 'node:crypto';
-import { createEd25519Signer, dsseSignStatement, jcsDigestHex, readEd25519KeyFile } from '@pentagate/crypto';
+import { createEd25519Signer, dsseSignStatement, jcsDigestHex } from '@pentagate/crypto';
 import {
   type Command,
   type ConsentStatement,
@@ -27,6 +27,7 @@ import {
   readJsonFile,
   readSecretFile,
   writeNewFile,
+  readSigningKeyFile,
 } from './cli-values.js';
 import {
   ConsentCloudError,
@@ -129,7 +130,7 @@ export const consentGrantCommand: Command = {
     const notBefore = notBeforeText === undefined ? Date.now() : parseTimeOption(notBeforeText, 'not-before');
     const ttlMs = parseDurationMs(requireOption(args, 'ttl'), 'ttl');
     if (ttlMs === 0) throw new UsageError('--ttl: expected a positive duration, got 0');
-    const key = await readEd25519KeyFile(requireOption(args, 'key'));
+    const key = await readSigningKeyFile(requireOption(args, 'key'), "operator's consent key");
     const deny = args.options.deny === true;
     const statement: ConsentStatement = validate(
       ConsentStatementSchema,

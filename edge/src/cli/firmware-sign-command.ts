@@ -1,6 +1,6 @@
 /** `pentagate firmware sign`: a vendor-signed firmware manifest (DSSE) for the PROVENANCE gate. */
 import { createHash } from 'node:crypto';
-import { createEd25519Signer, dsseSignStatement, readEd25519KeyFile } from '@pentagate/crypto';
+import { createEd25519Signer, dsseSignStatement } from '@pentagate/crypto';
 import {
   type Command,
   ExitCode,
@@ -11,7 +11,14 @@ import {
   UsageError,
   validate,
 } from '@pentagate/protocol';
-import { optionalString, parseSha256Hex, readInputFile, stringList, writeNewFile } from './cli-values.js';
+import {
+  optionalString,
+  parseSha256Hex,
+  readInputFile,
+  readSigningKeyFile,
+  stringList,
+  writeNewFile,
+} from './cli-values.js';
 
 export const firmwareSignCommand: Command = {
   path: ['firmware', 'sign'],
@@ -54,7 +61,7 @@ export const firmwareSignCommand: Command = {
     if ((image === undefined) === (sha256 === undefined))
       throw new UsageError('expected exactly one of --image or --sha256');
     const out = requireOption(args, 'out');
-    const key = await readEd25519KeyFile(requireOption(args, 'key'));
+    const key = await readSigningKeyFile(requireOption(args, 'key'), "vendor's signing key");
     const imageSha256 =
       sha256 !== undefined
         ? parseSha256Hex(sha256, 'sha256')

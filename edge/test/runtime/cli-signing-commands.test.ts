@@ -320,7 +320,7 @@ t.test('edge sensor-sign prints a frame the authenticated source accepts', async
 t.test('edge hash-password prints a hash of the file’s password', async (t) => {
   const { dir } = await setup(t);
   const file = join(dir, 'pw');
-  await writeFile(file, 'robot-password\n');
+  await writeFile(file, 'robot-password\n', { mode: 0o600 });
   const r = await cli(['edge', 'hash-password', '--password-file', file]);
   t.equal(r.code, 0);
   t.ok(await verifyPassword('robot-password', r.out.trim()));
@@ -338,4 +338,43 @@ t.test('every command has help text', async (t) => {
     t.equal(r.code, 0, c.path.join(' '));
     t.ok(c.description && c.description.length > 80, `${c.path.join(' ')} explains itself`);
   }
+});
+
+t.test('signing commands refuse a private key, and secrets, that group or others may read', async (t) => {
+  const { dir, key } = await setup(t);
+  const vendor = await key('vendor', 'vendor');
+  const { chmod } = await import('node:fs/promises');
+  await chmod(vendor.path, 0o644); // a copy made with `cp` under the usual umask
+  const firmware = await cli([
+    ...['firmware', 'sign', '--sha256', 'ab'.repeat(32), '--robot-id', 'r1', '--key', vendor.path],
+    ...['--vendor', 'UR', '--model', 'UR5e', '--version', '1.0.0', '--out', join(dir, 'fw.json')],
+  ]);
+  t.equal(firmware.code, 2, 'nothing is signed');
+  t.match(firmware.err, /the vendor's signing key is readable by group or others \(mode 0644\).*chmod 600/);
+  const intentFile = join(dir, 'intent.json');
+  await writeFile(intentFile, JSON.stringify(armFixture().smallMove('m-1')));
+  const consent = await cli([
+    'consent',
+    'grant',
+    '--key',
+    vendor.path,
+    '--intent',
+    intentFile,
+    '--operator',
+    'alice',
+  ]);
+  t.equal(consent.code, 2);
+  t.match(consent.err, /the operator's consent key is readable by group or others/);
+  const apiKey = join(dir, 'operator.api-key');
+  await writeFile(apiKey, 'pgk_x\n', { mode: 0o640 });
+  const pending = await cli([
+    'consent',
+    'pending',
+    '--cloud',
+    'http://127.0.0.1:9',
+    '--cloud-key-file',
+    apiKey,
+  ]);
+  t.equal(pending.code, 2, 'the API key file is refused before any request');
+  t.match(pending.err, /the --cloud-key-file secret is readable by group or others \(mode 0640\)/);
 });

@@ -30,7 +30,7 @@ t.test('an edge restarted after a crash stops the motion the crashed process sig
   });
   t.teardown(() => broker.close());
   const passwordFile = join(dir, 'edge.pw');
-  await writeFile(passwordFile, 'edge-pass-5d2\n');
+  await writeFile(passwordFile, 'edge-pass-5d2\n', { mode: 0o600 });
   const args = [
     ...['--profile', f.profile, '--hmac-key', f.hmacKey, '--firmware', f.firmware],
     ...['--mqtt', broker.url, '--username', 'edge-r1', '--password-file', passwordFile],

@@ -19,7 +19,7 @@ t.test('a move that no longer waits is answered with what to do next', async (t)
   const { port } = server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
   const keyFile = join(t.testdir(), 'operator.api-key');
-  await writeFile(keyFile, 'pgk_x\n');
+  await writeFile(keyFile, 'pgk_x\n', { mode: 0o600 });
   const digest = 'ab'.repeat(32);
   const r = await cli([
     'consent',
