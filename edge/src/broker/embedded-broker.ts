@@ -5,22 +5,39 @@
  * broker works the same way through the MQTT client adapter, with the ACL written by mosquitto-acl.ts.
  *
  * Memory is bounded before authentication: packets above `maxPacketBytes` close the connection as their
- * length field arrives (packet-size-guard.ts), at most `maxConnections` sockets are open, a socket
- * that sends no CONNECT within `connectTimeoutMs` is closed, and a subscriber that stops reading is
- * disconnected after `drainTimeoutMs` (it would stall every delivery).
+ * length field arrives (packet-size-guard.ts), sockets without an accepted CONNECT are capped apart from
+ * authenticated clients (pending-connections.ts), so that nobody who has not logged in can take the
+ * `maxConnections` slots of those who have, a socket that sends no CONNECT within `connectTimeoutMs` is
+ * closed, and a subscriber that stops reading is disconnected after `drainTimeoutMs` (it would stall every
+ * delivery).
  */
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { EdgeRuntimeError } from '../node/runtime-error.js';
 import { type BrokerUser, loadBrokerUsers } from './broker-users.js';
 import { guardPacketSize } from './packet-size-guard.js';
 import { PasswordChecker, type PasswordCheckerOptions } from './password-checker.js';
+import { PendingConnections } from './pending-connections.js';
 import type { BrokerIdentity } from './topic-rules.js';
 
 /** Largest MQTT packet, bytes after the fixed header: the node's 64 KiB inbound limit plus topic and slack. */
 export const DEFAULT_MAX_PACKET_BYTES = 128 * 1024;
+/** Authenticated clients at most. */
 export const DEFAULT_MAX_CONNECTIONS = 128;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/**
+ * Time a socket has to send its CONNECT, ms. MQTT 3.1.1 §3.1 / 5.0 §3.1: CONNECT is the first packet
+ * [MQTT-3.1.0-1], sent as soon as the network connection is up, and a server should close a connection
+ * that sends none within a reasonable time. A client sends it within a round trip; an idle socket held
+ * open is the attack, so this is short.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+/** Sockets without an accepted CONNECT kept past their grace, in total and per remote address. */
+export const DEFAULT_MAX_PENDING_CONNECTIONS = 32;
+export const DEFAULT_MAX_PENDING_PER_ADDRESS = 8;
+/** Time a new socket is safe from the pending caps while its CONNECT arrives, ms. */
+export const DEFAULT_PENDING_GRACE_MS = 200;
+/** Pending sockets at most, as a multiple of `maxPendingConnections` (memory bound under a flood). */
+const PENDING_HARD_LIMIT_FACTOR = 8;
 /**
  * Longest a subscriber's full socket may hold a delivery, ms; then it is disconnected. aedes finishes a delivery
  * only once the socket drained, and its deliveries in flight are few and shared by the whole broker: a
@@ -37,10 +54,22 @@ export interface EmbeddedBrokerOptions {
   users: BrokerUser[];
   /** Largest packet accepted, bytes of Remaining Length (default 128 KiB); larger closes the connection. */
   maxPacketBytes?: number;
-  /** Open sockets at most (default 128); further ones are closed on accept. */
+  /**
+   * Authenticated clients at most (default 128); a further login is answered CONNACK 3 (server unavailable).
+   * Not limited per address: on a robot most clients connect from 127.0.0.1.
+   */
   maxConnections?: number;
-  /** Time a new socket has to send its CONNECT, ms (default 5000). */
+  /** Time a new socket has to send its CONNECT, ms (default 2000); then it is closed. */
   connectTimeoutMs?: number;
+  /**
+   * Sockets without an accepted CONNECT kept past `pendingGraceMs` (default 32); over it, the oldest that
+   * has not sent its CONNECT is closed. Up to 8 times as many are held while in their grace.
+   */
+  maxPendingConnections?: number;
+  /** The same cap per remote address (default 8). */
+  maxPendingPerAddress?: number;
+  /** Time a new socket is safe from the pending caps while its CONNECT arrives, ms (default 200). */
+  pendingGraceMs?: number;
   /** Longest a subscriber's full socket may hold a delivery before it is disconnected, ms (default 200). */
   drainTimeoutMs?: number;
   /** Password-check throttling (defaults in password-checker.ts). */
@@ -50,7 +79,13 @@ export interface EmbeddedBrokerOptions {
 }
 
 export interface BrokerRefusal {
-  reason: 'packet-too-large' | 'too-many-connections' | 'auth-throttled' | 'auth-busy';
+  reason:
+    | 'packet-too-large'
+    | 'too-many-connections'
+    | 'too-many-pending'
+    | 'connect-timeout'
+    | 'auth-throttled'
+    | 'auth-busy';
   address: string | undefined;
   detail: string;
 }
@@ -62,6 +97,8 @@ export interface EmbeddedBroker {
   readonly url: string;
   /** Number of clients currently connected (past CONNACK). */
   connectedClients(): number;
+  /** Sockets open without an accepted CONNECT. */
+  pendingConnections(): number;
   /** Password checks so far: scrypt derivations, refusals by back-off or a full queue, remembered hits. */
   passwordStats(): Readonly<PasswordChecker['stats']>;
   close(): Promise<void>;
@@ -132,16 +169,55 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     'maxPacketBytes',
   );
   const maxConnections = positiveInteger(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 'maxConnections');
+  const connectTimeoutMs = positiveInteger(
+    options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    'connectTimeoutMs',
+  );
+  const maxPending = positiveInteger(
+    options.maxPendingConnections ?? DEFAULT_MAX_PENDING_CONNECTIONS,
+    'maxPendingConnections',
+  );
+  const maxPendingPerAddress = positiveInteger(
+    options.maxPendingPerAddress ?? DEFAULT_MAX_PENDING_PER_ADDRESS,
+    'maxPendingPerAddress',
+  );
+  const pendingGraceMs = positiveInteger(
+    options.pendingGraceMs ?? DEFAULT_PENDING_GRACE_MS,
+    'pendingGraceMs',
+  );
   const users = await loadBrokerUsers(options.users);
   const hashes = new Map([...users.byName].map(([name, user]) => [name, user.passwordHash]));
   const passwords = new PasswordChecker(hashes, users.proven, options.passwordChecks);
   const identities = new WeakMap<Client, BrokerIdentity>();
   const pendingRefusals = new Set<NodeJS.Timeout>();
   const refuse = (event: BrokerRefusal) => options.onRefusal?.(event);
+  const pendingLimit = maxPending * PENDING_HARD_LIMIT_FACTOR;
+  const pending = new PendingConnections(
+    { maxPending, maxPendingPerAddress, graceMs: pendingGraceMs, hardLimit: pendingLimit },
+    (_socket, address, why) =>
+      refuse({
+        reason: 'too-many-pending',
+        address,
+        detail:
+          why === 'per-address'
+            ? `more than ${maxPendingPerAddress} connections from this address without a CONNECT`
+            : why === 'total'
+              ? `more than ${maxPending} connections without a CONNECT`
+              : `${pendingLimit} connections without an accepted CONNECT`,
+      }),
+  );
+  // Sockets whose CONNECT was accepted; a slot is taken when the password is, before CONNACK.
+  const authenticated = new Map<Socket, string>();
 
   const aedes = await Aedes.createBroker({
-    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    connectTimeout: connectTimeoutMs,
     drainTimeout: positiveInteger(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS, 'drainTimeoutMs'),
+    // Called as the CONNECT is parsed, before authentication: from here the socket is not closed for the
+    // pending caps (its login is under way; the password checks bound that work).
+    preConnect(client, _packet, callback) {
+      pending.connectReceived(client.conn as Socket);
+      callback(null, true);
+    },
     // [MQTT-3.1.2-19], [MQTT-3.1.2-21]: a CONNECT without a username or password is refused below.
     authenticate(client, username, password, done) {
       const user = username === undefined ? undefined : users.byName.get(username);
@@ -179,6 +255,16 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
               null,
             );
           }
+          const socket = client.conn as Socket;
+          // A takeover of a connected client id frees that client's slot ([MQTT-3.1.4-2]), so it is let in.
+          const takeover = [...authenticated.values()].includes(client.id);
+          if (authenticated.size >= maxConnections && !takeover) {
+            refuse({ reason: 'too-many-connections', address, detail: `limit ${maxConnections} clients` });
+            return done(authError('too many clients', SERVER_UNAVAILABLE), null);
+          }
+          if (socket.destroyed) return done(authError('connection closed', SERVER_UNAVAILABLE), null);
+          pending.leave(socket);
+          authenticated.set(socket, client.id);
           identities.set(client, user);
           done(null, true);
         },
@@ -207,6 +293,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   // noDelay: a STOP is one small packet; Nagle's algorithm would hold it behind an unacknowledged
   // earlier write until the peer's delayed ACK (~40 ms on Linux), twenty times the 2 ms budget.
   const server = createServer({ noDelay: true }, (socket) => {
+    if (!pending.admit(socket)) return;
+    socket.once('close', () => {
+      pending.leave(socket);
+      authenticated.delete(socket);
+    });
     guardPacketSize(socket, maxPacketBytes, (declared) =>
       refuse({
         reason: 'packet-too-large',
@@ -216,15 +307,26 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     );
     aedes.handle(socket);
   });
-  // Node closes sockets beyond this on accept, before any byte is read.
-  server.maxConnections = maxConnections;
+  // A backstop only: Node closes sockets beyond this on accept, before any byte is read. The two kinds are
+  // capped apart above, so an unauthenticated flood never reaches it and never takes a client's slot.
+  server.maxConnections = maxConnections + pendingLimit + 1;
   server.on('drop', (data) =>
     refuse({
       reason: 'too-many-connections',
       address: data?.remoteAddress,
-      detail: `limit ${maxConnections} open connections`,
+      detail: `limit ${server.maxConnections} open sockets`,
     }),
   );
+  // Before a CONNECT the client has no id, and aedes reports its errors as connection errors.
+  aedes.on('connectionError', (client, err) => {
+    if (err.message === 'connect did not arrive in time') {
+      refuse({
+        reason: 'connect-timeout',
+        address: (client.conn as Socket).remoteAddress,
+        detail: `no CONNECT within ${connectTimeoutMs} ms`,
+      });
+    }
+  });
   try {
     await listen(server, options.port, host);
   } catch (err) {
@@ -240,10 +342,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port,
     url: `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
     connectedClients: () => aedes.connectedClients,
+    pendingConnections: () => pending.size,
     passwordStats: () => ({ ...passwords.stats }),
     close() {
       for (const timer of pendingRefusals) clearTimeout(timer);
       pendingRefusals.clear();
+      pending.stop();
       closed ??= new Promise<void>((resolve) => {
         aedes.close(() => server.close(() => resolve()));
       });

@@ -12,6 +12,7 @@ import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../broker/embedded-broker.js';
+import { type RefusalLog, refusalLog } from '../broker/refusal-log.js';
 import { withProfilePublishers } from '../broker/profile-publishers.js';
 import { EdgeGate } from '../trap/edge-gate.js';
 import { FileSequenceStore } from '../trap/sequence-store.js';
@@ -135,6 +136,7 @@ async function startLocked(
   const transports = options.transports ?? ['mqtt'];
   const useMqtt = transports.includes('mqtt');
   let broker: EmbeddedBroker | undefined;
+  let brokerRefusals: RefusalLog | undefined;
   let url = '';
   let username = options.username;
   let password = options.password;
@@ -142,7 +144,9 @@ async function startLocked(
     // The edge's own broker identity lives only in this process: a fresh random password every start.
     username = `edge-${profile.robotId}`;
     password = randomBytes(24).toString('base64url');
+    brokerRefusals = refusalLog(log);
     broker = await startEmbeddedBroker({
+      onRefusal: brokerRefusals.onRefusal,
       port: options.mqtt.port,
       ...(options.brokerHost !== undefined ? { host: options.brokerHost } : {}),
       users: withProfilePublishers(
@@ -212,6 +216,7 @@ async function startLocked(
     await recorder?.close().catch(() => {});
     await foxglove?.close().catch(() => {});
     await broker?.close();
+    brokerRefusals?.flush();
     throw err;
   }
   log.info(
@@ -256,6 +261,7 @@ async function startLocked(
       await uplink?.stop();
       await edge.stop(reason);
       await broker?.close();
+      brokerRefusals?.flush();
       await lock.release();
     },
   };
