@@ -129,7 +129,13 @@ export function registerAgentgateRegister(app: FastifyInstance, cloud: CloudCont
       schema: {
         summary: 'Register an agent and get its lobe (idempotent per tenant + name + version)',
         body: AgentRegistrationSchema,
-        response: { 200: RegistrationResultSchema, 201: RegistrationResultSchema, ...ERROR_RESPONSES },
+        response: {
+          200: RegistrationResultSchema,
+          201: RegistrationResultSchema,
+          ...ERROR_RESPONSES,
+          // REGISTRATION_CONFLICT: the name and version are registered with another model or domain
+          409: ERROR_RESPONSES[403],
+        },
       },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
-import { ERROR_RESPONSES } from './error-responses.js';
+import { documentedResponses, ERROR_RESPONSES } from './error-responses.js';
 
 /** A log position in a query string: decimal digits, no sign, no leading zeros, ≤ 2^53 - 1. */
 const Position = Type.String({ pattern: '^(0|[1-9][0-9]{0,15})$', description: 'a non-negative integer' });
@@ -27,10 +27,19 @@ export function registerAuditRoutes(app: FastifyInstance, cloud: CloudContext): 
   app.get(
     '/api/v1/audit/checkpoint',
     {
-      config: { scopes: ROUTE_SCOPES.audit },
       schema: {
         summary: 'The latest signed checkpoint (C2SP signed note)',
         response: { 200: Type.String({ description: 'signed note, text/plain' }), ...ERROR_RESPONSES },
+      },
+      // the note is served as text/plain, which the OpenAPI document says (a plain 200 schema reads as JSON)
+      config: {
+        scopes: ROUTE_SCOPES.audit,
+        swaggerTransform: documentedResponses({
+          200: {
+            description: 'the signed note (C2SP signed-note format)',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        }),
       },
     },
     async (_request, reply) => {

@@ -19,7 +19,8 @@ import type { KernelContext } from '../../kernel/kernel-context.js';
 import { ERROR_RESPONSES } from '../error-responses.js';
 
 /** Decimal digits, no sign or leading zeros, at most 15 digits (every value is a valid Date and index). */
-const Digits = Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$', description: 'a non-negative integer' });
+const DIGITS = '^(0|[1-9][0-9]{0,14})$';
+const Digits = Type.String({ pattern: DIGITS, description: 'a non-negative integer' });
 
 const Query = Type.Object(
   {
@@ -27,8 +28,13 @@ const Query = Type.Object(
     // an agent named as on authorize and selfcorrect: its name or id (kernel/agent-reference.ts)
     agentId: Type.Optional(AgentReferenceSchema),
     proposalId: Type.Optional(IdentifierSchema),
-    from: Type.Optional(Digits),
-    to: Type.Optional(Digits),
+    // times, not indexes: the events recorded at or after `from` and at or before `to`
+    from: Type.Optional(
+      Type.String({ pattern: DIGITS, description: 'Unix time, ms: events recorded at or after it' }),
+    ),
+    to: Type.Optional(
+      Type.String({ pattern: DIGITS, description: 'Unix time, ms: events recorded at or before it' }),
+    ),
     cursor: Type.Optional(Digits),
     // Any positive page size: a page holds at most MAX_EVENTS_PAGE events and says where the next begins, so a
     // larger limit is served as that (999 was capped while 1000 was refused).
