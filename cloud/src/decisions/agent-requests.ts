@@ -73,9 +73,18 @@ export function proposeRequest(agent: AgentRecord, body: ProposeRequest): Author
   };
 }
 
+/**
+ * The idempotency key of a self-correcting call sent with an `Idempotency-Key` header (the specification's
+ * record has no call id): one per agent and header value, beside the tool-call keys.
+ */
+export function selfCorrectKey(agentId: string, idempotencyKey: string): string {
+  return `selfcorrect/${agentId}/${idempotencyKey}`;
+}
+
 export function selfCorrectRequest(
   agent: AgentRecord,
   body: { action: SelfCorrectAction },
+  idempotencyKey?: string,
 ): AuthorizeRequest {
   const a = body.action;
   const spend = a.spend_amount ?? 0;
@@ -96,6 +105,7 @@ export function selfCorrectRequest(
     action: toolInvoke(agent, a.tool_name, a.tool_args, spend, a.confidence),
     actionRequest: body,
     subjectName: `selfcorrect:${a.tool_name}`,
+    ...(idempotencyKey !== undefined ? { idempotencyKey: selfCorrectKey(agent.id, idempotencyKey) } : {}),
     agent,
     governed,
     ...(claims ? { claims } : {}),

@@ -48,6 +48,13 @@ import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } 
 /** Which route a decision came from (audit entries and metrics name it). */
 export type DecisionRoute = 'kernel.authorize' | 'agentgate.propose' | 'selfcorrect';
 
+/** What each route calls the key a repeat is recognised by, for the refusals that name it. */
+const IDEMPOTENCY_KEY_NAMES: Record<DecisionRoute, string> = {
+  'kernel.authorize': 'idempotencyKey',
+  'agentgate.propose': 'tool_call.id',
+  selfcorrect: 'Idempotency-Key',
+};
+
 export interface AuthorizeRequest {
   route: DecisionRoute;
   /** The kernel form: as sent on the kernel route; for an agent-route call, `tool:invoke` with its confidence. */
@@ -131,7 +138,7 @@ export async function authorize(
   const tenantId = caller.tenantId;
   const nowMs = k.nowMs();
   const actionDigest = jcsSha256Hex(req.actionRequest);
-  const keyName = req.route === 'kernel.authorize' ? 'idempotencyKey' : 'tool_call.id';
+  const keyName = IDEMPOTENCY_KEY_NAMES[req.route];
   // the answer to a repeat of the key, found before deciding or after a concurrent request took it
   const answerEarlier = (existing: ProposalRecord) =>
     earlierDecision(

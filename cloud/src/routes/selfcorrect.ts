@@ -15,8 +15,10 @@ import {
   SelfCorrectRequestSchema,
   SelfCorrectVetoSchema,
 } from '@pentagate/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../app/auth.js';
+import { ApiError } from '../app/errors.js';
+import { headerFieldCount } from '../app/header-fields.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { selfCorrectRequest } from '../decisions/agent-requests.js';
 import { governAgentCall } from '../decisions/agent-verdict.js';
@@ -28,6 +30,28 @@ import { SelfCorrectForbiddenSchema } from './selfcorrect-responses.js';
 
 /** The version recorded for agents registered by first contact on this route. */
 export const FIRST_CONTACT_VERSION = 'selfcorrect';
+
+/**
+ * The optional `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header §2): the specification's
+ * self-correcting record carries no call id, so without it a client that retries after a lost answer is
+ * decided again, and a spend is reserved twice. With it, a repeat of the same body gets the first decision,
+ * and the same key on another body is refused 409 IDEMPOTENCY_CONFLICT, as `tool_call.id` on propose.
+ * At most 256 visible ASCII characters, sent once.
+ */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const count = headerFieldCount(request.raw.rawHeaders, 'idempotency-key');
+  if (count === 0) return undefined;
+  const value = request.headers['idempotency-key'];
+  if (count > 1 || typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new ApiError(
+      'INVALID_HEADERS',
+      'Idempotency-Key: expected one field of 1 to 256 visible ASCII characters (no spaces)',
+    );
+  }
+  return value;
+}
 
 export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): void {
   app.post(
@@ -66,7 +90,11 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
         },
         k.nowMs(),
       );
-      const verdict = await governAgentCall(k, caller, selfCorrectRequest(agent, body));
+      const verdict = await governAgentCall(
+        k,
+        caller,
+        selfCorrectRequest(agent, body, idempotencyKeyOf(request)),
+      );
       reply.header(DECISION_ID_HEADER, verdict.decisionId);
       if (verdict.approved && verdict.governanceToken) {
         return {
