@@ -45,7 +45,8 @@ export function stepCommandHistory(
   if (lastEpoch !== undefined && epoch < lastEpoch) {
     problems.push(`epoch ${epoch} after epoch ${lastEpoch} (epochs never go back)`);
   }
-  if (lastEpoch === epoch && lastSeq !== undefined && seq !== lastSeq + 1) {
+  // a seq at or below the last is reported above; a "hole" of zero or fewer commands would only repeat it
+  if (lastEpoch === epoch && lastSeq !== undefined && seq > lastSeq + 1) {
     problems.push(
       `seq ${seq} follows seq ${lastSeq} in epoch ${epoch}: a hole of ${seq - lastSeq - 1} command(s)`,
     );
