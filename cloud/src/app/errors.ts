@@ -105,6 +105,11 @@ export const API_ERRORS = {
     status: 409,
     meaning: 'a record forks or rewrites the stored chain, or names another robot; nothing was stored',
   },
+  EDGE_HISTORY_INVALID: {
+    status: 409,
+    meaning:
+      "a record's signed command breaks the robot's command history (a seq not above the last, an epoch going back, a hole inside an epoch, a seq without an epoch: the rules `verify kit` checks), or its time lies more than 1 h ahead of the server's clock; nothing was stored",
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     meaning: 'the route exists but not with this method; the Allow header lists its methods',

@@ -7,7 +7,10 @@
  * Idempotent by (robot, index, record digest): a resend or replay is acknowledged without storing twice.
  * A gap (a batch ahead of the stored head: reordered or lost batches), a fork or a rewritten record, and a
  * record that names another robot are refused whole — nothing is stored — raised as an alarm (metric,
- * error log, live event) and recorded as a refusal in the audit log by the error handler.
+ * error log, live event) and recorded as a refusal in the audit log by the error handler. So is a batch
+ * whose signed commands break the robot's command history, within the batch or against the last command
+ * stored (EDGE_HISTORY_INVALID, fleet-chain.ts): the offline verifier checks every kit by that same rule,
+ * and one such record in the append-only log would make every kit exported after it invalid.
  */
 import { sha256Hex } from '@pentagate/crypto';
 import { canonicalize, type EdgeAuditRecord, type EdgeChainAck } from '@pentagate/protocol';
@@ -53,6 +56,17 @@ function refuse(f: FleetContext, tenantId: string, robotId: string, kind: string
   throw error;
 }
 
+/**
+ * Furthest ahead of this server's clock a record's appendedAtMs or verdict atMs may lie: the hour the consent
+ * relay allows an edge's clock to run ahead of this one (consent-relay.ts MAX_CONSENT_DEADLINE_AHEAD_MS).
+ * The edge stamps both with its wall clock when it writes the record, before it ships it, so a later time is
+ * impossible for an edge whose clock is within that hour — a year ahead is a forged or broken record. The
+ * verifier has no time rule of its own, so this refuses only what cannot be: no bound on the past (an edge
+ * without a set clock stamps 1970), no monotonic rule (an edge's clock may be stepped back). The refusal is
+ * not final either: once the server's clock is within the hour of the record, a resend is taken.
+ */
+export const MAX_RECORD_AHEAD_MS = 3_600_000;
+
 /** Records must be ascending and contiguous, and every verdict must be this robot's. */
 function checkBatchShape(
   f: FleetContext,
@@ -86,6 +100,26 @@ function checkBatchShape(
         ),
       );
     }
+    const nowMs = f.nowMs();
+    for (const [field, atMs] of [
+      ['appendedAtMs', r.appendedAtMs],
+      ['verdict.atMs', r.verdict.atMs],
+    ] as const) {
+      if (atMs > nowMs + MAX_RECORD_AHEAD_MS) {
+        refuse(
+          f,
+          tenantId,
+          robotId,
+          'future',
+          new ApiError(
+            'EDGE_HISTORY_INVALID',
+            `record ${r.index} (position ${i} of the batch): ${field} ${new Date(atMs).toISOString()} is more ` +
+              `than 1 h ahead of this server's clock (${new Date(nowMs).toISOString()}); an edge stamps a record ` +
+              'before it ships it, so nothing was stored (resend once the clocks agree)',
+          ),
+        );
+      }
+    }
   });
 }
 
@@ -105,6 +139,8 @@ export async function ingestEdgeRecords(
       index: record.index,
       digest,
       prevDigest: record.prevDigest,
+      ...(record.verdict.commandSeq === undefined ? {} : { commandSeq: record.verdict.commandSeq }),
+      ...(record.verdict.commandEpoch === undefined ? {} : { commandEpoch: record.verdict.commandEpoch }),
       audit: AuditLog.builder(
         {
           type: EDGE_RECORD_ENTRY,
@@ -130,6 +166,21 @@ export async function ingestEdgeRecords(
         new ApiError(
           'EDGE_CHAIN_GAP',
           `robot ${robotId}: the batch starts at record ${refusal.gotIndex}, the cloud holds records up to ${refusal.expectedIndex - 1}; resend from ${refusal.expectedIndex}`,
+          details,
+        ),
+      );
+    }
+    if (refusal.kind === 'history') {
+      const position = refusal.index - (records[0] as EdgeAuditRecord).index;
+      refuse(
+        f,
+        tenantId,
+        robotId,
+        'history',
+        new ApiError(
+          'EDGE_HISTORY_INVALID',
+          `robot ${robotId}: record ${refusal.index} (position ${position} of the batch) breaks the robot's ` +
+            `command history: ${refusal.detail}; nothing was stored (the audit verifier would reject the record)`,
           details,
         ),
       );

@@ -2,8 +2,13 @@
  * The chain rule for shipped edge records, one pure function both stores run inside their transaction:
  * a record below the stored head must be the one stored (same digest: a duplicate, kept once); the record
  * at the head must name the head's digest as its previous digest; a record beyond the head is a gap.
- * Anything else is a fork or a rewritten record, and the batch is refused whole.
+ * Anything else is a fork or a rewritten record, and the batch is refused whole. The new records' signed
+ * commands must also continue the robot's command history — the rule the offline verifier checks a kit by
+ * (@pentagate/protocol stepCommandHistory) — starting from the last command the store holds: a record that
+ * breaks it would be kept forever in the append-only log and make every audit kit after it invalid.
+ * Duplicates were checked when first stored, so only fresh records are stepped.
  */
+import { type CommandHistory, stepCommandHistory } from '@pentagate/protocol';
 import type { EdgeAppendResult, EdgeChainState, EdgeRecordWrite } from './fleet-store.js';
 
 export interface EdgeAppendPlan {
@@ -12,14 +17,18 @@ export interface EdgeAppendPlan {
   fresh: EdgeRecordWrite[];
   duplicates: number;
   next: EdgeChainState;
+  /** The command history after the fresh records. */
+  nextHistory: CommandHistory;
 }
 
 export function planEdgeAppend(
   state: EdgeChainState,
   records: readonly EdgeRecordWrite[],
   storedDigests: ReadonlyMap<number, string>,
+  history: CommandHistory,
 ): EdgeAppendPlan {
   let { acknowledged, headDigest } = state;
+  let commands = history;
   const fresh: EdgeRecordWrite[] = [];
   let duplicates = 0;
   for (const r of records) {
@@ -35,6 +44,7 @@ export function planEdgeAppend(
           fresh: [],
           duplicates: 0,
           next: state,
+          nextHistory: history,
         };
       }
       duplicates++;
@@ -46,6 +56,7 @@ export function planEdgeAppend(
         fresh: [],
         duplicates: 0,
         next: state,
+        nextHistory: history,
       };
     }
     if (r.prevDigest !== headDigest) {
@@ -58,11 +69,23 @@ export function planEdgeAppend(
         fresh: [],
         duplicates: 0,
         next: state,
+        nextHistory: history,
       };
     }
+    const step = stepCommandHistory(commands, r);
+    if (step.problems.length > 0) {
+      return {
+        refused: { kind: 'history', index: r.index, detail: step.problems.join('; ') },
+        fresh: [],
+        duplicates: 0,
+        next: state,
+        nextHistory: history,
+      };
+    }
+    commands = step.next;
     fresh.push(r);
     headDigest = r.digest;
     acknowledged++;
   }
-  return { fresh, duplicates, next: { acknowledged, headDigest } };
+  return { fresh, duplicates, next: { acknowledged, headDigest }, nextHistory: commands };
 }

@@ -1,6 +1,6 @@
 /** Row mapping of the fleet tables (both dialects; see row-mappers.ts for why numbers go through `num`). */
 import { sha256Hex } from '@pentagate/crypto';
-import type { ConsentRequest } from '@pentagate/protocol';
+import type { CommandHistory, ConsentRequest } from '@pentagate/protocol';
 import type { ConsentRequestRecord, ConsentRequestState } from './consent-queue.js';
 import type { EdgeChainState, OperatorKeyRecord, RobotRecord } from './fleet-store.js';
 import { type Row, num } from './row-mappers.js';
@@ -53,6 +53,16 @@ export function toOperatorKey(row: Row): OperatorKeyRecord {
 
 export function toChainState(row: Row | undefined): EdgeChainState {
   return row ? { acknowledged: num(row.acknowledged), headDigest: String(row.head_digest) } : EMPTY_CHAIN;
+}
+
+/** The last stored command of a chain row (fleet migration 3's columns); empty before the first command. */
+export function toCommandHistory(row: Row | undefined): CommandHistory {
+  const lastSeq = numOrNull(row?.last_command_seq);
+  const lastEpoch = numOrNull(row?.last_command_epoch);
+  return {
+    ...(lastSeq === null ? {} : { lastSeq }),
+    ...(lastEpoch === null ? {} : { lastEpoch }),
+  };
 }
 
 export function consentRequestValues(r: ConsentRequestRecord): unknown[] {

@@ -37,13 +37,46 @@ CREATE TABLE IF NOT EXISTS fleet_consent_requests (
 CREATE INDEX IF NOT EXISTS fleet_consent_requests_by_state ON fleet_consent_requests (tenant_id, state, deadline_ms);
 `;
 
-const migrations = (bigint: string): readonly FleetMigration[] => [
+/**
+ * The last signed command of each robot's stored chain (seq, and the last epoch a command carried), kept
+ * with the chain head so an upload's commands are checked against it under the chain lock without reading
+ * the records back (fleet-chain.ts). Chains stored before this migration are filled from their records'
+ * audit entries (`data.record.verdict`), the same history the offline verifier steps through; `field`
+ * reads a number at a JSON path of an audit entry's text in the dialect.
+ */
+const LAST_COMMAND = (bigint: string, field: (path: readonly string[]) => string) => {
+  const seq = field(['data', 'record', 'verdict', 'commandSeq']);
+  const epoch = field(['data', 'record', 'verdict', 'commandEpoch']);
+  const last = (value: string, where: string) => `(SELECT ${value} FROM fleet_edge_records r
+    JOIN audit_log a ON a.idx = r.audit_index
+    WHERE r.tenant_id = fleet_edge_chains.tenant_id AND r.robot_id = fleet_edge_chains.robot_id AND ${where}
+    ORDER BY r.record_index DESC LIMIT 1)`;
+  return `
+ALTER TABLE fleet_edge_chains ADD COLUMN last_command_seq ${bigint};
+ALTER TABLE fleet_edge_chains ADD COLUMN last_command_epoch ${bigint};
+UPDATE fleet_edge_chains SET
+  last_command_seq = ${last(seq, `${seq} IS NOT NULL`)},
+  last_command_epoch = ${last(epoch, `${seq} IS NOT NULL AND ${epoch} IS NOT NULL`)};
+`;
+};
+
+const migrations = (
+  bigint: string,
+  field: (path: readonly string[]) => string,
+): readonly FleetMigration[] => [
   { version: 1, sql: TABLES(bigint) },
   { version: 2, sql: CONSENT_REQUESTS(bigint) },
+  { version: 3, sql: LAST_COMMAND(bigint, field) },
 ];
 
-export const SQLITE_FLEET_MIGRATIONS = migrations('INTEGER');
-export const POSTGRES_FLEET_MIGRATIONS = migrations('BIGINT');
+export const SQLITE_FLEET_MIGRATIONS = migrations(
+  'INTEGER',
+  (path) => `json_extract(a.entry, '$.${path.join('.')}')`,
+);
+export const POSTGRES_FLEET_MIGRATIONS = migrations(
+  'BIGINT',
+  (path) => `(a.entry::jsonb #>> '{${path.join(',')}}')::bigint`,
+);
 
 export const FLEET_MIGRATIONS_TABLE =
   'CREATE TABLE IF NOT EXISTS fleet_schema_migrations (version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)';

@@ -50,12 +50,17 @@ export interface EdgeRecordWrite {
   /** SHA-256 of the record's JCS bytes. */
   digest: string;
   prevDigest: string;
+  /** The record's signed command (verdict commandSeq/commandEpoch), both absent for a veto. */
+  commandSeq?: number;
+  commandEpoch?: number;
   audit: AuditEntryBuilder;
 }
 
 export type EdgeChainRefusal =
   | { kind: 'gap'; expectedIndex: number; gotIndex: number }
-  | { kind: 'fork'; index: number; detail: string };
+  | { kind: 'fork'; index: number; detail: string }
+  /** A fresh record whose command breaks the robot's command history (@pentagate/protocol stepCommandHistory). */
+  | { kind: 'history'; index: number; detail: string };
 
 export type EdgeAppendResult =
   | { status: 'accepted'; stored: number; duplicates: number; state: EdgeChainState; audits: AuditRecord[] }
@@ -86,7 +91,9 @@ export interface FleetStore {
   /**
    * Checks `records` (ascending, contiguous indexes) against the stored chain and, if they continue it,
    * stores the new ones with their audit entries in one transaction. Records already stored with the same
-   * digest are duplicates; any other mismatch refuses the whole batch and stores nothing.
+   * digest are duplicates; any other mismatch refuses the whole batch and stores nothing. The new records'
+   * commands must continue the robot's command history (the last stored command, kept with the chain
+   * head and checked under the same lock), else the batch is refused whole as well.
    */
   appendEdgeRecords(tenantId: string, robotId: string, records: EdgeRecordWrite[]): Promise<EdgeAppendResult>;
 }

@@ -7,7 +7,14 @@
 import type { ConsentQueue } from './consent-queue.js';
 import { planEdgeAppend } from './fleet-chain.js';
 import { PostgresConsentQueue } from './postgres-consent-queue.js';
-import { EMPTY_CHAIN, robotValues, toChainState, toOperatorKey, toRobot } from './fleet-rows.js';
+import {
+  EMPTY_CHAIN,
+  robotValues,
+  toChainState,
+  toCommandHistory,
+  toOperatorKey,
+  toRobot,
+} from './fleet-rows.js';
 import { FLEET_MIGRATIONS_TABLE, POSTGRES_FLEET_MIGRATIONS, ROBOT_COLUMNS } from './fleet-schema.js';
 import type {
   AddRobotResult,
@@ -162,7 +169,7 @@ export class PostgresFleetStore implements FleetStore {
         );
         for (const row of rows.rows) stored.set(num(row.record_index), String(row.record_digest));
       }
-      const plan = planEdgeAppend(state, records, stored);
+      const plan = planEdgeAppend(state, records, stored, toCommandHistory(locked.rows[0]));
       if (plan.refused) return { status: 'refused', refusal: plan.refused, state };
       const audits: AuditRecord[] = [];
       for (const r of plan.fresh) {
@@ -176,8 +183,16 @@ export class PostgresFleetStore implements FleetStore {
       }
       if (plan.fresh.length > 0) {
         await c.query(
-          'UPDATE fleet_edge_chains SET acknowledged = $1, head_digest = $2 WHERE tenant_id = $3 AND robot_id = $4',
-          [plan.next.acknowledged, plan.next.headDigest, tenantId, robotId],
+          `UPDATE fleet_edge_chains SET acknowledged = $1, head_digest = $2, last_command_seq = $3,
+             last_command_epoch = $4 WHERE tenant_id = $5 AND robot_id = $6`,
+          [
+            plan.next.acknowledged,
+            plan.next.headDigest,
+            plan.nextHistory.lastSeq ?? null,
+            plan.nextHistory.lastEpoch ?? null,
+            tenantId,
+            robotId,
+          ],
         );
       }
       return {

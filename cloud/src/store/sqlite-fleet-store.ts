@@ -6,7 +6,7 @@
 import type { ConsentQueue } from './consent-queue.js';
 import { planEdgeAppend } from './fleet-chain.js';
 import { SqliteConsentQueue } from './sqlite-consent-queue.js';
-import { robotValues, toChainState, toOperatorKey, toRobot } from './fleet-rows.js';
+import { robotValues, toChainState, toCommandHistory, toOperatorKey, toRobot } from './fleet-rows.js';
 import { FLEET_MIGRATIONS_TABLE, ROBOT_COLUMNS, SQLITE_FLEET_MIGRATIONS } from './fleet-schema.js';
 import type {
   AddRobotResult,
@@ -147,12 +147,11 @@ export class SqliteFleetStore implements FleetStore {
     records: EdgeRecordWrite[],
   ): Promise<EdgeAppendResult> {
     return this.#store.runWrite(({ db, appendAudit }): EdgeAppendResult => {
-      const state = toChainState(
-        preparedOnce(db, 'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?').get(
-          tenantId,
-          robotId,
-        ) as Row | undefined,
-      );
+      const chain = preparedOnce(
+        db,
+        'SELECT * FROM fleet_edge_chains WHERE tenant_id = ? AND robot_id = ?',
+      ).get(tenantId, robotId) as Row | undefined;
+      const state = toChainState(chain);
       const first = records[0]?.index ?? 0;
       const last = records.at(-1)?.index ?? -1;
       const stored = new Map<number, string>();
@@ -164,7 +163,7 @@ export class SqliteFleetStore implements FleetStore {
         ).all(tenantId, robotId, first, last) as Row[];
         for (const row of rows) stored.set(num(row.record_index), String(row.record_digest));
       }
-      const plan = planEdgeAppend(state, records, stored);
+      const plan = planEdgeAppend(state, records, stored, toCommandHistory(chain));
       if (plan.refused) return { status: 'refused', refusal: plan.refused, state };
       const insert = preparedOnce(
         db,
@@ -180,10 +179,19 @@ export class SqliteFleetStore implements FleetStore {
       if (plan.fresh.length > 0) {
         preparedOnce(
           db,
-          `INSERT INTO fleet_edge_chains (tenant_id, robot_id, acknowledged, head_digest) VALUES (?, ?, ?, ?)
+          `INSERT INTO fleet_edge_chains (tenant_id, robot_id, acknowledged, head_digest, last_command_seq,
+             last_command_epoch) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, robot_id) DO UPDATE SET acknowledged = excluded.acknowledged,
-             head_digest = excluded.head_digest`,
-        ).run(tenantId, robotId, plan.next.acknowledged, plan.next.headDigest);
+             head_digest = excluded.head_digest, last_command_seq = excluded.last_command_seq,
+             last_command_epoch = excluded.last_command_epoch`,
+        ).run(
+          tenantId,
+          robotId,
+          plan.next.acknowledged,
+          plan.next.headDigest,
+          plan.nextHistory.lastSeq ?? null,
+          plan.nextHistory.lastEpoch ?? null,
+        );
       }
       return {
         status: 'accepted',

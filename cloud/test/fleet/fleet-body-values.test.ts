@@ -58,10 +58,11 @@ t.test('a fleet upload with more values than the limit is refused before parsing
   t.equal(taken.statusCode, 200, 'at the limit the record is taken');
   t.equal(taken.json().acknowledged, 1);
 
-  // A full batch of the gate's real records (about 65 values each) is far below the limit.
+  // A full batch of the gate's real records (about 65 values each) is far below the limit. Their commands
+  // continue the one stored (seq 1 of epoch 1), as the cloud checks the robot's command history.
   let prev = digestOf((at.records as [EdgeAuditRecord])[0]);
   const full = edgeChain('arm-1', 500).map((r, i) => {
-    const record = { ...r, index: 1 + i, prevDigest: prev };
+    const record = { ...r, index: 1 + i, prevDigest: prev, verdict: { ...r.verdict, commandSeq: 2 + i } };
     prev = digestOf(record);
     return record;
   });

@@ -21,9 +21,9 @@ function heavyChain(robotId: string, count: number): EdgeAuditRecord[] {
     const record: EdgeAuditRecord = {
       v: 1,
       index,
-      appendedAtMs: 1_800_000_000_000 + index,
+      appendedAtMs: 1_700_000_000_000 + index,
       prevDigest: prev,
-      verdict: { v: 1, robotId, outcome: 'vetoed', atMs: 1_800_000_000_000 + index, violations, gates: [] },
+      verdict: { v: 1, robotId, outcome: 'vetoed', atMs: 1_700_000_000_000 + index, violations, gates: [] },
     };
     out.push(record);
     prev = digestOf(record);

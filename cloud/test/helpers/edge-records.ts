@@ -30,7 +30,7 @@ const signedVerdict = (robotId: string, index: number, atMs: number): Verdict =>
 export function edgeChain(
   robotId: string,
   count: number,
-  startMs = 1_800_000_000_000,
+  startMs = 1_700_000_000_000,
   verdictOf: (robotId: string, index: number, atMs: number) => Verdict = signedVerdict,
 ): EdgeAuditRecord[] {
   const out: EdgeAuditRecord[] = [];

@@ -6,7 +6,8 @@
  * without holes: command seqs strictly increase, epochs never go back, and inside one epoch each command's
  * seq is the previous one's plus one. The edge bumps the epoch on every stop, fault, configuration change
  * and restart, and only then may seqs be skipped (a restarted edge jumps past its previous reservation), so
- * a missing command inside an epoch is a hole.
+ * a missing command inside an epoch is a hole. That command rule is @pentagate/protocol's stepCommandHistory,
+ * which the cloud also applies to every upload, so a kit's records break it only if the cloud's log predates it.
  */
 import { sha256Hex } from '@pentagate/crypto';
 import {
@@ -15,6 +16,7 @@ import {
   conforms,
   type EdgeAuditRecord,
   EdgeAuditRecordSchema,
+  stepCommandHistory,
 } from '@pentagate/protocol';
 import type { ReportBuilder } from './report.js';
 
@@ -34,28 +36,16 @@ interface RobotHistory {
 }
 
 function checkCommand(h: RobotHistory, record: EdgeAuditRecord, where: string): void {
-  const { commandSeq: seq, commandEpoch: epoch } = record.verdict;
+  const seq = record.verdict.commandSeq;
   if (seq === undefined) return;
   h.commands++;
-  if (h.lastSeq !== undefined && seq <= h.lastSeq) {
-    h.problems.push(`${where}: command seq ${seq} after seq ${h.lastSeq} (seqs must strictly increase)`);
-  }
-  if (epoch === undefined) {
-    h.problems.push(`${where}: command seq ${seq} carries no epoch, so its continuity cannot be shown`);
-  } else {
-    if (h.lastEpoch !== undefined && epoch < h.lastEpoch) {
-      h.problems.push(`${where}: epoch ${epoch} after epoch ${h.lastEpoch} (epochs never go back)`);
-    }
-    if (h.lastEpoch === epoch && h.lastSeq !== undefined && seq !== h.lastSeq + 1) {
-      h.problems.push(
-        `${where}: seq ${seq} follows seq ${h.lastSeq} in epoch ${epoch}: a hole of ${seq - h.lastSeq - 1} command(s)`,
-      );
-    }
-    h.lastEpoch = epoch;
-    h.epochs.add(epoch);
-  }
+  // the rule itself is the one the cloud refuses an upload by (@pentagate/protocol command-history.ts)
+  const step = stepCommandHistory(h, record.verdict);
+  for (const problem of step.problems) h.problems.push(`${where}: ${problem}`);
+  h.lastSeq = step.next.lastSeq;
+  h.lastEpoch = step.next.lastEpoch;
+  if (h.lastEpoch !== undefined) h.epochs.add(h.lastEpoch);
   h.firstSeq ??= seq;
-  h.lastSeq = seq;
 }
 
 function checkRecord(h: RobotHistory, entry: AuditEntry): void {

@@ -35,7 +35,7 @@ t.test(
           v: 1,
           robotId: ROBOT,
           outcome: 'vetoed',
-          atMs: 1_800_000_000_000 + i,
+          atMs: 1_700_000_000_000 + i,
           violations: [],
           gates: [],
         }),
