@@ -56,17 +56,6 @@ function refuse(f: FleetContext, tenantId: string, robotId: string, kind: string
   throw error;
 }
 
-/**
- * Furthest ahead of this server's clock a record's appendedAtMs or verdict atMs may lie: the hour the consent
- * relay allows an edge's clock to run ahead of this one (consent-relay.ts MAX_CONSENT_DEADLINE_AHEAD_MS).
- * The edge stamps both with its wall clock when it writes the record, before it ships it, so a later time is
- * impossible for an edge whose clock is within that hour — a year ahead is a forged or broken record. The
- * verifier has no time rule of its own, so this refuses only what cannot be: no bound on the past (an edge
- * without a set clock stamps 1970), no monotonic rule (an edge's clock may be stepped back). The refusal is
- * not final either: once the server's clock is within the hour of the record, a resend is taken.
- */
-export const MAX_RECORD_AHEAD_MS = 3_600_000;
-
 /** Records must be ascending and contiguous, and every verdict must be this robot's. */
 function checkBatchShape(
   f: FleetContext,
@@ -99,26 +88,6 @@ function checkBatchShape(
           `records: expected contiguous ascending indexes from ${first.index}, got ${r.index} at position ${i}`,
         ),
       );
-    }
-    const nowMs = f.nowMs();
-    for (const [field, atMs] of [
-      ['appendedAtMs', r.appendedAtMs],
-      ['verdict.atMs', r.verdict.atMs],
-    ] as const) {
-      if (atMs > nowMs + MAX_RECORD_AHEAD_MS) {
-        refuse(
-          f,
-          tenantId,
-          robotId,
-          'future',
-          new ApiError(
-            'EDGE_HISTORY_INVALID',
-            `record ${r.index} (position ${i} of the batch): ${field} ${new Date(atMs).toISOString()} is more ` +
-              `than 1 h ahead of this server's clock (${new Date(nowMs).toISOString()}); an edge stamps a record ` +
-              'before it ships it, so nothing was stored (resend once the clocks agree)',
-          ),
-        );
-      }
     }
   });
 }

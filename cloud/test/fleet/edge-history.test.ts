@@ -1,10 +1,9 @@
 /**
  * An upload's command history, over a real app and store (SQLite, and PostgreSQL when reachable): a batch
  * whose signed commands break the rule the offline verifier checks a kit by (@pentagate/protocol
- * stepCommandHistory) — within the batch or against the last command stored — or stamped more than an hour
- * ahead of the server's clock is refused whole with EDGE_HISTORY_INVALID, stores nothing and raises an
- * alarm; an epoch bump (seqs skipped, never reset), vetoes without a command and an edge with an unset
- * (1970) clock are taken. The attack an outside test found: after commands up to seq 8 in epoch 3, a stolen
+ * stepCommandHistory) — within the batch or against the last command stored — is refused whole with
+ * EDGE_HISTORY_INVALID, stores nothing and raises an alarm; an epoch bump (seqs skipped, never reset), vetoes
+ * without a command, an edge with an unset (1970) clock and one stamping hours ahead are taken. The attack an outside test found: after commands up to seq 8 in epoch 3, a stolen
  * edge key uploaded seq 1 in epoch 0 stamped a year ahead, the cloud stored it, and every kit exported
  * after it failed `verify kit`.
  */
@@ -97,10 +96,11 @@ async function suite(t: Test, open: () => Promise<Store | undefined>): Promise<v
     t.equal(refused.json().error.code, 'EDGE_HISTORY_INVALID');
     t.match(
       refused.json().error.message,
-      /record 8 \(position 0 of the batch\): appendedAtMs .* more than 1 h ahead/,
+      /record 8 \(position 0 of the batch\) breaks the robot's command history: command seq 1 after seq 8/,
+      'refused for its commands; its times are not judged',
     );
 
-    // the same history stamped in time is refused by the command rule, against the stored head
+    // the same history stamped in the past is refused alike, against the stored head
     const inTime = chainOf('ur5e-01', [
       ...history,
       { seq: 1, epoch: 0, atMs: 1 },
@@ -127,8 +127,11 @@ async function suite(t: Test, open: () => Promise<Store | undefined>): Promise<v
       'both refusals are in the audit log',
     );
     const metrics = await cloud.app.inject({ method: 'GET', url: '/metrics' });
-    t.match(metrics.body, /pentagate_fleet_chain_alarms_total\{kind="future"\} 1/, 'each raised as an alarm');
-    t.match(metrics.body, /pentagate_fleet_chain_alarms_total\{kind="history"\} 1/);
+    t.match(
+      metrics.body,
+      /pentagate_fleet_chain_alarms_total\{kind="history"\} 2/,
+      'each raised as an alarm',
+    );
 
     const next = chainOf('ur5e-01', [...history, { seq: 9, epoch: 3 }]).slice(8);
     t.equal((await post(next)).json().stored, 1, 'the genuine continuation is still taken');
@@ -171,18 +174,6 @@ async function suite(t: Test, open: () => Promise<Store | undefined>): Promise<v
       /command seq 1 after seq 4/,
       'an epoch bump does not reset seqs (the edge never reuses one)',
     );
-    await refusal(
-      [...base, { seq: 5, epoch: 1 }, { seq: 6, epoch: 1, appendedAtMs: Date.now() + 2 * 3_600_000 }],
-      4,
-      /record 5 \(position 1 of the batch\): appendedAtMs .* ahead/,
-      'a record stamped 2 h ahead',
-    );
-    await refusal(
-      [...base, { seq: 5, epoch: 1, atMs: Date.now() + 2 * 3_600_000 }],
-      4,
-      /verdict\.atMs .* ahead/,
-      'a verdict stamped 2 h ahead',
-    );
     t.equal(await acknowledged(cloud, key), 4, 'none of them stored anything');
     t.equal(await shipped(cloud), 4);
   });
@@ -200,7 +191,8 @@ async function suite(t: Test, open: () => Promise<Store | undefined>): Promise<v
       ...commands(100, 102, 4),
       {},
       { seq: 103, epoch: 4, atMs: 0, appendedAtMs: 1 },
-      { seq: 104, epoch: 4, appendedAtMs: Date.now() + 30 * 60_000 },
+      // an edge whose clock keeps local time (UTC+2): its records are hours ahead, and still evidence
+      { seq: 104, epoch: 4, appendedAtMs: Date.now() + 2 * 3_600_000 },
     ];
     const chain = chainOf('ur5e-01', specs);
     const batches = [
