@@ -4,8 +4,15 @@
  * machine, for a local set-up, and reads nothing else from it.
  */
 import { ed25519PublicKey, readEd25519KeyFile } from '@pentagate/crypto';
-import { type Command, InvalidInputError, requireOption, toBase64Url, UsageError } from '@pentagate/protocol';
-import { enrollOperatorKey, retireOperatorKey } from '../fleet/operator-keys.js';
+import {
+  type CliIo,
+  type Command,
+  InvalidInputError,
+  requireOption,
+  toBase64Url,
+  UsageError,
+} from '@pentagate/protocol';
+import { type EnrolledOperatorKey, enrollOperatorKey, retireOperatorKey } from '../fleet/operator-keys.js';
 import { JSON_OPTION, STATE_OPTIONS } from './state.js';
 import { TENANT_OPTION, withFleet } from './robot-commands.js';
 
@@ -58,16 +65,23 @@ export const operatorEnrollCommand: Command = {
         authority: 'admin',
       });
     });
-    if (args.options.json) {
-      io.out(JSON.stringify({ operatorId, kid: enrolled.key.kid, auditIndex: enrolled.auditIndex }));
-    } else {
-      io.out(
-        `operator ${operatorId}: consent key ${enrolled.key.kid} enrolled (audit entry ${enrolled.auditIndex})`,
-      );
-    }
+    printKeyChange(io, args.options.json === true, operatorId, enrolled, 'enrolled');
     return 0;
   },
 };
+
+/** One line for an enrolment or a retirement, or its JSON `{ operatorId, kid, auditIndex }`. */
+function printKeyChange(
+  io: CliIo,
+  json: boolean,
+  operatorId: string,
+  change: EnrolledOperatorKey,
+  what: 'enrolled' | 'retired',
+): void {
+  const { kid } = change.key;
+  if (json) io.out(JSON.stringify({ operatorId, kid, auditIndex: change.auditIndex }));
+  else io.out(`operator ${operatorId}: consent key ${kid} ${what} (audit entry ${change.auditIndex})`);
+}
 
 export const operatorRetireCommand: Command = {
   path: ['cloud', 'operator', 'retire'],
@@ -100,13 +114,7 @@ export const operatorRetireCommand: Command = {
       );
       return 1;
     }
-    if (args.options.json) {
-      io.out(JSON.stringify({ operatorId, kid: retired.key.kid, auditIndex: retired.auditIndex }));
-    } else {
-      io.out(
-        `operator ${operatorId}: consent key ${retired.key.kid} retired (audit entry ${retired.auditIndex})`,
-      );
-    }
+    printKeyChange(io, args.options.json === true, operatorId, retired, 'retired');
     return 0;
   },
 };

@@ -184,57 +184,48 @@ async function run(t: Test): Promise<void> {
     await page.context().close();
   });
 
-  await t.test('a card whose intent does not hash to the digest to sign cannot be signed', async (t) => {
-    const move = await robotMove();
-    const { page, decisions } = await signedIn();
-    // what a cloud (or anything on the way) that wants a lift consented to would show: a light move
-    await page.route('**/api/v1/approvals', async (route) => {
-      const queue = await (await route.fetch()).json();
-      for (const c of queue.robotConsents) {
-        if (c.intentDigest === move.intentDigest) c.request.intent.points[1].effortsNm = [40, 30];
-      }
-      await route.fulfill({ json: queue });
-    });
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    const card = robotCard(page, move.intentDigest);
-    await card.getByRole('alert').waitFor();
-    t.match(
-      await card.getByRole('alert').textContent(),
+  /** What a cloud (or anything on the way) that wants a heavy move consented to could show instead. */
+  type ServedRequest = {
+    intent: { points: { effortsNm?: number[] }[] };
+    peakEffortNm: number;
+    reasons: string[];
+  };
+  const rewrites: [string, (request: ServedRequest) => void, RegExp][] = [
+    [
+      'a card whose intent does not hash to the digest to sign cannot be signed',
+      (request) => {
+        request.intent.points[1]!.effortsNm = [40, 30]; // a light move
+      },
       /Not signable: the intent shown hashes to [0-9a-f]{64}/,
-    );
-    t.equal(await card.getByRole('button', { name: /^Sign consent/ }).count(), 0, 'no Sign button');
-    t.equal(decisions.length, 0);
-    await page.context().close();
-  });
-
-  await t.test(
-    'a card whose request shows less torque than its intent declares cannot be signed',
-    async (t) => {
+    ],
+    [
+      // the cloud refuses such a request itself (consent-relay.test.ts)
+      'a card whose request shows less torque than its intent declares cannot be signed',
+      (request) => {
+        request.peakEffortNm = 14;
+        request.reasons = ['routine reposition'];
+      },
+      /Not signable: the request understates the move's torque: peakEffortNm 14 is below the 140 N·m the intent itself declares/,
+    ],
+  ];
+  for (const [name, rewrite, refusal] of rewrites) {
+    await t.test(name, async (t) => {
       const move = await robotMove();
       const { page, decisions } = await signedIn();
-      // the cloud refuses such a request (consent-relay.test.ts); here something on the way rewrites the queue
       await page.route('**/api/v1/approvals', async (route) => {
         const queue = await (await route.fetch()).json();
-        for (const c of queue.robotConsents) {
-          if (c.intentDigest === move.intentDigest) {
-            c.request.peakEffortNm = 14;
-            c.request.reasons = ['routine reposition'];
-          }
-        }
+        for (const c of queue.robotConsents) if (c.intentDigest === move.intentDigest) rewrite(c.request);
         await route.fulfill({ json: queue });
       });
       await page.getByRole('button', { name: 'Refresh' }).click();
       const card = robotCard(page, move.intentDigest);
       await card.getByRole('alert').waitFor();
-      t.match(
-        await card.getByRole('alert').textContent(),
-        /Not signable: the request understates the move's torque: peakEffortNm 14 is below the 140 N·m the intent itself declares/,
-      );
+      t.match(await card.getByRole('alert').textContent(), refusal);
       t.equal(await card.getByRole('button', { name: /^Sign consent/ }).count(), 0, 'no Sign button');
       t.equal(decisions.length, 0);
       await page.context().close();
-    },
-  );
+    });
+  }
 
   await t.test('invisible characters and long words from robots are shown, not obeyed', async (t) => {
     const long = 'x'.repeat(500);

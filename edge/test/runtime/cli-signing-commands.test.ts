@@ -184,18 +184,9 @@ t.test('consent grant prints a token that releases the waiting intent, once', as
   const intentFile = join(dir, 'intent.json');
   await writeFile(intentFile, JSON.stringify(heavy, null, 2));
 
-  const r = await cli([
-    'consent',
-    'grant',
-    '--key',
-    operatorKey,
-    '--intent',
-    intentFile,
-    '--operator',
-    'alice',
-    '--ttl',
-    '60s',
-  ]);
+  const grant = (...extra: string[]) =>
+    cli(['consent', 'grant', '--key', operatorKey, '--intent', intentFile, '--operator', 'alice', ...extra]);
+  const r = await grant('--ttl', '60s');
   t.equal(r.code, 0, r.err);
   t.match(r.err, /consent for intent heavy-1 on r1 by alice \(high-torque\)/);
   const token = readJson(r.out.trim(), { what: 'token' });
@@ -207,17 +198,7 @@ t.test('consent grant prints a token that releases the waiting intent, once', as
   const parkedAgain = gate.trapAndSign({ ...heavy, intentId: 'heavy-2' }, Date.now());
   t.equal(parkedAgain.kind, 'awaiting-consent', parkedAgain.verdict.violations.join('; '));
   await writeFile(intentFile, JSON.stringify({ ...heavy, intentId: 'heavy-2' }));
-  const denial = await cli([
-    'consent',
-    'grant',
-    '--key',
-    operatorKey,
-    '--intent',
-    intentFile,
-    '--operator',
-    'alice',
-    '--deny',
-  ]);
+  const denial = await grant('--deny');
   t.equal(denial.code, 0, denial.err);
   t.match(denial.err, /denial for intent heavy-2 on r1 by alice/);
   const denied = gate.submitConsent(readJson(denial.out.trim(), { what: 'token' }), Date.now());
