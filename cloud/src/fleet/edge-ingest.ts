@@ -56,6 +56,32 @@ function refuse(f: FleetContext, tenantId: string, robotId: string, kind: string
   throw error;
 }
 
+/**
+ * Raises an alarm for each newly stored command signed under another profile or MAC key than the robot was
+ * registered with (`robot add --profile-digest --command-kid`): its edge runs a profile nobody registered —
+ * other torque limits, other keep-out zones — or signs with another key, which the registry exists to catch.
+ * The records are stored all the same: they are what the robot did, and refusing them would stop its
+ * shipper and lose that evidence. Verdicts from edges that do not say (older ones) are not judged.
+ */
+function alarmUnregisteredCommands(f: FleetContext, robot: RobotRecord, stored: EdgeAuditRecord[]): void {
+  for (const kind of ['profile', 'command-key'] as const) {
+    const field = kind === 'profile' ? 'cfgDigest' : 'commandKid';
+    const registered = kind === 'profile' ? robot.profileDigest : robot.commandKid;
+    const off = stored.filter((r) => r.verdict[field] !== undefined && r.verdict[field] !== registered);
+    if (off.length === 0) continue;
+    const first = off[0] as EdgeAuditRecord;
+    raiseAlarm(
+      f,
+      robot.tenantId,
+      robot.robotId,
+      `unregistered-${kind}`,
+      `robot ${robot.robotId}: ${off.length} stored command(s) from record ${first.index} were signed under ` +
+        `${field} ${first.verdict[field]}, not the registered ${registered} (stored; re-register the robot if ` +
+        'the change was intended)',
+    );
+  }
+}
+
 /** Records must be ascending and contiguous, and every verdict must be this robot's. */
 function checkBatchShape(
   f: FleetContext,
@@ -98,7 +124,7 @@ export async function ingestEdgeRecords(
   robotId: string,
   records: EdgeAuditRecord[],
 ): Promise<EdgeChainAck> {
-  await robotOfCaller(f, caller, robotId);
+  const robot = await robotOfCaller(f, caller, robotId);
   const tenantId = caller.tenantId;
   checkBatchShape(f, tenantId, robotId, records);
   const nowMs = f.nowMs();
@@ -162,6 +188,7 @@ export async function ingestEdgeRecords(
       new ApiError('EDGE_CHAIN_BROKEN', `robot ${robotId}: ${refusal.detail}`, details),
     );
   }
+  alarmUnregisteredCommands(f, robot, records.slice(records.length - result.audits.length));
   result.audits.forEach((audit, i) => {
     const record = records[records.length - result.audits.length + i] as EdgeAuditRecord;
     const v = record.verdict;

@@ -13,6 +13,7 @@ import {
   type MotorCommand,
   type VerdictEvent,
 } from '@pentagate/protocol';
+import { commandFields } from '../trap/verdicts.js';
 
 /** Violation texts are capped by the VerdictEvent schema. */
 const MAX_VIOLATION_CHARS = 1000;
@@ -48,7 +49,6 @@ export function nodeStopVerdict(stop: MotorCommand, code: EdgeStopCode, detail: 
     violations: [violation(`EDGE.${code}`, detail)],
     gates: [],
     evidenceDigest: stop.evidenceDigest,
-    commandSeq: stop.seq,
-    commandEpoch: stop.epoch,
+    ...commandFields(stop),
   };
 }

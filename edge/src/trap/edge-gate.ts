@@ -59,7 +59,7 @@ import {
   startedMotion,
 } from './motion-monitor.js';
 import { type SignedIntent, SignedIntents } from './signed-intents.js';
-import { verdict, veto } from './verdicts.js';
+import { commandFields, verdict, veto } from './verdicts.js';
 
 export type { ActiveMotion } from './motion-monitor.js';
 
@@ -262,8 +262,7 @@ export class EdgeGate {
         verdict: verdict({
           ...base,
           outcome: 'signed',
-          commandSeq: seq,
-          commandEpoch: epoch,
+          ...commandFields(command),
           ...(speedScale < 1 ? { speedScale } : {}),
         }),
       };
@@ -451,8 +450,7 @@ export class EdgeGate {
         outcome: 'stopped',
         atMs: nowMs,
         ...why,
-        commandSeq: stop.seq,
-        commandEpoch: stop.epoch,
+        ...commandFields(stop),
       }),
     };
   }

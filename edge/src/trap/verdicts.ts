@@ -1,5 +1,5 @@
 /** Builders for verdict events, so every outcome has the same shape. */
-import type { GateResult, VerdictEvent, VerdictOutcome } from '@pentagate/protocol';
+import type { GateResult, MotorCommand, VerdictEvent, VerdictOutcome } from '@pentagate/protocol';
 import type { TrapResult } from './trap-result.js';
 
 export interface VerdictFields {
@@ -12,6 +12,8 @@ export interface VerdictFields {
   evidenceDigest?: string;
   commandSeq?: number;
   commandEpoch?: number;
+  commandKid?: string;
+  cfgDigest?: string;
   speedScale?: number;
   detail?: string;
 }
@@ -57,9 +59,27 @@ export function verdict(f: VerdictFields): VerdictEvent {
   if (f.evidenceDigest !== undefined) event.evidenceDigest = f.evidenceDigest;
   if (f.commandSeq !== undefined) event.commandSeq = f.commandSeq;
   if (f.commandEpoch !== undefined) event.commandEpoch = f.commandEpoch;
+  if (f.commandKid !== undefined) event.commandKid = f.commandKid;
+  if (f.cfgDigest !== undefined) event.cfgDigest = f.cfgDigest;
   if (f.speedScale !== undefined) event.speedScale = f.speedScale;
   if (f.detail !== undefined) event.detail = f.detail.slice(0, 2048);
   return event;
+}
+
+/**
+ * What a verdict says of the command it records (signed and stopped outcomes): its seq and epoch, for the
+ * command history, and its MAC key id and profile digest, which the fleet compares with the robot's
+ * registration.
+ */
+export function commandFields(
+  command: Pick<MotorCommand, 'seq' | 'epoch' | 'kid' | 'cfgDigest'>,
+): Pick<VerdictFields, 'commandSeq' | 'commandEpoch' | 'commandKid' | 'cfgDigest'> {
+  return {
+    commandSeq: command.seq,
+    commandEpoch: command.epoch,
+    commandKid: command.kid,
+    cfgDigest: command.cfgDigest,
+  };
 }
 
 /** A veto (or any outcome without a command) as trapAndSign returns it. */

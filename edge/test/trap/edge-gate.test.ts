@@ -30,6 +30,11 @@ t.test('signs a safe arm move; the controller accepts it; cfg and evidence diges
   t.equal(r.command.cfgDigest, gate.cfgDigest);
   t.equal(r.command.validUntil, T0 + profile.command.validForMs);
   t.equal(r.verdict.evidenceDigest, r.command.evidenceDigest);
+  t.match(
+    r.verdict,
+    { commandSeq: r.command.seq, commandKid: r.command.kid, cfgDigest: r.command.cfgDigest },
+    "the verdict names the command's key and profile, which the fleet checks against the registration",
+  );
   t.equal(r.verdict.gates.length, 5);
   const acc = acceptMotorCommand({ robotId: profile.robotId, epoch: 0, lastSeq: 0 }, r.command, {
     keys,

@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import {
   IdentifierSchema,
   JsonObjectSchema,
+  KeyIdSchema,
   RobotIdSchema,
   Sha256HexSchema,
   UnixMsSchema,
@@ -56,6 +57,12 @@ export const VerdictEventSchema = Type.Object(
     commandSeq: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     /** The epoch of that command, so an auditor can check seq and epoch continuity of a robot's history. */
     commandEpoch: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    /**
+     * That command's MAC key id and profile digest (its `kid` and `cfgDigest`): the fleet compares them with
+     * what the robot was registered with, so a robot running another profile or key is seen.
+     */
+    commandKid: Type.Optional(KeyIdSchema),
+    cfgDigest: Type.Optional(Sha256HexSchema),
     /** RISK's speed cap when the command was signed slower than planned. */
     speedScale: Type.Optional(SpeedScaleSchema),
     detail: Type.Optional(Type.String({ maxLength: 2048 })),
