@@ -99,4 +99,25 @@ t.test('an operator-signed consent travels cloud → edge over the edge-opened l
   t.equal(grants.length, 1, 'one grant was relayed');
   t.equal(grants[0]?.actor, 'operator-sim', 'by the operator whose key signed it');
   t.equal(grants[0]?.subjectDigest, requests[0]?.subjectDigest, 'for the first lift');
+
+  // The real edge signs under the profile and command key the robot was registered with: its shipped
+  // commands name them, and the cloud raises no unregistered-profile / unregistered-command-key alarm.
+  type Shipped = {
+    data?: { record?: { verdict?: { outcome: string; cfgDigest?: string; commandKid?: string } } };
+  };
+  const signedShipped = async () =>
+    ((await auditEventsOfType(cloud, 'edge.verdict')) as Shipped[])
+      .map((e) => e.data?.record?.verdict)
+      .filter((v) => v?.outcome === 'signed');
+  const deadline = Date.now() + 30_000;
+  while ((await signedShipped()).length === 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 500));
+  const shipped = await signedShipped();
+  t.ok(shipped.length > 0, 'signed commands were shipped');
+  t.ok(
+    shipped.every((v) => v?.cfgDigest !== undefined && v.commandKid === credentials.hmacKey.kid),
+    'each names its profile digest and the registered command key',
+  );
+  const metrics = await (await fetch(`${cloud.url}/metrics`)).text();
+  t.notMatch(metrics, /pentagate_fleet_chain_alarms_total\{kind="unregistered-/, 'no unregistered alarm');
 });
