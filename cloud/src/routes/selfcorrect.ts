@@ -105,6 +105,7 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
         };
       }
       reply.code(403);
+      const brief = verdict.tiers.tier1.jurisdiction.defenceBrief;
       return {
         type: 'SERVICE_GOVERNANCE_VETO',
         summary: verdict.reason,
@@ -113,6 +114,7 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
         violation_details: verdict.violations,
         decision_id: verdict.decisionId,
         ...(verdict.approvalId ? { approval_id: verdict.approvalId } : {}),
+        ...(brief ? { defence_brief: brief } : {}),
       };
     },
   );

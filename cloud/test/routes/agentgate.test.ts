@@ -480,6 +480,17 @@ t.test('selfcorrect (specification §2.5, §4 rules 4–6)', async (t) => {
     },
   );
 
+  t.test('a jurisdiction veto carries its defence brief (specification §1.11)', async (t) => {
+    const veto = await selfcorrect(selfCorrectBody('marketing-payer', 10, { department: 'marketing' }));
+    t.equal(veto.statusCode, 403);
+    t.ok(codesOf(t, veto.json()).some((c: string) => c.startsWith('INVARIANT.JURISDICTION')));
+    const brief = veto.json().defence_brief;
+    t.type(brief?.summary, 'string', 'the brief says what was refused and why');
+    t.ok(brief?.citations.length > 0, 'and cites the rules');
+    const budget = await selfcorrect(selfCorrectBody('payout-bot-2', 1500));
+    t.equal(budget.json().defence_brief, undefined, 'a veto of another kind has none');
+  });
+
   t.test('a low confidence is vetoed with the pending approval named', async (t) => {
     const res = await selfcorrect(selfCorrectBody('unsure-bot', 5, { confidence: 0.1 }));
     t.equal(res.statusCode, 403);

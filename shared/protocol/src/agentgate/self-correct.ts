@@ -17,6 +17,7 @@ import {
   TriggerPromptSchema,
 } from './tool-call.js';
 import { ViolationTextSchema } from './verdict.js';
+import { JurisdictionTierSchema } from './verdict-tiers.js';
 
 export const SelfCorrectActionSchema = Type.Object(
   {
@@ -70,6 +71,12 @@ export const SelfCorrectVetoSchema = Type.Object(
     decision_id: IdentifierSchema,
     /** Extra: set when the action waits in the approvals queue. */
     approval_id: Type.Optional(IdentifierSchema),
+    /**
+     * Extra: the compliance-oriented defence brief of a jurisdiction veto (specification §1.11) — which rule,
+     * which legal or internal authority it implements, what the call did — as propose carries it in
+     * `tiers.tier1.jurisdiction.defenceBrief`.
+     */
+    defence_brief: Type.Optional(JurisdictionTierSchema.properties.defenceBrief),
   },
   { additionalProperties: false },
 );
