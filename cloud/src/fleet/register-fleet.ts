@@ -23,7 +23,7 @@ export async function registerFleet(
     consentWakeups: new ConsentWakeups(),
     alarms: new Counter({
       name: 'pentagate_fleet_chain_alarms_total',
-      help: "Edge uploads refused: a gap, fork or rewritten record, a record of another robot, another robot's key, a broken command history or a record stamped ahead of the server's clock",
+      help: "Edge upload alarms: refused uploads (a gap, fork or rewritten record, a record of another robot, another robot's key, a broken command history) and stored commands signed under another profile or command key than the robot was registered with",
       labelNames: ['kind'] as const,
       registers: [cloud.metrics.registry],
     }),
