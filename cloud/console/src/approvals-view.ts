@@ -22,6 +22,20 @@ export interface KernelItem {
   holdUntil?: string;
   violations: { code: string; message?: string; severity?: string }[];
   remediation?: string;
+  proposedBy?: { keyId: string; boundAgent: string | null };
+}
+
+/**
+ * Who proposed it: the API key, and whether that key is bound to the agent named. An unbound key may name any
+ * agent of the tenant (and spend from its budget), so its agent name is a claim, and the card says so.
+ */
+function proposer(item: KernelItem): string {
+  const by = item.proposedBy;
+  if (!by) return 'not recorded (an older proposal)';
+  if (by.boundAgent === null)
+    return `key ${by.keyId}, not bound to an agent: the agent name above is its claim`;
+  // a bound key acts only as its agent (agent-binding.ts), so the agent above is the one it is bound to
+  return `key ${by.keyId}, bound to agent ${by.boundAgent}`;
 }
 
 interface Queue {
@@ -62,6 +76,8 @@ function kernelCard(item: KernelItem): HTMLElement {
       h('dd', {}, h('code', {}, item.id)),
       h('dt', {}, 'Agent'),
       h('dd', {}, item.agentId),
+      h('dt', {}, 'Proposed by'),
+      h('dd', { class: item.proposedBy?.boundAgent ? '' : 'bad' }, proposer(item)),
       h('dt', {}, 'Action digest'),
       h('dd', { class: 'digest' }, item.actionDigest),
       h('dt', {}, 'Violations'),

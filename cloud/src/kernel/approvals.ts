@@ -34,6 +34,11 @@ export interface ApprovalItem {
   holdUntil?: string;
   violations: DecisionBody['violations'];
   remediation?: string;
+  /**
+   * The API key that made the proposal, and the agent it is bound to (null: unbound, so the agent named is
+   * the caller's own claim). Absent for proposals stored before the key was recorded.
+   */
+  proposedBy?: { keyId: string; boundAgent: string | null };
 }
 
 export interface ApprovalOutcome {
@@ -71,6 +76,9 @@ export async function listApprovals(
   const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], limit + 1);
   const items: ApprovalItem[] = [];
   let listedBytes = 0;
+  // one read for the list: an operator judges an agent name by whether a key bound to it made the proposal
+  const keys = open.some((p) => p.proposedBy !== null) ? await k.cloud.store.listApiKeys(tenantId) : [];
+  const boundAgentOf = new Map(keys.map((key) => [key.id, key.agentName]));
   for (const p of open.slice(0, limit)) {
     if (nowMs > p.expiresAtMs) {
       await expireProposal(k, p, nowMs);
@@ -93,6 +101,9 @@ export async function listApprovals(
       ...(b.holdUntil ? { holdUntil: b.holdUntil } : {}),
       violations: b.violations,
       ...(b.remediation ? { remediation: b.remediation } : {}),
+      ...(p.proposedBy !== null
+        ? { proposedBy: { keyId: p.proposedBy, boundAgent: boundAgentOf.get(p.proposedBy) ?? null } }
+        : {}),
     });
   }
   return { items, more: open.length > limit };

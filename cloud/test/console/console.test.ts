@@ -87,6 +87,12 @@ async function run(t: Test): Promise<void> {
     const card = page.locator(`section.kernel-item[data-id="${human.proposalId}"]`);
     t.match(await card.textContent(), digestOf(needsHuman), 'the card shows the action digest');
     t.match(await card.textContent(), /expires in \d+:\d\d/, 'and a countdown to expiry');
+    t.match(
+      await card.textContent(),
+      /Proposed bykey key_\w+, not bound to an agent: the agent name above is its claim/,
+      'and which key proposed it, flagged when the key is not bound to the agent it names',
+    );
+    t.match(await card.locator('details').getAttribute('open'), '', 'the action as proposed is shown open');
     const heldCard = page.locator(`section.kernel-item[data-id="${held.proposalId}"]`);
     t.match(
       await heldCard.textContent(),

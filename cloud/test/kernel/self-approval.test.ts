@@ -5,6 +5,7 @@
  * key can. Withdrawing its own proposal (deny) stays open to the proposer.
  */
 import t from 'tap';
+import { issueApiKey } from '../../src/tenants/tenant-admin.js';
 import { digestOf, get, kernelCloud, ledgerWrite, post } from './kernel-helpers.js';
 
 const AUTHORIZE = '/api/v1/kernel/authorize';
@@ -59,4 +60,29 @@ t.test('the proposing key may withdraw (deny) its own proposal', async (t) => {
   });
   t.equal(res.statusCode, 200);
   t.equal(res.json().state, 'denied');
+});
+
+t.test('the approvals list names the proposing key and the agent it is bound to', async (t) => {
+  const c = await kernelCloud(t);
+  const unbound = (await post(c, c.a.keys.agent, AUTHORIZE, needsHuman(23))).json();
+  const bound = (await issueApiKey(c.store, c.a.id, 'agent', Date.now(), { agent: 'billing-bot' })).key;
+  const byBound = (await post(c, bound, AUTHORIZE, needsHuman(24))).json();
+  t.equal(byBound.status, 'REQUIRE_HUMAN', byBound.error?.message);
+  const items = (await get(c, c.a.keys.operator, '/api/v1/approvals')).json().items as {
+    id: string;
+    proposedBy?: { keyId: string; boundAgent: string | null };
+  }[];
+  const keys = await c.store.listApiKeys(c.a.id);
+  const idOf = (scope: string, agentName: string | null) =>
+    keys.find((k) => k.scope === scope && k.agentName === agentName)?.id;
+  t.same(
+    items.find((i) => i.id === unbound.proposalId)?.proposedBy,
+    { keyId: idOf('agent', null), boundAgent: null },
+    'an unbound key: the agent it names is its own claim',
+  );
+  t.same(
+    items.find((i) => i.id === byBound.proposalId)?.proposedBy,
+    { keyId: idOf('agent', 'billing-bot'), boundAgent: 'billing-bot' },
+    'a bound key, with its agent',
+  );
 });

@@ -38,6 +38,13 @@ export const ApprovalItemSchema = Type.Object(
     holdUntil: Type.Optional(IsoTimestampSchema),
     violations: Type.Array(ViolationSchema),
     remediation: Type.Optional(Type.String()),
+    /** The API key that proposed it and the agent that key is bound to (null: unbound; the agent is a claim). */
+    proposedBy: Type.Optional(
+      Type.Object(
+        { keyId: IdentifierSchema, boundAgent: Type.Union([Type.String(), Type.Null()]) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
