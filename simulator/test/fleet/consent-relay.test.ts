@@ -48,7 +48,10 @@ t.test('an operator-signed consent travels cloud → edge over the edge-opened l
     loadScenario(join(SCENARIO_DIR, 'consent-late.yaml')),
     300 + CONSENT_WAIT_MS + 600,
   );
-  const profile = withTimingFloor(granted.profile, DEFAULT_TIMING_FLOOR_MS);
+  // Twice the usual floor: this test is about the consent path, and with three processes, a long poll and
+  // the rest of the suite on two cores, telemetry reached the edge 454 ms old once (the edge then, rightly,
+  // stopped the lift for stale data). Stale-data refusal itself is tested by the HIL scenarios.
+  const profile = withTimingFloor(granted.profile, 2 * DEFAULT_TIMING_FLOOR_MS);
   const printed: string[] = [];
   const io: CliIo = { out: (s) => printed.push(s), err: (s) => printed.push(s) };
   const { credentials, cloud, cell } = await cloudLinkedCell(t, profile, 'consent-relay', io);
