@@ -64,9 +64,10 @@ function refuse(f: FleetContext, tenantId: string, robotId: string, kind: string
  * shipper and lose that evidence. Verdicts from edges that do not say (older ones) are not judged.
  */
 function alarmUnregisteredCommands(f: FleetContext, robot: RobotRecord, stored: EdgeAuditRecord[]): void {
-  for (const kind of ['profile', 'command-key'] as const) {
-    const field = kind === 'profile' ? 'cfgDigest' : 'commandKid';
-    const registered = kind === 'profile' ? robot.profileDigest : robot.commandKid;
+  for (const { kind, field, registered } of [
+    { kind: 'profile', field: 'cfgDigest', registered: robot.profileDigest },
+    { kind: 'command-key', field: 'commandKid', registered: robot.commandKid },
+  ] as const) {
     const off = stored.filter((r) => r.verdict[field] !== undefined && r.verdict[field] !== registered);
     if (off.length === 0) continue;
     const first = off[0] as EdgeAuditRecord;

@@ -91,19 +91,7 @@ export async function enrollOperatorKey(
     createdAtMs: nowMs,
     retiredAtMs: null,
   };
-  const audit = await fleet.putOperatorKey(
-    key,
-    AuditLog.builder(
-      {
-        type: 'operator.key',
-        tenantId: key.tenantId,
-        actor: enrolment.actor,
-        data: { action: 'enroll', operatorId: key.operatorId, kid: key.kid, publicKey: key.publicKey },
-      },
-      nowMs,
-    ),
-  );
-  return { key, auditIndex: audit.index };
+  return storeOperatorKey(fleet, key, 'enroll', enrolment.actor, nowMs);
 }
 
 /**
@@ -122,14 +110,26 @@ export async function retireOperatorKey(
   );
   if (!current) return undefined;
   const key: OperatorKeyRecord = { ...current, retiredAtMs: nowMs };
+  return storeOperatorKey(fleet, key, 'retire', retirement.actor, nowMs);
+}
+
+/** Stores `key` with its `operator.key` audit entry (one transaction): every enrolment and retirement is
+ * recorded in the same shape, so an auditor reads a key's whole history from one entry type. */
+async function storeOperatorKey(
+  fleet: FleetStore,
+  key: OperatorKeyRecord,
+  action: 'enroll' | 'retire',
+  actor: string,
+  nowMs: number,
+): Promise<EnrolledOperatorKey> {
   const audit = await fleet.putOperatorKey(
     key,
     AuditLog.builder(
       {
         type: 'operator.key',
         tenantId: key.tenantId,
-        actor: retirement.actor,
-        data: { action: 'retire', operatorId: key.operatorId, kid: key.kid, publicKey: key.publicKey },
+        actor,
+        data: { action, operatorId: key.operatorId, kid: key.kid, publicKey: key.publicKey },
       },
       nowMs,
     ),

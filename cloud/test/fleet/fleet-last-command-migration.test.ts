@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import t, { type Test } from 'tap';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import type { EdgeRecordWrite, RobotRecord } from '../../src/store/fleet-store.js';
@@ -18,8 +17,8 @@ import { PostgresStore } from '../../src/store/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { newApiKey } from '../../src/tenants/api-key.js';
-import { digestOf, edgeChain } from '../helpers/edge-records.js';
-import { POSTGRES_URL, requirePostgres, uniqueSchema } from '../helpers/postgres.js';
+import { digestOf, edgeChain, signedVerdict, vetoedVerdict } from '../helpers/edge-records.js';
+import { clientOnNewSchema, POSTGRES_URL, requirePostgres } from '../helpers/postgres.js';
 
 const T0 = 1_700_000_000_000;
 const BACK_TO_2 = [
@@ -44,27 +43,9 @@ function robot(robotId: string, edgeKeyId: string): RobotRecord {
 /** arm-1: seq 1..4 in epoch 1 then a veto; arm-2: vetoes only. */
 const chains = {
   'arm-1': edgeChain('arm-1', 6, T0, (robotId, index, atMs) =>
-    index < 4
-      ? {
-          v: 1,
-          robotId,
-          outcome: 'signed',
-          atMs,
-          violations: [],
-          gates: [],
-          commandSeq: index + 1,
-          commandEpoch: 1,
-        }
-      : { v: 1, robotId, outcome: 'vetoed', atMs, violations: [], gates: [] },
+    index < 4 ? signedVerdict(robotId, index, atMs) : vetoedVerdict(robotId, atMs),
   ),
-  'arm-2': edgeChain('arm-2', 3, T0, (robotId, _index, atMs) => ({
-    v: 1,
-    robotId,
-    outcome: 'vetoed',
-    atMs,
-    violations: [],
-    gates: [],
-  })),
+  'arm-2': edgeChain('arm-2', 3, T0, (robotId, _index, atMs) => vetoedVerdict(robotId, atMs)),
 };
 
 function writes(robotId: keyof typeof chains, from: number, to: number): EdgeRecordWrite[] {
@@ -143,17 +124,10 @@ t.test('SQLite: chains stored before fleet migration 3 get their last command', 
 
 t.test('PostgreSQL: chains stored before fleet migration 3 get their last command', async (t) => {
   if (!(await requirePostgres(t))) return;
-  const schema = uniqueSchema();
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  t.teardown(async () => {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
+  const { client, schema } = await clientOnNewSchema(t);
   const made = await PostgresStore.open({ url: POSTGRES_URL, schema });
   await before(made);
   await made.close();
-  await client.query(`SET search_path TO ${schema}`);
   for (const sql of BACK_TO_2) await client.query(sql);
   const store = await PostgresStore.open({ url: POSTGRES_URL, schema });
   t.teardown(() => store.close());

@@ -9,7 +9,7 @@ import t from 'tap';
 import { addRobot } from '../../src/fleet/robot-registry.js';
 import { openFleetStore } from '../../src/store/open-fleet-store.js';
 import { bearer, testCloud } from '../helpers/cloud-app.js';
-import { edgeChain } from '../helpers/edge-records.js';
+import { edgeChain, signedVerdict, vetoedVerdict } from '../helpers/edge-records.js';
 
 const KID = 'a1b2c3d4e5f60718';
 const PROFILE = 'c'.repeat(64);
@@ -23,26 +23,15 @@ t.test('commands under an unregistered profile or key are stored and alarmed', a
     commandKid: KID,
     profileDigest: PROFILE,
   });
-  const signedUnder =
-    (cfgDigest: string, commandKid: string) => (robotId: string, index: number, atMs: number) => ({
-      v: 1 as const,
-      robotId,
-      intentId: `intent-${index}`,
-      outcome: 'signed' as const,
-      atMs,
-      violations: [],
-      gates: [],
-      commandSeq: index + 1,
-      commandEpoch: 1,
-      commandKid,
-      cfgDigest,
-    });
   // records 0..1 as registered, 2 under another profile, 3 with another key, 4 a veto (no command)
-  const chain: EdgeAuditRecord[] = edgeChain('ur5e-01', 5, 1_700_000_000_000, (robotId, index, atMs) => {
-    if (index === 4) return { v: 1, robotId, outcome: 'vetoed', atMs, violations: [], gates: [] };
-    const profile = index === 2 ? 'd'.repeat(64) : PROFILE;
-    return signedUnder(profile, index === 3 ? 'ffffffffffffffff' : KID)(robotId, index, atMs);
-  });
+  const chain: EdgeAuditRecord[] = edgeChain('ur5e-01', 5, 1_700_000_000_000, (robotId, index, atMs) =>
+    index === 4
+      ? vetoedVerdict(robotId, atMs)
+      : signedVerdict(robotId, index, atMs, {
+          cfgDigest: index === 2 ? 'd'.repeat(64) : PROFILE,
+          commandKid: index === 3 ? 'ffffffffffffffff' : KID,
+        }),
+  );
   const post = (records: EdgeAuditRecord[]) =>
     cloud.app.inject({
       method: 'POST',

@@ -13,8 +13,13 @@ export function digestOf(record: EdgeAuditRecord): string {
 
 type Verdict = EdgeAuditRecord['verdict'];
 
-/** A signed verdict: seq index + 1 in epoch 1. */
-const signedVerdict = (robotId: string, index: number, atMs: number): Verdict => ({
+/** A signed verdict: seq index + 1 in epoch 1, with `extra` fields (the command's key id, the profile digest). */
+export const signedVerdict = (
+  robotId: string,
+  index: number,
+  atMs: number,
+  extra: Partial<Verdict> = {},
+): Verdict => ({
   v: 1,
   robotId,
   intentId: `intent-${index}`,
@@ -24,6 +29,17 @@ const signedVerdict = (robotId: string, index: number, atMs: number): Verdict =>
   gates: [],
   commandSeq: index + 1,
   commandEpoch: 1,
+  ...extra,
+});
+
+/** A veto: no command. */
+export const vetoedVerdict = (robotId: string, atMs: number): Verdict => ({
+  v: 1,
+  robotId,
+  outcome: 'vetoed',
+  atMs,
+  violations: [],
+  gates: [],
 });
 
 /** `count` chained records of `robotId` from index 0, each with `verdictOf`'s verdict (signed by default). */
@@ -31,7 +47,8 @@ export function edgeChain(
   robotId: string,
   count: number,
   startMs = 1_700_000_000_000,
-  verdictOf: (robotId: string, index: number, atMs: number) => Verdict = signedVerdict,
+  verdictOf: (robotId: string, index: number, atMs: number) => Verdict = (robotId, index, atMs) =>
+    signedVerdict(robotId, index, atMs),
 ): EdgeAuditRecord[] {
   const out: EdgeAuditRecord[] = [];
   let prev = GENESIS;
