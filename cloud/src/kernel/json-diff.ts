@@ -19,8 +19,8 @@ export function jsonDiff(
     const keys = [...new Set([...Object.keys(original), ...Object.keys(replayed)])].sort();
     for (const key of keys) {
       const here = `${path}/${pointerToken(key)}`;
-      if (!(key in replayed)) out.push({ path: here, original: original[key] });
-      else if (!(key in original)) out.push({ path: here, replayed: replayed[key] });
+      if (!Object.hasOwn(replayed, key)) out.push({ path: here, original: original[key] });
+      else if (!Object.hasOwn(original, key)) out.push({ path: here, replayed: replayed[key] });
       else jsonDiff(original[key], replayed[key], here, out);
     }
     return out;

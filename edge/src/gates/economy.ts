@@ -36,7 +36,9 @@ export function economyGate(ctx: GateContext): GateResult {
   if (!battery || violations.length > 0) return result(V, violations, {});
   const energy = motionEnergy(ctx.cp.profile, ctx.plan, startRad, ctx.speedScale);
   const moveClass = ctx.plan.intent.moveClass ?? 'default';
-  const allocationWh = b.allocationsWh[moveClass];
+  // Own members only: the planner names the class, and `constructor` or `toString` read through the object's
+  // prototype gave a function, which compared as no excess, so the move passed with no allocation at all.
+  const allocationWh = Object.hasOwn(b.allocationsWh, moveClass) ? b.allocationsWh[moveClass] : undefined;
   const availableWh = battery.frame.stateOfCharge * b.capacityWh;
   const voltageV = battery.frame.voltageV;
   const peakCurrentA =

@@ -246,10 +246,15 @@ t.test('ECONOMY', async (t) => {
     gateOf(gate.trapAndSign(long, T0).verdict, 'ECONOMY').violations[0],
     /^ECONOMY\.OVER_ALLOCATION: move needs 1\.\d+ Wh > pick allocation 1\.000 Wh/,
   );
-  t.match(
-    gateOf(gate.trapAndSign(armIntent({ moveClass: 'juggling' }), T0).verdict, 'ECONOMY').violations[0],
-    /^ECONOMY\.NO_ALLOCATION/,
-  );
+  for (const moveClass of ['juggling', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const verdict = gate.trapAndSign(armIntent({ moveClass }), T0).verdict;
+    t.match(
+      gateOf(verdict, 'ECONOMY').violations[0],
+      /^ECONOMY\.NO_ALLOCATION/,
+      `${moveClass}: no allocation (a prototype member is not one)`,
+    );
+    t.equal(verdict.outcome, 'vetoed', `${moveClass}: vetoed`);
+  }
   t.match(
     gateOf(gate.trapAndSign(armIntent(), T0 + 2001).verdict, 'ECONOMY').violations.join(),
     /ECONOMY\.STALE_DATA: battery\/battery/,
