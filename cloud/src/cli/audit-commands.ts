@@ -1,6 +1,7 @@
 /** `pentagate cloud audit export --out DIR`: the offline audit kit that `pentagate verify kit DIR` checks. */
 import { type Command, InvalidInputError, requireOption } from '@pentagate/protocol';
 import { exportAuditKit } from '../audit/kit-export.js';
+import { assertSigningKeysActive } from '../keys/retire-signing-key.js';
 import { serverKeysFromSeed } from '../keys/server-keys.js';
 import {
   JSON_OPTION,
@@ -24,8 +25,8 @@ export const auditExportCommand: Command = {
     'JCS, index order) and trust.json (the log keys) into DIR, which must be new or empty. Use the same\n' +
     '--signing-key and --log-origin as `serve`. Check it with `pentagate verify kit DIR`.\n' +
     'Nothing is created when it cannot export: no database, signing key or state directory.\n' +
-    'Exit codes: 0 written, 2 bad usage, a non-empty DIR, a store no `serve` has used, a missing key or one\n' +
-    'this log never used, or an unusable store.',
+    'Exit codes: 0 written, 2 bad usage, a non-empty DIR, a store no `serve` has used, a missing key, one\n' +
+    'this log never used or one retired (`cloud keys retire`), or an unusable store.',
   options: {
     out: { type: 'string', valueName: 'DIR', description: 'the kit directory (created; must be empty)' },
     ...STATE_OPTIONS,
@@ -54,6 +55,7 @@ export const auditExportCommand: Command = {
             `for origin ${JSON.stringify(keys.origin)}, which this log has never used`,
         );
       }
+      assertSigningKeysActive(known, [keys.checkpoint.keyid], 'export the audit kit');
       return exportAuditKit(store, outDir, { origin: keys.origin, noteSigner: keys.note });
     });
     io.out(

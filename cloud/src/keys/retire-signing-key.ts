@@ -52,16 +52,20 @@ export async function retireSigningKey(
   return { retired: keys.map((k) => ({ ...k, notAfterMs })), auditIndex: record.index };
 }
 
-/** Refuses keys that are retired: the server would sign what every verifier refuses. */
+/**
+ * Refuses keys that are retired: the server would sign what every verifier refuses, and an audit kit's
+ * checkpoint signed after its key's retirement is refused by `verify kit`. `use`: what the key was wanted for.
+ */
 export function assertSigningKeysActive(
   recorded: readonly SigningKeyRecord[],
   ownKids: readonly string[],
+  use = 'start the server',
 ): void {
   for (const k of recorded) {
     if (!ownKids.includes(k.kid) || k.notAfterMs === null) continue;
     throw new InvalidInputError(
       `signing key ${k.kid} (${k.role}) was retired at ${iso(k.notAfterMs)} (\`pentagate cloud keys retire\`): ` +
-        'start the server with the key that replaced it (--signing-key FILE)',
+        `${use} with the key that replaced it (--signing-key FILE)`,
     );
   }
 }

@@ -5,10 +5,10 @@
  * start with a retired key; a retirement is final, audited, and refused for unknown kids or for a time
  * before the key's start. SQLite here; the store method is in the conformance suite for both stores.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEd25519, TrustStore } from '@pentagate/crypto';
+import { generateEd25519, TrustStore, writeEd25519KeyFile } from '@pentagate/crypto';
 import { verifyGovernanceToken } from '@pentagate/verifier';
 import t from 'tap';
 import { buildApp, type CloudApp } from '../../src/app/build-app.js';
@@ -120,6 +120,23 @@ t.test('old keys are retired after a rotation: earlier signatures hold, later on
   t.match(badTime.err, /--at: expected an RFC 3339 timestamp/);
 
   await t.rejects(start(oldSeed), /was retired at .*start the server with the key that replaced it/);
+  // an export with the old key would sign a checkpoint after its key's retirement, which `verify kit` refuses
+  const oldKeyFile = join(dir, 'old.pem');
+  await writeEd25519KeyFile(oldKeyFile, oldSeed);
+  const oldExport = await cli(
+    'cloud',
+    'audit',
+    'export',
+    '--db',
+    db,
+    '--signing-key',
+    oldKeyFile,
+    '--out',
+    join(dir, 'kit-old'),
+  );
+  t.equal(oldExport.code, 2, 'no kit is exported with a retired key');
+  t.match(oldExport.err, /was retired at .*export the audit kit with the key that replaced it/);
+  t.notOk(existsSync(join(dir, 'kit-old', 'checkpoint.note')), 'nothing was written');
 
   const server = await start(newSeed);
   t.teardown(() => server.close());
