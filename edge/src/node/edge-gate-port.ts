@@ -6,7 +6,13 @@ import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 import type { TelemetryOutcome, TrapResult } from '../trap/trap-result.js';
 
 export interface EdgeGatePort {
-  ingestTelemetry(frame: unknown, arrivalMs?: number): TelemetryOutcome;
+  /** `topicSource`: the source whose topic carried the frame (an unusable frame withdraws its data). */
+  ingestTelemetry(frame: unknown, arrivalMs?: number, topicSource?: string): TelemetryOutcome;
+  /** A message on `topicSource`'s telemetry topic that is not JSON: withdraws its data; a STOP if a motion ran. */
+  unreadableTelemetry(
+    topicSource: string,
+    arrivalMs?: number,
+  ): { stop: MotorCommand; verdict: VerdictEvent } | undefined;
   trapAndSign(intent: unknown, nowMs?: number): TrapResult;
   submitConsent(envelope: unknown, nowMs?: number): TrapResult;
   expireConsents(nowMs?: number): TrapResult[];

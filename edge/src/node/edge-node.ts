@@ -177,6 +177,8 @@ export class EdgeNode {
       message = readJson(payload, { what: `${kind} on ${topic}`, maxBytes: MAX_INBOUND_BYTES });
     } catch (err) {
       this.#reject(kind, 'MALFORMED', (err as Error).message, nowMs, topic);
+      if (kind === 'telemetry')
+        this.#stopped(this.#gate.unreadableTelemetry(where.source as string, nowMs), topic);
       return;
     }
     try {
@@ -203,9 +205,10 @@ export class EdgeNode {
         nowMs,
         topic,
       );
+      this.#stopped(this.#gate.unreadableTelemetry(topicSource, nowMs), topic);
       return;
     }
-    const outcome = this.#gate.ingestTelemetry(frame, nowMs);
+    const outcome = this.#gate.ingestTelemetry(frame, nowMs, topicSource);
     if (outcome.newlyIgnoredJoints) {
       this.#log.warn(
         { topic, joints: outcome.newlyIgnoredJoints },
@@ -215,6 +218,13 @@ export class EdgeNode {
     if (outcome.stop) this.#publishStop(outcome.stop);
     if (!outcome.accepted) this.#metrics.recordRejectedInput('telemetry', outcome.reason ?? 'refused');
     if (outcome.verdict) this.#summarised(outcome.verdict, topic);
+  }
+
+  /** Publishes the STOP of a motion an unreadable frame stopped, with its verdict. */
+  #stopped(stopped: { stop: MotorCommand; verdict: VerdictEvent } | undefined, topic: string): void {
+    if (!stopped) return;
+    this.#publishStop(stopped.stop);
+    this.#summarised(stopped.verdict, topic);
   }
 
   #onIntent(intent: unknown, topic: string, nowMs: number): void {

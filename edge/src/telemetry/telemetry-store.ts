@@ -87,7 +87,10 @@ export type IngestResult =
       accepted: false;
       reason: TelemetryRejection;
       detail: string;
-      /** The source's latest frame was just withdrawn (a seq discontinuity): it now reads as stale. */
+      /**
+       * The source's latest frame was just withdrawn (a seq discontinuity, or an unusable frame on its topic):
+       * it now reads as stale or missing.
+       */
       withdrawn?: boolean;
     };
 
@@ -102,6 +105,12 @@ function hasNonFinite(value: unknown, depth = 0): boolean {
 function finiteArray(xs: readonly number[]): boolean {
   for (const x of xs) if (!Number.isFinite(x)) return false;
   return true;
+}
+
+/** Whose latest frame a refused frame withdraws, and whether the frame proved it came from that source. */
+interface WithdrawnBy {
+  source: string;
+  authentic: boolean;
 }
 
 export class TelemetryStore {
@@ -139,12 +148,37 @@ export class TelemetryStore {
     return fresh;
   }
 
-  #reject(reason: TelemetryRejection, detail: string): IngestResult {
+  #reject(reason: TelemetryRejection, detail: string, withdrawFrom?: WithdrawnBy): IngestResult {
     this.#rejected.set(reason, (this.#rejected.get(reason) ?? 0) + 1);
-    return { accepted: false, reason, detail };
+    const withdrawn =
+      withdrawFrom !== undefined && this.#withdraw(withdrawFrom.source, withdrawFrom.authentic);
+    return { accepted: false, reason, detail, ...(withdrawn ? { withdrawn } : {}) };
   }
 
-  #rangeProblem(f: TelemetryFrame): string | undefined {
+  /**
+   * A frame that arrived on `source`'s topic and cannot be used (unreadable JSON, a value out of range, the
+   * wrong kind): the source is live but says nothing the gates may read, so its latest frame is withdrawn at
+   * once and the source reads as missing (DESIGN: stale or missing proximity counts as a human present).
+   * Kept, the last "nobody there" went on deciding moves, and a running motion went on, until it aged out —
+   * more leniently than a reordered frame, which withdraws at once (source-sequence.ts).
+   *
+   * Not for an authenticated source unless the frame proved it came from its sensor (`authentic`: its MAC
+   * verified): anyone could send an unreadable frame on the topic, and it must not withdraw the real
+   * sensor's data. An unauthenticated source's frames are taken unsigned, so an unusable one is its word too.
+   * True when a frame was withdrawn.
+   */
+  #withdraw(sourceName: string, authentic: boolean): boolean {
+    const source = this.#sources.get(sourceName);
+    if (source === undefined || (source.authenticated === true && !authentic)) return false;
+    return this.#latest.delete(sourceName);
+  }
+
+  /** `#withdraw` for a message on `topicSource`'s topic that was not even JSON (edge-node.ts). */
+  withdrawUnreadable(topicSource: string): boolean {
+    return this.#withdraw(topicSource, false);
+  }
+
+  #rangeProblem(f: TelemetryFrame): { problem: string; otherPart?: true } | undefined {
     switch (f.kind) {
       case 'joint-state': {
         const n = f.names.length;
@@ -152,23 +186,25 @@ export class TelemetryStore {
         // gates that need them.
         const fits = (xs: readonly number[]) => xs.length === n || xs.length === 0;
         if (f.positionsRad.length !== n || !fits(f.velocitiesRadS) || !fits(f.effortsNm)) {
-          return `expected ${n} positions, and ${n} or no velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`;
+          return {
+            problem: `expected ${n} positions, and ${n} or no velocities and efforts (one per name), got ${f.positionsRad.length}, ${f.velocitiesRadS.length}, ${f.effortsNm.length}`,
+          };
         }
         // Joints the profile does not name (a gripper's finger_joint on the arm's /joint_states: sensor_msgs/
         // JointState carries every joint of the robot) are ignored, not refused; the gates take the profile's
         // joints by name and fail closed on one that is missing. A frame with none of them is another part's.
         if (!f.names.some((name) => this.#jointNames.has(name))) {
-          return `none of its joints (${f.names.join(', ')}) is in the profile`;
+          return { problem: `none of its joints (${f.names.join(', ')}) is in the profile`, otherPart: true };
         }
         if (!finiteArray(f.positionsRad) || !finiteArray(f.velocitiesRadS) || !finiteArray(f.effortsNm)) {
-          return 'expected finite numbers';
+          return { problem: 'expected finite numbers' };
         }
         return undefined;
       }
       case 'pose': {
         const q = f.orientation;
         const norm = Math.hypot(q.x, q.y, q.z, q.w);
-        if (!(Math.abs(norm - 1) <= 1e-3)) return `expected a unit quaternion, got norm ${norm}`;
+        if (!(Math.abs(norm - 1) <= 1e-3)) return { problem: `expected a unit quaternion, got norm ${norm}` };
         return undefined;
       }
       default:
@@ -176,19 +212,24 @@ export class TelemetryStore {
     }
   }
 
-  /** Validates and stores a frame; never throws. */
-  ingest(input: unknown, arrivalMs: number): IngestResult {
+  /**
+   * Validates and stores a frame; never throws. `topicSource`: the source whose topic carried it (MQTT
+   * `telemetry/<source>`), whose latest frame an unusable frame withdraws (`#withdraw`).
+   */
+  ingest(input: unknown, arrivalMs: number, topicSource?: string): IngestResult {
+    const onTopic = topicSource === undefined ? undefined : { source: topicSource, authentic: false };
     if (!isTelemetryFrame(input)) {
       const issues = schemaIssues(TelemetryFrameSchema, input);
       // Non-finite numbers fail the schema; name them so operators can tell a broken sensor from a broken sender.
       if (hasNonFinite(input))
-        return this.#reject('out-of-range', 'telemetry frame: non-finite number (NaN or Infinity)');
+        return this.#reject('out-of-range', 'telemetry frame: non-finite number (NaN or Infinity)', onTopic);
       const firstIssue = issues[0];
       return this.#reject(
         'malformed',
         firstIssue
           ? `telemetry frame ${firstIssue.path || '/'}: ${firstIssue.message}`
           : 'telemetry frame: not a frame',
+        onTopic,
       );
     }
     const frame = input;
@@ -196,6 +237,7 @@ export class TelemetryStore {
       return this.#reject(
         'wrong-robot',
         `frame for robot ${frame.robotId}, this edge serves ${this.#profile.robotId}`,
+        onTopic,
       );
     }
     const source = this.#sources.get(frame.source);
@@ -205,6 +247,7 @@ export class TelemetryStore {
       return this.#reject(
         'wrong-kind',
         `source ${frame.source} carries ${source.kind} frames, got ${frame.kind}`,
+        { source: frame.source, authentic: false },
       );
     }
     // Authenticity before anything else is read from the frame: an unsigned reading of an authenticated
@@ -212,7 +255,12 @@ export class TelemetryStore {
     const forged = this.#keys.macProblem(source, frame);
     if (forged) return this.#reject('unauthenticated', `${frame.source}: ${forged}`);
     const range = this.#rangeProblem(frame);
-    if (range) return this.#reject('out-of-range', `${frame.source}: ${range}`);
+    if (range) {
+      // authentic: its MAC verified above, or the source takes unsigned frames. Another part's joint states
+      // on the same topic (no joint of the profile) say nothing about this robot and withdraw nothing.
+      const withdraw = range.otherPart ? undefined : { source: frame.source, authentic: true };
+      return this.#reject('out-of-range', `${frame.source}: ${range.problem}`, withdraw);
+    }
     let text: string;
     try {
       text = canonicalize(frame);

@@ -455,12 +455,27 @@ export class EdgeGate {
     };
   }
 
-  /** Stores a telemetry frame (never throws) and re-checks the motion in progress. */
-  ingestTelemetry(frame: unknown, arrivalMs = this.#clock()): TelemetryOutcome {
-    const r = this.#telemetry.ingest(frame, arrivalMs);
+  /**
+   * A message on `topicSource`'s telemetry topic that is not even JSON (edge-node.ts refuses it): the source's
+   * latest frame is withdrawn as for any unusable frame, and a running motion re-checked at once.
+   */
+  unreadableTelemetry(
+    topicSource: string,
+    arrivalMs = this.#clock(),
+  ): { stop: MotorCommand; verdict: VerdictEvent } | undefined {
+    return this.#telemetry.withdrawUnreadable(topicSource) ? this.monitor(arrivalMs) : undefined;
+  }
+
+  /**
+   * Stores a telemetry frame (never throws) and re-checks the motion in progress. `topicSource`: the source
+   * whose topic carried the frame; an unusable frame there withdraws that source's latest frame
+   * (telemetry-store.ts).
+   */
+  ingestTelemetry(frame: unknown, arrivalMs = this.#clock(), topicSource?: string): TelemetryOutcome {
+    const r = this.#telemetry.ingest(frame, arrivalMs, topicSource);
     if (!r.accepted) {
-      // A seq discontinuity withdrew the source's latest frame: a running motion is re-checked at once (and
-      // stopped, its source now reading as stale) rather than at the next monitor tick.
+      // A seq discontinuity or an unusable frame withdrew the source's latest frame: a running motion is
+      // re-checked at once (and stopped, its source now reading as missing) rather than at the next tick.
       const stopped = r.withdrawn ? this.monitor(arrivalMs) : undefined;
       if (stopped) {
         return {

@@ -121,7 +121,8 @@ t.test('a gate that throws refuses the input and the node goes on', async (t) =>
   const real = fixture.makeGate();
   let throwOnce = true;
   const gate: EdgeGatePort = {
-    ingestTelemetry: (f, a) => real.ingestTelemetry(f, a),
+    ingestTelemetry: (f, a, s) => real.ingestTelemetry(f, a, s),
+    unreadableTelemetry: (s, a) => real.unreadableTelemetry(s, a),
     trapAndSign: (i, n) => {
       if (throwOnce) {
         throwOnce = false;
