@@ -24,7 +24,11 @@ t.test('pentagate demo prints a signed verdict and a STOP live; Ctrl-C stops it 
   t.match(out, /SIGNED\s+pick\s+seq \d+/, 'a signed verdict is printed');
   t.match(out, /STOPPED\s+\S+\s+seq \d+\s+RISK\.HUMAN_IN_RADIUS/, 'the STOP and its violation are printed');
   t.match(out, /Pentagate demo: stopping \(the edge sends a final signed STOP\)\./);
-  t.match(out, /check it: npx pentagate verify kit \S+/, 'the audit kit is exported after a Ctrl-C too');
+  t.match(
+    out,
+    /check it: npx pentagate verify kit (\S+) --trust \1-trust\.json/,
+    'the audit kit and the trust file are exported after a Ctrl-C too',
+  );
   t.match(
     out,
     /console: {4}http:\/\/127\.0\.0\.1:\d+\/console in a browser/,

@@ -30,11 +30,19 @@ import {
   utf8Bytes,
   validate,
 } from '@pentagate/protocol';
-import { checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
+import { type SignedCheckpoint, checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
+import { checkEntriesBeforeKeyRetirement } from './checkpoint-key-retirement.js';
 import { checkEntryEnvelopes } from './entry-envelopes.js';
 import { MAX_INPUT_BYTES, decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
 import { checkRobotHistories } from './robot-history.js';
+
+/**
+ * The largest entries.jsonl read (128 MiB, about 90,000 entries of a robot fleet's log): the whole log is
+ * held in memory to rebuild its Merkle tree and check every envelope, so the bound is the verifier's memory,
+ * not the 16 MiB of a single artifact.
+ */
+export const MAX_KIT_ENTRIES_BYTES = 128 * 1024 * 1024;
 
 export const KIT_FILES = {
   manifest: 'manifest.json',
@@ -45,10 +53,14 @@ export const KIT_FILES = {
 
 export interface AuditKitOptions {
   /**
-   * The trust anchor. Without it the kit's own trust.json is used, which only shows the kit is
-   * self-consistent (whoever wrote the kit also wrote its keys); the report says so.
+   * The trust anchor: keys obtained independently of the kit (GET /api/v1/keys). Without it the kit's own
+   * trust.json is read, which only shows the kit is self-consistent: whoever wrote the kit also wrote its
+   * keys, so a kit forged whole, re-signed with keys of the forger's own, passes every other check. The
+   * trust-anchor check then fails, unless `selfAssertedTrust` says the caller asks for self-consistency only.
    */
   trust?: TrustStore;
+  /** Check against the kit's own trust.json and let that pass (the report still says it proves no signer). */
+  selfAssertedTrust?: boolean;
   /** When given, the checkpoint key's validity window must cover it. */
   atMs?: number;
 }
@@ -87,7 +99,11 @@ async function checkFileDigests(
     }
     let bytes: Uint8Array;
     try {
-      bytes = await readInputBytes(path, `audit kit file ${name}`);
+      bytes = await readInputBytes(
+        path,
+        `audit kit file ${name}`,
+        name === KIT_FILES.entries ? MAX_KIT_ENTRIES_BYTES : undefined,
+      );
     } catch (err) {
       if (!(err instanceof InvalidInputError)) throw err;
       report.fail(`digest of ${name}`, err.message);
@@ -127,11 +143,16 @@ function kitTrust(report: ReportBuilder, options: AuditKitOptions, trustBytes: U
   }
   try {
     const store = TrustStore.fromDocument(readJson(trustBytes, { what: 'kit trust.json' }), 'kit trust.json');
-    report.pass(
-      'trust anchor',
-      `the kit's own trust.json (${store.keys().length} keys) — self-asserted: pass --trust with keys ` +
-        'obtained independently (e.g. GET /api/v1/keys) to check who signed the log',
-    );
+    const what = `the kit's own trust.json (${store.keys().length} keys) — self-asserted: it shows the kit is self-consistent, not who signed it`;
+    if (options.selfAssertedTrust === true) report.pass('trust anchor', what);
+    else {
+      report.fail(
+        'trust anchor',
+        `expected --trust with keys obtained independently of the kit (GET /api/v1/keys), got only ${what}: ` +
+          'a kit forged whole and signed with keys of its own would pass every other check. Pass --trust, or ' +
+          '--self-asserted-trust to check self-consistency only',
+      );
+    }
     return store;
   } catch (err) {
     if (!(err instanceof InvalidInputError)) throw err;
@@ -242,7 +263,7 @@ export async function verifyAuditKit(
   const files = await checkFileDigests(report, dir, manifest);
   const trust = kitTrust(report, options, files.get(KIT_FILES.trust));
   const noteBytes = files.get(KIT_FILES.checkpoint);
-  let cp: Checkpoint | undefined;
+  let cp: SignedCheckpoint | undefined;
   if (trust && noteBytes) {
     try {
       cp = checkCheckpointSignature(report, decodeUtf8(noteBytes, 'checkpoint.note'), trust, options);
@@ -255,7 +276,10 @@ export async function verifyAuditKit(
   if (cp && entriesBytes) {
     const parsed = parseEntries(entriesBytes);
     checkLog(report, manifest, cp, parsed);
-    if (trust) checkEntryEnvelopes(report, parsed.entries, trust);
+    if (trust) {
+      checkEntriesBeforeKeyRetirement(report, cp, trust, parsed.entries);
+      checkEntryEnvelopes(report, parsed.entries, trust);
+    }
     checkRobotHistories(report, parsed.entries);
   }
   return report.finish(options.atMs);

@@ -3,7 +3,7 @@
  * carries a signature by a trusted key of role 'checkpoint' whose `name` is the note's signer name.
  */
 import { type Checkpoint, type TrustStore, verifyCheckpoint } from '@pentagate/crypto';
-import { PentagateError, toBase64 } from '@pentagate/protocol';
+import { PentagateError, type TrustedKey, toBase64 } from '@pentagate/protocol';
 import { ReportBuilder, type VerificationReport } from './report.js';
 
 export interface CheckpointCheckOptions {
@@ -14,44 +14,76 @@ export interface CheckpointCheckOptions {
 export const describeCheckpoint = (cp: Checkpoint): string =>
   `origin ${JSON.stringify(cp.origin)}, size ${cp.size}, root ${toBase64(cp.rootHash)}`;
 
-/** The checkpoint-signature step, shared by every artifact that carries a checkpoint. */
+export type SignedCheckpoint = Checkpoint & { keyid: string };
+
+/**
+ * The checkpoint-signature step, shared by every artifact that carries a checkpoint.
+ *
+ * A checkpoint carries no time (C2SP tlog-checkpoint), which decides how its key's validity window is read:
+ * - a key not yet valid at the time checked, but valid since and never retired, signed the checkpoint
+ *   later: a later checkpoint still commits to every entry before it (a proof packet fetched again after a
+ *   key rotation carries one), so it passes, and the report says when its key began;
+ * - a retired key's checkpoint passes at a time before the retirement, but nothing in a bare checkpoint
+ *   shows it was signed before then, so the report says so; a kit dates it by its entries
+ *   (checkpoint-key-retirement.ts).
+ */
 export function checkCheckpointSignature(
   report: ReportBuilder,
   note: string,
   trust: TrustStore,
   options: CheckpointCheckOptions,
   name = 'checkpoint signature',
-): Checkpoint | undefined {
+): SignedCheckpoint | undefined {
   const { atMs } = options;
+  let signedLater = false;
   return report.attempt(
     name,
     () => {
       try {
         return verifyCheckpoint(note, trust, atMs === undefined ? {} : { atMs });
       } catch (err) {
-        // A checkpoint carries no time, so one signed by a key retired since cannot be told from one its
-        // holder signed after the retirement, and is refused. Say what to do instead of only "expired".
-        if (atMs !== undefined && err instanceof PentagateError && verifiesWithoutTime(note, trust)) {
-          throw new PentagateError(
-            err.code,
-            `${err.message}: a checkpoint carries no time, so one signed by a retired key is refused after the ` +
-              'retirement. Fetch the proof packet again (the cloud signs its checkpoint with the current key), ' +
-              're-export the audit kit, or check as of a time before the key was retired (--at)',
-          );
+        const untimed =
+          atMs !== undefined && err instanceof PentagateError ? withoutTime(note, trust) : undefined;
+        if (untimed === undefined) throw err;
+        const key = trustedKey(trust, untimed.keyid);
+        if (
+          key?.notBefore !== undefined &&
+          key.notAfter === undefined &&
+          Date.parse(key.notBefore) > (atMs as number)
+        ) {
+          signedLater = true;
+          return untimed;
         }
-        throw err;
+        // Signed by a key retired before the time checked. Say what to do instead of only "expired".
+        throw new PentagateError(
+          (err as PentagateError).code,
+          `${(err as Error).message}: a checkpoint carries no time, so one signed by a retired key is refused after the ` +
+            'retirement. Fetch the proof packet again (the cloud signs its checkpoint with the current key), ' +
+            're-export the audit kit, or check as of a time before the key was retired (--at)',
+        );
       }
     },
-    (cp) => `signed by a trusted checkpoint key: ${describeCheckpoint(cp)}`,
+    (cp) => {
+      const key = trustedKey(trust, cp.keyid);
+      const when = signedLater
+        ? `; its key ${cp.keyid} is valid from ${key?.notBefore}, after the time checked: the checkpoint was signed later, and still commits to every entry before it`
+        : key?.notAfter !== undefined
+          ? `; its key ${cp.keyid} is retired at ${key.notAfter}, and a checkpoint carries no time: this shows the key signed it, not that it did so before the retirement`
+          : '';
+      return `signed by a trusted checkpoint key: ${describeCheckpoint(cp)}${when}`;
+    },
   );
 }
 
-function verifiesWithoutTime(note: string, trust: TrustStore): boolean {
+function trustedKey(trust: TrustStore, kid: string): TrustedKey | undefined {
+  return trust.keys().find((k) => k.kid === kid);
+}
+
+function withoutTime(note: string, trust: TrustStore): SignedCheckpoint | undefined {
   try {
-    verifyCheckpoint(note, trust, {});
-    return true;
+    return verifyCheckpoint(note, trust, {});
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -73,6 +73,14 @@ export function checkDecisionEnvelope(
       `expected a decision of tenant ${options.tenantId}, got one of tenant ${predicate.tenantId}: ` +
         "another tenant's decision, signed by the same cloud, is no permission here",
     );
+  } else {
+    // Said even when not checked: the same request can be decided in two tenants of one cloud, and a report
+    // that says "for this request" without naming the tenant reads as permission for the reader's own.
+    report.pass(
+      'tenant',
+      `a decision of tenant ${predicate.tenantId}; not checked against yours (--tenant ID): one cloud signs ` +
+        "every tenant's decisions with the same key",
+    );
   }
 
   const issuedAtMs = parseIsoMs(predicate.issuedAt);

@@ -17,6 +17,7 @@ import {
   buildLog,
   checkpointNote,
   decisionStatement,
+  iso,
   signDecision,
   strangerSigner,
   tempDir,
@@ -49,14 +50,44 @@ t.test('a kit written per the contract verifies end to end', async (t) => {
 });
 
 t.test(
-  "without --trust the kit's own trust.json is used and the report says it is self-asserted",
+  "without a trust anchor the kit's own trust.json shows self-consistency only, and the kit is not valid",
   async (t) => {
     const dir = await writeKit(await tempDir(t), log);
     const report = await verifyAuditKit(dir);
-    t.equal(report.valid, true, report.failures.join('\n'));
-    t.match(report.checks.find((c) => c.name === 'trust anchor')?.detail, /self-asserted/);
+    t.same(failedNames(report), ['trust anchor'], "every other check ran, on the kit's own keys, and passed");
+    t.match(report.failures[0], /expected --trust with keys obtained independently.*self-asserted/);
+    const asked = await verifyAuditKit(dir, { selfAssertedTrust: true });
+    t.equal(asked.valid, true, asked.failures.join('\n'));
+    t.match(asked.checks.find((c) => c.name === 'trust anchor')?.detail, /self-asserted.*not who signed it/);
   },
 );
+
+t.test("a checkpoint over entries appended after its key's retirement is refused", async (t) => {
+  // entries are appended at T0 + index s; the checkpoint key was retired at T0 + 5.5 s
+  const retired = TrustStore.fromDocument(trustDocument({ checkpoint: { notAfter: iso(T0_MS + 5_500) } }));
+  const dir = await writeKit(await tempDir(t), log);
+  // "as of" a time before the retirement, the checkpoint's signature passes: only the entries date it
+  const late = await verifyAuditKit(dir, { trust: retired, atMs: T0_MS + 5_000 });
+  t.same(failedNames(late), ['checkpoint key retirement']);
+  t.match(
+    late.failures[0],
+    /got 5 later \(entry 6 at 2025-06-01T12:00:06\.000Z\): the checkpoint was signed after its key's retirement/,
+  );
+  const early = await verifyAuditKit(await writeKit(await tempDir(t), buildLog(5)), {
+    trust: retired,
+    atMs: T0_MS + 5_000,
+  });
+  t.equal(early.valid, true, early.failures.join('\n'));
+  t.match(
+    early.checks.find((c) => c.name === 'checkpoint key retirement')?.detail,
+    /every entry was appended by 2025-06-01T12:00:05\.500Z/,
+  );
+  const current = await verifyAuditKit(dir, { trust, atMs });
+  t.notOk(
+    current.checks.some((c) => c.name === 'checkpoint key retirement'),
+    'a key never retired needs no such check',
+  );
+});
 
 t.test('a kit whose log was signed by keys the auditor does not trust is invalid', async (t) => {
   const rogue = buildLog(3);
@@ -73,7 +104,11 @@ t.test('a kit whose log was signed by keys the auditor does not trust is invalid
   });
   for (const [n, body] of Object.entries(files)) await writeFile(join(dir, n), body);
   await writeManifest(dir, files, 3);
-  t.equal((await verifyAuditKit(dir)).valid, false, 'its own trust.json lacks the proof key of the entries');
+  t.equal(
+    (await verifyAuditKit(dir, { selfAssertedTrust: true })).valid,
+    false,
+    'its own trust.json lacks the proof key of the entries',
+  );
   const report = await verifyAuditKit(dir, { trust });
   t.same(failedNames(report), ['checkpoint signature']);
 });

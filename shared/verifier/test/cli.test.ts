@@ -86,13 +86,13 @@ t.test('proof: VALID exits 0 and prints each check; the time source is stated', 
   t.equal(given.code, 0, given.err);
   t.match(given.out, /^decision dec_0002 \(ALLOW\)\n {2}✓ envelope signature: /);
   t.match(given.out, `Times checked at ${AT} (from --at).`);
-  t.match(given.out, /\nVALID \(11 checks passed\)$/);
+  t.match(given.out, /\nVALID \(12 checks passed\)$/);
 
   const clock = await pentagate('verify', 'proof', packet, '--trust', trust);
   t.equal(clock.code, 1, 'the fixture decision expired long ago by the real clock');
   t.match(clock.out, /\(the current clock\)/);
   t.match(clock.out, /✗ expiry: expired at/);
-  t.match(clock.out, /\nINVALID \(1 of 11 checks failed\)$/);
+  t.match(clock.out, /\nINVALID \(1 of 12 checks failed\)$/);
 });
 
 t.test('--json prints { valid, subject, at, atSource, checks, failures }', async (t) => {
@@ -320,14 +320,19 @@ t.test('checkpoint, inclusion and consistency files through the CLI', async (t) 
   t.equal(JSON.parse(c.out).atSource, 'clock', 'the clock it read is stated');
 });
 
-t.test('kit through the CLI: valid, tampered, and without --trust', async (t) => {
+t.test('kit through the CLI: valid, without a trust anchor, self-asserted, tampered', async (t) => {
   const { dir, trust } = await setup(t);
   const kit = await writeKit(dir, log);
   const ok = await pentagate('verify', 'kit', kit, '--trust', trust, '--at', AT);
   t.equal(ok.code, 0, 'valid');
-  const selfTrust = await pentagate('verify', 'kit', kit, '--at', AT);
-  t.equal(selfTrust.code, 0);
-  t.match(selfTrust.err, /no --trust given/);
+  const noAnchor = await pentagate('verify', 'kit', kit, '--at', AT);
+  t.equal(noAnchor.code, 1, 'no trust anchor: not valid');
+  t.match(noAnchor.out, /✗ trust anchor: expected --trust/);
+  t.match(noAnchor.out, /INVALID \(1 of \d+ checks failed\)/);
+  t.match(noAnchor.err, /no --trust given/);
+  const selfTrust = await pentagate('verify', 'kit', kit, '--self-asserted-trust', '--at', AT);
+  t.equal(selfTrust.code, 0, 'self-consistency asked for');
+  t.match(selfTrust.out, /✓ trust anchor: the kit's own trust.json .* self-asserted/);
   await writeFile(join(kit, 'checkpoint.note'), checkpointNote(log, 4));
   const bad = await pentagate('verify', 'kit', kit, '--trust', trust, '--at', AT);
   t.equal(bad.code, 1);

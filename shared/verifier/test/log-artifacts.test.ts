@@ -98,7 +98,31 @@ t.test('checkpoint: valid, untrusted signer, key window', async (t) => {
     /carries no time/,
     'a signature no trusted key made gets no such hint',
   );
-  t.equal(verifyCheckpointNote(note, retired, { atMs: T0_MS - 1 }).valid, true, '--at inside the window');
+  const before = verifyCheckpointNote(note, retired, { atMs: T0_MS - 1 });
+  t.equal(before.valid, true, '--at inside the window');
+  t.match(
+    before.checks[0]?.detail,
+    /retired at .*a checkpoint carries no time: this shows the key signed it, not that it did so before/,
+    "the report says what a retired key's checkpoint cannot show",
+  );
+
+  // A key that began after the time checked, and is not retired, signed the checkpoint later: it still
+  // commits to what came before (a proof packet fetched again after a rotation carries one).
+  const later = TrustStore.fromDocument(trustDocument({ checkpoint: { notBefore: iso(atMs + 60_000) } }));
+  const signedLater = verifyCheckpointNote(note, later, { atMs });
+  t.equal(signedLater.valid, true, signedLater.failures.join('\n'));
+  t.match(
+    signedLater.checks[0]?.detail,
+    /valid from .*after the time checked: the checkpoint was signed later/,
+  );
+  const laterThenRetired = TrustStore.fromDocument(
+    trustDocument({ checkpoint: { notBefore: iso(atMs + 60_000), notAfter: iso(atMs + 120_000) } }),
+  );
+  t.same(
+    failedNames(verifyCheckpointNote(note, laterThenRetired, { atMs })),
+    ['checkpoint signature'],
+    'not when that key is retired too: nothing dates its checkpoint',
+  );
 });
 
 t.test('inclusion file: by entry or by raw leaf', async (t) => {

@@ -33,6 +33,7 @@ t.test('a logged decision with its inclusion proof and checkpoint is valid', asy
       'envelope signature',
       'decision statement',
       'subject digest',
+      'tenant',
       'signing key valid at issuedAt',
       'expiry',
       'audit entry binds the envelope',

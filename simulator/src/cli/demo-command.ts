@@ -402,7 +402,8 @@ export const demoCommand: Command = {
       io.out(
         `Pentagate demo: the cloud holds ${summary.cloudAcknowledged} of the edge's ${summary.edgeRecords} audit records.\n` +
           `Audit kit (${summary.treeSize} entries): ${summary.kitDir}\n` +
-          `  check it: npx pentagate verify kit ${summary.kitDir}`,
+          `  the cloud's keys, saved for it: ${summary.trustFile}\n` +
+          `  check it: npx pentagate verify kit ${summary.kitDir} --trust ${summary.trustFile}`,
       );
       return 0;
     } catch (err) {

@@ -4,6 +4,7 @@
  * shutdown left, says how many of the edge's records the cloud holds, and exports the audit kit for
  * `pentagate verify kit`.
  */
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CliIo } from '@pentagate/protocol';
@@ -45,6 +46,8 @@ export interface DemoCloudSummary {
   edgeRecords: number;
   cloudAcknowledged: number;
   kitDir: string;
+  /** The cloud's keys (GET /api/v1/keys) saved beside the kit: the trust anchor `verify kit --trust` wants. */
+  trustFile: string;
   treeSize: number;
 }
 
@@ -191,6 +194,8 @@ export class DemoCloud {
       '--cloud-key-file',
       this.registration.edgeKeyPath,
     ]);
+    const trustFile = `${kitDir}-trust.json`;
+    await this.#saveTrust(trustFile);
     await this.process.stop();
     const kit = await runPentagateJson<{ treeSize: number }>([
       'cloud',
@@ -205,8 +210,21 @@ export class DemoCloud {
       edgeRecords: shipped.records,
       cloudAcknowledged: shipped.acknowledged,
       kitDir,
+      trustFile,
       treeSize: kit.treeSize,
     };
+  }
+
+  /**
+   * Saves the cloud's keys as a trust file, read from the running cloud as an auditor reads them, not from the
+   * kit: a kit's own trust.json only shows the kit is self-consistent (`verify kit` needs `--trust`).
+   */
+  async #saveTrust(path: string): Promise<void> {
+    const res = await fetch(`${this.url}/api/v1/keys`, {
+      headers: { authorization: `Bearer ${this.registration.operatorKey}` },
+    });
+    if (!res.ok) throw new Error(`GET /api/v1/keys: ${res.status} ${await res.text()}`);
+    await writeFile(path, await res.text(), { mode: 0o644 });
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TrustStore } from '@pentagate/crypto';
 import { verifyAuditKit } from '@pentagate/verifier';
 import t from 'tap';
 import { PENTAGATE_BIN } from '../../src/edge/edge-process.js';
@@ -61,7 +62,9 @@ t.test('the demo survives a cloud crash and its kit holds every edge record, wit
   t.ok(Number(records) > 5, `the robot kept working (${records} records)`);
   t.match(out, new RegExp(`Audit kit \\(\\d+ entries\\): ${kitDir.replace(/[/.]/g, '\\$&')}`));
 
-  const report = await verifyAuditKit(kitDir);
+  t.match(out, `check it: npx pentagate verify kit ${kitDir} --trust ${kitDir}-trust.json`);
+  const trust = TrustStore.fromDocument(JSON.parse(await readFile(`${kitDir}-trust.json`, 'utf8')), 'trust');
+  const report = await verifyAuditKit(kitDir, { trust });
   t.equal(report.valid, true, report.failures.join('\n'));
   const history = report.checks.find((c) => c.name === 'robot history ur5e-01');
   t.ok(history?.ok, 'the robot history check passed');

@@ -34,7 +34,8 @@ export const atOption: OptionSpec = {
 export const EXIT_CODES_HELP = [
   'Exit codes: 0 valid; 1 invalid (a check failed: bad signature, expired, proof does not match);',
   '2 bad usage or input that cannot be checked (missing file, malformed JSON, wrong types, wrong base64,',
-  'more than 16 MiB, a key id the trust file does not list, a truncated or padded proof).',
+  'more than 16 MiB, a key id the trust file does not list, a truncated or padded proof). In an audit kit a',
+  'file that cannot be read or is over its limit (entries.jsonl: 128 MiB) is a failed check (1).',
 ].join('\n');
 
 /** The first bytes of a PEM file (RFC 7468 §2): a key given where the trust file belongs. */

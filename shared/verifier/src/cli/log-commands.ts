@@ -225,7 +225,7 @@ export const logCommands: Command[] = [
   {
     path: ['verify', 'kit'],
     summary: 'Check an offline audit kit end to end (manifest, entries, Merkle root, signatures)',
-    usage: 'DIR [--trust TRUST] [--json] [--at ISO]',
+    usage: 'DIR (--trust TRUST | --self-asserted-trust) [--json] [--at ISO]',
     description: [
       'DIR is an audit kit from `pentagate cloud audit export`: manifest.json, checkpoint.note,',
       'entries.jsonl, trust.json. Checks:',
@@ -237,14 +237,22 @@ export const logCommands: Command[] = [
       '  - the RFC 6962 root over all entries equals the checkpoint root (the kit is the whole log)',
       '  - every entry carrying a DSSE envelope (data.envelope) verifies with a key of the right role,',
       "    and its subjectDigest, when present, is the envelope's digest",
-      "Without --trust the kit's own trust.json is used: that only shows the kit is self-consistent, and",
-      'the report says so. Pass the keys you obtained independently (GET /api/v1/keys) with --trust.',
+      "  - no entry was appended after the checkpoint key's retirement (notAfter): a checkpoint carries no",
+      '    time, and one over a later entry was signed after its key was retired',
+      'Pass the keys you obtained independently (GET /api/v1/keys) with --trust. Without it the check',
+      '"trust anchor" fails: the kit\'s own trust.json only shows the kit is self-consistent (a kit forged',
+      'whole, with keys of its own, passes every other check). --self-asserted-trust checks just that and',
+      'lets the trust anchor pass.',
       '',
       EXIT_CODES_HELP,
     ].join('\n'),
     options: {
       ...options,
-      trust: { ...trustOption, description: `${trustOption.description}; default: the kit's own trust.json` },
+      trust: { ...trustOption, description: `${trustOption.description} (or --self-asserted-trust)` },
+      'self-asserted-trust': {
+        type: 'boolean',
+        description: "check against the kit's own trust.json: self-consistency only, not who signed the log",
+      },
     },
     positionals: [1, 1],
     async run(args, io) {
@@ -253,10 +261,11 @@ export const logCommands: Command[] = [
       const time = checkTime(args);
       const report = await verifyAuditKit(args.positionals[0]!, {
         ...(trust ? { trust } : {}),
+        selfAssertedTrust: args.options['self-asserted-trust'] === true,
         ...(time ? { atMs: time.atMs } : {}),
       });
       // after the kit was read: a kit that cannot be read gets its one error line alone
-      if (!trust) io.err("note: no --trust given; checking against the kit's own trust.json (self-asserted)");
+      if (!trust) io.err("note: no --trust given; checked against the kit's own trust.json (self-asserted)");
       return emitReport(report, args, io, time);
     },
   },

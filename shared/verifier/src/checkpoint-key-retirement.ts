@@ -1,0 +1,33 @@
+/**
+ * A kit's checkpoint against its key's retirement. A checkpoint carries no time (C2SP tlog-checkpoint), so a
+ * checkpoint signed by a retired key could have been signed after the retirement, by whoever kept the key;
+ * checked "as of" a time before the retirement (--at) it would pass. The entries of a kit carry the times they
+ * were appended, and the checkpoint commits to all of them: one appended after the key's `notAfter` shows the
+ * checkpoint was signed after the retirement, so it is refused (an export made with the old key after a
+ * rotation reads the same way, and is fixed by exporting with the current key).
+ */
+import type { TrustStore } from '@pentagate/crypto';
+import type { AuditEntry } from '@pentagate/protocol';
+import type { SignedCheckpoint } from './checkpoint.js';
+import type { ReportBuilder } from './report.js';
+
+export function checkEntriesBeforeKeyRetirement(
+  report: ReportBuilder,
+  cp: SignedCheckpoint,
+  trust: TrustStore,
+  entries: readonly AuditEntry[],
+): void {
+  const notAfter = trust.keys().find((k) => k.kid === cp.keyid)?.notAfter;
+  if (notAfter === undefined) return;
+  const retiredMs = Date.parse(notAfter);
+  const late = entries.filter((e) => Date.parse(e.at) > retiredMs);
+  const first = late[0];
+  report.check(
+    'checkpoint key retirement',
+    first === undefined,
+    `every entry was appended by ${notAfter}, when checkpoint key ${cp.keyid} was retired`,
+    `expected every entry appended by ${notAfter}, when checkpoint key ${cp.keyid} was retired, got ` +
+      `${late.length} later (entry ${first?.index} at ${first?.at}): the checkpoint was signed after its key's ` +
+      'retirement. Export the kit again with the current signing key',
+  );
+}
