@@ -17,17 +17,20 @@ export function oneLine(text: string, maxChars: number): string {
   let i = 0;
   while (i < end && !needsRewrite(text.charCodeAt(i))) i++;
   if (i === end) return text.slice(0, end);
-  let out = text.slice(0, i);
+  // Only the units rewritten are appended one by one; the stretches between them are copied as slices
+  // (a multi-line excerpt otherwise became a chain of one-character strings, a hundred per excerpt).
+  let out = '';
+  /** Start of the stretch of `text` not yet copied to `out`. */
+  let kept = 0;
   for (; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (isControl(c)) out += ' ';
-    else if (isHigh(c) && i + 1 < end && isLow(text.charCodeAt(i + 1))) {
-      out += text.slice(i, i + 2);
-      i++;
-    } else if (isSurrogate(c)) out += '\ufffd';
-    else out += text[i];
+    if (isHigh(c) && i + 1 < end && isLow(text.charCodeAt(i + 1))) i++;
+    else if (needsRewrite(c)) {
+      out += text.slice(kept, i) + (isControl(c) ? ' ' : '\ufffd');
+      kept = i + 1;
+    }
   }
-  return out;
+  return out + text.slice(kept, end);
 }
 
 function needsRewrite(c: number): boolean {

@@ -46,6 +46,33 @@ function isBlank(c: number): boolean {
  */
 const CHANGE = new RegExp(`[${LINE_BREAKS}${OTHER_HORIZONTAL_BLANKS}]| [ ${OTHER_HORIZONTAL_BLANKS}]`, 'g');
 
+/**
+ * Where the match of CHANGE that a search from `from` ended at `end` starts. `test` says only where a match
+ * ends (a match array per change was most of the garbage this pass made); a match is two units only when
+ * it is a space and the blank after it, which a search reaching that space takes before the blank alone.
+ */
+function changeStart(text: string, from: number, end: number): number {
+  return end - 2 >= from && text.charCodeAt(end - 2) === 0x20 && isHorizontalBlank(text.charCodeAt(end - 1))
+    ? end - 2
+    : end - 1;
+}
+
+/**
+ * Whether the unit at `i` is a '\n' that stays as it is: no space before it (nor a run just collapsed
+ * into one, which ends where `copied` is) and no blank or break after it. Most multi-line text has only
+ * such breaks; leaving them in the stretch being copied returns the text itself rather than a copy
+ * rebuilt line by line.
+ */
+function isUnchangedBreak(text: string, i: number, copied: number): boolean {
+  return (
+    text.charCodeAt(i) === 0x0a &&
+    i > copied &&
+    text.charCodeAt(i - 1) !== 0x20 &&
+    i + 1 < text.length &&
+    !isBlank(text.charCodeAt(i + 1))
+  );
+}
+
 export function collapseBlanks(text: string): string {
   const n = text.length;
   let out = '';
@@ -54,9 +81,12 @@ export function collapseBlanks(text: string): string {
   let i = 0;
   for (;;) {
     CHANGE.lastIndex = i;
-    const change = CHANGE.exec(text);
-    if (change === null) break;
-    i = change.index;
+    if (!CHANGE.test(text)) break;
+    i = changeStart(text, i, CHANGE.lastIndex);
+    if (isUnchangedBreak(text, i, copied)) {
+      i++;
+      continue;
+    }
     if (isLineBreak(text.charCodeAt(i))) {
       // One space before the break (at most one is left: runs were collapsed) goes with it.
       let cut = i;

@@ -6,7 +6,7 @@
  * and every string (and object key) in its arguments. A flagged screen names the stage, the field and
  * the passage that fired, so a remediation can say what to remove.
  */
-import { bundledModel, classifyText } from './classifier/index.js';
+import { bundledModel, type ClassifierWinner, classifierWinner, winningPassage } from './classifier/index.js';
 import {
   combinedScore,
   type InjectionFinding,
@@ -75,7 +75,7 @@ export function screenTexts(
     score,
     threshold: settings.threshold,
     fieldsScanned: fields.length,
-    findings: scored.flatMap((s) => s.findings),
+    findings: allFindings(scored),
     worstField: scored[0]?.path ?? '',
   };
   if (screen.flagged) {
@@ -86,6 +86,14 @@ export function screenTexts(
   return classifierStage(fields, prepared, settings.classifier?.threshold, screen);
 }
 
+/** The fields' findings one after another, in the fields' order (a loop: flatMap's generic path cost more
+ * than the copying). */
+function allFindings(scored: readonly { findings: readonly InjectionFinding[] }[]): InjectionFinding[] {
+  const out: InjectionFinding[] = [];
+  for (const s of scored) for (const f of s.findings) out.push(f);
+  return out;
+}
+
 function classifierStage(
   fields: readonly { path: string; value: string }[],
   prepared: readonly (PreparedText | undefined)[],
@@ -94,28 +102,30 @@ function classifierStage(
 ): InjectionScreen {
   const model = bundledModel();
   const bar = threshold ?? model.threshold;
-  let best: { path: string; probability: number; passage: string; view: string } | undefined;
-  for (const [i, f] of fields.entries()) {
-    const verdict = classifyText(f.value, model, prepared[i]);
-    if (best === undefined || verdict.probability > best.probability) best = { path: f.path, ...verdict };
+  let best: { path: string; probability: number; winner: ClassifierWinner | undefined } | undefined;
+  for (let i = 0; i < fields.length; i++) {
+    const winner = classifierWinner(fields[i]!.value, model, prepared[i]);
+    const probability = winner?.probability ?? 0;
+    if (best === undefined || probability > best.probability)
+      best = { path: fields[i]!.path, probability, winner };
   }
   if (best === undefined) return screen;
   screen.classifierScore = best.probability;
   if (best.probability < bar) return screen;
   const finding: InjectionFinding = {
-    ruleId: `classifier.linear@${best.view}`,
+    ruleId: `classifier.linear@${best.winner?.view ?? 'text'}`,
     category: 'classifier',
     weight: best.probability,
     field: best.path,
-    excerpt: best.passage,
+    excerpt: winningPassage(best.winner),
   };
-  return {
-    ...screen,
-    flagged: true,
-    stage: 'classifier',
-    score: best.probability,
-    threshold: bar,
-    findings: [finding, ...screen.findings],
-    worstField: best.path,
-  };
+  // The screen is this call's own object, so it is completed in place rather than copied: its keys keep
+  // their order, and `stage`, added last, comes last as it did in the copy.
+  screen.flagged = true;
+  screen.stage = 'classifier';
+  screen.score = best.probability;
+  screen.threshold = bar;
+  screen.findings = [finding, ...screen.findings];
+  screen.worstField = best.path;
+  return screen;
 }

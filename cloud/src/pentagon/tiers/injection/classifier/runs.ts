@@ -71,6 +71,8 @@ export const KEPT_PHRASE_COPIES = 1;
 let wordStarts = new Int32Array(512);
 let wordEnds = new Int32Array(512);
 let wordKeys = new Int32Array(512);
+/** Per word of the text last read: 1 while it is kept by `collapseRepeatedPhrases`. */
+let wordKept = new Uint8Array(512);
 const wordUnits = new CodeUnits();
 /** The code units of the text last read by `readWords`. */
 let units: Uint16Array = new Uint16Array(1);
@@ -84,6 +86,7 @@ function readWords(text: string): number {
     wordStarts = new Int32Array(size);
     wordEnds = new Int32Array(size);
     wordKeys = new Int32Array(size);
+    wordKept = new Uint8Array(size);
   }
   // locals, not the module's bindings, inside the loop: each read of those goes through the module scope
   const unitsRead = wordUnits.of(text);
@@ -137,7 +140,7 @@ function hasDelimiter(start: number, end: number): boolean {
 export function collapseRepeatedPhrases(text: string): string {
   const words = readWords(text);
   if (words < MIN_REPEATED_PHRASE_COPIES) return text;
-  const keep = new Uint8Array(words).fill(1);
+  const keep = wordKept.fill(1, 0, words);
   let changed = false;
   for (let w = 0; w < words; ) {
     let advanced = false;

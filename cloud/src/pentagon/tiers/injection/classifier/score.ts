@@ -81,8 +81,11 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
   if (!variant) sumPrefixes(text, mask, table);
   summedText = text;
   summedTable = table;
-  let best: WindowScore = { logit: model.bias, windowStart: 0, windowEnd: n, passageStart: 0, passageEnd: n };
+  // The winning window is kept in locals and made an object once: an object per better window found
+  // was garbage a few times per view.
   let bestLogit = Number.NEGATIVE_INFINITY;
+  let bestStart = 0;
+  let bestEnd = n;
   for (const size of windowScales(model.windowChars, model.strideChars)) {
     for (let start = 0; ; start += size.strideChars) {
       const end = Math.min(n, start + size.windowChars);
@@ -91,11 +94,19 @@ export function scoreText(text: string, model: InjectionModel): WindowScore {
         count > 0 ? model.bias + (scale * (ws[end]! - ws[start]!)) / Math.sqrt(count) : model.bias;
       if (logit > bestLogit) {
         bestLogit = logit;
-        best = { logit, windowStart: start, windowEnd: end, passageStart: start, passageEnd: end };
+        bestStart = start;
+        bestEnd = end;
       }
       if (end >= n) break;
     }
   }
+  const best: WindowScore = {
+    logit: bestLogit,
+    windowStart: bestStart,
+    windowEnd: bestEnd,
+    passageStart: bestStart,
+    passageEnd: bestEnd,
+  };
   narrowToPassage(best);
   return best;
 }
