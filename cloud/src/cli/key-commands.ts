@@ -66,6 +66,12 @@ export const keysRetireCommand: Command = {
         JSON.stringify({ kid, roles: retired.map((k) => k.role), notAfter: iso(notAfterMs), auditIndex }),
       );
     } else io.out(`retired ${kid} (${retired.map((k) => k.role).join(', ')}) at ${iso(notAfterMs)}`);
+    // The store records the retirement; a server already running with this key learns it only when it
+    // starts again, and meanwhile signs what every verifier refuses after notAfter.
+    io.err(
+      `note: a server still running with ${kid} keeps signing with it until restarted, and verifiers refuse ` +
+        `what it signs after ${iso(notAfterMs)}: restart every server with the key that replaced it`,
+    );
     return 0;
   },
 };

@@ -93,7 +93,7 @@ try {
   const replay = await client.replay(paid.proposalId);
   console.log(`\n4. replay of proposal 1: identical = ${replay.identical}`);
 
-  console.log('\n5. my audit trail (each index can be proven with /api/v1/audit/inclusion?index=N):');
+  console.log('\n5. my audit trail (an auditor key proves each index: GET /api/v1/audit/inclusion?index=N):');
   for await (const e of client.auditEvents({ agentId, limit: 50 })) {
     console.log(`  #${e.index} ${e.at} ${e.type} ${e.data.proposalId ?? ''} ${e.data.outcome ?? ''}`);
   }
