@@ -393,6 +393,10 @@ t.test('telemetry store refuses and counts bad frames by reason', async (t) => {
     duplicate: 1,
     unauthenticated: 0,
   });
+  // the NaN frame withdrew the joint states (an unusable frame of a live source, telemetry-store.ts); the
+  // frame naming none of the profile's joints is another part's and would have withdrawn nothing
+  t.equal(store.lookup('joint_states', T0).status, 'missing', 'an unusable frame withdraws its source');
+  t.equal(store.ingest({ ...js, seq: js.seq + 4 }, T0).accepted, true, 'the next usable frame is taken');
   t.equal(store.lookup('joint_states', T0 + 50).status, 'fresh');
   t.equal(store.lookup('joint_states', T0 + 51).status, 'stale');
   t.equal(store.lookup('battery', T0).status, 'missing');
