@@ -4,54 +4,15 @@
  * a consistent run of frames; a sensor that restarts at seq 1 stops the motion in progress and is back after
  * the same run, without restarting the edge; a flood of refusals is summarised in the outbox.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type MotorCommand, robotTopics, type VerdictEvent } from '@pentagate/protocol';
-import pino from 'pino';
+import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
-import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
-import { startEdgeNode } from '../../src/node/start-edge-node.js';
 import { REANCHOR_FRAMES } from '../../src/telemetry/source-sequence.js';
-import { armFixture } from './helpers/arm-fixture.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { freshArmCell } from './helpers/fresh-arm-cell.js';
 
 t.test('a seq jump or a sensor restart makes the source stale, then it recovers', async (t) => {
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    users: [
-      { username: 'edge-r1', password: 'edge-pass-7c1', role: 'edge', robotId: 'r1' },
-      { username: 'robot-r1', password: 'robot-pass-2b9', role: 'robot', robotId: 'r1' },
-    ],
-  });
-  t.teardown(() => broker.close());
-  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-resync-'));
-  t.teardown(() => rm(stateDir, { recursive: true, force: true }));
-  // Sources stay fresh for the whole test: only the seq rule may make one stale here, even on a loaded machine.
-  const fixture = armFixture({ robotId: 'r1', fastSourceMaxAgeMs: 60_000 });
-  const topics = robotTopics('r1');
-  const edge = await startEdgeNode({
-    robotId: 'r1',
-    gate: fixture.makeGate(),
-    mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-7c1' },
-    stateDir,
-    logger: pino({ level: 'silent' }),
-    refusalWindowMs: 60_000,
-  });
-  t.teardown(() => edge.stop());
-  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-2b9' });
-  t.teardown(() => robot.endAsync(true));
-  const inbox = new MessageInbox(robot);
-  await robot.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
-  const publish = (topic: string, body: unknown) =>
-    robot.publishAsync(topic, JSON.stringify(body), { qos: 1 });
+  const { fixture, topics, edge, inbox, publish, decide } = await freshArmCell(t);
   const proximity = (seq: number, humanM: number | null) =>
     publish(topics.telemetry('proximity'), fixture.proximityFrame(seq, Date.now(), humanM));
-  const decide = async (intentId: string): Promise<VerdictEvent> => {
-    // 100 points, 10 s: the motion is still running when the next frames arrive, even on a loaded machine.
-    await publish(topics.intent, fixture.smallMove(intentId, 100));
-    return inbox.next<VerdictEvent>(topics.verdict, (v) => v.intentId === intentId);
-  };
 
   for (const frame of fixture.passingFrames(1, Date.now()))
     await publish(topics.telemetry(frame.source), frame);

@@ -9,60 +9,20 @@
  * An authenticated source is not withdrawn by a frame that did not prove it came from its sensor: anyone
  * could publish garbage on its topic (in-process, the second test).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type MotorCommand, robotTopics, type VerdictEvent } from '@pentagate/protocol';
-import pino from 'pino';
+import type { MotorCommand } from '@pentagate/protocol';
 import t from 'tap';
-import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
-import { startEdgeNode } from '../../src/node/start-edge-node.js';
 import { armFixture } from './helpers/arm-fixture.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { freshArmCell } from './helpers/fresh-arm-cell.js';
 
 t.test('an unusable frame withdraws its source at once, and stops a running motion', async (t) => {
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    users: [
-      { username: 'edge-r1', password: 'edge-pass-7c1', role: 'edge', robotId: 'r1' },
-      { username: 'robot-r1', password: 'robot-pass-2b9', role: 'robot', robotId: 'r1' },
-    ],
-  });
-  t.teardown(() => broker.close());
-  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-unusable-'));
-  t.teardown(() => rm(stateDir, { recursive: true, force: true }));
-  // Sources stay fresh for the whole test: only an unusable frame may withdraw one here.
-  const fixture = armFixture({ robotId: 'r1', fastSourceMaxAgeMs: 60_000 });
-  const topics = robotTopics('r1');
-  const edge = await startEdgeNode({
-    robotId: 'r1',
-    gate: fixture.makeGate(),
-    mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-7c1' },
-    stateDir,
-    logger: pino({ level: 'silent' }),
-    refusalWindowMs: 60_000,
-  });
-  t.teardown(() => edge.stop());
-  const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-2b9' });
-  t.teardown(() => robot.endAsync(true));
-  const inbox = new MessageInbox(robot);
-  await robot.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
-  const publish = (topic: string, body: unknown) =>
-    robot.publishAsync(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1 });
+  const { fixture, topics, inbox, publish, decide, nextStop } = await freshArmCell(t);
   let seq = 1;
   const goodProximity = () =>
     publish(topics.telemetry('proximity'), fixture.proximityFrame(++seq, Date.now(), null));
-  const decide = async (intentId: string): Promise<VerdictEvent> => {
-    // 100 points, 10 s: the motion is still running when the next frames arrive, even on a loaded machine.
-    await publish(topics.intent, fixture.smallMove(intentId, 100));
-    return inbox.next<VerdictEvent>(topics.verdict, (v) => v.intentId === intentId);
-  };
   const running = async (intentId: string) => {
     t.equal((await decide(intentId)).outcome, 'signed', `${intentId}: signed on good telemetry`);
     await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === intentId);
   };
-  const stopOf = (intentId: string) =>
-    inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop' && c.intentId === intentId);
 
   for (const frame of fixture.passingFrames(1, Date.now()))
     await publish(topics.telemetry(frame.source), frame);
@@ -105,7 +65,7 @@ t.test('an unusable frame withdraws its source at once, and stops a running moti
     await publish(u.topic, u.body);
     // A running motion is re-checked for INVARIANT and RISK (edge README); the battery decides the next move.
     if (u.gate === 'RISK') {
-      const stop = await stopOf(intentId);
+      const stop = await nextStop(intentId);
       t.equal(stop.intentId, intentId, `${u.name}: the running motion is stopped at once`);
     }
     const next = await decide(`after-${k}`);
