@@ -64,7 +64,14 @@ export function tokenFromFileText(text: string): string {
   if (typeof token !== 'string') {
     throw new InvalidInputError(
       `governance token file: expected the token text or a JSON object with a "governance_token" string, ` +
-        `got ${describeValue(token)}`,
+        (token === undefined
+          ? `got an object without one (members: ${
+              Object.keys(doc as object)
+                .slice(0, 8)
+                .join(', ') || 'none'
+            })` +
+            ('envelope' in (doc as object) ? '; a proof packet is checked with `pentagate verify proof`' : '')
+          : `got ${describeValue(token)} as "governance_token"`),
     );
   }
   return token;

@@ -250,6 +250,11 @@ t.test('unreadable input exits 2 with a message naming what was expected and wha
     ],
     ['token', await file('t.txt', 'pgt1.zz'), /expected 4 dot-separated parts/],
     ['token', await file('t.json', '{"governance_token": 5}'), /"governance_token" string, got 5/],
+    [
+      'token',
+      await file('tp.json', packet),
+      /got an object without one \(members: v, envelope.*; a proof packet is checked with `pentagate verify proof`/,
+    ],
     ['checkpoint', await file('c.note', 'just one line'), /checkpoint/],
     ['inclusion', await file('i.json', { leafIndex: 0 }), /inclusion file/],
     ['consistency', await file('k.json', []), /consistency file/],
