@@ -29,6 +29,9 @@ import { checkStartPoint } from './trajectory-start-point.js';
 
 const V = 'INVARIANT' as const;
 
+/** How far over its velocity limit a joint may measure before a move (controller overshoot, encoder noise). */
+export const MEASURED_SPEED_MARGIN = 1.1;
+
 /** Waypoints (start first) still ahead at `elapsedMs`, with their times and velocities. */
 export function remainingWaypoints(
   plan: JointPlan,
@@ -78,6 +81,31 @@ function checkPositionLimits(
   });
 }
 
+/**
+ * A measured joint speed above the joint's limit (with MEASURED_SPEED_MARGIN for a controller's overshoot and
+ * the sensor's noise): the arm is already moving faster than it may — a runaway joint or a broken encoder —
+ * so no new move is signed on it. Judged when the intent is; while a motion runs, measured torque and the
+ * path sweep from the measured state keep watch.
+ */
+function checkMeasuredSpeeds(
+  velocitiesRadS: readonly number[],
+  joints: GateContext['cp']['profile']['joints'],
+  violations: string[],
+): void {
+  joints.forEach((j, k) => {
+    const speed = Math.abs(velocitiesRadS[k]!);
+    const bound = j.velocityLimitRadS * MEASURED_SPEED_MARGIN;
+    if (speed > bound) {
+      violations.push(
+        edgeViolation(
+          'INVARIANT.VELOCITY_LIMIT',
+          `${j.name} measured ${fmtOver(speed, bound, 'rad/s', 3, `its limit + ${Math.round((MEASURED_SPEED_MARGIN - 1) * 100)} %`)} before the move: a runaway joint or a broken sensor`,
+        ),
+      );
+    }
+  });
+}
+
 function checkArm(
   ctx: GateContext,
   plan: JointPlan,
@@ -102,6 +130,7 @@ function checkArm(
       );
     }
   });
+  if (!ctx.monitoring) checkMeasuredSpeeds(state.velocitiesRadS, joints, violations);
   // The start point is passed once the motion runs; it is judged when the intent is.
   if (plan.startPoint && !ctx.monitoring) {
     checkStartPoint(plan.startPoint, state.positionsRad, joints, violations);
