@@ -79,7 +79,14 @@ export function freshFrame<F extends TelemetryFrame>(
   }
   const found = ctx.telemetry.lookup<F>(source, ctx.nowMs);
   if (found.status === 'missing') {
-    violations.push(edgeViolation(`${vertex}.MISSING_DATA`, `no ${kind} frame from ${source} yet`));
+    violations.push(
+      edgeViolation(
+        `${vertex}.MISSING_DATA`,
+        found.withdrawn === undefined
+          ? `no ${kind} frame from ${source} yet`
+          : `no usable ${kind} frame from ${source}: its last was withdrawn when an unusable one arrived (${found.withdrawn})`,
+      ),
+    );
     return undefined;
   }
   if (found.status === 'resync') {

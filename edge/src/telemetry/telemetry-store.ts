@@ -72,7 +72,8 @@ export type FreshFrame<F extends TelemetryFrame = TelemetryFrame> = StoredFrame<
 export type FrameLookup<F extends TelemetryFrame = TelemetryFrame> =
   | ({ status: 'fresh' } & FreshFrame<F>)
   | { status: 'stale'; frame: F; ageMs: number; maxAgeMs: number }
-  | { status: 'missing' }
+  /** No frame; `withdrawn`: why the last one was withdrawn (an unusable frame arrived), when it was. */
+  | { status: 'missing'; withdrawn?: string }
   /** The source broke its seq rule and waits for `framesNeeded` consistent frames (source-sequence.ts). */
   | { status: 'resync'; framesNeeded: number };
 
@@ -117,6 +118,8 @@ export class TelemetryStore {
   readonly #profile: RobotProfile;
   readonly #sources: Map<string, SourceProfile>;
   readonly #latest = new Map<string, StoredFrame>();
+  /** Sources whose latest frame an unusable frame withdrew, with that frame's refusal (until the next frame). */
+  readonly #withdrawnBecause = new Map<string, string>();
   readonly #sequences = new Map<string, SourceSequence>();
   readonly #rejected = new Map<TelemetryRejection, number>(TELEMETRY_REJECTIONS.map((r) => [r, 0]));
   readonly #jointNames: Set<string>;
@@ -151,7 +154,7 @@ export class TelemetryStore {
   #reject(reason: TelemetryRejection, detail: string, withdrawFrom?: WithdrawnBy): IngestResult {
     this.#rejected.set(reason, (this.#rejected.get(reason) ?? 0) + 1);
     const withdrawn =
-      withdrawFrom !== undefined && this.#withdraw(withdrawFrom.source, withdrawFrom.authentic);
+      withdrawFrom !== undefined && this.#withdraw(withdrawFrom.source, withdrawFrom.authentic, detail);
     return { accepted: false, reason, detail, ...(withdrawn ? { withdrawn } : {}) };
   }
 
@@ -167,15 +170,17 @@ export class TelemetryStore {
    * sensor's data. An unauthenticated source's frames are taken unsigned, so an unusable one is its word too.
    * True when a frame was withdrawn.
    */
-  #withdraw(sourceName: string, authentic: boolean): boolean {
+  #withdraw(sourceName: string, authentic: boolean, because: string): boolean {
     const source = this.#sources.get(sourceName);
     if (source === undefined || (source.authenticated === true && !authentic)) return false;
-    return this.#latest.delete(sourceName);
+    if (!this.#latest.delete(sourceName)) return false;
+    this.#withdrawnBecause.set(sourceName, because);
+    return true;
   }
 
   /** `#withdraw` for a message on `topicSource`'s topic that was not even JSON (edge-node.ts). */
   withdrawUnreadable(topicSource: string): boolean {
-    return this.#withdraw(topicSource, false);
+    return this.#withdraw(topicSource, false, 'a message that is not JSON');
   }
 
   #rangeProblem(f: TelemetryFrame): { problem: string; otherPart?: true } | undefined {
@@ -292,6 +297,7 @@ export class TelemetryStore {
       canonical: utf8Bytes(text),
     };
     this.#latest.set(frame.source, stored);
+    this.#withdrawnBecause.delete(frame.source);
     const ignored = this.#ignore(stored.frame);
     return {
       accepted: true,
@@ -309,7 +315,10 @@ export class TelemetryStore {
     const spec = this.#sources.get(source);
     const sequence = this.#sequences.get(source);
     if (sequence?.resynchronising) return { status: 'resync', framesNeeded: sequence.framesNeeded };
-    if (!stored || !spec) return { status: 'missing' };
+    if (!stored || !spec) {
+      const withdrawn = this.#withdrawnBecause.get(source);
+      return withdrawn === undefined ? { status: 'missing' } : { status: 'missing', withdrawn };
+    }
     const ageMs = nowMs - stored.originMs;
     if (ageMs > spec.maxAgeMs || nowMs < stored.arrivalMs)
       return { status: 'stale', frame: stored.frame, ageMs, maxAgeMs: spec.maxAgeMs };

@@ -70,7 +70,14 @@ t.test('an unusable frame withdraws its source at once, and stops a running moti
     }
     const next = await decide(`after-${k}`);
     t.equal(next.outcome, 'vetoed', `${u.name}: the next move is vetoed`);
-    t.match(next.violations.join('\n'), new RegExp(`^${u.gate}\\.`, 'm'), `${u.name}: by ${u.gate}`);
+    t.match(
+      next.violations.join('\n'),
+      new RegExp(
+        `^${u.gate}\\.MISSING_DATA: no usable \\w+ frame from \\w+: its last was withdrawn when an unusable one arrived`,
+        'm',
+      ),
+      `${u.name}: by ${u.gate}, which says why`,
+    );
     // the next good frame makes the source usable again
     if (u.gate === 'ECONOMY') {
       const battery = fixture.passingFrames(++seq, Date.now()).find((f) => f.source === 'battery');
