@@ -38,7 +38,7 @@ import {
 } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import { CommandExpiredError } from '../mqtt/command-expired-error.js';
-import type { TrapResult } from '../trap/trap-result.js';
+import type { MotionStop, TrapResult } from '../trap/trap-result.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';
@@ -221,7 +221,7 @@ export class EdgeNode {
   }
 
   /** Publishes the STOP of a motion an unreadable frame stopped, with its verdict. */
-  #stopped(stopped: { stop: MotorCommand; verdict: VerdictEvent } | undefined, topic: string): void {
+  #stopped(stopped: MotionStop | undefined, topic: string): void {
     if (!stopped) return;
     this.#publishStop(stopped.stop);
     this.#summarised(stopped.verdict, topic);

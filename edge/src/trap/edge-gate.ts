@@ -20,7 +20,6 @@ import {
   type Setpoints,
   type TrustedKey,
   type UnsignedMotorCommand,
-  type VerdictEvent,
   edgeViolation,
   hasEdgeViolation,
   isIntent,
@@ -40,14 +39,10 @@ import {
 } from '../gates/provenance-registry.js';
 import { edgeCommandMacs } from '../crypto/node-hmac.js';
 import { type CompiledProfile, compileProfile } from '../profile/compiled-profile.js';
-import {
-  type StoredFrame,
-  TELEMETRY_REFUSAL_CODES,
-  type TelemetryRejection,
-  TelemetryStore,
-} from '../telemetry/telemetry-store.js';
+import { type StoredFrame, type TelemetryRejection, TelemetryStore } from '../telemetry/telemetry-store.js';
 import type { SequenceStore } from './sequence-store.js';
-import type { TelemetryOutcome, TrapResult } from './trap-result.js';
+import type { MotionStop, TelemetryOutcome, TrapResult } from './trap-result.js';
+import { telemetryOutcome } from './telemetry-intake.js';
 import { admitConsent, consentDenied, consentExpired } from './consent-intake.js';
 import { evidenceDigest } from './evidence-digest.js';
 import { runFiveGates } from './five-gates.js';
@@ -413,7 +408,7 @@ export class EdgeGate {
    * Call it on every telemetry update (ingestTelemetry does) and on a timer, so a source that goes silent
    * is caught by its maxAgeMs.
    */
-  monitor(nowMs = this.#clock()): { stop: MotorCommand; verdict: VerdictEvent } | undefined {
+  monitor(nowMs = this.#clock()): MotionStop | undefined {
     const m = this.#motion;
     if (!m) return undefined;
     if (nowMs > m.endsAtMs) {
@@ -441,7 +436,7 @@ export class EdgeGate {
     stop: MotorCommand,
     nowMs: number,
     why: { gates: GateResult[]; evidenceDigest: string } | { violations: string[] },
-  ): { stop: MotorCommand; verdict: VerdictEvent } {
+  ): MotionStop {
     return {
       stop,
       verdict: verdict({
@@ -459,10 +454,7 @@ export class EdgeGate {
    * A message on `topicSource`'s telemetry topic that is not even JSON (edge-node.ts refuses it): the source's
    * latest frame is withdrawn as for any unusable frame, and a running motion re-checked at once.
    */
-  unreadableTelemetry(
-    topicSource: string,
-    arrivalMs = this.#clock(),
-  ): { stop: MotorCommand; verdict: VerdictEvent } | undefined {
+  unreadableTelemetry(topicSource: string, arrivalMs = this.#clock()): MotionStop | undefined {
     return this.#telemetry.withdrawUnreadable(topicSource) ? this.monitor(arrivalMs) : undefined;
   }
 
@@ -473,34 +465,9 @@ export class EdgeGate {
    */
   ingestTelemetry(frame: unknown, arrivalMs = this.#clock(), topicSource?: string): TelemetryOutcome {
     const r = this.#telemetry.ingest(frame, arrivalMs, topicSource);
-    if (!r.accepted) {
-      // A seq discontinuity or an unusable frame withdrew the source's latest frame: a running motion is
-      // re-checked at once (and stopped, its source now reading as missing) rather than at the next tick.
-      const stopped = r.withdrawn ? this.monitor(arrivalMs) : undefined;
-      if (stopped) {
-        return {
-          accepted: false,
-          reason: `${r.reason}: ${r.detail}`,
-          stop: stopped.stop,
-          verdict: stopped.verdict,
-        };
-      }
-      return {
-        accepted: false,
-        reason: `${r.reason}: ${r.detail}`,
-        verdict: verdict({
-          robotId: this.#cp.profile.robotId,
-          outcome: 'rejected-input',
-          atMs: arrivalMs,
-          violations: [edgeViolation(TELEMETRY_REFUSAL_CODES[r.reason], r.detail)],
-        }),
-      };
-    }
-    const stopped = this.monitor(arrivalMs);
-    return {
-      accepted: true,
-      ...(r.newlyIgnoredJoints ? { newlyIgnoredJoints: r.newlyIgnoredJoints } : {}),
-      ...(stopped ? { stop: stopped.stop, verdict: stopped.verdict } : {}),
-    };
+    // A refused frame that withdrew its source's latest frame re-checks a running motion at once (stopping it,
+    // the source now reading as missing) rather than at the next tick; an accepted one always re-checks.
+    const stopped = r.accepted || r.withdrawn ? this.monitor(arrivalMs) : undefined;
+    return telemetryOutcome(this.#cp.profile.robotId, r, arrivalMs, stopped);
   }
 }

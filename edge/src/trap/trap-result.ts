@@ -6,6 +6,12 @@ export type TrapResult =
   | { kind: 'veto'; verdict: VerdictEvent }
   | { kind: 'awaiting-consent'; verdict: VerdictEvent; intentDigest: string };
 
+/** A motion stopped: its signed STOP and the `stopped` verdict (`EdgeGate.monitor`). */
+export interface MotionStop {
+  stop: MotorCommand;
+  verdict: VerdictEvent;
+}
+
 /** What `EdgeGate.ingestTelemetry` and `EdgeGate.monitor` return. */
 export interface TelemetryOutcome {
   accepted: boolean;
