@@ -25,7 +25,7 @@ import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { type DecisionSink, teeSinks } from '../mcap/decision-sink.js';
 import { FoxgloveLive } from '../foxglove/foxglove-live.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
-import { ssmWarnings } from '../profile/ssm-cross-check.js';
+import { profileWarnings } from '../profile/profile-warnings.js';
 import { readSensorKeys } from '../telemetry/sensor-key-files.js';
 import type { TransportName } from '../transport/combined-transport.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
@@ -116,7 +116,7 @@ async function startLocked(
     profile.trust.document ?? { keys: [] },
     `trust of ${options.profilePath}`,
   );
-  for (const w of ssmWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
+  for (const w of profileWarnings(profile)) log.warn({ path: w.path }, `profile: ${w.message}`);
   await assertOwnerOnlyKeyFile(options.hmacKeyPath, 'HMAC command key');
   const hmacKey = await readHmacKeyFile(options.hmacKeyPath);
   const sensorKeys = await readSensorKeys(profile, options.sensorKeyPaths ?? []);

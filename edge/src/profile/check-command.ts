@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { cannotRead, type Command, ExitCode, formatProblem, requireOption } from '@pentagate/protocol';
 import { compileProfile } from './compiled-profile.js';
 import { MAX_PROFILE_BYTES, checkRobotProfileText } from './load-profile.js';
-import { ssmWarnings } from './ssm-cross-check.js';
+import { profileWarnings } from './profile-warnings.js';
 
 export const edgeCheckCommand: Command = {
   path: ['edge', 'check'],
@@ -45,7 +45,7 @@ export const edgeCheckCommand: Command = {
     }
     const check = checkRobotProfileText(text, dirname(resolve(path)));
     const profile = check.profile;
-    const warnings = profile ? ssmWarnings(profile) : [];
+    const warnings = profile ? profileWarnings(profile) : [];
     if (args.options.json) {
       io.out(
         JSON.stringify({

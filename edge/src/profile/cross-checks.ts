@@ -144,12 +144,21 @@ function checkSources(p: RobotProfile, out: ProfileProblem[]): void {
       out.push({ path: `sensors[${i}].source`, message: `no source named ${JSON.stringify(s.source)}` });
     }
   });
-  checkSourceAuthentication(p, out);
+  checkSourceFields(p, out);
 }
 
-/** An authenticated source needs the id of the key its frames are signed with (sensor-keys.ts). */
-function checkSourceAuthentication(p: RobotProfile, out: ProfileProblem[]): void {
+/**
+ * A measuring range belongs to a proximity source; an authenticated source needs the id of the key its frames
+ * are signed with (sensor-keys.ts).
+ */
+function checkSourceFields(p: RobotProfile, out: ProfileProblem[]): void {
   p.sources.forEach((s, i) => {
+    if (s.maxRangeM !== undefined && s.kind !== 'proximity') {
+      out.push({
+        path: `sources[${i}].maxRangeM`,
+        message: `source ${JSON.stringify(s.name)} is ${s.kind}: only a proximity source has a measuring range`,
+      });
+    }
     if (s.authenticated === true && s.macKeyId === undefined) {
       out.push({
         path: `sources[${i}].macKeyId`,

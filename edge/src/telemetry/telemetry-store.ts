@@ -183,8 +183,19 @@ export class TelemetryStore {
     return this.#withdraw(topicSource, false, 'a message that is not JSON');
   }
 
-  #rangeProblem(f: TelemetryFrame): { problem: string; otherPart?: true } | undefined {
+  #rangeProblem(f: TelemetryFrame, source: SourceProfile): { problem: string; otherPart?: true } | undefined {
     switch (f.kind) {
+      case 'proximity': {
+        // A reading past the sensor's range is no measurement: most often millimetres sent as metres, where a
+        // person at 500 mm would read as 500 m away. Refused, it withdraws the source (RISK reads it missing).
+        const rangeM = source.maxRangeM;
+        if (rangeM !== undefined && f.nearestHumanM !== null && f.nearestHumanM > rangeM) {
+          return {
+            problem: `nearestHumanM ${f.nearestHumanM} m is beyond the sensor's ${rangeM} m range (maxRangeM); is it in millimetres?`,
+          };
+        }
+        return undefined;
+      }
       case 'joint-state': {
         const n = f.names.length;
         // Velocities and efforts may be absent (empty), as in sensor_msgs/JointState; gate-context.ts fails the
@@ -259,7 +270,7 @@ export class TelemetryStore {
     // source must not even reach the sequence rule, or a forged seq could withdraw the real sensor's frame.
     const forged = this.#keys.macProblem(source, frame);
     if (forged) return this.#reject('unauthenticated', `${frame.source}: ${forged}`);
-    const range = this.#rangeProblem(frame);
+    const range = this.#rangeProblem(frame, source);
     if (range) {
       // authentic: its MAC verified above, or the source takes unsigned frames. Another part's joint states
       // on the same topic (no joint of the profile) say nothing about this robot and withdraw nothing.

@@ -213,6 +213,12 @@ export const SourceProfileSchema = Type.Object(
     authenticated: Type.Optional(Type.Boolean()),
     /** hmacKeyId of the source's sensor key; required when `authenticated`. */
     macKeyId: Type.Optional(KeyIdSchema),
+    /**
+     * Proximity sources: the farthest the sensor measures, m (its data sheet's range). A reading beyond it is
+     * no measurement (millimetres sent as metres, a fault) and is refused; the source then reads as missing.
+     * Without it only the frame schema's 10 km bounds a reading (`edge check` warns).
+     */
+    maxRangeM: Type.Optional(positive(1e4)),
     /** The one broker account allowed to publish this source's telemetry (binds it in both brokers' ACLs). */
     publisher: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\s#+]+$' })),
   },
