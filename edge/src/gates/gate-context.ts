@@ -93,7 +93,7 @@ export function freshFrame<F extends TelemetryFrame>(
     violations.push(
       edgeViolation(
         `${vertex}.STALE_DATA`,
-        `${kind}/${source} broke its seq sequence and is re-synchronising (${found.framesNeeded} more consecutive frame(s) needed)`,
+        `${kind}/${source} broke its seq sequence and is re-synchronising (${found.framesNeeded} more consecutive frame(s) needed${found.spanLeftMs > 0 ? `, over ${found.spanLeftMs} ms more` : ''})`,
       ),
     );
     return undefined;

@@ -74,8 +74,8 @@ export type FrameLookup<F extends TelemetryFrame = TelemetryFrame> =
   | { status: 'stale'; frame: F; ageMs: number; maxAgeMs: number }
   /** No frame; `withdrawn`: why the last one was withdrawn (an unusable frame arrived), when it was. */
   | { status: 'missing'; withdrawn?: string }
-  /** The source broke its seq rule and waits for `framesNeeded` consistent frames (source-sequence.ts). */
-  | { status: 'resync'; framesNeeded: number };
+  /** The source broke its seq rule and waits for `framesNeeded` consistent frames over `spanLeftMs` more (source-sequence.ts). */
+  | { status: 'resync'; framesNeeded: number; spanLeftMs: number };
 
 export type IngestResult =
   | {
@@ -286,11 +286,11 @@ export class TelemetryStore {
     }
     let sequence = this.#sequences.get(frame.source);
     if (!sequence) {
-      sequence = new SourceSequence();
+      sequence = new SourceSequence(source.maxAgeMs);
       this.#sequences.set(frame.source, sequence);
     }
     const last = this.#latest.get(frame.source);
-    const seq = sequence.judge(frame.source, frame.seq, () => {
+    const seq = sequence.judge(frame.source, frame.seq, arrivalMs, () => {
       if (!last) return false;
       const bytes = utf8Bytes(text);
       return bytes.length === last.canonical.length && bytes.every((b, i) => b === last.canonical[i]);
@@ -325,7 +325,13 @@ export class TelemetryStore {
     const stored = this.#latest.get(source) as StoredFrame<F> | undefined;
     const spec = this.#sources.get(source);
     const sequence = this.#sequences.get(source);
-    if (sequence?.resynchronising) return { status: 'resync', framesNeeded: sequence.framesNeeded };
+    if (sequence?.resynchronising) {
+      return {
+        status: 'resync',
+        framesNeeded: sequence.framesNeeded,
+        spanLeftMs: sequence.spanLeftMs(nowMs),
+      };
+    }
     if (!stored || !spec) {
       const withdrawn = this.#withdrawnBecause.get(source);
       return withdrawn === undefined ? { status: 'missing' } : { status: 'missing', withdrawn };

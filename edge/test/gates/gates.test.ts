@@ -452,33 +452,97 @@ t.test('a duplicated joint name is refused like the schema says, at ingest and i
 t.test('a seq discontinuity makes the source stale until a consistent run re-anchors it', async (t) => {
   const profile = armProfile();
   const store = new TelemetryStore(profile);
+  const maxAgeMs = profile.sources.find((s) => s.name === 'proximity-front')!.maxAgeMs;
+  const periodMs = 40; // a 25 Hz sensor: a frame well within every maxAgeMs
+  let now = T0;
   const at = (seq: number, humanM: number | null) => ({
-    ...proximity(profile.robotId, 'proximity-front', T0, humanM),
+    ...proximity(profile.robotId, 'proximity-front', now, humanM),
     seq,
   });
-  t.equal(store.ingest(at(10, 3), T0).accepted, true, 'the first frame anchors the source');
-  t.equal(store.ingest(at(11, 3), T0).accepted, true);
+  /** The real sensor's frames, one per period from `seq`, until one is taken; returns how many it took. */
+  const untilTaken = (seq: number, humanM: number) => {
+    for (let i = 0; i < 50; i++) {
+      now += periodMs;
+      if (store.ingest(at(seq + i, humanM), now).accepted) return { frames: i + 1, lastSeq: seq + i };
+    }
+    throw new Error('never re-anchored');
+  };
+  t.equal(store.ingest(at(10, 3), now).accepted, true, 'the first frame anchors the source');
+  for (let seq = 11; seq <= 13; seq++) {
+    now += periodMs;
+    t.equal(store.ingest(at(seq, 3), now).accepted, true, `seq ${seq}: taken (its period goes on record)`);
+  }
   // A forged jump: refused, and the real latest frame is withdrawn (stale), never replaced by "nobody".
-  t.match(store.ingest(at(1e12, null), T0), { accepted: false, reason: 'out-of-order', withdrawn: true });
-  t.match(store.lookup('proximity-front', T0), { status: 'resync', framesNeeded: REANCHOR_FRAMES - 1 });
-  // The real sensor goes on; its frames break the forged run and form their own.
-  for (let i = 1; i < REANCHOR_FRAMES; i++) {
-    t.match(store.ingest(at(11 + i, 0.5), T0), { accepted: false, reason: 'out-of-order' });
-  }
-  t.match(store.ingest(at(11 + REANCHOR_FRAMES, 0.5), T0), { accepted: true });
-  t.match(store.lookup('proximity-front', T0), { status: 'fresh', frame: { nearestHumanM: 0.5 } });
+  now += 1;
+  t.match(store.ingest(at(1e12, null), now), { accepted: false, reason: 'out-of-order', withdrawn: true });
+  t.match(store.lookup('proximity-front', now), { status: 'resync', framesNeeded: REANCHOR_FRAMES - 1 });
+  // The real sensor goes on; its frames break the forged run and form their own, taken once they span maxAgeMs.
+  const back = untilTaken(14, 0.5);
+  t.ok(back.frames >= REANCHOR_FRAMES, `${back.frames} frames before the real sensor is taken again`);
+  t.ok((back.frames - 1) * periodMs >= 1.5 * periodMs, 'and they spanned 1.5 of its periods');
+  t.ok((back.frames - 1) * periodMs < maxAgeMs, 'not the whole maxAgeMs: its period is known');
+  t.match(store.lookup('proximity-front', now), { status: 'fresh', frame: { nearestHumanM: 0.5 } });
   // Two publishers interleaving on one source never form a run: it stays stale.
-  store.ingest(at(5, 0.5), T0);
+  store.ingest(at(5, 0.5), now);
   for (let i = 0; i < 10; i++) {
-    store.ingest(at(1e9 + i, null), T0);
-    store.ingest(at(6 + i, 0.5), T0);
+    now += periodMs / 2;
+    store.ingest(at(1e9 + i, null), now);
+    now += periodMs / 2;
+    store.ingest(at(6 + i, 0.5), now);
   }
-  t.equal(store.lookup('proximity-front', T0).status, 'resync');
-  // A restart at seq 1 recovers after REANCHOR_FRAMES frames; a jump past SEQ_MAX_GAP inside a run restarts it.
-  for (let seq = 1; seq <= REANCHOR_FRAMES; seq++) store.ingest(at(seq, 2), T0);
-  t.equal(store.lookup('proximity-front', T0).status, 'fresh');
-  t.match(store.ingest(at(REANCHOR_FRAMES + SEQ_MAX_GAP + 1, 2), T0), { accepted: false, withdrawn: true });
-  t.match(store.ingest(at(REANCHOR_FRAMES + SEQ_MAX_GAP + 2, 2), T0), { accepted: false });
+  t.equal(store.lookup('proximity-front', now).status, 'resync');
+  // A restart at seq 1 recovers after a run; a jump past SEQ_MAX_GAP inside a run restarts it.
+  const restarted = untilTaken(1, 2);
+  t.equal(store.lookup('proximity-front', now).status, 'fresh');
+  now += periodMs;
+  const jump = restarted.lastSeq + SEQ_MAX_GAP + 1;
+  t.match(store.ingest(at(jump, 2), now), { accepted: false, withdrawn: true });
+  now += periodMs;
+  t.match(store.ingest(at(jump + 1, 2), now), { accepted: false });
+});
+
+t.test('a burst of forged frames cannot re-anchor a source: the run must outlast its period', async (t) => {
+  const { gate, profile } = makeGate(armProfile((p) => (p.risk.ssm.enabled = false)));
+  const periodMs = 40;
+  let now = T0;
+  let realSeq = 1_000;
+  const real = () => {
+    gate.ingestTelemetry(jointState(profile, now), now);
+    for (const source of ['proximity-front', 'proximity-rear']) {
+      gate.ingestTelemetry({ ...proximity(profile.robotId, source, now, 0.64), seq: realSeq }, now);
+    }
+    realSeq++;
+  };
+  feedHealthy(gate, profile, now, 0.64);
+  for (let i = 0; i < 5; i++, now += periodMs) real(); // the sensors' period, 40 ms, is on record
+  now -= periodMs - 1;
+  t.match(
+    gate.trapAndSign(armIntent(), now).verdict.violations,
+    [/RISK\.HUMAN_IN_RADIUS/],
+    'a person at 0.64 m',
+  );
+  // Another publisher on the sensors' topics sends three consecutive "nobody there" frames back to back.
+  let forgedSeq = 5e12;
+  const forge = () => {
+    for (const source of ['proximity-front', 'proximity-rear']) {
+      const frame = { ...proximity(profile.robotId, source, now, null), seq: forgedSeq };
+      t.equal(gate.ingestTelemetry(frame, now).accepted, false, `${source} forged seq ${forgedSeq}: refused`);
+    }
+    forgedSeq++;
+  };
+  for (let i = 0; i < REANCHOR_FRAMES; i++, now += 1) forge();
+  const r = gate.trapAndSign(armIntent(), now);
+  t.equal(r.kind, 'veto', 'the move is not signed on the burst');
+  t.match(r.verdict.violations.join('\n'), /RISK\.STALE_DATA: .*re-synchronising.*over \d+ ms more/);
+  // The forger keeps going, a frame every 10 ms; the real sensors' frames, every 40 ms, break each run.
+  let signed = 0;
+  for (let step = 1; step <= 30; step++) {
+    now += 10;
+    if (step % 4 === 0) real();
+    else forge();
+    if (gate.trapAndSign(armIntent(), now).kind === 'signed') signed++;
+  }
+  t.equal(signed, 0, 'no move signed while the forger and the sensors interleave');
 });
 
 t.test('a stale source from a seq discontinuity vetoes with RISK.STALE_DATA', async (t) => {

@@ -4,6 +4,7 @@
  * a consistent run of frames; a sensor that restarts at seq 1 stops the motion in progress and is back after
  * the same run, without restarting the edge; a flood of refusals is summarised in the outbox.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MotorCommand, VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
 import { REANCHOR_FRAMES } from '../../src/telemetry/source-sequence.js';
@@ -13,9 +14,32 @@ t.test('a seq jump or a sensor restart makes the source stale, then it recovers'
   const { fixture, topics, edge, inbox, publish, decide } = await freshArmCell(t);
   const proximity = (seq: number, humanM: number | null) =>
     publish(topics.telemetry('proximity'), fixture.proximityFrame(seq, Date.now(), humanM));
+  const PERIOD_MS = 30;
+  /**
+   * The real sensor at its period from `seq` until the edge takes it again: a run re-anchors once it outlasts
+   * 1.5 of the sensor's recorded periods (source-sequence.ts). Each probe intent until then is vetoed as
+   * re-synchronising; the first that is not is returned.
+   */
+  const recover = async (seq: number, humanM: number, probe: string) => {
+    for (let attempt = 1; attempt <= 40; attempt++) {
+      for (let i = 0; i < REANCHOR_FRAMES; i++) {
+        await proximity(seq++, humanM);
+        await sleep(PERIOD_MS);
+      }
+      const v = await decide(`${probe}-${attempt}`);
+      if (!v.violations.join('\n').includes('re-synchronising'))
+        return { verdict: v, intentId: `${probe}-${attempt}`, seq };
+    }
+    throw new Error('the real sensor was never taken again');
+  };
 
   for (const frame of fixture.passingFrames(1, Date.now()))
     await publish(topics.telemetry(frame.source), frame);
+  // The sensor's period goes on record (the edge times a re-anchoring run against it).
+  for (let seq = 2; seq <= 5; seq++) {
+    await sleep(PERIOD_MS);
+    await proximity(seq, null);
+  }
   t.equal((await decide('healthy')).outcome, 'signed', 'healthy telemetry: signed');
   await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'healthy');
 
@@ -25,24 +49,27 @@ t.test('a seq jump or a sensor restart makes the source stale, then it recovers'
   t.match(forgedStop.violations.join('\n'), /RISK\.STALE_DATA: proximity\/proximity broke its seq/);
   const stopOfHealthy = await inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop');
   t.equal(stopOfHealthy.intentId, 'healthy', 'the forged frame stops the running motion (stale source)');
-  await proximity(2, 0.5);
+  await proximity(6, 0.5);
   const meanwhile = await decide('during-resync');
   t.equal(meanwhile.outcome, 'vetoed', 'never signed on the forged frame');
   t.match(meanwhile.violations.join('\n'), /RISK\.STALE_DATA: .*re-synchronising/);
-  for (let seq = 3; seq < 2 + REANCHOR_FRAMES; seq++) await proximity(seq, 0.5);
-  const person = await decide('person-inside');
-  t.equal(person.outcome, 'vetoed');
-  t.match(person.violations.join('\n'), /RISK\.HUMAN_IN_RADIUS: human at 0\.50 m/, 'the real sensor is back');
+  const person = await recover(7, 0.5, 'person-inside');
+  t.equal(person.verdict.outcome, 'vetoed');
+  t.match(
+    person.verdict.violations.join('\n'),
+    /RISK\.HUMAN_IN_RADIUS: human at 0\.50 m/,
+    'the real sensor is back',
+  );
 
   // The person leaves; a move starts; then the sensor restarts at seq 1: the motion is stopped.
-  await proximity(2 + REANCHOR_FRAMES, 4);
+  await proximity(person.seq, 4);
   t.equal((await decide('before-restart')).outcome, 'signed');
   await inbox.next<MotorCommand>(topics.cmd, (c) => c.intentId === 'before-restart');
   await proximity(1, 4);
   const restartStop = await inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop');
   t.equal(restartStop.intentId, 'before-restart', 'the running motion is stopped at the restart');
-  for (let seq = 2; seq <= REANCHOR_FRAMES; seq++) await proximity(seq, 4);
-  t.equal((await decide('after-restart')).outcome, 'signed', 'recovered without restarting the edge');
+  const after = await recover(2, 4, 'after-restart');
+  t.equal(after.verdict.outcome, 'signed', 'recovered without restarting the edge');
 
   // A flood of refused frames from one source: counted, summarised, not one outbox record each.
   await edge.node.settled();
