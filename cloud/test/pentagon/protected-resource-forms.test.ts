@@ -58,6 +58,19 @@ t.test('every form of a protected path is refused', async (t) => {
     // NTFS: `::$DATA` is the file's own content stream
     '/app/.env::$DATA',
     'app\\.env:secrets:$DATA',
+    // a `..` after a symbolic link climbs from the link's target: Debian's /var/run links to /run
+    '/var/run/../etc/passwd',
+    '/srv/../var/run/../etc/shadow',
+    '/home/u/link/../../etc/passwd',
+    // a file URL's path ends at its query or fragment (fileURLToPath drops both)
+    'file:///app/.env?x',
+    'file:///app/.env#frag',
+    'file://localhost/app/.env#a',
+    'file:/etc/passwd?raw=1',
+    // open(2) stops at a NUL
+    '/app/.env%00',
+    '/app/.env\u0000.txt',
+    '/etc/passwd%00.png',
   ]) {
     const v = verdictFor(path);
     t.equal(v.status, 'DENY', JSON.stringify(path));
@@ -85,6 +98,10 @@ t.test('paths outside the protected patterns still pass', async (t) => {
     '/proc/self/task/4242/status',
     'https://example.com:8443/etc-notes',
     'app/.env-example::$DATA',
+    '/srv/app/../data/report.csv', // every climb still lands outside the patterns
+    'file:///srv/report.pdf?download=1',
+    'file:///srv/a%3Fb/.envoy', // `%3F` is a literal `?` in the name
+    '/srv/report%00.csv',
   ]) {
     t.equal(verdictFor(path).status, 'ALLOW', JSON.stringify(path));
   }

@@ -2,8 +2,8 @@
  * The forms under which one string argument can name a file, for the protected-resource rule: a tool
  * that opens a path may trim it, read `\` as `/`, resolve `.` and `..`, ignore a trailing `/`, accept a
  * `file:` URL, percent-decode it (a storage API or an HTTP file server does), strip a Windows drive or
- * the trailing dots and spaces Windows drops from a name, or follow Linux's `/proc/<pid>/root` link to
- * `/`; so a pattern is tested against each of these forms and a call is refused when any one matches
+ * the trailing dots and spaces Windows drops from a name, follow Linux's `/proc/<pid>/root` link to `/` or a
+ * symbolic link before a `..`, or stop at a NUL; so a pattern is tested against each of these forms and a call is refused when any one matches
  * (fail closed: a form no tool would open costs nothing unless it names a protected resource).
  */
 import { cleanedPath, normalizedPath } from './lexical-path.js';
@@ -45,6 +45,14 @@ const WINDOWS_PREFIX = /^(?:\/\/[?.]\/)?[A-Za-z]:(?=\/|$)/;
 
 /** Win32 drops trailing dots and spaces from every path component (`.env.` opens `.env`). */
 const TRAILING_DOTS = /(?<=[^/.])[. ]+(?=\/|$)/g;
+
+/**
+ * Symbolic links: the kernel resolves `..` after following a link (path_resolution(7)), so `/var/run/../etc`
+ * opens `/etc` where `/var/run` links to `/run`, while lexical resolution reads `/var/etc`. Each `..` after a
+ * name is therefore also read as a climb from an unknown directory (the link's target, which may be `/`), for
+ * at most this many `..` at each end of the path, and only for paths open(2) takes (PATH_MAX below).
+ */
+const MAX_LINK_CLIMBS_PER_END = 4;
 
 /** Percent-decoding rounds tried: double encoding (`%252e`) is a classic filter bypass. */
 const MAX_DECODE_ROUNDS = 3;
@@ -94,6 +102,25 @@ function normalForms(path: string): string[] {
   return forms;
 }
 
+/**
+ * The readings of `path` where a `..` follows a link: from each such `..` on, the path climbs from an unknown
+ * directory (the first and last MAX_LINK_CLIMBS_PER_END of them; see that constant).
+ */
+function linkClimbForms(path: string): string[] {
+  if (path.length > PATH_MAX_CHARS || !path.includes('..')) return [];
+  const segments = path.split('/');
+  const climbs: number[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const before = segments[i - 1];
+    if (segments[i] === '..' && before !== '' && before !== '.' && before !== '..') climbs.push(i);
+  }
+  const ends =
+    climbs.length <= 2 * MAX_LINK_CLIMBS_PER_END
+      ? climbs
+      : [...climbs.slice(0, MAX_LINK_CLIMBS_PER_END), ...climbs.slice(-MAX_LINK_CLIMBS_PER_END)];
+  return ends.flatMap((i) => normalForms(segments.slice(i).join('/')));
+}
+
 /** The path a `/proc/<pid>/root` link leads to (`/` for the bare link), or undefined for any other path. */
 function afterProcRoot(path: string): string | undefined {
   return PROC_ROOT.test(path) ? path.replace(PROC_ROOT, '') || '/' : undefined;
@@ -114,6 +141,9 @@ function readingsOf(form: string, resolved: string[]): string[] {
   const out: string[] = [];
   const trimmed = form.trim();
   if (trimmed !== form) out.push(trimmed);
+  // C strings end at NUL: open(2) given `/app/.env\0.txt` (from `%00`) opens `/app/.env`
+  const nul = trimmed.indexOf('\0');
+  if (nul >= 0) out.push(trimmed.slice(0, nul));
   if (trimmed.includes('%')) {
     let decoded = trimmed;
     for (let i = 0; i < MAX_DECODE_ROUNDS && decoded.includes('%'); i++) {
@@ -126,10 +156,15 @@ function readingsOf(form: string, resolved: string[]): string[] {
   const slashed = trimmed.replace(/\\/g, '/');
   if (!slashed.includes('/')) return out;
   if (slashed !== trimmed) out.push(slashed);
-  resolved.push(...normalForms(slashed));
+  resolved.push(...normalForms(slashed), ...linkClimbForms(slashed));
   const url = FILE_URL.exec(slashed);
   const urlPath = url?.[1] ?? url?.[2];
-  if (urlPath) out.push(decodedPercent(urlPath));
+  if (urlPath) {
+    out.push(decodedPercent(urlPath));
+    // RFC 3986 §3.3: the path ends at `?` or `#` (Node's fileURLToPath drops both); a literal one is `%3F`/`%23`
+    const pathOnly = urlPath.replace(/[?#][\s\S]*$/, '');
+    if (pathOnly !== urlPath) out.push(decodedPercent(pathOnly));
+  }
   const drive = WINDOWS_PREFIX.exec(slashed);
   if (drive) out.push(slashed.slice(drive[0].length) || '/');
   // The links are matched on the cleaned form too (`/proc//self/./root`), which is not itself a reading:
