@@ -126,12 +126,20 @@ t.test(
       { destination_region: 'EU', DESTINATION_REGION: 'US' },
       { arguments: { destination_region: 'US' } },
       { destination_region: 'EU', arguments: { Destination_Region: 'CN' } },
+      // any depth and any spelling a binding reads (outside review: these were approved)
+      { destination_region: 'EU', opts: { destination_region: 'US' } },
+      { destination_region: 'EU', copies: [{ destinationRegion: 'EU' }, { 'destination-region': 'US' }] },
+      { destinationRegion: 'US' },
     ]) {
       const v = evaluate(call({ tool_name: 'records.export', arguments: args }));
       t.same(codes(v), ['INVARIANT.DATA_RESIDENCY'], JSON.stringify(args));
       t.notMatch(v.violations[0]?.message, /"EU" is not allowed/, 'the refused copy is the one named');
     }
-    for (const args of [{ Destination_Region: 'eu' }, { arguments: { destination_region: 'EU' } }]) {
+    for (const args of [
+      { Destination_Region: 'eu' },
+      { arguments: { destination_region: 'EU' } },
+      { destination_region: 'EU', copies: [{ destinationRegion: 'EU' }] },
+    ]) {
       const v = evaluate(call({ tool_name: 'records.export', arguments: args }));
       t.equal(v.status, 'ALLOW', JSON.stringify(args));
     }

@@ -90,6 +90,38 @@ t.test('propose: the amount argument counts in any letter case, the largest winn
   );
 });
 
+t.test('propose: an amount at any depth counts, and a batch spends its total', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const pay = (args: Record<string, unknown>) =>
+    post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
+    );
+  // first (denials of one tool soon count as probing):
+  const total = (await pay({ amount: 500, lines: [{ amount: 300 }, { amount: 200 }], memo: 'x' })).json();
+  t.equal(total.approved, true, 'a total beside its lines is spent once (500), within the budget');
+  // outside review: these were approved with spend 1, past the budget and the four-eyes rule
+  for (const [args, spend] of [
+    [{ amount: 1, options: { amount: 50_000 } }, 50_000],
+    [{ amount: 1, transfers: [{ amount: 50_000, to: 'Y' }] }, 50_000],
+    [{ amount: 1, transfers: [{ amount: 600 }, { amount: 600 }] }, 1_200],
+    [{ amount: 1, 'Amount ': 5_000 }, 5_000],
+  ] as const) {
+    const body = (await pay(args)).json();
+    t.equal(body.approved, false, JSON.stringify(args));
+    t.match(body.violations.join('\n'), new RegExp(`ECONOMY\\.BUDGET_EXCEEDED: spend ${spend} exceeds`));
+  }
+  const nested = (await pay({ amount: 1, lines: [{ amount: 'n/a' }] })).json();
+  t.match(
+    nested.violations.join('\n'),
+    /ECONOMY\.SPEND_ARGUMENT_INVALID: .* got "n\/a"/,
+    'a nested copy that is no number refuses',
+  );
+});
+
 t.test('propose: a payments call whose amount is missing or not a number is refused', async (t) => {
   const cloud = await kernelCloud(t);
   const lobe = await registerLobe(cloud, cloud.a);

@@ -3,28 +3,62 @@
  */
 
 /**
- * The values of `object`'s own members named `name` in any letter case: a tool (or the JSON binding in
- * front of it) that reads `Amount` for `amount` would otherwise spend an `Amount` of 50 000 beside an
- * `amount` of 1 that the gate counted, or send data to the `Destination_Region` beside the
- * `destination_region` the gate checked.
+ * A member name as a tool's binding may read it: any letter case, with or without `_`, `-` or spaces
+ * between words, so `Amount`, `destinationRegion` and `destination-region` are the rule's `amount` and
+ * `destination_region`. A variant beside the name the gate checked would otherwise carry another value to
+ * the tool (an `Amount` of 50 000 beside an `amount` of 1).
  */
-function membersNamed(object: unknown, name: string): unknown[] {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) return [];
-  const lower = name.toLowerCase();
-  const values: unknown[] = [];
-  for (const key of Object.keys(object)) {
-    if (key.toLowerCase() === lower) values.push((object as Record<string, unknown>)[key]);
-  }
-  return values;
+const nameForm = (name: string): string => name.toLowerCase().replace(/[-_\s]/g, '');
+
+/** Deeper than the JSON reader lets a request nest (DEFAULT_MAX_JSON_DEPTH), with room for a caller's own. */
+const MAX_ARGUMENT_DEPTH = 256;
+
+export interface ArgumentValues {
+  /** Every value of a member with the argument's name, at any depth of the arguments, in document order. */
+  values: unknown[];
+  /**
+   * For each array whose elements carry the argument as a direct member (a batch: `transfers: [{ amount },
+   * { amount }]`), those values: a call that moves each element moves their sum.
+   */
+  batches: unknown[][];
+  /** False when the arguments nest deeper than MAX_ARGUMENT_DEPTH: the caller must refuse (fail closed). */
+  complete: boolean;
 }
 
 /**
- * The argument's values: top level (the agent routes' `arguments`, a kernel payload), and inside a nested
- * `arguments` object — where a kernel `tool:invoke` that copies the agent routes' shape
- * (`{ tool, arguments: { … } }`) carries it. A rule reads every one of them (the spend rule the largest,
- * the data-residency rule each), so a variant or a nested copy can only add to what is checked.
+ * The argument's values anywhere in the arguments: top level (the agent routes' `arguments`, a kernel
+ * payload), in a nested `arguments` (a kernel `tool:invoke` in the agent routes' shape), and in any object or
+ * array below, since a tool may read `options.amount` or `transfers[].amount` as well as `amount`. A rule
+ * reads every one (the spend rule the largest single value or batch sum, the data-residency rule each), so a
+ * nested copy can only add to what is checked.
  */
-export function argumentValues(args: Record<string, unknown>, name: string): unknown[] {
-  const nested = membersNamed(args, 'arguments').flatMap((inner) => membersNamed(inner, name));
-  return [...membersNamed(args, name), ...nested];
+export function argumentValues(args: Record<string, unknown>, name: string): ArgumentValues {
+  const wanted = nameForm(name);
+  const out: ArgumentValues = { values: [], batches: [], complete: true };
+  const ownValues = (object: object): unknown[] => {
+    const found: unknown[] = [];
+    for (const key of Object.keys(object)) {
+      if (nameForm(key) === wanted) found.push((object as Record<string, unknown>)[key]);
+    }
+    return found;
+  };
+  const walk = (value: unknown, depth: number): void => {
+    if (typeof value !== 'object' || value === null) return;
+    if (depth > MAX_ARGUMENT_DEPTH) {
+      out.complete = false;
+      return;
+    }
+    if (Array.isArray(value)) {
+      const batch = value.flatMap((element) =>
+        typeof element === 'object' && element !== null && !Array.isArray(element) ? ownValues(element) : [],
+      );
+      if (batch.length > 1) out.batches.push(batch);
+      for (const element of value) walk(element, depth + 1);
+      return;
+    }
+    out.values.push(...ownValues(value));
+    for (const member of Object.values(value)) walk(member, depth + 1);
+  };
+  walk(args, 0);
+  return out;
 }

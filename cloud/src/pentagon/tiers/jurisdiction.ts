@@ -20,13 +20,15 @@ const CODE = {
 } as const;
 
 /**
- * The value a rule checks; for data residency, the first of the argument's values (any letter case, top
- * level or in a nested `arguments`, as argument-values.ts reads them) that is not allowed, else the first.
+ * The value a rule checks; for data residency, the first of the argument's values (any spelling, at any
+ * depth, as argument-values.ts reads them) that is not allowed, else the first.
  */
 function valueFor(rule: CompiledJurisdictionRule, action: GovernedAction): { label: string; value: unknown } {
   if (rule.kind === 'region') return { label: 'region', value: action.region };
   if (rule.kind === 'department') return { label: 'department', value: action.department };
-  const values = argumentValues(action.arguments, rule.argument ?? '');
+  const { values, complete } = argumentValues(action.arguments, rule.argument ?? '');
+  // arguments nested past what is read: no value to allow (refused as a missing one would be)
+  if (!complete) return { label: `argument "${rule.argument}"`, value: undefined };
   const refused = values.find((v) => !isAllowed(rule, v));
   return { label: `argument "${rule.argument}"`, value: refused ?? values[0] };
 }
