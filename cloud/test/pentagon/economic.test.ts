@@ -113,6 +113,38 @@ t.test('probing: after three denied variants of a tool, a fourth variant is refu
     'ALLOW',
     'other tools are unaffected',
   );
+  // Stepping a spend down towards the budget the remediation names corrects the call (specification §1.6):
+  // the corrected call is decided on its merits, not refused as probing.
+  const overBudget = (
+    [
+      [5000, 'alpha'],
+      [3000, 'beta'],
+      [2000, 'gamma'],
+    ] as const
+  ).map(([spend, name]) => {
+    const v = evaluate(
+      call({ tool_name: 'fs.write', spend_amount: spend, arguments: { path: `/tmp/${name}` } }),
+    );
+    t.same(codes(v), ['ECONOMY.BUDGET_EXCEEDED'], `spend ${spend}`);
+    return recordOf(v, 'fs.write', NOW_MS - 1000);
+  });
+  t.equal(
+    evaluate(call({ tool_name: 'fs.write', spend_amount: 400, arguments: { path: '/tmp/delta' } }), {
+      history: overBudget,
+    }).status,
+    'ALLOW',
+    'budget refusals are not probing',
+  );
+  const mixed = overBudget.map((h) => ({ ...h, violations: [...h.violations, 'RISK.PROMPT_INJECTION'] }));
+  t.same(
+    codes(
+      evaluate(call({ tool_name: 'fs.write', spend_amount: 400, arguments: { path: '/tmp/delta' } }), {
+        history: mixed,
+      }),
+    ),
+    ['ECONOMY.POLICY_PROBING'],
+    'unless a denial also said something about the policy',
+  );
   const consentOnly = history.map((h) => ({ ...h, violations: ['CONSENT.HUMAN_REQUIRED'] }));
   t.equal(
     evaluate(call({ tool_name: 'fs.write', arguments: { path: '/tmp/x' } }), { history: consentOnly }).status,

@@ -12,8 +12,14 @@ import type { CallFingerprints } from '../fingerprint.js';
 import type { AgentIdentity, CallRecord, GovernedAction, LedgerState, RuleFinding } from '../types.js';
 import { amount, budgetRemedy, exceedingAmounts, finding } from '../violation.js';
 
-/** Codes that say nothing about the policy's substance, so they do not count as probing denials. */
+/**
+ * Codes that say nothing about the policy's substance, so they do not count as probing denials. A budget
+ * refusal names the amount that fits, and a model that steps down towards it is correcting its attempt as
+ * the specification's remediation asks (§1.6), not feeling for a gap: three such steps locked out the
+ * corrected call (outside spec review).
+ */
 const NOT_PROBING_EVIDENCE = new Set([
+  'ECONOMY.BUDGET_EXCEEDED',
   'ECONOMY.LOOP_IDENTICAL',
   'ECONOMY.LOOP_NEAR_IDENTICAL',
   'ECONOMY.POLICY_PROBING',
