@@ -145,7 +145,7 @@ export async function authorize(
       k,
       tenantId,
       existing,
-      actionDigest,
+      { actionDigest, callerKeyId: caller.keyId },
       keyName,
       req.withProof !== false,
       req.settleAllow === true,

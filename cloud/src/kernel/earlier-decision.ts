@@ -1,7 +1,7 @@
 /**
  * The answer to an idempotent repeat: a request whose idempotencyKey (tool_call.id on the agent routes) an
  * earlier request of the tenant took gets that request's decision, with a fresh proof, instead of a
- * decision of its own; the same key with another request is refused. Reached both when the key is found
+ * decision of its own; the same key with another request, or from another API key, is refused. Reached both when the key is found
  * before deciding and when a concurrent request took it first (authorize's decision then failed with
  * RowConflict and wrote nothing).
  *
@@ -32,11 +32,23 @@ export async function earlierDecision(
   k: KernelContext,
   tenantId: string,
   existing: ProposalRecord,
-  actionDigest: string,
+  repeat: { actionDigest: string; callerKeyId: string },
   keyName: string,
   withProof: boolean,
   approvalRunsAtOnce: boolean,
 ): Promise<AuthorizeResult> {
+  const { actionDigest } = repeat;
+  // Who asks is part of the request: the decision was made under the first key's binding (region,
+  // department, agent), and another key's repeat would otherwise be handed an approval its own binding
+  // refuses (outside spec review). Proposals stored before the proposer was recorded cannot be told apart.
+  if (existing.proposedBy !== null && existing.proposedBy !== repeat.callerKeyId) {
+    throw new ApiError(
+      'IDEMPOTENCY_CONFLICT',
+      `${keyName} was used by another API key (${existing.proposedBy}); a repeat must come from the key that ` +
+        `made the request, since its decision was made under that key's binding: use a new ${keyName}`,
+      { proposalId: existing.id },
+    );
+  }
   if (existing.actionDigest !== actionDigest) {
     throw new ApiError(
       'IDEMPOTENCY_CONFLICT',

@@ -5,6 +5,7 @@
  * 409 IDEMPOTENCY_CONFLICT; each agent has its own keys; without the header every call is decided, as before.
  */
 import t from 'tap';
+import { issueApiKey } from '../../src/tenants/tenant-admin.js';
 import { bearer, selfCorrectBody, testCloud } from '../helpers/cloud-app.js';
 
 t.test('Idempotency-Key makes a self-correcting retry get the first decision', async (t) => {
@@ -54,4 +55,36 @@ t.test('Idempotency-Key makes a self-correcting retry get the first decision', a
     t.equal(res.statusCode, 400, `${JSON.stringify(bad)}: refused`);
     t.equal(res.json().error.code, 'INVALID_HEADERS');
   }
+});
+
+t.test("a repeat from another API key does not get the first key's decision", async (t) => {
+  // outside spec review: a key with no department replayed a finance key's approval with its
+  // Idempotency-Key; asked without it, that key is refused INVARIANT.JURISDICTION_DEPARTMENT
+  const cloud = await testCloud(t);
+  const { key: unbound } = await issueApiKey(cloud.store, cloud.a.id, 'agent', Date.now());
+  const send = (key: string, idempotencyKey: string) =>
+    cloud.app.inject({
+      method: 'POST',
+      url: '/api/v1/selfcorrect',
+      headers: { ...bearer(key), 'idempotency-key': idempotencyKey },
+      payload: selfCorrectBody('retry-bot', 7) as Record<string, unknown>,
+    });
+  const first = await send(cloud.a.keys.agent, 'pay-7');
+  t.equal(first.statusCode, 200, first.body);
+  const size = await cloud.store.auditSize();
+  const borrowed = await send(unbound, 'pay-7');
+  t.equal(borrowed.statusCode, 409, borrowed.body);
+  t.equal(borrowed.json().error.code, 'IDEMPOTENCY_CONFLICT');
+  t.match(borrowed.json().error.message, /used by another API key .*a repeat must come from the key/);
+  t.notOk('governance_token' in borrowed.json(), 'no token');
+  const written = await cloud.store.auditEntries(size, await cloud.store.auditSize());
+  t.same(
+    written.map((e) => e.entry.type),
+    ['refusal'],
+    'no decision: the refusal is audited, as every refusal is',
+  );
+  const own = await send(unbound, 'pay-7-own');
+  t.equal(own.statusCode, 403, 'asked in its own name, that key is refused');
+  t.match(JSON.stringify(own.json()), /INVARIANT\.JURISDICTION_DEPARTMENT/);
+  t.equal((await send(cloud.a.keys.agent, 'pay-7')).statusCode, 200, 'the first key still gets its decision');
 });
