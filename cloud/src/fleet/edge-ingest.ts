@@ -13,7 +13,12 @@
  * and one such record in the append-only log would make every kit exported after it invalid.
  */
 import { sha256Hex } from '@pentagate/crypto';
-import { canonicalize, type EdgeAuditRecord, type EdgeChainAck } from '@pentagate/protocol';
+import {
+  canonicalize,
+  type EdgeAuditRecord,
+  type EdgeChainAck,
+  verdictContradictions,
+} from '@pentagate/protocol';
 import type { Caller } from '../app/auth.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -83,7 +88,10 @@ function alarmUnregisteredCommands(f: FleetContext, robot: RobotRecord, stored: 
   }
 }
 
-/** Records must be ascending and contiguous, and every verdict must be this robot's. */
+/**
+ * Records must be ascending and contiguous, every verdict must be this robot's, and none may contradict
+ * itself (a "signed" verdict beside a failed gate: @pentagate/protocol verdictContradictions).
+ */
 function checkBatchShape(
   f: FleetContext,
   tenantId: string,
@@ -100,6 +108,20 @@ function checkBatchShape(
         new ApiError(
           'EDGE_CHAIN_BROKEN',
           `record ${r.index} is a verdict of robot ${r.verdict.robotId}, not of ${robotId}`,
+        ),
+      );
+    }
+    const contradictions = verdictContradictions(r.verdict);
+    if (contradictions.length > 0) {
+      refuse(
+        f,
+        tenantId,
+        robotId,
+        'contradictory-verdict',
+        new ApiError(
+          'EDGE_HISTORY_INVALID',
+          `robot ${robotId}: record ${r.index} contradicts itself: ${contradictions.join('; ')}; nothing was ` +
+            'stored (the edge signs a command only when all five gates pass)',
         ),
       );
     }

@@ -11,7 +11,7 @@ import type { EdgeAuditRecord } from '@pentagate/protocol';
 import t, { type Test } from 'tap';
 import type { Store } from '../../src/store/store.js';
 import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
-import { digestOf, GENESIS } from '../helpers/edge-records.js';
+import { digestOf, GENESIS, passedGates } from '../helpers/edge-records.js';
 import { testRobot } from '../helpers/fleet.js';
 import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
@@ -40,7 +40,7 @@ function chainOf(robotId: string, specs: readonly Spec[]): EdgeAuditRecord[] {
       outcome: s.seq === undefined ? 'vetoed' : 'signed',
       atMs: s.atMs ?? T0 + index,
       violations: [],
-      gates: [],
+      gates: s.seq === undefined ? [] : passedGates(),
       ...(s.seq === undefined ? {} : { commandSeq: s.seq }),
       ...(s.epoch === undefined ? {} : { commandEpoch: s.epoch }),
     };
@@ -210,6 +210,25 @@ async function suite(t: Test, open: () => Promise<Store | undefined>): Promise<v
     const vetoAfter = chainOf('ur5e-01', [...specs, {}, { seq: 105, epoch: 4 }]).slice(14);
     t.equal((await post(vetoAfter)).json().stored, 2, 'vetoes between commands do not break the history');
     t.equal(await shipped(cloud), 16);
+  });
+
+  t.test('a verdict that contradicts itself is refused: "signed" beside a failed gate', async (t) => {
+    // outside review: such a record was stored, and `verify kit` called the history valid
+    const { cloud, key } = await fresh(t);
+    const post = poster(cloud, key);
+    const [good, forged] = chainOf('ur5e-01', commands(1, 2, 1));
+    const risk = forged!.verdict.gates.find((g) => g.vertex === 'RISK')!;
+    risk.passed = false;
+    risk.violations = ['RISK.HUMAN_IN_RADIUS: human at 0.20 m < radius 1.20 m'];
+    const refused = await post([good!, forged!]);
+    t.equal(refused.statusCode, 409);
+    t.equal(refused.json().error.code, 'EDGE_HISTORY_INVALID');
+    t.match(
+      refused.json().error.message,
+      /record 1 contradicts itself: a signed verdict with failed gates: RISK/,
+    );
+    t.equal(await acknowledged(cloud, key), 0, 'nothing of the batch was stored');
+    t.equal((await post([good!])).statusCode, 200, 'the consistent record alone is taken');
   });
 }
 

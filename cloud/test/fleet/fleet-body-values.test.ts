@@ -15,9 +15,11 @@ import { jsonValueCount } from '../helpers/json-values.js';
 /** The first record of a chain with gate evidence of `elements` empty objects, so the body holds `total` values. */
 function batchOf(total: number): { records: EdgeAuditRecord[] } {
   const [record] = edgeChain('arm-1', 1) as [EdgeAuditRecord];
+  // the RISK gate of the five a signed verdict reports carries the evidence
   const gate = { vertex: 'RISK' as const, passed: true, violations: [], evidence: { a: [] as object[] } };
+  const gates = record.verdict.gates.map((g) => (g.vertex === 'RISK' ? gate : g));
   const shell: { records: EdgeAuditRecord[] } = {
-    records: [{ ...record, verdict: { ...record.verdict, gates: [gate] } }],
+    records: [{ ...record, verdict: { ...record.verdict, gates } }],
   };
   gate.evidence.a = Array.from({ length: total - jsonValueCount(shell) }, () => ({}));
   const [first] = shell.records as [EdgeAuditRecord];

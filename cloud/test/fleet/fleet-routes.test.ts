@@ -82,7 +82,7 @@ t.test('forged, altered and misdirected batches are refused, audited and raised 
   const sizeBefore = await cloud.store.auditSize();
 
   const altered = structuredClone(chain.slice(2, 5));
-  altered[0]!.verdict.outcome = 'vetoed';
+  altered[0]!.verdict.intentId = 'intent-rewritten';
   const rewrite = await post(key1, 'arm-1', altered);
   t.same(
     [rewrite.statusCode, rewrite.json().error.code],
@@ -166,7 +166,7 @@ t.test('the live view streams verdict summaries per robot as Server-Sent Events'
     payload: { records: chain },
   });
   const bad = structuredClone(chain);
-  bad[1]!.verdict.outcome = 'vetoed';
+  bad[1]!.verdict.intentId = 'intent-rewritten';
   await cloud.app.inject({
     method: 'POST',
     url: RECORDS('arm-1'),

@@ -92,7 +92,7 @@ t.test('PostgreSQL, two replicas: a viewer on one sees what an edge ships to the
   });
   t.equal(rest.statusCode, 200, 'two more to B');
   const forged = structuredClone(chain);
-  forged[0]!.verdict.outcome = 'vetoed';
+  forged[0]!.verdict.intentId = 'intent-rewritten';
   await a.inject({ method: 'POST', url: RECORDS, headers: bearer(edgeKey), payload: { records: forged } });
 
   const summary = (text: string) => eventsOf(text).map((e) => `${e.type}:${e.recordIndex ?? e.kind}`);

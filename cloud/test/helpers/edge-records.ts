@@ -3,7 +3,7 @@
  * the cloud does not depend on the edge package: the same shape, the same digests.
  */
 import { sha256Hex } from '@pentagate/crypto';
-import { canonicalize, type EdgeAuditRecord } from '@pentagate/protocol';
+import { canonicalize, type EdgeAuditRecord, VERTICES } from '@pentagate/protocol';
 
 export const GENESIS = sha256Hex(new Uint8Array(0));
 
@@ -12,6 +12,10 @@ export function digestOf(record: EdgeAuditRecord): string {
 }
 
 type Verdict = EdgeAuditRecord['verdict'];
+
+/** The five gates, each passed: what a signed verdict reports (verdictContradictions). */
+export const passedGates = (): Verdict['gates'] =>
+  VERTICES.map((vertex) => ({ vertex, passed: true, violations: [], evidence: {} }));
 
 /** A signed verdict: seq index + 1 in epoch 1, with `extra` fields (the command's key id, the profile digest). */
 export const signedVerdict = (
@@ -26,7 +30,7 @@ export const signedVerdict = (
   outcome: 'signed',
   atMs,
   violations: [],
-  gates: [],
+  gates: passedGates(),
   commandSeq: index + 1,
   commandEpoch: 1,
   ...extra,

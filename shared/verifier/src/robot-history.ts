@@ -8,6 +8,8 @@
  * and restart, and only then may seqs be skipped (a restarted edge jumps past its previous reservation), so
  * a missing command inside an epoch is a hole. That command rule is @pentagate/protocol's stepCommandHistory,
  * which the cloud also applies to every upload, so a kit's records break it only if the cloud's log predates it.
+ * Nor may a verdict contradict itself: a signed one reports all five gates passed (verdictContradictions, also
+ * applied by the cloud's ingest).
  */
 import { sha256Hex } from '@pentagate/crypto';
 import {
@@ -17,6 +19,7 @@ import {
   type EdgeAuditRecord,
   EdgeAuditRecordSchema,
   stepCommandHistory,
+  verdictContradictions,
 } from '@pentagate/protocol';
 import type { ReportBuilder } from './report.js';
 
@@ -64,6 +67,7 @@ function checkRecord(h: RobotHistory, entry: AuditEntry): void {
     h.problems.push(`${where}: subjectDigest is not the record's digest ${digest}`);
   if (record.verdict.robotId !== h.robotId)
     h.problems.push(`${where}: a verdict of robot ${record.verdict.robotId}`);
+  for (const problem of verdictContradictions(record.verdict)) h.problems.push(`${where}: ${problem}`);
   h.records++;
   h.prevDigest = digest;
   checkCommand(h, record, where);

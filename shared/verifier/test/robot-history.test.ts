@@ -4,7 +4,13 @@
  * one thing a cloud or an edge could get wrong, and `verify kit` names it.
  */
 import { MerkleTree, TrustStore, sha256Hex } from '@pentagate/crypto';
-import { type AuditEntry, canonicalBytes, canonicalize, type EdgeAuditRecord } from '@pentagate/protocol';
+import {
+  type AuditEntry,
+  canonicalBytes,
+  canonicalize,
+  type EdgeAuditRecord,
+  VERTICES,
+} from '@pentagate/protocol';
 import { verifyAuditKit } from '@pentagate/verifier';
 import t, { type Test } from 'tap';
 import { T0_MS, buildLog, tempDir, trustDocument, writeKit } from './fixtures/artifacts.js';
@@ -26,7 +32,9 @@ function records(robotId: string, commands: ([number, number] | undefined)[]): E
         outcome: command ? 'signed' : 'vetoed',
         atMs: T0_MS + index,
         violations: [],
-        gates: [],
+        gates: command
+          ? VERTICES.map((vertex) => ({ vertex, passed: true, violations: [], evidence: {} }))
+          : [],
         ...(command ? { commandSeq: command[0], commandEpoch: command[1] } : {}),
       },
     };
@@ -105,4 +113,40 @@ t.test('a dropped record breaks the chain', async (t) => {
   const report = await verifyWith(t, [[all[0]!, all[2]!]]);
   t.match(report.failures.join('\n'), /record 2 where 1 was expected/);
   t.match(report.failures.join('\n'), /does not chain to the record before it/);
+});
+
+t.test('a verdict that contradicts itself fails its robot history', async (t) => {
+  // outside review: records chained by digest and uploaded with the edge key, saying "signed" beside a RISK
+  // gate that failed, were reported VALID
+  const chain = (edit: (v: EdgeAuditRecord['verdict']) => void) => {
+    const [record] = records('arm-1', [[1, 1]]);
+    edit(record!.verdict);
+    return [record!];
+  };
+  const cases: [string, (v: EdgeAuditRecord['verdict']) => void, RegExp][] = [
+    [
+      'a failed gate',
+      (v) => {
+        const risk = v.gates.find((g) => g.vertex === 'RISK')!;
+        risk.passed = false;
+        risk.violations = ['RISK.HUMAN_IN_RADIUS: human at 0.20 m < radius 1.20 m'];
+        v.violations = [...risk.violations];
+      },
+      /a signed verdict with failed gates: RISK/,
+    ],
+    ['no gates', (v) => (v.gates = []), /must report each of the five gates once, got none/],
+    ['a gate twice', (v) => (v.gates[4] = { ...v.gates[0]! }), /five gates once, got INVARIANT, .*INVARIANT/],
+    [
+      'a violation listed',
+      (v) => (v.violations = ['CONSENT.REQUIRED: x']),
+      /lists violations: CONSENT\.REQUIRED/,
+    ],
+    ['a veto with a command', (v) => (v.outcome = 'vetoed'), /a vetoed verdict names command seq 1/],
+  ];
+  for (const [name, edit, why] of cases) {
+    const report = await verifyWith(t, [chain(edit)]);
+    t.equal(report.valid, false, name);
+    t.match(report.failures.join('\n'), why, name);
+  }
+  t.equal((await verifyWith(t, [chain(() => {})])).valid, true, 'unedited, the same record verifies');
 });

@@ -15,7 +15,7 @@ import {
   openFleetStore,
   SqliteStore,
 } from '@pentagate/cloud';
-import type { CliIo, RobotProfile, VerdictEvent } from '@pentagate/protocol';
+import { type CliIo, type RobotProfile, type VerdictEvent, VERTICES } from '@pentagate/protocol';
 import type { Test } from 'tap';
 import { DemoCloud } from '../../src/fleet/demo-cloud.js';
 import { simulatedFirmware } from '../../src/models/firmware-report.js';
@@ -89,7 +89,7 @@ export function signedVerdict(robotId: string, seq: number, epoch = 1): VerdictE
     outcome: 'signed',
     atMs: Date.now(),
     violations: [],
-    gates: [],
+    gates: VERTICES.map((vertex) => ({ vertex, passed: true, violations: [], evidence: {} })),
     commandSeq: seq,
     commandEpoch: epoch,
   };

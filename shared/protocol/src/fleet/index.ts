@@ -5,3 +5,4 @@
 export * from './edge-record.js';
 export * from './consent-request.js';
 export * from './command-history.js';
+export * from './verdict-consistency.js';
