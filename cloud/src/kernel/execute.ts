@@ -11,7 +11,8 @@ import type { Caller } from '../app/auth.js';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
 import { AuditLog } from '../audit/audit-log.js';
-import { proofPacket } from '../routes/proofs.js';
+import { packetOfEntry, proofPacket } from '../routes/proofs.js';
+import { auditEvents } from './audit-events.js';
 import type { ProposalState } from '../store/kernel-store.js';
 import { expireProposal } from './expiry.js';
 import type { KernelContext } from './kernel-context.js';
@@ -70,6 +71,7 @@ export async function execute(
       expired.settled ? 'expired' : expired.current,
     );
   }
+  if (proposal.state === 'vetoed') throw denied(proposalId, WHY_NOT.vetoed, proposal.state);
   if (body.status === 'HELD_FOR_VETO' && body.holdUntil && nowMs < Date.parse(body.holdUntil)) {
     throw denied(proposalId, `it is held for veto until ${body.holdUntil}`, proposal.state);
   }
@@ -114,6 +116,8 @@ export async function execute(
   }
   k.cloud.metrics.decisions.inc({ route: 'kernel.execute', outcome: 'EXECUTED' });
   const proof = await proofPacket(k.cloud, tenantId, proposalId);
+  const approvalProof =
+    body.status === 'REQUIRE_HUMAN' ? await approvalPacket(k, tenantId, proposalId) : undefined;
   return {
     executionId,
     proposalId,
@@ -121,5 +125,17 @@ export async function execute(
     executedAt: new Date(nowMs).toISOString(),
     auditIndex: settled.audit.index,
     proof,
+    ...(approvalProof ? { approvalProof } : {}),
   };
+}
+
+/**
+ * The proof packet of the operator's signed approval of a REQUIRE_HUMAN (its `approval` audit entry): the
+ * decision's own packet says only that a human was required, and an offline verifier must be able to see
+ * that one approved (specification §1.7; outside spec review).
+ */
+async function approvalPacket(k: KernelContext, tenantId: string, proposalId: string) {
+  const { events } = await auditEvents(k, tenantId, { type: 'approval', proposalId, limit: 1 });
+  const envelope = events[0]?.data.envelope as DsseEnvelope | undefined;
+  return events[0] && envelope ? packetOfEntry(k.cloud, envelope, events[0].index) : undefined;
 }

@@ -47,7 +47,19 @@ export async function proofPacket(
       `decision ${decisionId}: expected its audit entry ${decision.auditIndex} to hold its signed decision, got ${signedId}`,
     );
   }
-  const [record] = await cloud.store.auditEntries(decision.auditIndex, decision.auditIndex + 1);
+  return packetOfEntry(cloud, envelope, decision.auditIndex);
+}
+
+/**
+ * The proof packet of the signed `envelope` recorded in audit entry `auditIndex` (a decision, or an
+ * operator's approval of one): the entry, its inclusion proof and the checkpoint that proof reaches.
+ */
+export async function packetOfEntry(
+  cloud: CloudContext,
+  envelope: DsseEnvelope,
+  auditIndex: number,
+): Promise<ProofPacket> {
+  const [record] = await cloud.store.auditEntries(auditIndex, auditIndex + 1);
   const checkpoint = await cloud.audit.checkpoint();
   // An entry whose text is not the leaf the signed tree holds was changed outside the cloud (text alone,
   // or text and stored leaf hash): its packet cannot verify, and the cloud knows it before the auditor.
@@ -59,7 +71,7 @@ export async function proofPacket(
       `audit log: entry ${record.index}: its text does not hash to the leaf the log holds at ${record.index}`,
     );
   }
-  const inclusion = await cloud.audit.inclusion(decision.auditIndex, checkpoint.size);
+  const inclusion = await cloud.audit.inclusion(auditIndex, checkpoint.size);
   return {
     v: 1,
     envelope,

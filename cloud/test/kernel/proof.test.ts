@@ -55,6 +55,34 @@ t.test('the proof of an executed ALLOW verifies offline and fails after any byte
   t.same(survivors, [], `all ${text.length} single-byte changes are rejected`);
 });
 
+t.test('executing a human-approved proposal returns the proof of the approval too', async (t) => {
+  // outside spec review (§1.7): the packet said only REQUIRE_HUMAN; the signed APPROVED was in the log alone
+  const c = await kernelCloud(t);
+  const action = ledgerWrite(20, 'billing-bot', {
+    context: { agentId: 'billing-bot', confidenceScore: 0.1 },
+  });
+  const d = (await post(c, c.a.keys.agent, '/api/v1/kernel/authorize', action)).json();
+  t.equal(d.status, 'REQUIRE_HUMAN');
+  const approved = await post(c, c.a.keys.operator, `/api/v1/approvals/${d.proposalId}/approve`, {
+    actionDigest: digestOf(action),
+  });
+  t.equal(approved.statusCode, 200, approved.body);
+  const res = (await post(c, c.a.keys.agent, '/api/v1/kernel/execute', { proposalId: d.proposalId })).json();
+  const trust = TrustStore.fromDocument((await get(c, c.a.keys.agent, '/api/v1/keys')).json());
+  const decision = verifyProofPacket(res.proof, trust, { atMs: c.clock.nowMs });
+  t.equal(decision.valid, true, decision.failures.join('; '));
+  t.match(decision.subject, /\(REQUIRE_HUMAN\)/, 'the decision packet: a human was required');
+  const approval = verifyProofPacket(res.approvalProof, trust, { atMs: c.clock.nowMs });
+  t.equal(approval.valid, true, approval.failures.join('; '));
+  t.match(approval.subject, `decision ${d.proposalId} (APPROVED)`, 'the approval packet: one approved');
+  t.equal(res.approvalProof.auditEntry.index, approved.json().auditIndex, "the operator's approval entry");
+  const allow = (await post(c, c.a.keys.agent, '/api/v1/kernel/authorize', ledgerWrite(5))).json();
+  const plain = (
+    await post(c, c.a.keys.agent, '/api/v1/kernel/execute', { proposalId: allow.proposalId })
+  ).json();
+  t.notOk('approvalProof' in plain, 'an ALLOW has no approval to prove');
+});
+
 t.test('an audit kit exported after kernel activity verifies end to end', async (t) => {
   const c = await kernelCloud(t);
   const key = c.a.keys.agent;

@@ -129,6 +129,8 @@ export interface ExecutionResult {
   /** Index of the `execution` audit entry. */
   auditIndex: number;
   proof?: ProofPacket;
+  /** A REQUIRE_HUMAN's: the proof packet of the operator's signed approval (outcome APPROVED). */
+  approvalProof?: ProofPacket;
 }
 
 export interface ReplayDifference {

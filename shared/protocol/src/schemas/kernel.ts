@@ -90,6 +90,8 @@ export const ExecutionResultSchema = Type.Object(
     /** Index of the `execution` entry in the audit log. */
     auditIndex: CountSchema,
     proof: Type.Optional(ProofPacketSchema),
+    /** A REQUIRE_HUMAN's: the proof packet of the operator's signed approval (outcome APPROVED). */
+    approvalProof: Type.Optional(ProofPacketSchema),
   },
   { additionalProperties: false },
 );
