@@ -47,10 +47,13 @@ export const ACTION_TYPES = [
    */
   'message:send',
   /**
-   * Physical motion through the edge node (joint trajectory or base twist). All five physical gates:
-   * INVARIANT (torque limits, keep-out zones, stopping position), ECONOMY (energy and battery reserve),
-   * RISK (no human within the operating radius / ISO/TS 15066 separation distance), PROVENANCE (signed
-   * firmware, valid calibration), CONSENT (signed operator acknowledgement for high-torque moves).
+   * Physical motion through the edge node (joint trajectory or base twist). The cloud's kernel decides only
+   * whether the agent may ask for it (its digital rules, as for a tool call); readings in the payload are the
+   * agent's claims and decide nothing. The move itself runs only if the robot's edge signs it, after all five
+   * physical gates pass on live telemetry: INVARIANT (torque limits, keep-out zones, stopping position),
+   * ECONOMY (energy and battery reserve), RISK (no human within the operating radius / ISO/TS 15066
+   * separation distance), PROVENANCE (signed firmware, valid calibration), CONSENT (signed operator
+   * acknowledgement for high-torque moves).
    */
   'actuator:move',
   /**
