@@ -2,7 +2,8 @@
  * How the simulator meets the real edge CLI: the `edge run` argument vector it builds parses against the edge's
  * own command definition, `sim cell` writes a cell whose printed `edge run` options parse too (and keeps an
  * existing cell), and `demo --connect` drives an edge started from such a cell over an external broker (the
- * machine's Mosquitto; required when CI=true), then exits cleanly on SIGTERM.
+ * machine's Mosquitto; required when CI=true) with a second account for the proximity sources, then exits
+ * cleanly on SIGTERM.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -66,8 +67,19 @@ t.test('sim cell writes a cell whose edge run options parse against the real edg
   const users = JSON.parse(await readFile(join(out, 'broker', 'users.json'), 'utf8')) as {
     passwordHash?: string;
   }[];
-  t.ok(users.length === 2 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
+  t.ok(users.length === 3 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
   t.equal((await stat(join(out, 'broker', 'sim-ur5e-01.password'))).mode & 0o777, 0o600);
+  const pw = join(out, 'broker', 'sim-ur5e-01.password');
+  const half = await cli([
+    'demo',
+    ...['--connect', 'mqtt://127.0.0.1:1', '--cell', out, '--username', 'sim-ur5e-01', '--password-file', pw],
+    ...['--sensor-username', 'sensor-ur5e-01'],
+  ]);
+  t.equal(half.code, 2, 'a sensor account without its password is refused');
+  t.equal(
+    half.err,
+    'pentagate demo: --sensor-username and --sensor-password-file go together, got only --sensor-username\n',
+  );
   const badPort = await cli(['sim', 'cell', '--out', join(dir, 'p'), '--mqtt-port', '70000']);
   t.equal(badPort.code, 2);
   t.match(badPort.err, /--mqtt-port: expected a port 1\.\.65535, got "70000"/);
@@ -146,6 +158,11 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
       '--username',
       `sim-${robotId}`,
       '--password-file',
+      join(dir, 'pw'),
+      // the second connection, for the proximity sources (this Mosquitto binds none to it)
+      '--sensor-username',
+      `sensor-${robotId}`,
+      '--sensor-password-file',
       join(dir, 'pw'),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadBrokerUsers, verifyPassword } from '@pentagate/edge/commands';
 import type { VerdictEvent } from '@pentagate/protocol';
 import t from 'tap';
-import { brokerAccountsFor, hashWithEdgeCli } from '../src/edge/broker-accounts.js';
+import { brokerAccountsFor, hashWithEdgeCli, proximitySources } from '../src/edge/broker-accounts.js';
 import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
 import { ArmModel } from '../src/models/arm-model.js';
 import { LEAD_IN_INTENT_ID, LeadIn } from '../src/runner/lead-in.js';
@@ -31,12 +31,13 @@ t.test('the timing floor raises short maxAgeMs and validForMs only', async (t) =
 });
 
 t.test('broker accounts carry scrypt hashes the edge accepts for their passwords', async (t) => {
-  const accounts = await brokerAccountsFor(PENTAGATE_BIN, 'ur5e-01');
+  const accounts = await brokerAccountsFor(PENTAGATE_BIN, 'ur5e-01', proximitySources(profile));
   t.same(
-    accounts.users.map((u) => [u.username, u.role, u.robotId]),
+    accounts.users.map((u) => [u.username, u.role, u.robotId, u.sources]),
     [
-      ['sim-ur5e-01', 'simulator', 'ur5e-01'],
-      ['operator-ur5e-01', 'operator', 'ur5e-01'],
+      ['sim-ur5e-01', 'simulator', 'ur5e-01', undefined],
+      ['sensor-ur5e-01', 'sensor', 'ur5e-01', ['proximity-front', 'proximity-rear']],
+      ['operator-ur5e-01', 'operator', 'ur5e-01', undefined],
     ],
   );
   t.notOk(
@@ -47,6 +48,8 @@ t.test('broker accounts carry scrypt hashes the edge accepts for their passwords
   const stored = table.byName.get('sim-ur5e-01')?.passwordHash ?? '';
   t.ok(await verifyPassword(accounts.simulator.password, stored), 'the edge verifies the simulator password');
   t.notOk(await verifyPassword(accounts.operator.password, stored), 'and refuses another');
+  const sensorStored = table.byName.get('sensor-ur5e-01')?.passwordHash ?? '';
+  t.ok(await verifyPassword(accounts.sensor?.password ?? '', sensorStored), 'and the sensor password');
   await t.rejects(hashWithEdgeCli(join(import.meta.dirname, 'no-such-bin.js'), 'x'), {
     code: 'EDGE_START_FAILED',
   });

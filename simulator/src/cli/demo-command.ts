@@ -18,6 +18,7 @@ import {
   UsageError,
 } from '@pentagate/protocol';
 import { parse } from 'yaml';
+import { proximitySources } from '../edge/broker-accounts.js';
 import { EdgeProcess, requirePortFree } from '../edge/edge-process.js';
 import { simulatedFirmware } from '../models/firmware-report.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../runner/timing-floor.js';
@@ -142,6 +143,17 @@ async function connectTarget(
     username: requireOption(args, 'username'),
     password: await readPasswordFile(requireOption(args, 'password-file'), 'password-file'),
   };
+  const sensorName = args.options['sensor-username'] as string | undefined;
+  const sensorFile = args.options['sensor-password-file'] as string | undefined;
+  if ((sensorName === undefined) !== (sensorFile === undefined)) {
+    throw new UsageError(
+      `--sensor-username and --sensor-password-file go together, got only --${sensorName === undefined ? 'sensor-password-file' : 'sensor-username'}`,
+    );
+  }
+  const sensor =
+    sensorName === undefined || sensorFile === undefined
+      ? undefined
+      : { url, username: sensorName, password: await readPasswordFile(sensorFile, 'sensor-password-file') };
   const operatorName = args.options['operator-username'] as string | undefined;
   const operator =
     operatorName === undefined
@@ -154,7 +166,17 @@ async function connectTarget(
             'operator-password-file',
           ),
         };
-  return { credentials, cell: { robot, operator, log: () => '', alive: () => true, close: async () => {} } };
+  return {
+    credentials,
+    cell: {
+      robot,
+      ...(sensor ? { sensor } : {}),
+      operator,
+      log: () => '',
+      alive: () => true,
+      close: async () => {},
+    },
+  };
 }
 
 export const demoCommand: Command = {
@@ -163,7 +185,8 @@ export const demoCommand: Command = {
   usage:
     '[--mqtt-port PORT] [--cloud-port PORT] [--duration SECONDS] [--scenario FILE] ' +
     '[--cloud-outage SECONDS [--cloud-outage-at SECONDS]] [--kit-dir DIR] [--manual-consent] ' +
-    '[--connect mqtt://HOST:PORT --cell DIR --username U --password-file F [--operator-username U --operator-password-file F]]',
+    '[--connect mqtt://HOST:PORT --cell DIR --username U --password-file F [--sensor-username U --sensor-password-file F] ' +
+    '[--operator-username U --operator-password-file F]]',
   description: [
     'Starts the embedded MQTT broker and an edge node (the real `pentagate edge run` as a child process) for',
     'a simulated UR5e-like arm, then loops a demo scenario: the arm moves, a visitor walks into its operating',
@@ -178,7 +201,9 @@ export const demoCommand: Command = {
     '',
     'With --connect mqtt://HOST:PORT the demo starts no edge and no broker: it drives the robot of a cell',
     'written by `pentagate sim cell` (whose edge runs elsewhere, e.g. in docker-compose) with the given MQTT',
-    'accounts.',
+    "accounts. Where the broker binds the proximity sources to a sensor account (the cell's embedded broker",
+    "does: sensor-<robot>), give it with --sensor-username and --sensor-password-file; without them the robot's",
+    'account publishes the proximity frames too, and such a broker refuses them.',
     '',
     'The cloud runs too (`pentagate cloud serve` on SQLite, a child process): the robot is registered in its',
     'fleet, the edge ships its audit outbox there, and the demo prints the cloud URL and a `curl -N` line for',
@@ -255,6 +280,17 @@ export const demoCommand: Command = {
       type: 'string',
       valueName: 'FILE',
       description: "with --connect: the robot's MQTT password",
+    },
+    'sensor-username': {
+      type: 'string',
+      valueName: 'NAME',
+      description:
+        "with --connect: the proximity sensors' MQTT user (needs --sensor-password-file; default the robot's)",
+    },
+    'sensor-password-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --connect: the proximity sensors' MQTT password",
     },
     'operator-username': {
       type: 'string',
@@ -359,6 +395,7 @@ export const demoCommand: Command = {
         EdgeProcess.start({
           credentials,
           robotId: profile.robotId,
+          sensorSources: proximitySources(profile),
           mqttPort: port,
           cloud: cloud.edgeLink,
           // the edge starts beside the cloud: on a busy machine two cold starts take a while
@@ -381,6 +418,7 @@ export const demoCommand: Command = {
       if (outage) cloud.scheduleOutage(outage);
       const cell = {
         robot: running.accounts.robot,
+        ...(running.accounts.sensor ? { sensor: running.accounts.sensor } : {}),
         operator: running.accounts.operator,
         log: () => '',
         alive: () => true,

@@ -1,10 +1,13 @@
 /**
- * The embedded broker's accounts for the simulated robot and its operator. The edge's `--broker-users` file
- * holds only scrypt hashes (`passwordHash`), never clear passwords, so the simulator hashes the way an
- * integrator does: with `pentagate edge hash-password --password-file F` (the edge's own hash function,
- * reached through its CLI because the simulator never imports edge code, ARCHITECTURE.md §1).
+ * The embedded broker's accounts for the simulated robot, its proximity sensors and its operator. The
+ * sensors get an account of their own (role `sensor`, listing their sources): a source listed by one account
+ * is closed to every other, so whoever holds the planner's password cannot publish "nobody there" on the
+ * safety lidar's topic. The edge's `--broker-users` file holds only scrypt hashes (`passwordHash`), never
+ * clear passwords, so the simulator hashes the way an integrator does: with `pentagate edge hash-password
+ * --password-file F` (the edge's own hash function, reached through its CLI because the simulator never
+ * imports edge code, ARCHITECTURE.md §1).
  *
- * Hashing costs a CLI start (~1 s) per password, so each simulator process makes its two passwords once and
+ * Hashing costs a CLI start (~1 s) per password, so each simulator process makes its passwords once and
  * reuses them for every edge it starts; the accounts are bound to a robot id only when the users file is
  * written.
  */
@@ -14,11 +17,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { RobotProfile } from '@pentagate/protocol';
 import { SimulatorError } from '../errors.js';
 
 const run = promisify(execFile);
 
-export type SimulatorRole = 'simulator' | 'operator';
+export type SimulatorRole = 'simulator' | 'sensor' | 'operator';
 
 export interface HashedPassword {
   password: string;
@@ -30,6 +34,8 @@ export interface BrokerUserEntry {
   username: string;
   role: SimulatorRole;
   robotId: string;
+  /** The telemetry sources this account alone publishes (role `sensor`). */
+  sources?: string[];
   passwordHash: string;
 }
 
@@ -73,15 +79,15 @@ export async function hashWithEdgeCli(pentagateBin: string, password: string): P
 
 let cached: Promise<Record<SimulatorRole, HashedPassword>> | undefined;
 
-/** This process's simulator and operator passwords with their hashes (made once, on first use). */
+/** This process's simulator, sensor and operator passwords with their hashes (made once, on first use). */
 export function simulatorPasswords(pentagateBin: string): Promise<Record<SimulatorRole, HashedPassword>> {
   cached ??= (async () => {
     const make = async (): Promise<HashedPassword> => {
       const password = randomBytes(18).toString('base64url');
       return { password, passwordHash: await hashWithEdgeCli(pentagateBin, password) };
     };
-    const [simulator, operator] = await Promise.all([make(), make()]);
-    return { simulator, operator };
+    const [simulator, sensor, operator] = await Promise.all([make(), make(), make()]);
+    return { simulator, sensor, operator };
   })();
   cached.catch(() => {
     cached = undefined;
@@ -89,20 +95,48 @@ export function simulatorPasswords(pentagateBin: string): Promise<Record<Simulat
   return cached;
 }
 
-/** The users file entries and the matching logins for one robot. */
+/** The sources the sensor account speaks for: the profile's proximity (human-detection) sources. */
+export function proximitySources(profile: Pick<RobotProfile, 'sources'>): string[] {
+  return profile.sources.filter((s) => s.kind === 'proximity').map((s) => s.name);
+}
+
+/**
+ * The users file entries and the matching logins for one robot. `sensorSources` (proximitySources) are
+ * bound to the sensor account; with none there is no sensor account (role `sensor` must list a source).
+ */
 export async function brokerAccountsFor(
   pentagateBin: string,
   robotId: string,
-): Promise<{ users: BrokerUserEntry[]; simulator: SimulatorAccount; operator: SimulatorAccount }> {
+  sensorSources: readonly string[],
+): Promise<{
+  users: BrokerUserEntry[];
+  simulator: SimulatorAccount;
+  sensor?: SimulatorAccount;
+  operator: SimulatorAccount;
+}> {
   const pw = await simulatorPasswords(pentagateBin);
   const simulator = { username: `sim-${robotId}`, password: pw.simulator.password };
+  const sensor = { username: `sensor-${robotId}`, password: pw.sensor.password };
   const operator = { username: `operator-${robotId}`, password: pw.operator.password };
+  const withSensor = sensorSources.length > 0;
   return {
     users: [
       { username: simulator.username, role: 'simulator', robotId, passwordHash: pw.simulator.passwordHash },
+      ...(withSensor
+        ? [
+            {
+              username: sensor.username,
+              role: 'sensor' as const,
+              robotId,
+              sources: [...sensorSources],
+              passwordHash: pw.sensor.passwordHash,
+            },
+          ]
+        : []),
       { username: operator.username, role: 'operator', robotId, passwordHash: pw.operator.passwordHash },
     ],
     simulator,
+    ...(withSensor ? { sensor } : {}),
     operator,
   };
 }

@@ -22,6 +22,8 @@ export const PENTAGATE_BIN = resolve(dirname(fileURLToPath(import.meta.url)), '.
 export interface BrokerAccounts {
   /** The simulated robot: telemetry, intents, the command topic (controller), verdicts. */
   robot: MqttEndpoint;
+  /** The proximity sensors: their sources alone, which the robot's account may not publish. */
+  sensor?: MqttEndpoint;
   /** The simulated operator: consent tokens. */
   operator: MqttEndpoint;
 }
@@ -29,6 +31,8 @@ export interface BrokerAccounts {
 export interface EdgeProcessOptions {
   credentials: RobotCredentials;
   robotId: string;
+  /** The sources bound to the sensor account (broker-accounts.ts#proximitySources). */
+  sensorSources: readonly string[];
   /** Embedded broker port (0 is not allowed: the simulator must know where to connect). */
   mqttPort: number;
   /** Where the edge's stdout/stderr go (a log file path), or undefined to keep them in memory. */
@@ -133,7 +137,7 @@ export class EdgeProcess {
   static async start(options: EdgeProcessOptions): Promise<EdgeProcess> {
     const { credentials, robotId, mqttPort } = options;
     await requirePortFree(mqttPort);
-    const accounts = await brokerAccountsFor(PENTAGATE_BIN, robotId);
+    const accounts = await brokerAccountsFor(PENTAGATE_BIN, robotId, options.sensorSources);
     const brokerUsersPath = join(credentials.stateDir, 'broker-users.json');
     await writeFile(brokerUsersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });
     const args = edgeRunArgs({
@@ -151,6 +155,7 @@ export class EdgeProcess {
     const url = `mqtt://127.0.0.1:${mqttPort}`;
     const edge = new EdgeProcess(child, {
       robot: { url, ...accounts.simulator },
+      ...(accounts.sensor ? { sensor: { url, ...accounts.sensor } } : {}),
       operator: { url, ...accounts.operator },
     });
     await edge.#waitReady(edgeReadyLine(robotId), options.startTimeoutMs ?? 30_000);

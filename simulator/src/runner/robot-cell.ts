@@ -1,16 +1,20 @@
 /**
  * The thing a scenario runs against: a broker and an edge serving one robot, with MQTT accounts for the
- * simulated robot and operator. The real one is the `pentagate edge run` child process with its embedded
- * broker; tests may supply a stand-in (the deliberately unsafe edge that proves expectations can fail).
+ * simulated robot, its proximity sensors and its operator. The real one is the `pentagate edge run` child
+ * process with its embedded broker; tests may supply a stand-in (the deliberately unsafe edge that proves
+ * expectations can fail).
  */
 import { createServer } from 'node:net';
 import type { RobotProfile } from '@pentagate/protocol';
+import { proximitySources } from '../edge/broker-accounts.js';
 import { EdgeProcess } from '../edge/edge-process.js';
 import type { RobotCredentials } from '../setup/robot-credentials.js';
 import type { MqttEndpoint } from '../transport/mqtt-connection.js';
 
 export interface RobotCell {
   robot: MqttEndpoint;
+  /** Publishes the proximity sources; without it the robot's account does (a broker that binds none). */
+  sensor?: MqttEndpoint;
   operator: MqttEndpoint;
   /** What the edge printed, for a failed run's report. */
   log(): string;
@@ -43,11 +47,13 @@ export function spawnedEdgeCell(port?: number, cloud?: { url: string; keyPath: s
     const edge = await EdgeProcess.start({
       credentials,
       robotId: profile.robotId,
+      sensorSources: proximitySources(profile),
       mqttPort: port ?? (await freePort()),
       ...(cloud ? { cloud } : {}),
     });
     return {
       robot: edge.accounts.robot,
+      ...(edge.accounts.sensor ? { sensor: edge.accounts.sensor } : {}),
       operator: edge.accounts.operator,
       log: () => edge.log(),
       alive: () => edge.child.exitCode === null && edge.child.signalCode === null,

@@ -136,6 +136,14 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     cellLog = () => cell.log();
     const robotConn = await MqttConnection.connect(cell.robot, 'robot');
     cleanups.unshift(() => robotConn.close());
+    // The proximity sensors publish as their own account, as real ones do: the broker refuses a proximity
+    // frame from the robot's (planner's) account, so its password cannot report "nobody there".
+    let sensorConn = robotConn;
+    if (cell.sensor) {
+      const conn = await MqttConnection.connect(cell.sensor, 'sensor');
+      cleanups.unshift(() => conn.close());
+      sensorConn = conn;
+    }
     const operatorConn = await MqttConnection.connect(cell.operator, 'operator');
     cleanups.unshift(() => operatorConn.close());
 
@@ -288,7 +296,8 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
             nearestHumanM: frame.nearestHumanM,
           });
         }
-        void robotConn.publish(topics.telemetry(frame.source), toWireJson(frame)).catch(() => {});
+        const conn = frame.kind === 'proximity' ? sensorConn : robotConn;
+        void conn.publish(topics.telemetry(frame.source), toWireJson(frame)).catch(() => {});
       }
     };
 

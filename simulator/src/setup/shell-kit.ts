@@ -1,15 +1,16 @@
 /**
  * What a person needs to drive an edge from a shell, written into a `sim cell` directory: broker accounts for
  * the embedded broker (`broker/users.json`, scrypt hashes only, with each clear password in its own 0600 file
- * beside it) and example messages (`examples/`): one telemetry frame per source of the profile, every gate
- * passing, with `"stampMs":0` for the shell to replace by the current time, and a small intent that the gate
- * signs. The frames are written from the profile and the cell's own firmware and start pose, so the firmware
- * hash matches the signed manifest and the joints are where the robot is.
+ * beside it; the proximity sources are bound to the sensor account alone) and example messages
+ * (`examples/`): one telemetry frame per source of the profile, every gate passing, with `"stampMs":0` for
+ * the shell to replace by the current time, and a small intent that the gate signs. The frames are written
+ * from the profile and the cell's own firmware and start pose, so the firmware hash matches the signed
+ * manifest and the joints are where the robot is.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Intent, RobotProfile, TelemetryFrame } from '@pentagate/protocol';
-import { brokerAccountsFor } from '../edge/broker-accounts.js';
+import { brokerAccountsFor, proximitySources } from '../edge/broker-accounts.js';
 import { PENTAGATE_BIN } from '../edge/edge-process.js';
 import type { FirmwareIdentity } from '../models/firmware-report.js';
 
@@ -18,6 +19,8 @@ export interface ShellKit {
   /** The account that publishes telemetry and intents and reads verdicts (role `simulator`). */
   username: string;
   passwordPath: string;
+  /** The account that alone publishes the proximity sources (role `sensor`), if the profile has any. */
+  sensor?: { username: string; passwordPath: string };
   examplesDir: string;
 }
 
@@ -99,11 +102,13 @@ export async function writeShellKit(
   const examplesDir = join(dir, 'examples');
   await mkdir(brokerDir, { recursive: true, mode: 0o700 });
   await mkdir(examplesDir, { recursive: true });
-  const accounts = await brokerAccountsFor(PENTAGATE_BIN, profile.robotId);
+  const accounts = await brokerAccountsFor(PENTAGATE_BIN, profile.robotId, proximitySources(profile));
   const usersPath = join(brokerDir, 'users.json');
   await writeFile(usersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });
-  for (const account of [accounts.simulator, accounts.operator]) {
-    await writeFile(join(brokerDir, `${account.username}.password`), `${account.password}\n`, {
+  const passwordPath = (username: string) => join(brokerDir, `${username}.password`);
+  for (const account of [accounts.simulator, accounts.sensor, accounts.operator]) {
+    if (account === undefined) continue;
+    await writeFile(passwordPath(account.username), `${account.password}\n`, {
       mode: 0o600,
     });
   }
@@ -114,7 +119,15 @@ export async function writeShellKit(
   return {
     usersPath,
     username: accounts.simulator.username,
-    passwordPath: join(brokerDir, `${accounts.simulator.username}.password`),
+    passwordPath: passwordPath(accounts.simulator.username),
+    ...(accounts.sensor
+      ? {
+          sensor: {
+            username: accounts.sensor.username,
+            passwordPath: passwordPath(accounts.sensor.username),
+          },
+        }
+      : {}),
     examplesDir,
   };
 }

@@ -1,0 +1,130 @@
+/**
+ * The proximity sources of a `sim cell` belong to its sensor account: over the real embedded broker of the
+ * written cell, the robot's (planner's) account may publish a battery frame but not a proximity frame (the
+ * broker refuses it and, with MQTT 3.1.1, closes the connection), while the sensor account's proximity frame
+ * reaches a subscriber with the edge's role.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { commands as edgeCommands } from '@pentagate/edge/commands';
+import { resolveCommandLine, robotTopics, runCli, TOPIC_ROOT } from '@pentagate/protocol';
+import t from 'tap';
+import { commands } from '../src/commands.js';
+import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
+import { freePort } from '../src/runner/robot-cell.js';
+import { MqttConnection } from '../src/transport/mqtt-connection.js';
+import { requireEdgeCli } from './helpers/edge-cli.js';
+
+t.setTimeout(120_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function password(cell: string, user: string): Promise<string> {
+  return (await readFile(join(cell, 'broker', `${user}.password`), 'utf8')).trim();
+}
+
+t.test(
+  "a sim cell's robot account cannot publish the proximity sources; its sensor account can",
+  async (t) => {
+    if (!requireEdgeCli(t)) return;
+    const dir = t.testdir();
+    const cell = join(dir, 'cell');
+    const port = await freePort();
+    let err = '';
+    let out = '';
+    const code = await runCli(['sim', 'cell', '--out', cell, '--mqtt-port', String(port)], commands, {
+      out: (s) => (out += s),
+      err: (s) => (err += s),
+    });
+    t.equal(code, 0, err);
+    t.match(err, /proximity sources only as sensor-ur5e-01 \(password in \S+sensor-ur5e-01\.password\)/);
+    t.equal((await stat(join(cell, 'broker', 'sensor-ur5e-01.password'))).mode & 0o777, 0o600);
+    const usersPath = join(cell, 'broker', 'users.json');
+    const users = JSON.parse(await readFile(usersPath, 'utf8')) as {
+      username: string;
+      role: string;
+      sources?: string[];
+    }[];
+    t.same(
+      users.map((u) => [u.username, u.role, u.sources]),
+      [
+        ['sim-ur5e-01', 'simulator', undefined],
+        ['sensor-ur5e-01', 'sensor', ['proximity-front', 'proximity-rear']],
+        ['operator-ur5e-01', 'operator', undefined],
+      ],
+    );
+    // The cell's own users file plus an account with the edge's role, to see what the edge would receive.
+    const watcher = { username: 'tap-watch-ur5e-01', password: 'tap-watch-password' };
+    const withWatcher = join(dir, 'users-with-watcher.json');
+    await writeFile(
+      withWatcher,
+      JSON.stringify([...users, { ...watcher, role: 'edge', robotId: 'ur5e-01' }]),
+      { mode: 0o600 },
+    );
+    const argv = out
+      .trim()
+      .split(' ')
+      .slice(2)
+      .map((a) => (a === usersPath ? withWatcher : a));
+    t.same(resolveCommandLine(argv, edgeCommands).command.path, ['edge', 'run']);
+    const edge = spawn(process.execPath, [PENTAGATE_BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const edgeExit = new Promise<number | null>((r) => edge.on('exit', r));
+    t.teardown(() => {
+      if (edge.exitCode === null) edge.kill('SIGKILL');
+    });
+    let edgeErr = '';
+    await new Promise<void>((resolve, reject) => {
+      edge.stderr.on('data', (d: Buffer) => {
+        edgeErr += d.toString();
+        if (edgeErr.includes('serving robot ur5e-01')) resolve();
+      });
+      edge.on('exit', (c) => reject(new Error(`edge exited with ${c}: ${edgeErr}`)));
+    });
+
+    const url = `mqtt://127.0.0.1:${port}`;
+    const topics = robotTopics('ur5e-01');
+    const watch = await MqttConnection.connect({ url, ...watcher }, 'tap');
+    const robot = await MqttConnection.connect(
+      { url, username: 'sim-ur5e-01', password: await password(cell, 'sim-ur5e-01') },
+      'tap',
+    );
+    const sensor = await MqttConnection.connect(
+      { url, username: 'sensor-ur5e-01', password: await password(cell, 'sensor-ur5e-01') },
+      'tap',
+    );
+    t.teardown(async () => {
+      for (const c of [watch, robot, sensor]) await c.close().catch(() => {});
+    });
+    const received: [string, string][] = [];
+    watch.onMessage((topic, payload) => {
+      received.push([topic, (JSON.parse(payload.toString('utf8')) as { from: string }).from]);
+    });
+    await watch.subscribe([`${TOPIC_ROOT}/ur5e-01/telemetry/+`]);
+
+    // Only the topic and who sent it matter here; the broker does not read the frame.
+    const frame = (source: string, from: string) =>
+      JSON.stringify({ v: 1, robotId: 'ur5e-01', source, seq: 1, stampMs: Date.now(), from });
+    await robot.publish(topics.telemetry('battery'), frame('battery', 'robot'));
+    // Not awaited: the broker answers a refused PUBLISH by closing the connection, never with a PUBACK.
+    void robot
+      .publish(topics.telemetry('proximity-front'), frame('proximity-front', 'robot'))
+      .catch(() => {});
+    for (let i = 0; i < 100 && robot.connected; i++) await sleep(50);
+    t.notOk(robot.connected, "the broker closed the robot's connection on its proximity frame");
+    await sensor.publish(topics.telemetry('proximity-front'), frame('proximity-front', 'sensor'));
+    for (let i = 0; i < 100 && received.length < 2; i++) await sleep(50);
+    await sleep(200);
+    t.same(
+      received,
+      [
+        [topics.telemetry('battery'), 'robot'],
+        [topics.telemetry('proximity-front'), 'sensor'],
+      ],
+      "the robot's battery frame and the sensor's proximity frame arrive; the robot's proximity frame does not",
+    );
+    t.ok(sensor.connected, 'the sensor account stays connected');
+    edge.kill('SIGTERM');
+    t.equal(await edgeExit, 0, 'the edge shuts down cleanly');
+  },
+);
