@@ -23,12 +23,14 @@ pg=$(openssl rand -hex 24)
 [ -f "$dir/edge_hmac_key.json" ] || node bin/pentagate.js keys generate --kind hmac --out "$dir/edge_hmac_key.json"
 if [ ! -f "$dir/mosquitto.passwd" ]; then
   : > "$dir/mosquitto.passwd"
-  for user in edge-ur5e-01 robot-ur5e-01 operator-ur5e-01; do
+  for user in edge-ur5e-01 robot-ur5e-01 sensor-ur5e-01 operator-ur5e-01; do
     pw=$(openssl rand -hex 24)
-    # The names docker-compose.yml's secrets use: the edge's, the simulated robot's and its operator's.
+    # The names docker-compose.yml's secrets use: the edge's, the simulated robot's, its proximity sensors'
+    # and its operator's.
     case "$user" in
       edge-ur5e-01) printf '%s' "$pw" > "$dir/edge_mqtt_password" ;;
       robot-ur5e-01) printf '%s' "$pw" > "$dir/robot-ur5e-01.mqtt-password" ;;
+      sensor-ur5e-01) printf '%s' "$pw" > "$dir/sensor-ur5e-01.mqtt-password" ;;
       operator-ur5e-01) printf '%s' "$pw" > "$dir/operator-ur5e-01.mqtt-password" ;;
     esac
     mosquitto_passwd -b "$dir/mosquitto.passwd" "$user" "$pw"
@@ -37,7 +39,7 @@ fi
 # The Pentagate containers run as the image's `node` user (uid 1000), and Docker bind-mounts secrets with their
 # host owner and mode: when this runs as root, hand the files those containers read to that uid (still 0600).
 if [ "$(id -u)" = 0 ]; then
-  for f in cloud_signing_key.pem edge_hmac_key.json pgpass edge_mqtt_password robot-ur5e-01.mqtt-password operator-ur5e-01.mqtt-password; do
+  for f in cloud_signing_key.pem edge_hmac_key.json pgpass edge_mqtt_password robot-ur5e-01.mqtt-password sensor-ur5e-01.mqtt-password operator-ur5e-01.mqtt-password; do
     chown "${PENTAGATE_SECRETS_UID:-1000}:${PENTAGATE_SECRETS_UID:-1000}" "$dir/$f"
   done
   chown 1883:1883 "$dir/mosquitto.passwd" # the broker image's `mosquitto` user

@@ -126,9 +126,16 @@ t.test('the mosquitto ACL gives each identity only its own robot topics', async 
     }
     t.equal(kw, 'topic');
     const [access, topic] = rest;
-    const robot = user.replace(/^(edge|robot|operator)-/, '');
+    const robot = user.replace(/^(edge|robot|sensor|operator)-/, '');
     t.match(topic, new RegExp(`^pentagate/v1/${robot}/`), `${user} ${access} ${topic}`);
     if (topic?.endsWith('/cmd') && access !== 'read')
       t.match(user, /^edge-/, 'only the edge writes commands');
+    if (/\/telemetry\/proximity-/.test(topic ?? '') && access === 'write')
+      t.match(user, /^sensor-/, 'only the sensor account writes the proximity sources');
   }
+  // the simulated robot (the account that proposes moves) is denied them by name, beside its telemetry/+
+  t.match(
+    acl,
+    /user robot-ur5e-01\n(?:topic .*\n)*topic deny pentagate\/v1\/ur5e-01\/telemetry\/proximity-front\n/,
+  );
 });
