@@ -4,17 +4,15 @@
  * broker refuses it and, with MQTT 3.1.1, closes the connection), while the sensor account's proximity frame
  * reaches a subscriber with the edge's role.
  */
-import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { commands as edgeCommands } from '@pentagate/edge/commands';
 import { resolveCommandLine, robotTopics, runCli, TOPIC_ROOT } from '@pentagate/protocol';
 import t from 'tap';
 import { commands } from '../src/commands.js';
-import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
 import { freePort } from '../src/runner/robot-cell.js';
 import { MqttConnection } from '../src/transport/mqtt-connection.js';
-import { requireEdgeCli } from './helpers/edge-cli.js';
+import { requireEdgeCli, startEdgeChild } from './helpers/edge-cli.js';
 
 t.setTimeout(120_000);
 
@@ -68,19 +66,7 @@ t.test(
       .slice(2)
       .map((a) => (a === usersPath ? withWatcher : a));
     t.same(resolveCommandLine(argv, edgeCommands).command.path, ['edge', 'run']);
-    const edge = spawn(process.execPath, [PENTAGATE_BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const edgeExit = new Promise<number | null>((r) => edge.on('exit', r));
-    t.teardown(() => {
-      if (edge.exitCode === null) edge.kill('SIGKILL');
-    });
-    let edgeErr = '';
-    await new Promise<void>((resolve, reject) => {
-      edge.stderr.on('data', (d: Buffer) => {
-        edgeErr += d.toString();
-        if (edgeErr.includes('serving robot ur5e-01')) resolve();
-      });
-      edge.on('exit', (c) => reject(new Error(`edge exited with ${c}: ${edgeErr}`)));
-    });
+    const { edge, exit: edgeExit } = await startEdgeChild(t, argv, 'ur5e-01');
 
     const url = `mqtt://127.0.0.1:${port}`;
     const topics = robotTopics('ur5e-01');

@@ -18,7 +18,7 @@ import { DEMO_SCENARIO } from '../src/cli/scenario-paths.js';
 import { commands } from '../src/commands.js';
 import { edgeRunArgs, PENTAGATE_BIN } from '../src/edge/edge-process.js';
 import { loadRobotCredentials } from '../src/setup/robot-credentials.js';
-import { requireEdgeCli } from './helpers/edge-cli.js';
+import { requireEdgeCli, startEdgeChild } from './helpers/edge-cli.js';
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -117,10 +117,9 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
   const cell = join(dir, 'cell');
   const made = await cli(['sim', 'cell', '--out', cell, '--scenario', scenario]);
   t.equal(made.code, 0, made.err);
-  const edge = spawn(
-    process.execPath,
+  const { edge, exit: edgeExit } = await startEdgeChild(
+    t,
     [
-      PENTAGATE_BIN,
       'edge',
       'run',
       ...edgeOptionsForCell(await loadRobotCredentials(cell)),
@@ -129,20 +128,8 @@ t.test('demo --connect drives an edge started from a sim cell over an external b
       '--state-dir',
       join(dir, 'edge'),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    robotId,
   );
-  const edgeExit = new Promise<number | null>((r) => edge.on('exit', r));
-  t.teardown(() => {
-    if (edge.exitCode === null) edge.kill('SIGKILL');
-  });
-  let edgeErr = '';
-  await new Promise<void>((resolve, reject) => {
-    edge.stderr.on('data', (d: Buffer) => {
-      edgeErr += d.toString();
-      if (edgeErr.includes(`serving robot ${robotId}`)) resolve();
-    });
-    edge.on('exit', (code) => reject(new Error(`edge exited with ${code}: ${edgeErr}`)));
-  });
   await writeFile(join(dir, 'pw'), 'anonymous-broker\n');
   const demo = spawn(
     process.execPath,

@@ -3,7 +3,8 @@
  * hardware-in-the-loop tests need it; they fail when CI=true and it is missing, and skip with a message
  * otherwise (a half-built work tree).
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import type { Test } from 'tap';
 import { PENTAGATE_BIN } from '../../src/edge/edge-process.js';
 
@@ -22,4 +23,29 @@ export function requireEdgeCli(t: Test): boolean {
   if (process.env.CI) t.fail(why);
   else t.skip(why, () => {});
   return false;
+}
+
+/**
+ * Starts `pentagate edge <args>` (args from `edge`, e.g. `run …`) as a child process and waits until it
+ * serves `robotId`; it is killed when the test ends. `exit` resolves with its exit code.
+ */
+export async function startEdgeChild(
+  t: Test,
+  args: readonly string[],
+  robotId: string,
+): Promise<{ edge: ChildProcessByStdio<null, Readable, Readable>; exit: Promise<number | null> }> {
+  const edge = spawn(process.execPath, [PENTAGATE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<number | null>((r) => edge.on('exit', r));
+  t.teardown(() => {
+    if (edge.exitCode === null) edge.kill('SIGKILL');
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    edge.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes(`serving robot ${robotId}`)) resolve();
+    });
+    edge.on('exit', (code) => reject(new Error(`edge exited with ${code}: ${stderr}`)));
+  });
+  return { edge, exit };
 }
