@@ -21,6 +21,7 @@ import { renderReplaySummary } from '../mcap/replay-summary.js';
 import { VerdictRecorder } from '../mcap/verdict-recorder.js';
 import { readRoleOverridesFile } from './ros-bindings-file.js';
 import { loadRobotProfile } from '../profile/load-profile.js';
+import { profileWarnings } from '../profile/profile-warnings.js';
 import { optionalString, parseDurationMs, readJsonFile, stringList } from './cli-values.js';
 import { gateDocumentOptions } from './gate-document-options.js';
 
@@ -210,6 +211,10 @@ export const edgeReplayCommand: Command = {
     const text = !nothingRead && !args.options.json;
     if (!nothingRead) {
       io.out(args.options.json ? JSON.stringify(summary, null, 2) : renderReplaySummary(summary));
+      // what `edge check` warns about changes what was signed (a proximity source without maxRangeM took a
+      // reading in millimetres as metres): said beside the verdicts too (not when nothing was read: the error
+      // is then the one line)
+      for (const w of profileWarnings(profile)) io.err(`warning: profile ${w.path}: ${w.message}`);
     }
     // The text summary prints each warning (WARNING: …); echoed on stderr too, a terminal showed it twice. With
     // --json (read by a program) or no summary at all, stderr is where a person sees them.

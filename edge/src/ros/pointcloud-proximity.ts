@@ -87,7 +87,11 @@ interface Coordinate {
 export class CloudLayoutError extends Error {}
 
 function coordinate(cloud: PointCloudInput, name: 'x' | 'y' | 'z'): Coordinate {
-  const f = cloud.fields.find((field) => field.name === name);
+  const named = cloud.fields.filter((field) => field.name === name);
+  // two fields of one name: which the driver meant is unknowable, and the first may point at other data
+  if (named.length > 1)
+    throw new CloudLayoutError(`${named.length} fields named "${name}": the layout is ambiguous`);
+  const f = named[0];
   if (!f) {
     throw new CloudLayoutError(
       `no "${name}" field (fields: ${cloud.fields.map((field) => field.name).join(', ') || 'none'})`,

@@ -3,7 +3,8 @@
  * scan-proximity.ts), sensor_msgs/Range (one reading) and sensor_msgs/PointCloud2 (nearest return in the sector
  * and height band, pointcloud-proximity.ts). A reading with no valid return is a `no-valid-return` skip, a cloud
  * whose layout cannot be read a `malformed` one, a scan or range whose minimum range leaves room for a person a
- * `blind-zone` one (scan-blind-zone.ts).
+ * `blind-zone` one (scan-blind-zone.ts), and one whose limits are not in metres and radians a `malformed` one
+ * (scan-plausibility.ts).
  */
 import { MappingSkip } from './mapping-skip.js';
 import {
@@ -15,6 +16,7 @@ import {
 import type { RosTarget } from './ros-bindings.js';
 import { ROS_TYPES } from './ros-types.js';
 import { checkBlindZone } from './scan-blind-zone.js';
+import { checkRangeLimit, checkScanAngles } from './scan-plausibility.js';
 import {
   FieldProblem,
   type RosRecord,
@@ -34,16 +36,17 @@ type TelemetryTarget = Extract<RosTarget, { kind: 'telemetry' }>;
 function laserScanReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {
   const rangeMinM = finiteNumber(msg, 'range_min', t);
   checkBlindZone(rangeMinM, `${t}.range_min`);
-  return nearestScanReturn(
-    {
-      angleMinRad: finiteNumber(msg, 'angle_min', t),
-      angleIncrementRad: finiteNumber(msg, 'angle_increment', t),
-      rangeMinM,
-      rangeMaxM: finiteNumber(msg, 'range_max', t),
-      rangesM: numberArray(msg, 'ranges', t),
-    },
-    target.sector,
-  );
+  const rangeMaxM = finiteNumber(msg, 'range_max', t);
+  checkRangeLimit(rangeMaxM, `${t}.range_max`);
+  const scan = {
+    angleMinRad: finiteNumber(msg, 'angle_min', t),
+    angleIncrementRad: finiteNumber(msg, 'angle_increment', t),
+    rangeMinM,
+    rangeMaxM,
+    rangesM: numberArray(msg, 'ranges', t),
+  };
+  checkScanAngles(scan.angleMinRad, scan.angleIncrementRad, scan.rangesM.length, t);
+  return nearestScanReturn(scan, target.sector);
 }
 
 /** A uint32 field of a PointCloud2 or PointField. */
@@ -73,7 +76,9 @@ function pointFields(msg: RosRecord, t: string): PointFieldInput[] {
 function rangeMessageReading(msg: RosRecord, t: string): ProximityReading {
   const minRangeM = finiteNumber(msg, 'min_range', t);
   checkBlindZone(minRangeM, `${t}.min_range`);
-  return rangeReading(anyNumber(msg, 'range', t), minRangeM, finiteNumber(msg, 'max_range', t));
+  const maxRangeM = finiteNumber(msg, 'max_range', t);
+  checkRangeLimit(maxRangeM, `${t}.max_range`);
+  return rangeReading(anyNumber(msg, 'range', t), minRangeM, maxRangeM);
 }
 
 function pointCloudReading(msg: RosRecord, t: string, target: TelemetryTarget): ProximityReading {

@@ -58,6 +58,11 @@ t.test('edge replay prints the summary; --json and --record; exit 0', async (t) 
   t.match(out, /\/joint_states\s+\[sensor_msgs\/msg\/JointState\] → telemetry:joint_states/);
   t.match(out, /first veto \+0\.400 s .* stopped/);
   t.match(out, /commands\s+1 motion, \d+ STOP/);
+  t.match(
+    text.err.join('\n'),
+    /warning: profile sources\[1\]\.maxRangeM: proximity source "proximity-front" names no measuring range/,
+    "what edge check warns about the profile is said beside the replay's verdicts",
+  );
 
   const record = join(dir, 'verdicts.mcap');
   const json = io();
