@@ -9,6 +9,7 @@ import { type Command, ExitCode, UsageError, requireOption } from '@pentagate/pr
 import { readRecording } from '../mcap/recording-reader.js';
 import { odometryFrameKind } from '../ros/odometry-frames.js';
 import { type RosRecord, headerFrameId } from '../ros/ros-fields.js';
+import { MAX_PLAUSIBLE_RANGE_M } from '../ros/scan-plausibility.js';
 import { INTENT_TYPES, ROS_TYPES, TYPES_BY_KIND } from '../ros/ros-types.js';
 import { optionalString, writeNewFile } from './cli-values.js';
 import { uniqueSourceNames } from './topic-source-names.js';
@@ -20,6 +21,8 @@ interface Found {
   /** The joint names of each JointState topic's first message; the joints are the first topic's. */
   jointNames: Map<string, string[]>;
   jointTopic?: string;
+  /** The largest range a LaserScan or Range topic's messages declare (`range_max`, `max_range`), m. */
+  declaredRangeM: Map<string, number>;
   joints: string[];
   maxEffortNm: number[];
   minPositionRad: number[];
@@ -37,6 +40,11 @@ const SOURCE_OF_TYPE: Readonly<Record<string, { kind: string; maxAgeMs: number }
   [ROS_TYPES.pointCloud2]: { kind: 'proximity', maxAgeMs: 200 },
 };
 const POSE_TYPES = new Set<string>(TYPES_BY_KIND.pose);
+/** Where a range sensor's message declares its measuring range (a PointCloud2 declares none). */
+const RANGE_FIELDS: Readonly<Record<string, string>> = {
+  [ROS_TYPES.laserScan]: 'range_max',
+  [ROS_TYPES.range]: 'max_range',
+};
 const BASE_INTENT_TYPES = new Set<string>(INTENT_TYPES.filter((type) => type !== ROS_TYPES.jointTrajectory));
 /** What a role's type is when nothing says otherwise (ros-bindings.ts); any other type needs a bindings override. */
 const DEFAULT_TYPES = new Set<string>([
@@ -53,13 +61,16 @@ async function scan(bag: string): Promise<Found> {
     topics: new Map(),
     poseFrames: new Map(),
     jointNames: new Map(),
+    declaredRangeM: new Map(),
     joints: [],
     maxEffortNm: [],
     minPositionRad: [],
     maxPositionRad: [],
   };
-  // Joint states and poses (for their frame) are read; every other topic is counted by type, left undecoded.
-  const wanted = (_topic: string, type: string) => type === ROS_TYPES.jointState || POSE_TYPES.has(type);
+  // Joint states, poses (for their frame) and range sensors (for their declared range) are read; every other
+  // topic is counted by type, left undecoded.
+  const wanted = (_topic: string, type: string) =>
+    type === ROS_TYPES.jointState || POSE_TYPES.has(type) || RANGE_FIELDS[type] !== undefined;
   for await (const item of readRecording(bag, undefined, { wanted })) {
     const t = found.topics.get(item.topic) ?? { type: item.type, messages: 0, logMs: [] };
     t.messages += 1;
@@ -71,6 +82,12 @@ async function scan(bag: string): Promise<Found> {
       } catch {
         // No readable frame: the topic is offered as it is, and the mapping judges each message.
       }
+    }
+    const rangeField = RANGE_FIELDS[item.type];
+    if (item.kind === 'message' && rangeField !== undefined) {
+      const declared = Number((item.message as RosRecord)[rangeField]);
+      const seen = found.declaredRangeM.get(item.topic) ?? 0;
+      if (Number.isFinite(declared) && declared > seen) found.declaredRangeM.set(item.topic, declared);
     }
     if (item.kind !== 'message' || item.type !== ROS_TYPES.jointState) continue;
     const m = item.message as { name?: string[]; position?: ArrayLike<number>; effort?: ArrayLike<number> };
@@ -97,6 +114,19 @@ async function scan(bag: string): Promise<Found> {
     });
   }
   return found;
+}
+
+/**
+ * A proximity source's `maxRangeM` from the range its messages declare: a reading past it is then refused (a
+ * driver's millimetres). One beyond any sensor's (scan-plausibility.ts) is left null to fill in, with why.
+ */
+function rangeEntry(declaredM: number | undefined): { value: string; note: string } {
+  if (declaredM === undefined) return { value: '', note: '' };
+  if (declaredM > MAX_PLAUSIBLE_RANGE_M) {
+    return { value: ', maxRangeM: null', note: `; it declares a range of ${declaredM}: not metres?` };
+  }
+  // up to the millimetre above: a float32 range_max (5.599999904…) must not round below a reading it allows
+  return { value: `, maxRangeM: ${Math.ceil(declaredM * 1000) / 1000}`, note: '' };
 }
 
 const roleName = (source: string) =>
@@ -258,8 +288,9 @@ export function profileSkeleton(found: Found, bag: string, robotId: string): str
   for (const s of named) {
     const k = SOURCE_OF_TYPE[s.type]!;
     const age = maxAgeLine(k.maxAgeMs, s.logMs);
+    const range = rangeEntry(found.declaredRangeM.get(s.topic));
     lines.push(
-      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${age.value} } # ${s.topic} [${s.type}]${age.note}`,
+      `  - { name: ${s.source}, kind: ${k.kind}, maxAgeMs: ${age.value}${range.value} } # ${s.topic} [${s.type}]${age.note}${range.note}`,
     );
   }
   lines.push('  - { name: firmware, kind: firmware, maxAgeMs: 600000 }', '', 'topics:', '  ros2:');

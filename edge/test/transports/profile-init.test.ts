@@ -22,7 +22,7 @@ t.test('profile init from a recorded arm cell: joints, sources, roles; every lim
     robotId: string;
     kind: string;
     joints: { name: string; torqueLimitNm: null }[];
-    sources: { name: string; kind: string }[];
+    sources: { name: string; kind: string; maxRangeM?: number | null }[];
     topics: { ros2: Record<string, { name: string; qos: { reliability: string } }> };
   };
   t.equal(doc.robotId, 'cell-7');
@@ -44,6 +44,11 @@ t.test('profile init from a recorded arm cell: joints, sources, roles; every lim
     'proximity_front:proximity',
     'proximity_rear:proximity',
   ]);
+  t.same(
+    doc.sources.filter((s) => s.kind === 'proximity').map((s) => s.maxRangeM),
+    [20, 20],
+    "each scan source's maxRangeM is the range_max its messages declare",
+  );
   t.match(doc.topics.ros2.jointStates, { name: '/joint_states', qos: { reliability: 'best-effort' } });
   t.match(doc.topics.ros2.intent, { name: '/pentagate/intent', qos: { reliability: 'reliable' } });
   t.match(doc.topics.ros2.cmd, { qos: { reliability: 'reliable' } });
