@@ -337,9 +337,15 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplaySum
     summary.error = (err as Error).message;
   }
   summary.logTimeReordered = order.reordered;
+  const firstMs = summary.firstMessageMs ?? summary.lastMessageMs;
   if (summary.lastMessageMs !== null && summary.lastMessageMs < WALL_CLOCK_FROM_MS) {
     warn(
-      `the recording's log time starts at ${new Date(summary.firstMessageMs ?? summary.lastMessageMs).toISOString()}: a simulated clock (recorded with --use-sim-time) or a robot clock never set; the provenance documents are judged at that time, so PROVENANCE fails every intent (not yet valid): replay a recording made on wall-clock time`,
+      `the recording's log time starts at ${new Date(firstMs!).toISOString()}: a simulated clock (recorded with --use-sim-time) or a robot clock never set; the provenance documents are judged at that time, so PROVENANCE fails every intent (not yet valid): replay a recording made on wall-clock time`,
+    );
+  } else if (firstMs !== null && firstMs < WALL_CLOCK_FROM_MS) {
+    // one bad timestamp (a negative or zero log time in a sqlite3 bag) started the replay's clock decades early
+    warn(
+      `the recording's log time starts at ${new Date(firstMs).toISOString()} but ends at ${new Date(summary.lastMessageMs!).toISOString()}: a message stamped before 2000 (a corrupt timestamp, or a clock set late) starts the replay there, and the provenance documents are judged at that first time, so PROVENANCE may fail every intent; check the recording's timestamps`,
     );
   }
   if (order.late > 0) {
