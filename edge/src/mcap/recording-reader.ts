@@ -208,8 +208,16 @@ export async function* readRecording(
   warn?: RecordingWarning,
   options: ReadOptions = {},
 ): AsyncGenerator<RecordedItem, void, void> {
+  // What the MCAP reader says of each file of a split bag (chunks without CRC, no summary) is said once.
+  const said = new Set<string>();
+  const once = (file: string) => (w: string) => {
+    const key = w.startsWith(`${file}: `) ? w.slice(file.length + 2) : w;
+    if (said.has(key)) return;
+    said.add(key);
+    warn?.(w);
+  };
   for (const file of await recordingFiles(path, warn)) {
-    if ((await storageOf(file)) === 'mcap') yield* readRosbag(file, options);
+    if ((await storageOf(file)) === 'mcap') yield* readRosbag(file, { warn: once(file), ...options });
     else yield* readRosbagSqlite(file, options);
   }
 }

@@ -19,13 +19,22 @@ import { open as openFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import lz4Decompress from '@foxglove/wasm-lz4';
-import { decompress as zstdDecompress } from 'fzstd';
+import { Decompress as ZstdStream, decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
 import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
 import type { LogTimeOrderCounts } from './log-time-order.js';
+import {
+  checkMcapIntegrity,
+  checkMessageCounts,
+  chunkOverCap,
+  LZ4_FRAME_SLACK_BYTES,
+  LZ4_MAX_EXPANSION,
+  MAX_CHUNK_UNCOMPRESSED_BYTES,
+  type RecordedMessageCounts,
+} from './mcap-integrity.js';
 import { indexedMessages, mcapReadOrder } from './mcap-order-scan.js';
 import { storedMessage, type TopicDecoder } from './stored-message.js';
 import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
@@ -61,6 +70,8 @@ export interface ReadOptions {
    * order (mcap-order-scan.ts), and the messages put back in place are added here.
    */
   logTimeOrder?: LogTimeOrderCounts;
+  /** Told what a reader should know about a recording that is still read (mcap-integrity.ts: chunks without CRC). */
+  warn?: (warning: string) => void;
 }
 
 export type RecordedItem =
@@ -93,7 +104,10 @@ function sized(compression: string, out: Uint8Array, size: bigint): Uint8Array {
  * A zstd chunk is decompressed without an output buffer: given one, fzstd returns that whole buffer however little
  * it wrote (a chunk declaring more bytes than its frame holds would pass, padded with zeros) and turns it into a
  * string on every call (several times slower on MB-sized chunks, and "Invalid string length" past ~256 MB). A frame
- * declaring more than the chunk's uncompressed size is refused before fzstd allocates for it.
+ * declaring more than the chunk's uncompressed size is refused before fzstd allocates for it, and so is one that
+ * would decompress to more than MAX_CHUNK_UNCOMPRESSED_BYTES (mcap-integrity.ts refuses it first, naming its offset).
+ * A frame that declares no content size (a streaming compressor) is decompressed block by block into the chunk's
+ * declared size, and refused as soon as it holds more.
  */
 function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
   const declared = isZstdFrame(buffer) ? zstdContentSize(buffer) : undefined;
@@ -102,15 +116,40 @@ function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
       `zstd chunk: expected ${size} bytes after decompression, its zstd frame declares ${declared}`,
     );
   }
+  if (declared === undefined) return zstdUnsized(buffer, size);
+  if (declared > MAX_CHUNK_UNCOMPRESSED_BYTES) throw new Error(`zstd ${chunkOverCap(size)}`);
   return sized('zstd', zstdDecompress(buffer), size);
 }
 
 /**
- * Output bytes one byte of an LZ4 frame can stand for, at most: a match's length grows by 255 per extra length
- * byte (LZ4 block format, "Match length"), so a frame decodes to under 256 times its size (plus its headers).
+ * A zstd frame without a content size, decompressed block by block: what it holds is allocated as it comes, and
+ * refused once that is more than the chunk declares or the cap (so a chunk declaring more than its frame holds is
+ * told by what the frame holds, as one with a content size is).
  */
-const LZ4_MAX_EXPANSION = 256;
-const LZ4_FRAME_SLACK_BYTES = 64 * 1024;
+function zstdUnsized(buffer: Uint8Array, size: bigint): Uint8Array {
+  const most = size < BigInt(MAX_CHUNK_UNCOMPRESSED_BYTES) ? Number(size) : MAX_CHUNK_UNCOMPRESSED_BYTES;
+  const blocks: Uint8Array[] = [];
+  let length = 0;
+  const stream = new ZstdStream((data) => {
+    length += data.byteLength;
+    if (length > most) {
+      throw new Error(
+        BigInt(length) > size
+          ? `zstd chunk: expected ${size} bytes after decompression, its zstd frame holds more`
+          : `zstd ${chunkOverCap(size)}`,
+      );
+    }
+    blocks.push(data.slice());
+  });
+  stream.push(buffer, true);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const block of blocks) {
+    out.set(block, at);
+    at += block.byteLength;
+  }
+  return sized('zstd', out, size);
+}
 
 /**
  * An lz4 chunk whose declared size no frame of its length could reach is corrupt: refused before an output
@@ -123,6 +162,7 @@ function lz4Chunk(buffer: Uint8Array, size: bigint): Uint8Array {
       `lz4 chunk: expected ${size} bytes after decompression, more than its ${buffer.byteLength}-byte lz4 frame can hold`,
     );
   }
+  if (size > BigInt(MAX_CHUNK_UNCOMPRESSED_BYTES)) throw new Error(`lz4 ${chunkOverCap(size)}`);
   return sized('lz4', lz4Decompress(buffer, Number(size)), size);
 }
 
@@ -215,11 +255,13 @@ export async function* readRosbag(
 ): AsyncGenerator<RecordedItem, void, void> {
   const wanted = options.wanted ?? (() => true);
   await lz4Decompress.isLoaded;
+  // Chunks over the cap, or not the ones the Summary records, are refused before anything is read or decompressed.
+  const { counts } = await checkMcapIntegrity(path, options.warn);
   if (options.logTimeOrder) {
     const order = await mcapReadOrder(path, DECOMPRESS);
     if (order.kind === 'indexed') {
       options.logTimeOrder.reordered += order.counts.reordered;
-      yield* readIndexed(path, wanted);
+      yield* readIndexed(path, wanted, counts);
       return;
     }
   }
@@ -228,6 +270,7 @@ export async function* readRosbag(
   const decoders = new Map<number, ChannelDecoder>();
   const channels = new Map<number, McapTypes.Channel>();
   const duplicates = new DuplicateMessages();
+  const read = new Map<number, number>();
   let offset = 0;
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
@@ -258,6 +301,7 @@ export async function* readRosbag(
           channels.set(record.id, record);
           decoders.delete(record.id);
         } else if (record.type === 'Message') {
+          read.set(record.channelId, (read.get(record.channelId) ?? 0) + 1);
           yield decodeMessage(record, channels, schemas, decoders, wanted, duplicates);
         }
       }
@@ -277,19 +321,30 @@ export async function* readRosbag(
         : `truncated after ${offset} bytes (${remaining} bytes of an incomplete record; the footer is missing)${await incompleteChunkHint(path, offset - remaining, remaining)}`,
     );
   }
+  if (counts) checkMessageCounts(path, counts, read, (id) => channels.get(id)?.topic);
 }
 
 /** readRosbag through the file's index, in log-time order (mcap-order-scan.ts). */
-async function* readIndexed(path: string, wanted: WantedTopic): AsyncGenerator<RecordedItem, void, void> {
+async function* readIndexed(
+  path: string,
+  wanted: WantedTopic,
+  counts: RecordedMessageCounts | undefined,
+): AsyncGenerator<RecordedItem, void, void> {
   const decoders = new Map<number, ChannelDecoder>();
   const duplicates = new DuplicateMessages();
+  const read = new Map<number, number>();
+  let topics: ReadonlyMap<number, McapTypes.Channel> = new Map();
   try {
     for await (const { message, channels, schemas } of indexedMessages(path, DECOMPRESS)) {
+      topics = channels;
+      read.set(message.channelId, (read.get(message.channelId) ?? 0) + 1);
       yield decodeMessage(message, channels, schemas, decoders, wanted, duplicates);
     }
   } catch (err) {
     throw unreadable(path, `${(err as Error).message} (reading through the index)`);
   }
+  // A message the Message Indexes leave out is not read through them: held to the Statistics record as streamed.
+  if (counts) checkMessageCounts(path, counts, read, (id) => topics.get(id)?.topic);
 }
 
 /** MCAP opcode of a Chunk record (MCAP spec, Records). */
