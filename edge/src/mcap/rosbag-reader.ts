@@ -23,7 +23,6 @@ import { Decompress as ZstdStream, decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
-import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
 import type { LogTimeOrderCounts } from './log-time-order.js';
 import {
@@ -36,7 +35,7 @@ import {
   type RecordedMessageCounts,
 } from './mcap-integrity.js';
 import { indexedMessages, mcapReadOrder } from './mcap-order-scan.js';
-import { storedMessage, type TopicDecoder } from './stored-message.js';
+import { cdrTopicDecoder, storedMessage, type TopicDecoder } from './stored-message.js';
 import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
 export type RecordingProblemReason =
@@ -232,13 +231,7 @@ function channelDecoder(
       return fail('missing-schema', `schema ${type} is empty and no standard definition is bundled for it`);
     text = bundled;
   }
-  try {
-    const reader = ros2msgReader(text);
-    const what = `${topic}: ${type} message`;
-    return { ok: true, topic, type, decode: (data) => decodeCdrMessage(reader, data, what) };
-  } catch (err) {
-    return fail('bad-schema', `schema ${type} does not parse: ${(err as Error).message}`);
-  }
+  return cdrTopicDecoder(topic, type, text, 'schema');
 }
 
 function unreadable(path: string, detail: string): TransportError {

@@ -24,9 +24,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
-import { decodeCdrMessage, ros2msgReader } from './cdr-message.js';
 import { DuplicateMessages } from './duplicate-messages.js';
-import { storedMessage, type TopicDecoder } from './stored-message.js';
+import { cdrTopicDecoder, storedMessage, type TopicDecoder } from './stored-message.js';
 import type { ReadOptions, RecordedItem, RecordingProblemReason, WantedTopic } from './rosbag-reader.js';
 
 interface TopicRow {
@@ -123,13 +122,7 @@ function topicDecoder(row: TopicRow, defs: ReadonlyMap<string, string>, wanted: 
       `the bag has no definition of ${type} (no message_definitions entry) and no standard definition is bundled for it`,
     );
   }
-  try {
-    const reader = ros2msgReader(text);
-    const what = `${topic}: ${type} message`;
-    return { ok: true, topic, type, decode: (data) => decodeCdrMessage(reader, data, what) };
-  } catch (err) {
-    return fail('bad-schema', `definition of ${type} does not parse: ${(err as Error).message}`);
-  }
+  return cdrTopicDecoder(topic, type, text, 'definition of');
 }
 
 /** Yields every message of the `.db3` file at `path`. Throws MCAP_UNREADABLE when it is not a rosbag2 database. */
