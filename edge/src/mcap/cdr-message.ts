@@ -19,10 +19,9 @@
  */
 import { parse as parseMsgDefinition } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
-import { decompress as zstdDecompress } from 'fzstd';
 import { unifyTypeNames } from '../ros/ros-message-definitions.js';
 import type { RecordingProblemReason } from './rosbag-reader.js';
-import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
+import { isZstdFrame, ZstdTooLarge, zstdContentSize, zstdDecompressAtMost } from './zstd-frame.js';
 
 /** A `ros2msg` definition parsed for decoding. Throws an Error that names what is wrong with the text. */
 export function ros2msgReader(text: string): MessageReader {
@@ -80,8 +79,16 @@ export function decodeCdrMessage(reader: MessageReader, data: Uint8Array, what: 
       };
     }
     try {
-      bytes = zstdDecompress(data);
+      // bounded as it decompresses: a frame without a content size declares nothing to refuse it by
+      bytes = zstdDecompressAtMost(data, MAX_DECOMPRESSED_BYTES);
     } catch (err) {
+      if (err instanceof ZstdTooLarge) {
+        return {
+          ok: false,
+          reason: 'decode-failed',
+          detail: `${what}: a zstd frame holding more than the ${MAX_DECOMPRESSED_BYTES} bytes read from one message`,
+        };
+      }
       return {
         ok: false,
         reason: 'decode-failed',

@@ -19,7 +19,7 @@ import { open as openFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import lz4Decompress from '@foxglove/wasm-lz4';
-import { Decompress as ZstdStream, decompress as zstdDecompress } from 'fzstd';
+import { decompress as zstdDecompress } from 'fzstd';
 import { readJson } from '@pentagate/protocol';
 import { normalizeRosType, ros2msgSchema } from '../ros/ros-message-definitions.js';
 import { TransportError } from '../transport/transport-error.js';
@@ -36,7 +36,7 @@ import {
 } from './mcap-integrity.js';
 import { indexedMessages, mcapReadOrder } from './mcap-order-scan.js';
 import { cdrTopicDecoder, storedMessage, type TopicDecoder } from './stored-message.js';
-import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
+import { isZstdFrame, ZstdTooLarge, zstdContentSize, zstdDecompressAtMost } from './zstd-frame.js';
 
 export type RecordingProblemReason =
   | 'duplicate-message'
@@ -127,27 +127,16 @@ function zstdChunk(buffer: Uint8Array, size: bigint): Uint8Array {
  */
 function zstdUnsized(buffer: Uint8Array, size: bigint): Uint8Array {
   const most = size < BigInt(MAX_CHUNK_UNCOMPRESSED_BYTES) ? Number(size) : MAX_CHUNK_UNCOMPRESSED_BYTES;
-  const blocks: Uint8Array[] = [];
-  let length = 0;
-  const stream = new ZstdStream((data) => {
-    length += data.byteLength;
-    if (length > most) {
-      throw new Error(
-        BigInt(length) > size
-          ? `zstd chunk: expected ${size} bytes after decompression, its zstd frame holds more`
-          : `zstd ${chunkOverCap(size)}`,
-      );
-    }
-    blocks.push(data.slice());
-  });
-  stream.push(buffer, true);
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const block of blocks) {
-    out.set(block, at);
-    at += block.byteLength;
+  try {
+    return sized('zstd', zstdDecompressAtMost(buffer, most), size);
+  } catch (err) {
+    if (!(err instanceof ZstdTooLarge)) throw err;
+    throw new Error(
+      BigInt(most) === size
+        ? `zstd chunk: expected ${size} bytes after decompression, its zstd frame holds more`
+        : `zstd ${chunkOverCap(size)}`,
+    );
   }
-  return sized('zstd', out, size);
 }
 
 /**

@@ -4,6 +4,8 @@
  * its container allows is refused before an output buffer is allocated.
  */
 
+import { Decompress as ZstdStream } from 'fzstd';
+
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] as const;
 
 export function isZstdFrame(data: Uint8Array): boolean {
@@ -24,4 +26,30 @@ export function zstdContentSize(data: Uint8Array): number | undefined {
   let size = 0;
   for (let i = fcsBytes - 1; i >= 0; i--) size = size * 256 + data[at + i]!;
   return fcsBytes === 2 ? size + 256 : size;
+}
+
+/** A zstd frame held more than a decompression was allowed to produce. */
+export class ZstdTooLarge extends Error {}
+
+/**
+ * Decompresses a zstd frame block by block, allocating what it holds as it comes, and throws ZstdTooLarge as soon
+ * as that is more than `maxBytes`: a frame that declares no content size (a streaming compressor writes none)
+ * cannot be refused from its header, and decompressed whole it could take gigabytes from a few kilobytes.
+ */
+export function zstdDecompressAtMost(frame: Uint8Array, maxBytes: number): Uint8Array {
+  const blocks: Uint8Array[] = [];
+  let length = 0;
+  const stream = new ZstdStream((data) => {
+    length += data.byteLength;
+    if (length > maxBytes) throw new ZstdTooLarge(`more than ${maxBytes} bytes`);
+    blocks.push(data.slice());
+  });
+  stream.push(frame, true);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const block of blocks) {
+    out.set(block, at);
+    at += block.byteLength;
+  }
+  return out;
 }
