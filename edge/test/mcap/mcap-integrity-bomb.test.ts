@@ -11,30 +11,10 @@ import { MAX_CHUNK_UNCOMPRESSED_BYTES } from '../../src/mcap/mcap-integrity.js';
 import { replayRecording } from '../../src/mcap/replay.js';
 import { T0, makeGate } from '../trap/fixtures.js';
 import { writeCellRecording } from '../transports/helpers/recordings.js';
+import { zstdZeros } from './helpers/zstd-zeros.js';
 
 const OP_CHUNK = 0x06;
 const MAGIC = 8;
-/** zstd Block_Maximum_Size (RFC 8878 §3.1.1.2.4): 128 KiB. */
-const BLOCK = 128 * 1024;
-
-/**
- * A zstd frame (RFC 8878 §3.1.1) of `size` zero bytes: single segment, 8-byte content size, RLE blocks (block
- * header: last flag, type 1, size; then the one byte repeated). Honest: it decompresses to exactly `size` bytes.
- */
-function zstdZeros(size: number): Buffer {
-  const head = Buffer.alloc(4 + 1 + 8);
-  head.writeUInt32LE(0xfd2fb528, 0);
-  head[4] = 0b1110_0000; // content size in 8 bytes, single segment
-  head.writeBigUInt64LE(BigInt(size), 5);
-  const blocks: Buffer[] = [];
-  for (let left = size; left > 0; left -= BLOCK) {
-    const n = Math.min(BLOCK, left);
-    const b = Buffer.alloc(4);
-    b.writeUIntLE(((left <= BLOCK ? 1 : 0) | (1 << 1) | (n << 3)) >>> 0, 0, 3);
-    blocks.push(b);
-  }
-  return Buffer.concat([head, ...blocks]);
-}
 
 /** A Chunk record (MCAP spec): start and end time, uncompressed size, CRC 0, compression, records. */
 function chunkRecord(compression: string, uncompressedSize: number, records: Buffer): Buffer {

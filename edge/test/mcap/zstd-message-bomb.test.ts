@@ -9,25 +9,10 @@ import { decodeCdrMessage, ros2msgReader } from '../../src/mcap/cdr-message.js';
 import { ZstdTooLarge, zstdDecompressAtMost } from '../../src/mcap/zstd-frame.js';
 import { ros2msgSchema } from '../../src/ros/ros-message-definitions.js';
 import { ROS_TYPES } from '../../src/ros/ros-types.js';
+import { ZSTD_BLOCK_BYTES, zstdZeros } from './helpers/zstd-zeros.js';
 
-/** zstd Block_Maximum_Size (RFC 8878 §3.1.1.2.4). */
-const BLOCK = 128 * 1024;
-
-/**
- * A zstd frame (RFC 8878 §3.1.1) of `size` zero bytes that declares no content size: a window descriptor of
- * 128 KiB (exponent 7), then RLE blocks (header: last flag, type 1, size; then the byte repeated).
- */
-function unsizedZeros(size: number): Uint8Array {
-  const head = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0b0000_0000, 7 << 3]);
-  const blocks: Buffer[] = [];
-  for (let left = size; left > 0; left -= BLOCK) {
-    const n = Math.min(BLOCK, left);
-    const b = Buffer.alloc(4);
-    b.writeUIntLE(((left <= BLOCK ? 1 : 0) | (1 << 1) | (n << 3)) >>> 0, 0, 3);
-    blocks.push(b);
-  }
-  return new Uint8Array(Buffer.concat([head, ...blocks]));
-}
+const BLOCK = ZSTD_BLOCK_BYTES;
+const unsizedZeros = (size: number) => new Uint8Array(zstdZeros(size, false));
 
 t.test('an unsized frame decompresses to what it holds, up to the bound', async (t) => {
   t.equal(zstdDecompressAtMost(unsizedZeros(3 * BLOCK + 5), 4 * BLOCK).byteLength, 3 * BLOCK + 5);
