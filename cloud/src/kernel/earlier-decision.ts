@@ -1,9 +1,9 @@
 /**
  * The answer to an idempotent repeat: a request whose idempotencyKey (tool_call.id on the agent routes) an
  * earlier request of the tenant took gets that request's decision, with a fresh proof, instead of a
- * decision of its own; the same key with another request, or from another API key, is refused. Reached both when the key is found
- * before deciding and when a concurrent request took it first (authorize's decision then failed with
- * RowConflict and wrote nothing).
+ * decision of its own; the same key with another request, or from another API key, is refused. Reached
+ * both when the key is found before deciding and when a concurrent request took it first (authorize's
+ * decision then failed with RowConflict and wrote nothing).
  *
  * Where an approval is run at once (the agent routes: approved true means "run the tool now", spec §4 rule 2),
  * a repeat after the approval's expiry is refused with APPROVAL_EXPIRED rather than answered `approved: true`
