@@ -3,8 +3,9 @@
  * that opens a path may trim it, read `\` as `/`, resolve `.` and `..`, ignore a trailing `/`, accept a
  * `file:` URL, percent-decode it (a storage API or an HTTP file server does), strip a Windows drive or
  * the trailing dots and spaces Windows drops from a name, follow Linux's `/proc/<pid>/root` link to `/` or a
- * symbolic link before a `..`, or stop at a NUL; so a pattern is tested against each of these forms and a call is refused when any one matches
- * (fail closed: a form no tool would open costs nothing unless it names a protected resource).
+ * symbolic link before a `..`, or stop at a NUL; so a pattern is tested against each of these forms and a
+ * call is refused when any one matches (fail closed: a form no tool would open costs nothing unless it names
+ * a protected resource).
  */
 import { cleanedPath, normalizedPath } from './lexical-path.js';
 
