@@ -17,32 +17,21 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Checkpoint, MerkleTree, TrustStore, leafHash, sha256Hex } from '@pentagate/crypto';
+import { type Checkpoint, MerkleTree, TrustStore, sha256Hex } from '@pentagate/crypto';
 import {
-  type AuditEntry,
-  AuditEntrySchema,
   type AuditKitManifest,
   AuditKitManifestSchema,
   InvalidInputError,
-  canonicalize,
   readJson,
-  schemaIssues,
-  utf8Bytes,
   validate,
 } from '@pentagate/protocol';
 import { type SignedCheckpoint, checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
-import { checkEntriesBeforeKeyRetirement } from './checkpoint-key-retirement.js';
-import { checkEntryEnvelopes } from './entry-envelopes.js';
-import { MAX_INPUT_BYTES, decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
+import { KeyRetirementCheck } from './checkpoint-key-retirement.js';
+import { EntryEnvelopesCheck } from './entry-envelopes.js';
+import { decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
-import { checkRobotHistories } from './robot-history.js';
-
-/**
- * The largest entries.jsonl read (128 MiB, about 90,000 entries of a robot fleet's log): the whole log is
- * held in memory to rebuild its Merkle tree and check every envelope, so the bound is the verifier's memory,
- * not the 16 MiB of a single artifact.
- */
-export const MAX_KIT_ENTRIES_BYTES = 128 * 1024 * 1024;
+import { RobotHistoriesCheck } from './robot-history.js';
+import { type KitEntries, readKitEntries, sha256OfFile } from './kit-entries.js';
 
 export const KIT_FILES = {
   manifest: 'manifest.json',
@@ -65,13 +54,21 @@ export interface AuditKitOptions {
   atMs?: number;
 }
 
+/** The listed files whose digests match: the small ones read, entries.jsonl by its digest (read later). */
+interface KitFiles {
+  contents: Map<string, Uint8Array>;
+  /** entries.jsonl's SHA-256 when it matched the manifest's. */
+  entriesSha256?: string;
+}
+
 /** Reads the listed files whose digests match; a missing or mismatched file is a failed check. */
 async function checkFileDigests(
   report: ReportBuilder,
   dir: string,
   manifest: AuditKitManifest,
-): Promise<Map<string, Uint8Array>> {
+): Promise<KitFiles> {
   const contents = new Map<string, Uint8Array>();
+  let entriesSha256: string | undefined;
   const required = Object.values(KIT_FILES).filter((f) => f !== KIT_FILES.manifest);
   const unlistedRequired = required.filter((f) => manifest.files[f] === undefined);
   // The manifest is not signed: a file it lists beyond the kit's own would show as "verified" in a VALID
@@ -97,19 +94,21 @@ async function checkFileDigests(
       );
       continue;
     }
-    let bytes: Uint8Array;
+    // entries.jsonl is the log, of any size: hashed here as a stream, and read line by line later
+    // (kit-entries.ts); the other files are small and held whole
+    let bytes: Uint8Array = new Uint8Array(0);
+    let actual: string;
     try {
-      bytes = await readInputBytes(
-        path,
-        `audit kit file ${name}`,
-        name === KIT_FILES.entries ? MAX_KIT_ENTRIES_BYTES : undefined,
-      );
+      if (name === KIT_FILES.entries) actual = await sha256OfFile(path);
+      else {
+        bytes = await readInputBytes(path, `audit kit file ${name}`);
+        actual = sha256Hex(bytes);
+      }
     } catch (err) {
       if (!(err instanceof InvalidInputError)) throw err;
       report.fail(`digest of ${name}`, err.message);
       continue;
     }
-    const actual = sha256Hex(bytes);
     if (
       report.check(
         `digest of ${name}`,
@@ -118,7 +117,8 @@ async function checkFileDigests(
         `expected sha256 ${digest}, got ${actual}`,
       )
     ) {
-      contents.set(name, bytes);
+      if (name === KIT_FILES.entries) entriesSha256 = actual;
+      else contents.set(name, bytes);
     }
   }
   const listed = new Set([KIT_FILES.manifest, ...Object.keys(manifest.files)]);
@@ -129,7 +129,7 @@ async function checkFileDigests(
     'every file in the kit is covered by the manifest',
     `expected only files the manifest lists, got ${unlisted.join(', ')}`,
   );
-  return contents;
+  return { contents, ...(entriesSha256 === undefined ? {} : { entriesSha256 }) };
 }
 
 function kitTrust(report: ReportBuilder, options: AuditKitOptions, trustBytes: Uint8Array | undefined) {
@@ -161,60 +161,18 @@ function kitTrust(report: ReportBuilder, options: AuditKitOptions, trustBytes: U
   }
 }
 
-interface ParsedEntries {
-  entries: AuditEntry[];
-  leafHashes: Uint8Array[];
-  problems: string[];
-}
-
-/** Splits entries.jsonl into lines and checks each one; collects problems instead of stopping at one. */
-function parseEntries(bytes: Uint8Array): ParsedEntries {
-  const out: ParsedEntries = { entries: [], leafHashes: [], problems: [] };
-  let text: string;
-  try {
-    text = decodeUtf8(bytes, 'entries.jsonl');
-  } catch (err) {
-    out.problems.push((err as Error).message);
-    return out;
-  }
-  if (text.length === 0) return out;
-  if (!text.endsWith('\n'))
-    out.problems.push('expected every line to end with \\n, got a last line without one');
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-  lines.forEach((line, i) => {
-    const where = `line ${i + 1}`;
-    out.leafHashes.push(leafHash(utf8Bytes(line)));
-    let value: unknown;
-    try {
-      value = readJson(line, { what: where, maxBytes: MAX_INPUT_BYTES });
-    } catch (err) {
-      out.problems.push((err as Error).message);
-      return;
-    }
-    const issues = schemaIssues(AuditEntrySchema, value);
-    if (issues.length > 0) {
-      out.problems.push(`${where}: not an audit entry (${issues[0]?.path || '/'}: ${issues[0]?.message})`);
-      return;
-    }
-    const entry = value as AuditEntry;
-    if (canonicalize(entry) !== line)
-      out.problems.push(`${where}: expected canonical JCS, got other formatting`);
-    if (entry.index !== i) out.problems.push(`${where}: expected index ${i}, got ${entry.index}`);
-    out.entries.push(entry);
-  });
-  return out;
-}
-
-function summarize(problems: string[]): string {
+/** The first problems and how many more there were (`uncounted`: problems found but not kept). */
+function summarize(problems: string[], uncounted = 0): string {
   const shown = problems.slice(0, 5).join('; ');
-  return problems.length > 5 ? `${shown}; and ${problems.length - 5} more` : shown;
+  const more = problems.length - Math.min(problems.length, 5) + uncounted;
+  return more > 0 ? `${shown}; and ${more} more` : shown;
 }
 
 function checkLog(
   report: ReportBuilder,
   manifest: AuditKitManifest,
   cp: Checkpoint,
-  parsed: ParsedEntries,
+  parsed: KitEntries,
 ): void {
   report.check(
     'checkpoint matches manifest',
@@ -226,14 +184,19 @@ function checkLog(
   const count = parsed.leafHashes.length;
   report.check(
     'entries',
-    parsed.problems.length === 0 && count === cp.size,
+    parsed.problemCount === 0 && count === cp.size && !parsed.truncated,
     count === 0
       ? 'no entries: the log is empty'
       : `${count} entries, each canonical JCS, indexes 0..${count - 1}`,
-    summarize([
-      ...(count === cp.size ? [] : [`expected ${cp.size} lines (the checkpoint size), got ${count}`]),
-      ...parsed.problems,
-    ]),
+    summarize(
+      [
+        ...(count === cp.size && !parsed.truncated
+          ? []
+          : [`expected ${cp.size} lines (the checkpoint size), got ${parsed.truncated ? 'more' : count}`]),
+        ...parsed.problems,
+      ],
+      parsed.problemCount - parsed.problems.length,
+    ),
   );
   const root = MerkleTree.fromLeafHashes(parsed.leafHashes).rootHash();
   report.check(
@@ -260,7 +223,7 @@ export async function verifyAuditKit(
     'audit kit manifest',
   );
   const report = new ReportBuilder(`audit kit of ${manifest.origin} at size ${manifest.treeSize}`);
-  const files = await checkFileDigests(report, dir, manifest);
+  const { contents: files, entriesSha256 } = await checkFileDigests(report, dir, manifest);
   const trust = kitTrust(report, options, files.get(KIT_FILES.trust));
   const noteBytes = files.get(KIT_FILES.checkpoint);
   let cp: SignedCheckpoint | undefined;
@@ -272,15 +235,25 @@ export async function verifyAuditKit(
       report.fail('checkpoint signature', err.message);
     }
   }
-  const entriesBytes = files.get(KIT_FILES.entries);
-  if (cp && entriesBytes) {
-    const parsed = parseEntries(entriesBytes);
-    checkLog(report, manifest, cp, parsed);
-    if (trust) {
-      checkEntriesBeforeKeyRetirement(report, cp, trust, parsed.entries);
-      checkEntryEnvelopes(report, parsed.entries, trust);
+  if (cp && entriesSha256 !== undefined) {
+    const retirement = trust ? new KeyRetirementCheck(cp, trust) : undefined;
+    const envelopes = trust ? new EntryEnvelopesCheck(trust) : undefined;
+    const robots = new RobotHistoriesCheck();
+    const parsed = await readKitEntries(join(dir, KIT_FILES.entries), cp.size + 1, (entry) => {
+      retirement?.add(entry);
+      envelopes?.add(entry);
+      robots.add(entry);
+    });
+    if (parsed.sha256 !== entriesSha256) {
+      parsed.problems.unshift(
+        'the file changed while it was verified (its digest differs from the one checked)',
+      );
+      parsed.problemCount++;
     }
-    checkRobotHistories(report, parsed.entries);
+    checkLog(report, manifest, cp, parsed);
+    retirement?.finish(report);
+    envelopes?.finish(report);
+    robots.finish(report);
   }
   return report.finish(options.atMs);
 }

@@ -11,23 +11,37 @@ import type { AuditEntry } from '@pentagate/protocol';
 import type { SignedCheckpoint } from './checkpoint.js';
 import type { ReportBuilder } from './report.js';
 
-export function checkEntriesBeforeKeyRetirement(
-  report: ReportBuilder,
-  cp: SignedCheckpoint,
-  trust: TrustStore,
-  entries: readonly AuditEntry[],
-): void {
-  const notAfter = trust.keys().find((k) => k.kid === cp.keyid)?.notAfter;
-  if (notAfter === undefined) return;
-  const retiredMs = Date.parse(notAfter);
-  const late = entries.filter((e) => Date.parse(e.at) > retiredMs);
-  const first = late[0];
-  report.check(
-    'checkpoint key retirement',
-    first === undefined,
-    `every entry was appended by ${notAfter}, when checkpoint key ${cp.keyid} was retired`,
-    `expected every entry appended by ${notAfter}, when checkpoint key ${cp.keyid} was retired, got ` +
-      `${late.length} later (entry ${first?.index} at ${first?.at}): the checkpoint was signed after its key's ` +
-      'retirement. Export the kit again with the current signing key',
-  );
+/** Reads a kit's entries one by one (audit-kit.ts streams them) and then reports the check. */
+export class KeyRetirementCheck {
+  readonly #notAfter: string | undefined;
+  readonly #retiredMs: number;
+  readonly #keyid: string;
+  #late = 0;
+  #first: AuditEntry | undefined;
+
+  constructor(cp: SignedCheckpoint, trust: TrustStore) {
+    this.#keyid = cp.keyid;
+    this.#notAfter = trust.keys().find((k) => k.kid === cp.keyid)?.notAfter;
+    this.#retiredMs = this.#notAfter === undefined ? Number.NaN : Date.parse(this.#notAfter);
+  }
+
+  add(entry: AuditEntry): void {
+    if (this.#notAfter === undefined || !(Date.parse(entry.at) > this.#retiredMs)) return;
+    this.#late++;
+    this.#first ??= entry;
+  }
+
+  finish(report: ReportBuilder): void {
+    const notAfter = this.#notAfter;
+    if (notAfter === undefined) return;
+    const first = this.#first;
+    report.check(
+      'checkpoint key retirement',
+      first === undefined,
+      `every entry was appended by ${notAfter}, when checkpoint key ${this.#keyid} was retired`,
+      `expected every entry appended by ${notAfter}, when checkpoint key ${this.#keyid} was retired, got ` +
+        `${this.#late} later (entry ${first?.index} at ${first?.at}): the checkpoint was signed after its key's ` +
+        'retirement. Export the kit again with the current signing key',
+    );
+  }
 }

@@ -77,26 +77,38 @@ function entryEnvelopeProblem(entry: AuditEntry, envelope: unknown, trust: Trust
   return undefined;
 }
 
-export function checkEntryEnvelopes(
-  report: ReportBuilder,
-  entries: readonly AuditEntry[],
-  trust: TrustStore,
-): void {
-  let signed = 0;
-  const problems: string[] = [];
-  for (const entry of entries) {
-    const envelope = entry.data.envelope;
-    if (envelope === undefined) continue;
-    signed++;
-    const problem = entryEnvelopeProblem(entry, envelope, trust);
-    if (problem) problems.push(problem);
+/** Reads a kit's entries one by one (audit-kit.ts streams them) and then reports the check. */
+export class EntryEnvelopesCheck {
+  readonly #trust: TrustStore;
+  #signed = 0;
+  #failed = 0;
+  /** The first few problems, shown; the rest are counted (a log of a million forged entries must fit). */
+  readonly #shown: string[] = [];
+
+  constructor(trust: TrustStore) {
+    this.#trust = trust;
   }
-  const shown =
-    problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '');
-  report.check(
-    'signed entries',
-    problems.length === 0,
-    signed === 0 ? 'no entry carries a DSSE envelope' : `all ${signed} DSSE envelopes in entries verify`,
-    `${problems.length} of ${signed} DSSE envelopes do not verify: ${shown}`,
-  );
+
+  add(entry: AuditEntry): void {
+    const envelope = entry.data.envelope;
+    if (envelope === undefined) return;
+    this.#signed++;
+    const problem = entryEnvelopeProblem(entry, envelope, this.#trust);
+    if (!problem) return;
+    this.#failed++;
+    if (this.#shown.length < 5) this.#shown.push(problem);
+  }
+
+  finish(report: ReportBuilder): void {
+    const more = this.#failed - this.#shown.length;
+    const shown = this.#shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
+    report.check(
+      'signed entries',
+      this.#failed === 0,
+      this.#signed === 0
+        ? 'no entry carries a DSSE envelope'
+        : `all ${this.#signed} DSSE envelopes in entries verify`,
+      `${this.#failed} of ${this.#signed} DSSE envelopes do not verify: ${shown}`,
+    );
+  }
 }

@@ -82,23 +82,30 @@ function describe(h: RobotHistory): string {
   return `records 0..${h.records - 1} chained, ${commands}, no holes`;
 }
 
-/** Adds one check per robot with shipped records; a kit without edge records adds none. */
-export function checkRobotHistories(report: ReportBuilder, entries: readonly AuditEntry[]): void {
-  const histories = new Map<string, RobotHistory>();
-  for (const entry of entries) {
-    if (entry.type !== EDGE_RECORD_ENTRY) continue;
+/**
+ * Reads a kit's entries one by one (audit-kit.ts streams them), then adds one check per robot with shipped
+ * records; a kit without edge records adds none.
+ */
+export class RobotHistoriesCheck {
+  readonly #histories = new Map<string, RobotHistory>();
+
+  add(entry: AuditEntry): void {
+    if (entry.type !== EDGE_RECORD_ENTRY) return;
     const robotId = typeof entry.data.robotId === 'string' ? entry.data.robotId : '(no robot id)';
     const key = `${entry.tenantId ?? ''}\u0000${robotId}`;
-    let h = histories.get(key);
+    let h = this.#histories.get(key);
     if (!h) {
       h = { robotId, records: 0, commands: 0, epochs: new Set(), prevDigest: EMPTY_DIGEST, problems: [] };
-      histories.set(key, h);
+      this.#histories.set(key, h);
     }
     checkRecord(h, entry);
   }
-  for (const h of histories.values()) {
-    const shown = h.problems.slice(0, 5).join('; ');
-    const more = h.problems.length > 5 ? `; and ${h.problems.length - 5} more` : '';
-    report.check(`robot history ${h.robotId}`, h.problems.length === 0, describe(h), `${shown}${more}`);
+
+  finish(report: ReportBuilder): void {
+    for (const h of this.#histories.values()) {
+      const shown = h.problems.slice(0, 5).join('; ');
+      const more = h.problems.length > 5 ? `; and ${h.problems.length - 5} more` : '';
+      report.check(`robot history ${h.robotId}`, h.problems.length === 0, describe(h), `${shown}${more}`);
+    }
   }
 }
