@@ -4,7 +4,10 @@
  * checkpoint key), `trust.json` (the TrustDocument of the log's keys) and `manifest.json` (origin, size,
  * creation time and the SHA-256 of each other file, as JCS). `createdAt` is informative only: nothing signs it. `pentagate verify kit DIR` checks it end to end.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MerkleTree, type NoteSigner, sha256Hex, signCheckpoint } from '@pentagate/crypto';
 import { type AuditKitManifest, canonicalize, InvalidInputError, utf8Bytes } from '@pentagate/protocol';
@@ -36,32 +39,47 @@ export async function exportAuditKit(
   // Freeze the size first: entries appended during the export belong to the next kit.
   const treeSize = await store.auditSize();
   const tree = MerkleTree.fromLeafHashes([]);
-  const lines: string[] = [];
-  for (let from = 0; from < treeSize; from += EXPORT_BATCH) {
-    for (const record of await store.auditEntries(from, Math.min(treeSize, from + EXPORT_BATCH))) {
-      // A row changed outside the cloud (the append-only triggers dropped) would give a kit that fails
-      // verification with only "the root differs"; the store can name the entry, so the export does.
-      if (record.index !== lines.length) {
-        throw new InvalidInputError(
-          `audit log: entry ${lines.length} is missing (the next is ${record.index})`,
-        );
+  // Written and hashed batch by batch: a log of any size is exported in bounded memory (held whole, past
+  // ~512 MB its text would not fit in one string), as `verify kit` reads it back (kit-entries.ts).
+  const entries = createWriteStream(join(outDir, 'entries.jsonl'), { flags: 'wx' });
+  const entriesHash = createHash('sha256');
+  let written = 0;
+  try {
+    for (let from = 0; from < treeSize; from += EXPORT_BATCH) {
+      let batch = '';
+      for (const record of await store.auditEntries(from, Math.min(treeSize, from + EXPORT_BATCH))) {
+        // A row changed outside the cloud (the append-only triggers dropped) would give a kit that fails
+        // verification with only "the root differs"; the store can name the entry, so the export does.
+        if (record.index !== written) {
+          throw new InvalidInputError(`audit log: entry ${written} is missing (the next is ${record.index})`);
+        }
+        const line = canonicalize(record.entry);
+        if (!Buffer.from(leafHashOfText(line)).equals(record.leafHash)) {
+          throw new InvalidInputError(
+            `audit log: entry ${record.index}: its text does not hash to its stored leaf hash`,
+          );
+        }
+        batch += `${line}\n`;
+        tree.appendLeafHash(record.leafHash);
+        written++;
       }
-      const line = canonicalize(record.entry);
-      if (!Buffer.from(leafHashOfText(line)).equals(record.leafHash)) {
-        throw new InvalidInputError(
-          `audit log: entry ${record.index}: its text does not hash to its stored leaf hash`,
-        );
-      }
-      lines.push(`${line}\n`);
-      tree.appendLeafHash(record.leafHash);
+      entriesHash.update(batch);
+      if (!entries.write(batch)) await once(entries, 'drain');
     }
+    if (written !== treeSize) {
+      throw new InvalidInputError(`audit log: expected ${treeSize} entries, read ${written}`);
+    }
+  } catch (err) {
+    // no half kit: the directory is left as empty as it was found, so the export can be run again into it
+    entries.destroy();
+    await rm(join(outDir, 'entries.jsonl'), { force: true });
+    throw err;
   }
-  if (lines.length !== treeSize) {
-    throw new InvalidInputError(`audit log: expected ${treeSize} entries, read ${lines.length}`);
-  }
+  await new Promise<void>((resolve, reject) =>
+    entries.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
   const rootHash = tree.rootHash(treeSize);
   const files: Record<string, Uint8Array> = {
-    'entries.jsonl': utf8Bytes(lines.join('')),
     'checkpoint.note': utf8Bytes(
       signCheckpoint({ origin: options.origin, size: treeSize, rootHash }, options.noteSigner),
     ),
@@ -72,7 +90,10 @@ export async function exportAuditKit(
     origin: options.origin,
     treeSize,
     createdAt: new Date(options.nowMs ?? Date.now()).toISOString(),
-    files: Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256Hex(bytes)])),
+    files: {
+      'entries.jsonl': entriesHash.digest('hex'),
+      ...Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256Hex(bytes)])),
+    },
   };
   for (const [name, bytes] of Object.entries(files)) await writeFile(join(outDir, name), bytes);
   // JCS without whitespace: every byte of the manifest means something, so a flipped byte is never a no-op

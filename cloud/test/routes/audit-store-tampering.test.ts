@@ -5,7 +5,7 @@
  * another decision, no kit whose entries do not hash to the leaves it signs. Real SQLite, a second
  * connection as the intruder.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -99,6 +99,11 @@ t.test("an entry's text changed, its leaf hash kept: no proof packet, no kit", a
     }),
     new RegExp(`entry ${index}: its text does not hash to its stored leaf hash`),
     'the export names the changed entry instead of signing a kit that cannot verify',
+  );
+  t.same(
+    readdirSync(join(out, 'kit')),
+    [],
+    'and leaves no half kit behind (entries are written as they are read)',
   );
 });
 
