@@ -58,9 +58,7 @@ async function writeLargeKit(parent: string): Promise<{ dir: string; bytes: numb
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   // the manifest's digest of entries.jsonl, from the bytes written (writeManifest hashes what it is given)
   await writeManifest(dir, { ...files, 'entries.jsonl': '' }, ENTRIES);
-  const manifest = JSON.parse(
-    await (await import('node:fs/promises')).readFile(join(dir, 'manifest.json'), 'utf8'),
-  );
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   manifest.files['entries.jsonl'] = hash.digest('hex');
   await writeFile(join(dir, 'manifest.json'), canonicalize(manifest));
   return { dir, bytes: (await stat(join(dir, 'entries.jsonl'))).size };
