@@ -13,6 +13,7 @@ mkdirSync(out, { recursive: true });
 /** Node built-ins the shared packages import, mapped to browser stand-ins. */
 const SHIMS = {
   'node:crypto': here('shims/node-crypto.ts'),
+  'node:fs': here('shims/node-unavailable.ts'),
   'node:fs/promises': here('shims/node-unavailable.ts'),
   'node:path': here('shims/node-unavailable.ts'),
   'node:util': here('shims/node-unavailable.ts'),

@@ -19,5 +19,6 @@ export const createPublicKey = unavailable;
 export const sign = unavailable;
 export const verify = unavailable;
 export const createHmac = unavailable;
+export const createHash = unavailable;
 export const timingSafeEqual = unavailable;
 export type KeyObject = never;
