@@ -255,6 +255,9 @@ export async function closeAllConsentRequests(
   return { closed };
 }
 
+/** How far ahead of this server's clock a grant's notBefore may be: clocks kept by NTP agree far closer. */
+const MAX_NOT_BEFORE_AHEAD_MS = 2_000;
+
 function tokenProblem(
   statement: ConsentStatement,
   waiting: ConsentRequestRecord,
@@ -274,6 +277,22 @@ function tokenProblem(
   }
   if (statement.expiresAt <= nowMs) {
     return `the statement expired ${new Date(statement.expiresAt).toISOString()}`;
+  }
+  // The edge takes a grant only from its notBefore on (CONSENT.NOT_YET_VALID otherwise), and relaying one
+  // closes the request: a token signed on a clock running ahead was relayed, vetoed by the edge, and could not
+  // be sent again (outside review). Refused here, the request stays open for a token signed on a right clock.
+  if (decision === 'grant' && statement.notBefore >= waiting.deadlineMs) {
+    return (
+      `the statement is valid only from ${new Date(statement.notBefore).toISOString()}, after the edge stops ` +
+      `waiting (${new Date(waiting.deadlineMs).toISOString()})`
+    );
+  }
+  if (decision === 'grant' && statement.notBefore > nowMs + MAX_NOT_BEFORE_AHEAD_MS) {
+    return (
+      `the statement is valid only from ${new Date(statement.notBefore).toISOString()}, ahead of this ` +
+      `server's clock (${new Date(nowMs).toISOString()}): the edge would refuse it as not yet valid; check the ` +
+      "signing computer's clock and sign again"
+    );
   }
   // a denial needs no scope: refusing a move takes no more authority than it does to leave it waiting
   if (

@@ -176,6 +176,20 @@ t.test('tokens that do not bind the request to an enrolled operator are refused'
       /binds intent digest e+/,
     ],
     ['an expired statement', consentToken(alice, request, now, { expiresAt: now - 1 }), /expired/],
+    // outside review: signed on a clock 15 s ahead, it was relayed, refused by the edge, and the request closed
+    [
+      'a statement valid only from 15 s ahead',
+      consentToken(alice, request, now, { notBefore: now + 15_000, expiresAt: now + 75_000 }),
+      /valid only from .* ahead of this server's clock .* check the signing computer's clock/,
+    ],
+    [
+      'a statement valid only after the edge stops waiting',
+      consentToken(alice, request, now, {
+        notBefore: request.deadlineMs,
+        expiresAt: request.deadlineMs + 60_000,
+      }),
+      /valid only from .* after the edge stops waiting/,
+    ],
   ];
   for (const [what, token, message] of cases) {
     const res = await grant(token);
