@@ -25,6 +25,12 @@ export const DEFAULT_MAX_PACKET_BYTES = 128 * 1024;
 /** Authenticated clients at most. */
 export const DEFAULT_MAX_CONNECTIONS = 128;
 /**
+ * Authenticated clients of one account at most: a robot computer opens a few per account (a planner, a
+ * telemetry publisher, a reconnect overlapping its old session). Without it one account's password could take
+ * every slot and lock the proximity sensor, the operator and a reconnecting controller out (outside review).
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT = 16;
+/**
  * Time a socket has to send its CONNECT, ms. MQTT 3.1.1 §3.1 / 5.0 §3.1: CONNECT is the first packet
  * [MQTT-3.1.0-1], sent as soon as the network connection is up, and a server should close a connection
  * that sends none within a reasonable time. A client sends it within a round trip; an idle socket held
@@ -59,6 +65,8 @@ export interface EmbeddedBrokerOptions {
    * Not limited per address: on a robot most clients connect from 127.0.0.1.
    */
   maxConnections?: number;
+  /** Authenticated clients of one account at most (default 16); a further login of it is answered CONNACK 3. */
+  maxConnectionsPerAccount?: number;
   /** Time a new socket has to send its CONNECT, ms (default 2000); then it is closed. */
   connectTimeoutMs?: number;
   /**
@@ -82,6 +90,7 @@ export interface BrokerRefusal {
   reason:
     | 'packet-too-large'
     | 'too-many-connections'
+    | 'too-many-account-connections'
     | 'too-many-pending'
     | 'connect-timeout'
     | 'auth-throttled'
@@ -169,6 +178,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     'maxPacketBytes',
   );
   const maxConnections = positiveInteger(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 'maxConnections');
+  const maxPerAccount = positiveInteger(
+    options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT,
+    'maxConnectionsPerAccount',
+  );
   const connectTimeoutMs = positiveInteger(
     options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     'connectTimeoutMs',
@@ -206,8 +219,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
               : `${pendingLimit} connections without an accepted CONNECT`,
       }),
   );
-  // Sockets whose CONNECT was accepted; a slot is taken when the password is, before CONNACK.
-  const authenticated = new Map<Socket, string>();
+  // Sockets whose CONNECT was accepted, with their client id and account; a slot is taken when the password
+  // is, before CONNACK.
+  const authenticated = new Map<Socket, { clientId: string; username: string }>();
 
   const aedes = await Aedes.createBroker({
     connectTimeout: connectTimeoutMs,
@@ -257,14 +271,24 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           }
           const socket = client.conn as Socket;
           // A takeover of a connected client id frees that client's slot ([MQTT-3.1.4-2]), so it is let in.
-          const takeover = [...authenticated.values()].includes(client.id);
+          const sessions = [...authenticated.values()];
+          const takeover = sessions.some((a) => a.clientId === client.id);
           if (authenticated.size >= maxConnections && !takeover) {
             refuse({ reason: 'too-many-connections', address, detail: `limit ${maxConnections} clients` });
             return done(authError('too many clients', SERVER_UNAVAILABLE), null);
           }
+          const ofAccount = sessions.filter((a) => a.username === user.username).length;
+          if (ofAccount >= maxPerAccount && !takeover) {
+            refuse({
+              reason: 'too-many-account-connections',
+              address,
+              detail: `${user.username}: limit ${maxPerAccount} clients per account`,
+            });
+            return done(authError('too many clients of this account', SERVER_UNAVAILABLE), null);
+          }
           if (socket.destroyed) return done(authError('connection closed', SERVER_UNAVAILABLE), null);
           pending.leave(socket);
-          authenticated.set(socket, client.id);
+          authenticated.set(socket, { clientId: client.id, username: user.username });
           identities.set(client, user);
           done(null, true);
         },

@@ -177,6 +177,39 @@ t.test('embedded broker', async (t) => {
   });
 });
 
+t.test("one account cannot take every slot: the others' logins still get in", async (t) => {
+  // outside review: 140 logins of the planner's account took all 126 free slots, and the proximity sensor,
+  // the operator and a reconnecting controller were answered CONNACK 3
+  const refusals: string[] = [];
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    maxConnections: 8,
+    maxConnectionsPerAccount: 3,
+    users: USERS.map((u) => ({ ...u })),
+    onRefusal: (e) => refusals.push(e.reason),
+  });
+  t.teardown(() => broker.close());
+  const clients: MqttClient[] = [];
+  t.teardown(() => Promise.all(clients.map((c) => c.endAsync(true))));
+  /** Logs in and keeps the session; the CONNACK code when refused. */
+  const login = async (username: string, password: string): Promise<'in' | number> => {
+    try {
+      clients.push(await connectClient(broker.url, { username, password }));
+      return 'in';
+    } catch (err) {
+      return (err as { code?: number }).code ?? -1;
+    }
+  };
+  for (let i = 0; i < 3; i++)
+    t.equal(await login('planner-r1', 'planner-pw-1'), 'in', `planner login ${i + 1}`);
+  t.equal(await login('planner-r1', 'planner-pw-1'), 3, "the account's fourth login: CONNACK 3");
+  t.ok(refusals.includes('too-many-account-connections'), 'reported for the log');
+  t.equal(await login('edge-r1', 'edge-pw-1'), 'in', 'another account still logs in');
+  await clients.shift()?.endAsync(true);
+  await new Promise((r) => setTimeout(r, 100));
+  t.equal(await login('planner-r1', 'planner-pw-1'), 'in', 'a slot of the account, freed, is usable again');
+});
+
 const missing = mosquittoMissing();
 t.test(
   'Mosquitto with the shipped mosquitto.conf',
