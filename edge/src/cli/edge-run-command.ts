@@ -15,12 +15,31 @@ import {
   stringList,
 } from './cli-values.js';
 import { gateDocumentOptions } from './gate-document-options.js';
+import {
+  DEFAULT_MAX_INTENTS_PER_SECOND,
+  INTENT_BURST_SECONDS,
+  MAX_INTENTS_PER_SECOND_LIMIT,
+} from '../node/intent-rate-limit.js';
 import { type EdgeRunOptions, startEdgeRun } from './edge-run.js';
 import { parseTransports, type RosRunOptions } from './edge-run-transports.js';
 import { readRoleOverridesFile } from './ros-bindings-file.js';
 import { TRANSPORT_NAMES, type TransportName } from '../transport/combined-transport.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * `--max-intents-per-second N`: a whole number 0–MAX_INTENTS_PER_SECOND_LIMIT (0 = the node's default). A
+ * fraction, a sign or a unit is refused rather than read as something else.
+ */
+export function parseMaxIntentsPerSecond(text: string): number {
+  const rate = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(rate >= 0 && rate <= MAX_INTENTS_PER_SECOND_LIMIT)) {
+    throw new UsageError(
+      `--max-intents-per-second: expected a whole number of intents a second, 0-${MAX_INTENTS_PER_SECOND_LIMIT} (0 = the default, ${DEFAULT_MAX_INTENTS_PER_SECOND}), got ${JSON.stringify(text)}`,
+    );
+  }
+  return rate;
+}
 
 /** Turns the command line into EdgeRunOptions (reads every file up front: fail before starting). */
 export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promise<EdgeRunOptions> {
@@ -74,6 +93,10 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
   }
   if (args.options['tls-insecure']) tls.rejectUnauthorized = false;
   const metricsPort = optionalString(args, 'metrics-port');
+  // read as given: an empty value is refused, not taken for "absent"
+  const intentRateText = args.options['max-intents-per-second'];
+  const maxIntentsPerSecond =
+    typeof intentRateText === 'string' ? parseMaxIntentsPerSecond(intentRateText) : undefined;
   const foxglovePort = optionalString(args, 'foxglove-port');
   const foxgloveHost = optionalString(args, 'foxglove-host');
   const cloudText = optionalString(args, 'cloud');
@@ -119,6 +142,7 @@ export async function edgeRunOptions(args: Parameters<Command['run']>[0]): Promi
     ...(passwordFile !== undefined ? { password: await readSecretFile(passwordFile, 'password-file') } : {}),
     ...(Object.keys(tls).length > 0 ? { tls } : {}),
     ...(metricsPort !== undefined ? { metricsPort: parsePort(metricsPort, 'metrics-port') } : {}),
+    ...(maxIntentsPerSecond ? { maxIntentsPerSecond } : {}),
     ...(foxglovePort !== undefined ? { foxglovePort: parsePort(foxglovePort, 'foxglove-port') } : {}),
     ...(foxgloveHost !== undefined ? { foxgloveHost } : {}),
     ...(cloudUrl !== undefined && cloudKeyFile !== undefined
@@ -134,7 +158,8 @@ export const edgeRunCommand: Command = {
   usage:
     '--profile FILE --hmac-key FILE [--transport mqtt|ros2|serial[,…]] [--commands-on NAME] ' +
     '[--mqtt embedded:PORT|mqtt://HOST:PORT] [--username U --password-file F] [--tls-ca F] ' +
-    '[--serial-port PATH] [--ros-bindings FILE] [--state-dir DIR] [--metrics-port N]',
+    '[--serial-port PATH] [--ros-bindings FILE] [--state-dir DIR] [--metrics-port N] ' +
+    '[--max-intents-per-second N]',
   description: [
     'Loads the robot profile (and its trust keys) and the HMAC command key, then serves one robot:',
     'intents, telemetry and consent tokens arrive as JSON on pentagate/v1/<robotId>/{intent,telemetry/<source>,consent};',
@@ -166,6 +191,11 @@ export const edgeRunCommand: Command = {
     '',
     '--foxglove-port N serves the same channels live over the Foxglove WebSocket protocol on 127.0.0.1:N',
     '(--foxglove-host to bind elsewhere): open Foxglove, "Open connection" → Foxglove WebSocket → ws://HOST:N.',
+    '',
+    `--max-intents-per-second N (default ${DEFAULT_MAX_INTENTS_PER_SECOND}, burst ${INTENT_BURST_SECONDS} s of it) limits the intents judged,`,
+    'from every transport together; one over the limit is refused unjudged (INPUT.INTENT_RATE_LIMITED, counted in',
+    'one summary record per window). Raise it for a cmd_vel or servo stream faster than 50 Hz. Telemetry,',
+    'consent and STOPs are not limited; `edge replay` is not limited.',
     '',
     '--cloud URL --cloud-key-file F ships the audit outbox to the cloud in order, resuming where the cloud',
     'acknowledged after any restart or outage, and relays consent: a move waiting for an operator appears in',
@@ -252,6 +282,11 @@ export const edgeRunCommand: Command = {
     'metrics-port': {
       type: 'string',
       description: 'Serve /metrics and /healthz on this port (default: off)',
+      valueName: 'N',
+    },
+    'max-intents-per-second': {
+      type: 'string',
+      description: `Intents judged per second, over every transport (default ${DEFAULT_MAX_INTENTS_PER_SECOND}, burst ${DEFAULT_MAX_INTENTS_PER_SECOND * INTENT_BURST_SECONDS}; 0 = default); more are refused unjudged`,
       valueName: 'N',
     },
     ...gateDocumentOptions,

@@ -53,6 +53,8 @@ export interface EdgeRunOptions {
   tls?: MqttTlsOptions;
   stateDir: string;
   metricsPort?: number;
+  /** Intents a second the node judges (`--max-intents-per-second`; absent or 0 = the node's default, 50). */
+  maxIntentsPerSecond?: number;
   /** DSSE envelopes: vendor-signed firmware manifests and lab-signed calibration certificates. */
   firmwareManifests: unknown[];
   calibrationCertificates: unknown[];
@@ -210,6 +212,7 @@ async function startLocked(
       stateDir: options.stateDir,
       logger: log,
       ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
+      ...(options.maxIntentsPerSecond ? { maxIntentsPerSecond: options.maxIntentsPerSecond } : {}),
     });
   } catch (err) {
     await transport?.close().catch(() => {});

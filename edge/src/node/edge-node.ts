@@ -24,6 +24,9 @@
  *   (and could not stop, having died without its shutdown STOP) must not run on unmonitored.
  * - Refusals of one kind from one source are summarised per window (refusal-summary.ts): a flood of bad
  *   input costs a verdict per window, not an outbox record per message.
+ * - Intents from the transports pass a token bucket (intent-rate-limit.ts, default 50 a second, burst 100)
+ *   before anything else is done with them: one over the limit is refused unjudged, through the same summary.
+ *   Refusing an intent never moves the robot; telemetry, consent, STOPs and the watchdog do not pass it.
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -44,6 +47,7 @@ import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';
 import type { EdgeGatePort } from './edge-gate-port.js';
+import { IntentRateLimit } from './intent-rate-limit.js';
 import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
 import { REFUSAL_WINDOW_MS, RefusalSummary } from './refusal-summary.js';
 import { EdgeRuntimeError } from './runtime-error.js';
@@ -74,6 +78,15 @@ export interface EdgeNodeOptions {
   monitorPeriodMs?: number;
   /** Window over which refusals of one kind from one source are summarised, ms (default 10,000). */
   refusalWindowMs?: number;
+  /**
+   * Intents a second the node judges (token bucket; default 50, 0 = the default); more are refused as
+   * `INPUT.INTENT_RATE_LIMITED` without reaching the gate (`edge run --max-intents-per-second`).
+   */
+  maxIntentsPerSecond?: number;
+  /** Intents the bucket holds, i.e. the largest burst judged at once (default 2 s of the rate: 100). */
+  intentBurst?: number;
+  /** Monotonic ms the intent bucket refills on (default performance.now); for tests. */
+  intentRateClock?: () => number;
   clock?: () => number;
 }
 
@@ -93,6 +106,7 @@ export class EdgeNode {
   #state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   #outboxFailure: Error | undefined;
   readonly #refusals: RefusalSummary;
+  readonly #intentRate: IntentRateLimit;
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
   /**
@@ -114,6 +128,11 @@ export class EdgeNode {
     this.#consentCheckPeriodMs = options.consentCheckPeriodMs ?? 250;
     this.#monitorPeriodMs = options.monitorPeriodMs ?? 20;
     this.#refusals = new RefusalSummary(options.refusalWindowMs ?? REFUSAL_WINDOW_MS);
+    this.#intentRate = new IntentRateLimit({
+      ...(options.maxIntentsPerSecond !== undefined ? { perSecond: options.maxIntentsPerSecond } : {}),
+      ...(options.intentBurst !== undefined ? { burst: options.intentBurst } : {}),
+      ...(options.intentRateClock !== undefined ? { clock: options.intentRateClock } : {}),
+    });
   }
 
   start(): void {
@@ -172,6 +191,18 @@ export class EdgeNode {
       return;
     }
     const kind: InputKind = where.kind;
+    // Before the message is even parsed: over the limit, an intent costs neither the gate's work nor its own
+    // audit record (the refusal summary counts it). Nothing is signed, so the robot is not moved.
+    if (kind === 'intent' && !this.#intentRate.take()) {
+      this.#reject(
+        'intent',
+        'INTENT_RATE_LIMITED',
+        `more than ${this.#intentRate.perSecond} intents a second (burst ${this.#intentRate.burst}) on ${topic}: not judged`,
+        nowMs,
+        topic,
+      );
+      return;
+    }
     let message: unknown;
     try {
       message = readJson(payload, { what: `${kind} on ${topic}`, maxBytes: MAX_INBOUND_BYTES });

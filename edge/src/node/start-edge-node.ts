@@ -30,6 +30,10 @@ export interface StartEdgeNodeOptions {
   monitorPeriodMs?: number;
   /** Window over which refusals of one kind from one source are summarised, ms (default 10,000). */
   refusalWindowMs?: number;
+  /** Intents a second the node judges from its transports (default 50, burst 100; 0 = the default). */
+  maxIntentsPerSecond?: number;
+  /** Largest burst of intents judged at once (default 2 s of the rate). */
+  intentBurst?: number;
   /** Wraps the MQTT transport before the node uses it (e.g. McapRecordingTransport for --record). */
   wrapTransport?: (transport: RobotTransport) => RobotTransport;
 }
@@ -84,6 +88,10 @@ export async function startEdgeNode(options: StartEdgeNodeOptions): Promise<Runn
       : {}),
     ...(options.monitorPeriodMs !== undefined ? { monitorPeriodMs: options.monitorPeriodMs } : {}),
     ...(options.refusalWindowMs !== undefined ? { refusalWindowMs: options.refusalWindowMs } : {}),
+    ...(options.maxIntentsPerSecond !== undefined
+      ? { maxIntentsPerSecond: options.maxIntentsPerSecond }
+      : {}),
+    ...(options.intentBurst !== undefined ? { intentBurst: options.intentBurst } : {}),
   });
   let observability: ObservabilityServer | undefined;
   if (options.metricsPort !== undefined) {

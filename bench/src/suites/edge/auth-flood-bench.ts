@@ -79,6 +79,8 @@ async function runFloodScenario(
     mqtt: { url: broker.url, username: 'edge', password: 'bench-edge' },
     stateDir,
     logger: createEdgeLogger({ level: 'silent' }),
+    // a closed loop of intents as fast as the edge answers: the node's intent rate limit would refuse most
+    maxIntentsPerSecond: 10_000,
   });
   const planner = await connect(broker.url, 'robot', 'bench-robot');
   let seq = 1;

@@ -50,6 +50,8 @@ export async function startEdgeBenchRig(
     mqtt: { url: broker.url, username: 'edge', password: 'bench-edge' },
     stateDir,
     logger: createEdgeLogger({ level: 'silent' }),
+    // a closed loop of intents as fast as the edge answers: the node's intent rate limit would refuse most
+    maxIntentsPerSecond: 10_000,
   });
   const planner = await connect(broker.url, 'robot', RIG_ACCOUNTS.robot);
   const controller = await connect(broker.url, 'robot', RIG_ACCOUNTS.robot);

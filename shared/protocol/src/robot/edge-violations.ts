@@ -159,6 +159,11 @@ export const EDGE_VIOLATION_CODES = {
     meaning:
       'a copy of an intent signed earlier whose motion may still run (an MQTT redelivery); it is not signed again',
   },
+  'INPUT.INTENT_RATE_LIMITED': {
+    source: 'INPUT',
+    meaning:
+      'more intents a second than the edge takes (token bucket, `edge run --max-intents-per-second`); not judged, nothing signed',
+  },
   'INPUT.INTERNAL_ERROR': {
     source: 'INPUT',
     meaning: 'the gate failed on this input; it is refused (fail closed)',
