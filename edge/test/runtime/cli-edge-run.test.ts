@@ -123,16 +123,7 @@ t.test('edge run says loudly on stderr when PROVENANCE cannot pass', async (t) =
 
 t.test('edge run refuses what it cannot use, before it starts', async (t) => {
   const f = await files(t);
-  const base = [
-    'edge',
-    'run',
-    '--profile',
-    f.profile,
-    '--hmac-key',
-    f.hmacKey,
-    '--state-dir',
-    join(f.dir, 's'),
-  ];
+  const base = f.runArgs;
   t.match(await cli([...base, '--mqtt', 'tcp://x:1']), {
     code: 2,
     err: /--mqtt: expected embedded:PORT, mqtt:\/\/host:port/,

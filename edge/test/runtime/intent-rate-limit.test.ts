@@ -5,25 +5,22 @@
  * node judges at most 50 a second (burst 100); the rest are refused unjudged as `INPUT.INTENT_RATE_LIMITED`
  * through the refusal summary, one outbox record per window. Telemetry, STOPs and consent are not limited.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasEdgeViolation, type MotorCommand, robotTopics, type VerdictEvent } from '@pentagate/protocol';
 import pino from 'pino';
 import type { MetricValueWithName } from 'prom-client';
 import t from 'tap';
-import { startEmbeddedBroker } from '../../src/broker/embedded-broker.js';
 import { startEdgeRun } from '../../src/cli/edge-run.js';
 import { edgeRunOptions } from '../../src/cli/edge-run-command.js';
 import { EdgeNode } from '../../src/node/edge-node.js';
 import { DEFAULT_MAX_INTENTS_PER_SECOND, IntentRateLimit } from '../../src/node/intent-rate-limit.js';
-import { startEdgeNode } from '../../src/node/start-edge-node.js';
 import type { EdgeMetrics } from '../../src/observability/edge-metrics.js';
 import { EdgeMetrics as Metrics } from '../../src/observability/edge-metrics.js';
 import { armFixture } from './helpers/arm-fixture.js';
+import { freshArmCell } from './helpers/fresh-arm-cell.js';
 import { tempEdgeRunFiles } from './helpers/edge-run-files.js';
-import { connectClient, MessageInbox } from './helpers/mqtt-clients.js';
+import { connectClient } from './helpers/mqtt-clients.js';
 import { RecordingTransport } from './helpers/recording-transport.js';
 import { cli } from './helpers/run-edge-cli.js';
 import { outboxIn } from './helpers/started-node.js';
@@ -166,35 +163,13 @@ t.test('over the limit, intents are refused unjudged; telemetry, STOPs and conse
 });
 
 t.test('a flood over the real broker costs a bounded number of records', async (t) => {
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    users: [
-      { username: 'edge-r1', password: 'edge-pass-7c1', role: 'edge', robotId: 'r1' },
-      { username: 'planner-r1', password: 'planner-pass-4d2', role: 'robot', robotId: 'r1' },
-    ],
-  });
-  t.teardown(() => broker.close());
-  const stateDir = await mkdtemp(join(tmpdir(), 'pentagate-intent-rate-'));
-  t.teardown(() => rm(stateDir, { recursive: true, force: true }));
-  const fixture = armFixture({ robotId: 'r1', fastSourceMaxAgeMs: 60_000 });
   const windowMs = 2_000;
-  const edge = await startEdgeNode({
-    robotId: 'r1',
-    gate: fixture.makeGate(),
-    mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-7c1' },
-    stateDir,
-    logger: pino({ level: 'silent' }),
-    refusalWindowMs: windowMs,
-  });
-  t.teardown(() => edge.stop());
-  const planner = await connectClient(broker.url, { username: 'planner-r1', password: 'planner-pass-4d2' });
-  t.teardown(() => planner.endAsync(true));
+  // the robot account stands in for a planner that floods (it may publish intents)
+  const { fixture, edge, inbox, robot: planner } = await freshArmCell(t, { refusalWindowMs: windowMs });
   const verdicts: VerdictEvent[] = [];
   planner.on('message', (topic, payload) => {
     if (topic === topics.verdict) verdicts.push(JSON.parse(payload.toString('utf8')) as VerdictEvent);
   });
-  const inbox = new MessageInbox(planner);
-  await planner.subscribeAsync([topics.cmd, topics.verdict], { qos: 1 });
 
   // 300 vetoed 40-point trajectories (no telemetry yet: every gate that needs a frame vetoes), all at once
   const flood = Array.from({ length: 300 }, (_, i) => JSON.stringify(fixture.smallMove(`flood-${i}`, 40)));
@@ -259,16 +234,7 @@ t.test('a flood over the real broker costs a bounded number of records', async (
 
 t.test('edge run --max-intents-per-second: validated, and passed to the node', async (t) => {
   const f = await tempEdgeRunFiles(t, 'pentagate-intent-rate-run-');
-  const base = [
-    'edge',
-    'run',
-    '--profile',
-    f.profile,
-    '--hmac-key',
-    f.hmacKey,
-    '--state-dir',
-    join(f.dir, 's'),
-  ];
+  const base = f.runArgs;
   for (const bad of ['abc', '1.5', '-1', '50/s', '10001', '']) {
     const result = await cli([...base, `--max-intents-per-second=${bad}`, '--mqtt', 'embedded:0']);
     t.equal(result.code, 2, `${JSON.stringify(bad)}: bad usage`);

@@ -37,5 +37,7 @@ export async function edgeRunFiles(dir: string) {
       },
     ]),
   );
-  return { dir, fixture, profile, hmacKey, firmware, users };
+  /** The command line every test starts from: `edge run` with the profile, the key and a state directory. */
+  const runArgs = ['edge', 'run', '--profile', profile, '--hmac-key', hmacKey, '--state-dir', join(dir, 's')];
+  return { dir, fixture, profile, hmacKey, firmware, users, runArgs };
 }

@@ -14,7 +14,8 @@ import { startEdgeNode } from '../../../src/node/start-edge-node.js';
 import { armFixture } from './arm-fixture.js';
 import { connectClient, MessageInbox } from './mqtt-clients.js';
 
-export async function freshArmCell(t: Test) {
+/** `refusalWindowMs`: the node's refusal-summary window (default 60 s: nothing is summarised mid-test). */
+export async function freshArmCell(t: Test, options: { refusalWindowMs?: number } = {}) {
   const broker = await startEmbeddedBroker({
     port: 0,
     users: [
@@ -33,7 +34,7 @@ export async function freshArmCell(t: Test) {
     mqtt: { url: broker.url, username: 'edge-r1', password: 'edge-pass-7c1' },
     stateDir,
     logger: pino({ level: 'silent' }),
-    refusalWindowMs: 60_000,
+    refusalWindowMs: options.refusalWindowMs ?? 60_000,
   });
   t.teardown(() => edge.stop());
   const robot = await connectClient(broker.url, { username: 'robot-r1', password: 'robot-pass-2b9' });
@@ -50,5 +51,5 @@ export async function freshArmCell(t: Test) {
   };
   const nextStop = (intentId: string) =>
     inbox.next<MotorCommand>(topics.cmd, (c) => c.setpoints.kind === 'stop' && c.intentId === intentId);
-  return { fixture, topics, edge, inbox, publish, decide, nextStop };
+  return { fixture, topics, edge, robot, inbox, publish, decide, nextStop };
 }
