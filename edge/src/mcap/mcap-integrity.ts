@@ -21,6 +21,7 @@
 import { open } from 'node:fs/promises';
 import { McapIndexedReader, type McapTypes } from '@mcap/core';
 import { TransportError } from '../transport/transport-error.js';
+import { MCAP_MAGIC, MCAP_OPCODES, MCAP_RECORD_PREFIX_BYTES, mcapReadable } from './mcap-file.js';
 import { isZstdFrame, zstdContentSize } from './zstd-frame.js';
 
 /**
@@ -94,13 +95,9 @@ interface ChunkRecord {
   recordsLength: bigint;
 }
 
-const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
-const OP_HEADER = 0x01;
-const OP_FOOTER = 0x02;
-const OP_CHUNK = 0x06;
-const OP_DATA_END = 0x0f;
-const MAGIC_BYTES = 8;
-const RECORD_PREFIX = 9;
+const { header: OP_HEADER, footer: OP_FOOTER, chunk: OP_CHUNK, dataEnd: OP_DATA_END } = MCAP_OPCODES;
+const MAGIC_BYTES = MCAP_MAGIC.byteLength;
+const RECORD_PREFIX = MCAP_RECORD_PREFIX_BYTES;
 const FOOTER_BYTES = RECORD_PREFIX + 8 + 8 + 4;
 /** A chunk's fixed fields (start, end, uncompressed size, CRC, compression length) after its record prefix. */
 const CHUNK_FIXED = 8 + 8 + 8 + 4 + 4;
@@ -207,17 +204,8 @@ async function summaryStart(file: WindowedFile): Promise<bigint | undefined> {
   return footer.readBigUInt64LE(RECORD_PREFIX);
 }
 
-async function readSummary(fh: FileHandle, size: number) {
-  const readable = {
-    size: async () => BigInt(size),
-    read: async (offset: bigint, length: bigint) => {
-      const buffer = new Uint8Array(Number(length));
-      const { bytesRead } = await fh.read(buffer, 0, buffer.byteLength, Number(offset));
-      if (bytesRead !== buffer.byteLength) throw new Error(`short read at ${offset}`);
-      return buffer;
-    },
-  };
-  return McapIndexedReader.Initialize({ readable });
+async function readSummary(fh: FileHandle) {
+  return McapIndexedReader.Initialize({ readable: mcapReadable(fh) });
 }
 
 /** What differs between a Chunk Index and the chunk record it points at; undefined when nothing does. */
@@ -324,7 +312,7 @@ export async function checkMcapIntegrity(
     }
     let summary: Awaited<ReturnType<typeof readSummary>>;
     try {
-      summary = await readSummary(fh, size);
+      summary = await readSummary(fh);
     } catch (err) {
       throw refused(
         path,

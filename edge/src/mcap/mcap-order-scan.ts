@@ -15,6 +15,7 @@
 import { open } from 'node:fs/promises';
 import { type DecompressHandlers, McapIndexedReader, McapStreamReader, type McapTypes } from '@mcap/core';
 import { type LogTimeOrderCounts, REORDER_WINDOW_NS } from './log-time-order.js';
+import { mcapReadable } from './mcap-file.js';
 import { OWN_DIAGNOSTICS_TOPIC, OWN_INPUT_TYPE, OWN_OUTPUT_TYPES } from './own-recording.js';
 
 /** How the file is read: streamed in file order (log-time-order.ts sorts within its window), or by its index. */
@@ -64,16 +65,8 @@ function storedOrder(times: readonly bigint[], windowNs: bigint) {
 
 async function indexedReader(path: string, decompress: Decompress) {
   const fh = await open(path, 'r');
-  const readable = {
-    size: async () => BigInt((await fh.stat()).size),
-    read: async (offset: bigint, size: bigint) => {
-      const buffer = new Uint8Array(Number(size));
-      const { bytesRead } = await fh.read(buffer, 0, buffer.byteLength, Number(offset));
-      if (bytesRead !== buffer.byteLength) throw new Error(`short read at ${offset}`);
-      return buffer;
-    },
-  };
   try {
+    const readable = mcapReadable(fh);
     return { fh, reader: await McapIndexedReader.Initialize({ readable, decompressHandlers: decompress }) };
   } catch {
     await fh.close();

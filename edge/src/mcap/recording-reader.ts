@@ -10,10 +10,10 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { TransportError } from '../transport/transport-error.js';
+import { MCAP_MAGIC } from './mcap-file.js';
 import { type ReadOptions, type RecordedItem, readRosbag } from './rosbag-reader.js';
 import { readRosbagSqlite } from './rosbag-sqlite-reader.js';
 
-const MCAP_MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** rosbag2's `compression_mode: file` compresses whole storage files, which are not read here. */
 const FILE_COMPRESSED =

@@ -34,6 +34,7 @@ import {
   MAX_CHUNK_UNCOMPRESSED_BYTES,
   type RecordedMessageCounts,
 } from './mcap-integrity.js';
+import { MCAP_OPCODES } from './mcap-file.js';
 import { indexedMessages, mcapReadOrder } from './mcap-order-scan.js';
 import { cdrTopicDecoder, storedMessage, type TopicDecoder } from './stored-message.js';
 import { isZstdFrame, ZstdTooLarge, zstdContentSize, zstdDecompressAtMost } from './zstd-frame.js';
@@ -329,9 +330,6 @@ async function* readIndexed(
   if (counts) checkMessageCounts(path, counts, read, (id) => topics.get(id)?.topic);
 }
 
-/** MCAP opcode of a Chunk record (MCAP spec, Records). */
-const CHUNK_OPCODE = 0x06;
-
 /**
  * What is lost when a file ends inside a chunk (a recorder killed: rosbag2 writes 768 KiB chunks by default, so
  * seconds of data just before the stop), and how to get it back. Chunks are only read whole, CRC-checked; the
@@ -343,7 +341,7 @@ async function incompleteChunkHint(path: string, at: number, length: number): Pr
     const fh = await openFile(path, 'r');
     try {
       const { bytesRead, buffer } = await fh.read(Buffer.alloc(1), 0, 1, at);
-      if (bytesRead !== 1 || buffer[0] !== CHUNK_OPCODE) return '';
+      if (bytesRead !== 1 || buffer[0] !== MCAP_OPCODES.chunk) return '';
     } finally {
       await fh.close();
     }
