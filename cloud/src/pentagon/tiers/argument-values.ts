@@ -42,22 +42,22 @@ export function argumentValues(args: Record<string, unknown>, name: string): Arg
     }
     return found;
   };
-  const walk = (value: unknown, depth: number): void => {
-    if (typeof value !== 'object' || value === null) return;
+  /** Walks `value`; returns an object's own values of the argument (none for an array or a scalar). */
+  const walk = (value: unknown, depth: number): unknown[] => {
+    if (typeof value !== 'object' || value === null) return [];
     if (depth > MAX_ARGUMENT_DEPTH) {
       out.complete = false;
-      return;
+      return [];
     }
     if (Array.isArray(value)) {
-      const batch = value.flatMap((element) =>
-        typeof element === 'object' && element !== null && !Array.isArray(element) ? ownValues(element) : [],
-      );
+      const batch = value.flatMap((element) => walk(element, depth + 1));
       if (batch.length > 1) out.batches.push(batch);
-      for (const element of value) walk(element, depth + 1);
-      return;
+      return [];
     }
-    out.values.push(...ownValues(value));
+    const own = ownValues(value);
+    out.values.push(...own);
     for (const member of Object.values(value)) walk(member, depth + 1);
+    return own;
   };
   walk(args, 0);
   return out;
