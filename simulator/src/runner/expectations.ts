@@ -47,33 +47,46 @@ export function countSatisfies(n: number, condition: CountCondition): boolean {
   }
 }
 
-/** Stops and vetoes measured against the first telemetry frame that showed a person inside the radius. */
+/** The spans during which telemetry showed a person inside the radius; an open span ends at infinity. */
+function insideEpisodes(trace: ScenarioTrace): { enteredAtMs: number; leftAtMs: number }[] {
+  const episodes: { enteredAtMs: number; leftAtMs: number }[] = [];
+  let enteredAtMs: number | undefined;
+  for (const p of trace.proximity) {
+    const inside = p.nearestHumanM !== null && p.nearestHumanM < trace.radiusM;
+    if (inside) enteredAtMs ??= p.atMs;
+    else if (enteredAtMs !== undefined) {
+      episodes.push({ enteredAtMs, leftAtMs: p.atMs });
+      enteredAtMs = undefined;
+    }
+  }
+  if (enteredAtMs !== undefined) episodes.push({ enteredAtMs, leftAtMs: Number.POSITIVE_INFINITY });
+  return episodes;
+}
+
+/**
+ * Stops and vetoes measured against the first moment the robot moved with a person inside the radius: the
+ * first telemetry frame showing them inside, or — when a move command reached the controller after that
+ * frame (a slow or loaded cell) — that command's arrival. Counting only motions already running at the
+ * entry frame would miss such a motion and its stop altogether.
+ */
 export function vetoLatencies(trace: ScenarioTrace): VetoLatency[] {
   const out: VetoLatency[] = [];
   const halts = trace.controller.filter((e) => e.kind === 'halted' && e.cause === 'stop-command');
-  const accepted = trace.controller.filter((e) => e.kind === 'accepted');
+  const moves = trace.controller.filter((e) => e.kind === 'accepted' && e.command.setpoints.kind !== 'stop');
+  const haltedBetween = (fromMs: number, toMs: number) =>
+    halts.some((h) => h.atMs >= fromMs && h.atMs <= toMs);
   // A motion runs from an accepted move command until the next halt.
-  let inside = false;
-  for (const p of trace.proximity) {
-    const isInside = p.nearestHumanM !== null && p.nearestHumanM < trace.radiusM;
-    if (isInside && !inside) {
-      const moving = accepted.some(
-        (a) =>
-          a.kind === 'accepted' &&
-          a.command.setpoints.kind !== 'stop' &&
-          a.atMs <= p.atMs &&
-          !halts.some((h) => h.atMs >= a.atMs && h.atMs <= p.atMs),
-      );
-      if (moving) {
-        const halt = halts.find((h) => h.atMs >= p.atMs);
-        out.push({
-          tMs: p.atMs - trace.startedAtMs,
-          latencyMs: halt ? halt.atMs - p.atMs : null,
-          kind: 'stop',
-        });
-      }
-    }
-    inside = isInside;
+  for (const { enteredAtMs, leftAtMs } of insideEpisodes(trace)) {
+    const running = moves.find((a) => a.atMs <= enteredAtMs && !haltedBetween(a.atMs, enteredAtMs));
+    const startedInside = moves.find((a) => a.atMs > enteredAtMs && a.atMs < leftAtMs);
+    const movingFromMs = running ? enteredAtMs : startedInside?.atMs;
+    if (movingFromMs === undefined) continue;
+    const halt = halts.find((h) => h.atMs >= movingFromMs);
+    out.push({
+      tMs: movingFromMs - trace.startedAtMs,
+      latencyMs: halt ? halt.atMs - movingFromMs : null,
+      kind: 'stop',
+    });
   }
   // Intents sent while someone was inside: the veto verdict's arrival against the intent's publication.
   for (const [intentId, atMs] of trace.intentsAtMs) {
