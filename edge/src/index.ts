@@ -8,6 +8,7 @@ export * from './profile/load-profile.js';
 export * from './profile/cross-checks.js';
 export * from './profile/compiled-profile.js';
 export * from './kinematics/forward-kinematics.js';
+export * from './kinematics/arm-skeleton.js';
 export * from './kinematics/joint-path-sweep.js';
 export * from './kinematics/remaining-path-sweep.js';
 export * from './kinematics/base-path-sweep.js';

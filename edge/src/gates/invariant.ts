@@ -11,6 +11,7 @@
  */
 import { type GateResult, type PoseFrame, edgeViolation } from '@pentagate/protocol';
 import { baseSweepSteps, sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
+import { skeletonPointName } from '../kinematics/arm-skeleton.js';
 import { jointSweepSamples, sweepJointPath } from '../kinematics/joint-path-sweep.js';
 import {
   type GateContext,
@@ -206,16 +207,17 @@ function checkArm(
     const h = sweep.hit;
     const zone = ctx.cp.profile.keepOut.zones[h.zoneIndex]!;
     const at = `(${h.pointM.map((x) => fmt(x, 3)).join(', ')}) m`;
+    const part = skeletonPointName(h.frame, h.alongLink);
     const what =
       h.kind === 'path'
         ? edgeViolation(
             'INVARIANT.KEEP_OUT_PATH',
-            `frame ${h.frame + 1} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`,
+            `${part} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`,
           )
         : h.kind === 'stop'
           ? edgeViolation(
               'INVARIANT.KEEP_OUT_STOP',
-              `predicted stopping point of frame ${h.frame + 1} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`,
+              `predicted stopping point of ${part} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`,
             )
           : edgeViolation(
               'INVARIANT.KEEP_OUT_NOT_LEFT',

@@ -27,11 +27,14 @@ export function dhTable(dh: readonly DhParameters[]): DhTable {
 /**
  * Writes the origins of frames 1..n (x, y, z per frame, metres) for joint positions `qRad` into `out`
  * (length ≥ 3n) and returns it. Allocation-free so the path sampler can call it thousands of times.
+ * `zAxesOut` (length ≥ 3n), when given, receives the z axis of frame i−1 for each joint i: the direction of
+ * that joint's `dᵢ` leg, which the arm's skeleton (arm-skeleton.ts) follows from frame to frame.
  */
 export function frameOrigins(
   dh: readonly DhParameters[] | DhTable,
   qRad: ArrayLike<number>,
   out: Float64Array,
+  zAxesOut?: Float64Array,
 ): Float64Array {
   const t = dh instanceof Float64Array ? dh : dhTable(dh);
   const n = t.length / 5;
@@ -67,6 +70,11 @@ export function frameOrigins(
     const a21 = sa;
     const a22 = ca;
     const a23 = t[5 * i + 1]!;
+    if (zAxesOut) {
+      zAxesOut[3 * i] = r02;
+      zAxesOut[3 * i + 1] = r12;
+      zAxesOut[3 * i + 2] = r22;
+    }
     const n00 = r00 * a00 + r01 * a10;
     const n01 = r00 * a01 + r01 * a11 + r02 * a21;
     const n02 = r00 * a02 + r01 * a12 + r02 * a22;
@@ -99,6 +107,8 @@ export function frameOrigins(
  * Lever arm of each joint, m: an upper bound on the distance from joint j's axis to any frame origin after
  * it, Σ_{i≥j} (|aᵢ| + |dᵢ|). Turning joint j by Δq moves no checked point more than Δq · leverArm[j], so
  * Σⱼ |Δqⱼ| · leverArm[j] bounds how far any checked point travels along a joint-space-linear segment.
+ * The bound holds for every point of the skeleton too (arm-skeleton.ts): such a point is reached from frame
+ * j−1's origin, which lies on joint j's axis, along at most Σ_{i≥j} (|aᵢ| + |dᵢ|) of legs.
  */
 export function leverArmsM(dh: readonly DhParameters[]): number[] {
   const out = new Array<number>(dh.length).fill(0);

@@ -2,9 +2,11 @@
  * Sweeps a joint-space path (waypoints joined by straight lines in joint space, as a joint trajectory
  * controller interpolates them) through the keep-out zones.
  *
+ * Checked points: the arm's skeleton (arm-skeleton.ts), the frame origins and points along every link between
+ * them at most `spacingM` apart, so a link crossing a zone between its ends is caught.
  * Sampling: each segment is cut into N = ⌈Σⱼ |Δqⱼ| · leverArmⱼ / spacing⌉ steps, so no checked point moves more
- * than `spacingM` between samples (see `leverArmsM`); zones are inflated by spacing/2, which makes the check
- * cover the continuous path, not only the samples (see keep-out-zone.ts).
+ * than `spacingM` between samples (see `leverArmsM`). Zones are inflated by `sweepInflationM`, which makes the
+ * check cover the continuous path of the whole skeleton, not only the samples (see keep-out-zone.ts).
  *
  * Already inside: a zone that holds the start may be occupied until the path first leaves it; after that,
  * re-entering it is a hit, and a path that ends still inside it is a hit ('not-left').
@@ -12,18 +14,19 @@
  * must be outside every zone the path has left or never held.
  *
  * Speed without skipping anything: between two path samples no checked point moves more than the segment's
- * step bound stepM = Σⱼ |Δqⱼ| · leverArmⱼ / N (the same bound that sets N). So a frame origin whose distance
+ * step bound stepM = Σⱼ |Δqⱼ| · leverArmⱼ / N (the same bound that sets N). So a checked point whose distance
  * to every (inflated) zone bounding box is c cannot be inside any zone for the next ⌊c / stepM⌋ samples;
  * its "clearance" is spent by stepM per sample and the zones are tested again only when it runs out
  * (conservative advancement). Every sample where a point could be inside a zone is still tested exactly, so
  * the hits — and the first hit reported — are the same as testing every zone at every sample. Zones that
  * held the start are tested at every sample (their exit must be seen), and a zone that is left resets the
  * clearances so it is counted from then on. A stopping point is tested against every zone unless every
- * frame's clearance exceeds the bound on how far the stop moves it (Σⱼ |vⱼ| · T_s/2 · leverArmⱼ).
+ * checked point's clearance exceeds the bound on how far the stop moves it (Σⱼ |vⱼ| · T_s/2 · leverArmⱼ).
  */
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
 import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
-import { type DhTable, dhTable, frameOrigins } from './forward-kinematics.js';
+import { type ArmSkeleton, armSkeleton, skeletonPoints } from './arm-skeleton.js';
+import { type DhTable, dhTable } from './forward-kinematics.js';
 import { WorkArray, float64Work } from './work-arrays.js';
 
 export interface ZoneHit {
@@ -31,9 +34,24 @@ export interface ZoneHit {
   kind: 'path' | 'stop' | 'not-left';
   /** Index of the waypoint the hit is at or just before (0 = the start). */
   waypoint: number;
-  /** The checked frame (0-based, frame 1 = index 0) and its position, m. */
+  /**
+   * The checked point: on the link ending at `frame` (0-based, frame 1 = index 0), `alongLink` of the way
+   * from the previous frame's origin (1 = the frame origin itself), at `pointM`, m.
+   */
   frame: number;
+  alongLink: number;
   pointM: [number, number, number];
+}
+
+/**
+ * How far the sweep grows every zone, m. A point of the skeleton between two checked points is within
+ * spacing/2 of one of them at any instant (arm-skeleton.ts); a checked point between two path samples is
+ * within spacing/2 of where it was sampled (it moves at most `spacingM` per step). So every point of every
+ * link, at every instant of the path, lies within `spacingM` of a sampled checked point, and a zone grown by
+ * that much holds a sample whenever the continuous arm enters the zone.
+ */
+export function sweepInflationM(spacingM: number): number {
+  return spacingM;
 }
 
 export interface JointSweepInput {
@@ -86,9 +104,9 @@ class ZoneTester {
     return pointInZoneShape(this.zones[z]!, x, y, zz, this.inflateM);
   }
 
-  /** First frame (0-based) of `origins` inside zone `z`, or -1. */
-  firstFrameInside(z: number, origins: Float64Array, frames: number): number {
-    for (let f = 0; f < frames; f++) {
+  /** First checked point (0-based) of `origins` inside zone `z`, or -1. */
+  firstPointInside(z: number, origins: Float64Array, points: number): number {
+    for (let f = 0; f < points; f++) {
       if (this.inside(z, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!)) return f;
     }
     return -1;
@@ -99,15 +117,17 @@ function hitAt(
   zoneIndex: number,
   kind: ZoneHit['kind'],
   waypoint: number,
-  frame: number,
-  origins: Float64Array,
+  point: number,
+  skeleton: ArmSkeleton,
+  points: Float64Array,
 ): ZoneHit {
   return {
     zoneIndex,
     kind,
     waypoint,
-    frame,
-    pointM: [origins[3 * frame]!, origins[3 * frame + 1]!, origins[3 * frame + 2]!],
+    frame: skeleton.frameOf[point]!,
+    alongLink: skeleton.alongLink[point]!,
+    pointM: [points[3 * point]!, points[3 * point + 1]!, points[3 * point + 2]!],
   };
 }
 
@@ -142,19 +162,23 @@ export function jointSweepSamples(
 export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const { zones, spacingM, waypointsRad } = input;
   const dh = input.dh instanceof Float64Array ? input.dh : dhTable(input.dh);
-  const n = dh.length / 5;
+  const joints = dh.length / 5;
+  const skeleton = armSkeleton(dh, spacingM);
+  /** Checked points per pose. */
+  const n = skeleton.points;
   const zoneCount = zones.length;
-  const tester = new ZoneTester(zones, spacingM / 2);
+  const tester = new ZoneTester(zones, sweepInflationM(spacingM));
   const origins = ORIGINS.take(3 * n);
-  const q = Q.take(n);
-  frameOrigins(dh, waypointsRad[0]!, origins);
+  const q = Q.take(joints);
+  const pose = (qRad: ArrayLike<number>) => skeletonPoints(dh, skeleton, qRad, origins);
+  pose(waypointsRad[0]!);
   const startZones: number[] = [];
-  for (let z = 0; z < zoneCount; z++) if (tester.firstFrameInside(z, origins, n) >= 0) startZones.push(z);
+  for (let z = 0; z < zoneCount; z++) if (tester.firstPointInside(z, origins, n) >= 0) startZones.push(z);
   /** 1 for a start zone not yet left (occupied), else 0. */
   const occupied = OCCUPIED.zeroed(zoneCount);
   for (const z of startZones) occupied[z] = 1;
   let occupiedCount = startZones.length;
-  /** Per frame: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
+  /** Per checked point: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
   const clearanceM = CLEARANCE.zeroed(n);
   let samples = 1;
 
@@ -162,7 +186,7 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const checkPathSample = (waypoint: number, stepM: number): ZoneHit | undefined => {
     if (occupiedCount > 0) {
       for (let z = 0; z < zoneCount; z++) {
-        if (occupied[z] === 1 && tester.firstFrameInside(z, origins, n) < 0) {
+        if (occupied[z] === 1 && tester.firstPointInside(z, origins, n) < 0) {
           occupied[z] = 0; // left it: from now on it is an ordinary zone
           occupiedCount--;
           clearanceM.fill(0); // clearances were measured without it
@@ -184,9 +208,9 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
         if (occupied[z] === 1) continue;
         const d = distanceToBoundsM(tester.bounds, z, x, y, zz);
         if (d < nearestM) nearestM = d;
-        // Lowest zone index first, then lowest frame: the same hit as testing zone by zone, frame by frame.
+        // Lowest zone index first, then lowest point: the same hit as testing zone by zone, point by point.
         if (d === 0 && (hit === undefined || z < hit.zoneIndex) && tester.inside(z, x, y, zz)) {
-          hit = hitAt(z, 'path', waypoint, f, origins);
+          hit = hitAt(z, 'path', waypoint, f, skeleton, origins);
         }
       }
       clearanceM[f] = nearestM;
@@ -198,8 +222,8 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const checkStopSample = (waypoint: number): ZoneHit | undefined => {
     for (let z = 0; z < zoneCount; z++) {
       if (occupied[z] === 1) continue;
-      const f = tester.firstFrameInside(z, origins, n);
-      if (f >= 0) return hitAt(z, 'stop', waypoint, f, origins);
+      const f = tester.firstPointInside(z, origins, n);
+      if (f >= 0) return hitAt(z, 'stop', waypoint, f, skeleton, origins);
     }
     return undefined;
   };
@@ -214,26 +238,26 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
     const stepM = travelM / steps;
     for (let s = 1; s <= steps; s++) {
       const u = s / steps;
-      for (let j = 0; j < n; j++) q[j] = a[j]! + (b[j]! - a[j]!) * u;
-      frameOrigins(dh, q, origins);
+      for (let j = 0; j < joints; j++) q[j] = a[j]! + (b[j]! - a[j]!) * u;
+      pose(q);
       samples++;
       const hit = checkPathSample(w - 1, stepM);
       if (hit) return done(hit);
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
-      // The stopping point is reached from the waypoint by a joint-space-linear move of q·T_s/2, so no frame
-      // origin ends more than stopM from where it is now; a frame whose clearance exceeds that cannot end
-      // inside an unoccupied zone. Only when some frame could is the stopping point computed and tested.
+      // The stopping point is reached from the waypoint by a joint-space-linear move of q·T_s/2, so no checked
+      // point ends more than stopM from where it is now; a point whose clearance exceeds that cannot end
+      // inside an unoccupied zone. Only when some point could is the stopping point computed and tested.
       let stopM = 0;
-      for (let j = 0; j < n; j++)
+      for (let j = 0; j < joints; j++)
         stopM += Math.abs((v[j] ?? 0) * (input.stoppingTimeS / 2)) * input.leverArmsM[j]!;
       let couldHit = false;
       for (let f = 0; f < n && !couldHit; f++) couldHit = clearanceM[f]! - stopM <= CLEARANCE_SLACK_M;
       samples++;
       if (couldHit) {
-        for (let j = 0; j < n; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
-        frameOrigins(dh, q, origins);
+        for (let j = 0; j < joints; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
+        pose(q);
         const hit = checkStopSample(w);
         if (hit) return done(hit);
       }
@@ -243,8 +267,8 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   }
   const stillIn = occupied.indexOf(1);
   if (stillIn >= 0) {
-    frameOrigins(dh, waypointsRad[waypointsRad.length - 1]!, origins);
-    return done(hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0, origins));
+    pose(waypointsRad[waypointsRad.length - 1]!);
+    return done(hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0, skeleton, origins));
   }
   return done();
 }

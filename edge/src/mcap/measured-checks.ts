@@ -9,7 +9,8 @@
  */
 import type { RobotProfile, TelemetryFrame } from '@pentagate/protocol';
 import { footprintInZone, pointInZone } from '../geometry/keep-out-zone.js';
-import { dhTable, frameOrigins } from '../kinematics/forward-kinematics.js';
+import { armSkeleton, skeletonPointName, skeletonPoints } from '../kinematics/arm-skeleton.js';
+import { dhTable } from '../kinematics/forward-kinematics.js';
 
 export type MeasuredCheck = 'effort' | 'position-limit' | 'keep-out' | 'base-speed' | 'proximity' | 'battery';
 
@@ -123,17 +124,20 @@ export class MeasuredChecks {
         );
       }
       if (complete && this.#dh) {
-        const origins = frameOrigins(this.#dh, q, new Float64Array(3 * p.joints.length));
+        // The links between the frame origins too, as the INVARIANT gate sweeps them (arm-skeleton.ts).
+        const skeleton = armSkeleton(this.#dh, p.keepOut.minZoneThicknessM);
+        const points = skeletonPoints(this.#dh, skeleton, q, new Float64Array(3 * skeleton.points));
         for (const zone of p.keepOut.zones) {
-          for (let f = 0; f < p.joints.length; f++) {
-            const [x, y, z] = [origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!];
+          for (let k = 0; k < skeleton.points; k++) {
+            const [x, y, z] = [points[3 * k]!, points[3 * k + 1]!, points[3 * k + 2]!];
             if (pointInZone(zone, x, y, z)) {
+              const f = skeleton.frameOf[k]!;
               breach(
                 'keep-out',
                 zone.id,
                 f + 1,
                 0,
-                `frame ${f + 1} (after ${p.joints[f]!.name}) inside zone ${zone.id} at (${x.toFixed(2)}, ${y.toFixed(2)}, ${z.toFixed(2)}) m`,
+                `${skeletonPointName(f, skeleton.alongLink[k]!)} (after ${p.joints[f]!.name}) inside zone ${zone.id} at (${x.toFixed(2)}, ${y.toFixed(2)}, ${z.toFixed(2)}) m`,
               );
               break;
             }

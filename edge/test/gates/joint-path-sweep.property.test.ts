@@ -1,26 +1,42 @@
 /**
- * The keep-out sweep skips zone tests only where a frame origin provably cannot be inside a zone
+ * The keep-out sweep skips zone tests only where a checked point provably cannot be inside a zone
  * (conservative advancement, joint-path-sweep.ts). This property pins that: on random paths through random
  * zones, it reports exactly what testing every zone at every sample reports — the straightforward sweep
- * below, which is the algorithm before the optimisation.
+ * below, which is the algorithm before the optimisation, over the same checked points (the arm's skeleton).
  */
 import {
   type JointSweepInput,
   type ZoneHit,
-  frameOrigins,
+  armSkeleton,
+  dhTable,
   pointInZone,
+  skeletonPoints,
+  sweepInflationM,
   sweepJointPath,
 } from '@pentagate/edge';
+import type { DhParameters } from '@pentagate/protocol';
 import fc from 'fast-check';
 import t from 'tap';
 import { dh, joints, levers, profile, zone } from './sweep-arbitraries.js';
 
-function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<typeof frameOrigins>[0]> }) {
-  const { dh, zones, spacingM, waypointsRad } = input;
-  const n = waypointsRad[0]!.length;
-  const inflateM = spacingM / 2;
+function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }) {
+  const { zones, spacingM, waypointsRad } = input;
+  const table = dhTable(input.dh);
+  const skeleton = armSkeleton(table, spacingM);
+  const joints = waypointsRad[0]!.length;
+  const n = skeleton.points;
+  const inflateM = sweepInflationM(spacingM);
   const origins = new Float64Array(3 * n);
-  const q = new Float64Array(n);
+  const q = new Float64Array(joints);
+  const pose = (qRad: ArrayLike<number>) => skeletonPoints(table, skeleton, qRad, origins);
+  const hitAt = (zoneIndex: number, kind: ZoneHit['kind'], waypoint: number, f: number): ZoneHit => ({
+    zoneIndex,
+    kind,
+    waypoint,
+    frame: skeleton.frameOf[f]!,
+    alongLink: skeleton.alongLink[f]!,
+    pointM: [origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!],
+  });
   const holding = (): number[] =>
     zones.flatMap((zone, z) => {
       for (let f = 0; f < n; f++)
@@ -28,7 +44,7 @@ function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<ty
           return [z];
       return [];
     });
-  frameOrigins(dh, waypointsRad[0]!, origins);
+  pose(waypointsRad[0]!);
   const startZones = holding();
   const occupied = new Set(startZones);
   let samples = 1;
@@ -46,14 +62,7 @@ function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<ty
         continue;
       }
       if (kind === 'stop' && occupied.has(z)) continue;
-      if (inside >= 0) {
-        const p: [number, number, number] = [
-          origins[3 * inside]!,
-          origins[3 * inside + 1]!,
-          origins[3 * inside + 2]!,
-        ];
-        return { zoneIndex: z, kind, waypoint, frame: inside, pointM: p };
-      }
+      if (inside >= 0) return hitAt(z, kind, waypoint, inside);
     }
     return undefined;
   };
@@ -61,19 +70,19 @@ function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<ty
     const a = waypointsRad[w - 1]!;
     const b = waypointsRad[w]!;
     let travelM = 0;
-    for (let j = 0; j < n; j++) travelM += Math.abs(b[j]! - a[j]!) * input.leverArmsM[j]!;
+    for (let j = 0; j < joints; j++) travelM += Math.abs(b[j]! - a[j]!) * input.leverArmsM[j]!;
     const steps = Math.max(1, Math.ceil(travelM / spacingM));
     for (let s = 1; s <= steps; s++) {
-      for (let j = 0; j < n; j++) q[j] = a[j]! + (b[j]! - a[j]!) * (s / steps);
-      frameOrigins(dh, q, origins);
+      for (let j = 0; j < joints; j++) q[j] = a[j]! + (b[j]! - a[j]!) * (s / steps);
+      pose(q);
       samples++;
       const hit = check(w - 1, 'path');
       if (hit) return { hit, samples, startZones };
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
-      for (let j = 0; j < n; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
-      frameOrigins(dh, q, origins);
+      for (let j = 0; j < joints; j++) q[j] = b[j]! + (v[j] ?? 0) * (input.stoppingTimeS / 2);
+      pose(q);
       samples++;
       const hit = check(w, 'stop');
       if (hit) return { hit, samples, startZones };
@@ -81,13 +90,8 @@ function referenceSweep(input: JointSweepInput & { dh: NonNullable<Parameters<ty
   }
   const stillIn = [...occupied][0];
   if (stillIn !== undefined) {
-    frameOrigins(dh, waypointsRad[waypointsRad.length - 1]!, origins);
-    const p: [number, number, number] = [origins[0]!, origins[1]!, origins[2]!];
-    return {
-      hit: { zoneIndex: stillIn, kind: 'not-left', waypoint: waypointsRad.length - 1, frame: 0, pointM: p },
-      samples,
-      startZones,
-    };
+    pose(waypointsRad[waypointsRad.length - 1]!);
+    return { hit: hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0), samples, startZones };
   }
   return { samples, startZones };
 }

@@ -47,7 +47,10 @@ function mul4(a: Float64Array, b: Float64Array, c: Float64Array): void {
   }
 }
 
-/** Frame origins by multiplying Rz(θ)·Tz(d)·Tx(a)·Rx(α) matrices one by one (the textbook DH product). */
+/**
+ * The arm's points by multiplying Rz(θ)·Tz(d)·Tx(a)·Rx(α) matrices one by one (the textbook DH product): the
+ * frame origins and points along each link's d and a legs.
+ */
 function oracleFrames(p: RobotProfile, q: readonly number[]): [number, number, number][] {
   let m = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
   let tmp = new Float64Array(16);
@@ -59,6 +62,7 @@ function oracleFrames(p: RobotProfile, q: readonly number[]): [number, number, n
     const s = Math.sin(th);
     const ca = Math.cos(al);
     const sa = Math.sin(al);
+    let from: [number, number, number] = [m[3]!, m[7]!, m[11]!];
     for (const f of [
       Float64Array.of(c, -s, 0, 0, s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1),
       Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, d, 0, 0, 0, 1),
@@ -67,11 +71,23 @@ function oracleFrames(p: RobotProfile, q: readonly number[]): [number, number, n
     ]) {
       mul4(m, f, tmp);
       [m, tmp] = [tmp, m];
+      // The arm's links, not only its frame origins: every ORACLE_LINK_STEP_M along the d leg and the a leg.
+      const to: [number, number, number] = [m[3]!, m[7]!, m[11]!];
+      const legM = Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
+      const pieces = Math.ceil(legM / ORACLE_LINK_STEP_M);
+      for (let k = 1; k <= pieces; k++)
+        out.push(
+          [0, 1, 2].map((i) => from[i]! + ((to[i]! - from[i]!) * k) / pieces) as [number, number, number],
+        );
+      from = to;
     }
-    out.push([m[3]!, m[7]!, m[11]!]);
+    out.push(from);
   });
   return out;
 }
+
+/** The oracle's spacing along the links, m: finer than the gate's, and its own. */
+const ORACLE_LINK_STEP_M = 0.01;
 
 /** Winding-number point-in-polygon (a different algorithm from the gate's ray casting). */
 function windingInside(x: number, y: number, poly: { x: number; y: number }[]): boolean {
@@ -237,9 +253,10 @@ function brokenRules(
     prev = pt.positionsRad;
     prevT = pt.timeFromStartMs;
   }
-  // Zones: fine fixed-step sampling; zones the start is in (within the documented tolerance) are exempt
-  // along the path, but the path must not end inside one.
-  const tol = p.keepOut.minZoneThicknessM / 2;
+  // Zones: fine fixed-step sampling; zones the start is in (within the documented tolerance, the zones'
+  // inflation s, plus half the oracle's own link step: its points are not the gate's) are exempt along the
+  // path, but the path must not end inside one.
+  const tol = p.keepOut.minZoneThicknessM + ORACLE_LINK_STEP_M / 2;
   const startPts = oracleFrames(p, s.q0);
   const exempt = p.keepOut.zones.map((z) => startPts.some((pt) => inZone(z, pt, tol)));
   prev = s.q0;
