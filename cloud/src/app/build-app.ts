@@ -15,6 +15,7 @@ import { registerFleet } from '../fleet/register-fleet.js';
 import { DEFAULT_POLICY_TENANT, PolicySource } from '../decisions/policy-source.js';
 import { serverKeysFromSeed, signingKeyRecords } from '../keys/server-keys.js';
 import { assertSigningKeysActive } from '../keys/retire-signing-key.js';
+import { SigningKeyWatch } from '../keys/signing-key-watch.js';
 import { registerRoutes } from '../routes/index.js';
 import { publicUrlOf } from './public-url.js';
 import { registerConsole } from '../console/register-console.js';
@@ -93,6 +94,11 @@ export interface BuildAppOptions {
   corsOrigins?: readonly string[];
   /** How often an open live stream (`GET /api/v1/fleet/live`) checks that its API key is still valid (default 5 s). */
   liveKeyCheckMs?: number;
+  /**
+   * How often the server reads its signing keys' status again (default 1 s): once another process retires
+   * one (`pentagate cloud keys retire`), it signs nothing more with it (signing-key-watch.ts).
+   */
+  signingKeyCheckMs?: number;
   /** Kernel settings (cloud/src/kernel/kernel-settings.ts); the kernel also uses `nowMs`. */
   kernel?: Partial<KernelSettings>;
 }
@@ -135,8 +141,12 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   // The injection screen's weights, read now: a missing or corrupt file stops the start with its reason
   // instead of refusing every propose after it (model.ts).
   bundledModel();
-  const keys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
-  assertSigningKeysActive(await store.listSigningKeys(), [keys.proof.keyid, keys.checkpoint.keyid]);
+  const ownKeys = serverKeysFromSeed(options.signingSeed, options.logOrigin ?? DEFAULT_LOG_ORIGIN);
+  const ownKids = [ownKeys.proof.keyid, ownKeys.checkpoint.keyid];
+  assertSigningKeysActive(await store.listSigningKeys(), ownKids);
+  const keyWatch = new SigningKeyWatch(store, ownKids, options.signingKeyCheckMs);
+  // every signature of this server goes through the watch: none with a key retired while it runs
+  const keys = keyWatch.guard(ownKeys);
   const audit = new AuditLog(store, keys.origin, keys.note);
   const nowMs = options.nowMs ?? Date.now;
   let reportError: (err: unknown) => void = () => {};
@@ -255,8 +265,18 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
     robotConsents: (tenantId) => waitingRobotConsents(fleet, tenantId),
   });
 
+  keyWatch.start({
+    onRetired: ({ kid, role }) =>
+      app.log.error(
+        { kid, role },
+        'the signing key was retired while the server ran: requests that need a signature are refused (503 SIGNING_KEY_RETIRED) until it is restarted with the key that replaced it',
+      ),
+    onError: (err) => app.log.warn({ err }, "the signing keys' status could not be read"),
+  });
   app.addHook('onClose', async () => {
     await drain.drained();
+    // requests still draining sign: the status is read until they are done, and before the store closes
+    await keyWatch.stop();
     await tally.stop();
     await fleet.leaveFanout();
     if (options.ownsStore !== false) await store.close();

@@ -134,6 +134,11 @@ export const API_ERRORS = {
     meaning: 'the store could not make the write durable, so nothing was done',
   },
   SHUTTING_DOWN: { status: 503, meaning: 'the server is draining for shutdown; retry on another replica' },
+  SIGNING_KEY_RETIRED: {
+    status: 503,
+    meaning:
+      "the server's signing key was retired (`pentagate cloud keys retire`) while it ran: it signs nothing more with it, so what needs a signature is refused until it is restarted with the key that replaced it; retry on another replica",
+  },
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

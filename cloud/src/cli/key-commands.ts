@@ -45,9 +45,10 @@ export const keysRetireCommand: Command = {
     "Sets the key's notAfter (default now) in the trust document, in one audited change: verifiers refuse\n" +
     'what the key signs after that time and keep accepting what it signed before. Rotate first: start the\n' +
     'servers with the new key (--signing-key FILE), then retire the old kids (`pentagate cloud keys list`;\n' +
-    'one seed has a proof and a checkpoint key). A server refuses to start with a retired key. A retirement\n' +
-    "is final. Exit codes: 0 retired, 2 unknown or already retired key, a time before the key's start, bad\n" +
-    'usage or store.',
+    'one seed has a proof and a checkpoint key). A server refuses to start with a retired key, and one\n' +
+    'already running with it stops signing with it within a second (503 SIGNING_KEY_RETIRED to what needs a\n' +
+    'signature), whatever --at says. A retirement is final. Exit codes: 0 retired, 2 unknown or already\n' +
+    "retired key, a time before the key's start, bad usage or store.",
   options: {
     at: { type: 'string', valueName: 'ISO', description: 'when the validity ends, RFC 3339 (default now)' },
     ...STATE_OPTIONS,
@@ -66,11 +67,11 @@ export const keysRetireCommand: Command = {
         JSON.stringify({ kid, roles: retired.map((k) => k.role), notAfter: iso(notAfterMs), auditIndex }),
       );
     } else io.out(`retired ${kid} (${retired.map((k) => k.role).join(', ')}) at ${iso(notAfterMs)}`);
-    // The store records the retirement; a server already running with this key learns it only when it
-    // starts again, and meanwhile signs what every verifier refuses after notAfter.
+    // The store records the retirement; a server already running with this key reads it within a second
+    // (signing-key-watch.ts) and signs nothing more with it.
     io.err(
-      `note: a server still running with ${kid} keeps signing with it until restarted, and verifiers refuse ` +
-        `what it signs after ${iso(notAfterMs)}: restart every server with the key that replaced it`,
+      `note: a server running with ${kid} stops signing with it within a second and answers what needs a ` +
+        'signature with 503 SIGNING_KEY_RETIRED: restart every server with the key that replaced it',
     );
     return 0;
   },

@@ -3,7 +3,8 @@
  * trust document (`GET /api/v1/keys`, audit kits) ends its validity, so a verifier refuses what it signs
  * after that time and still accepts what it signed before (shared/verifier: a key valid when it signed keeps
  * its signatures valid). The change and its `key` audit entry are one write. A server refuses to start with
- * a retired key (assertSigningKeysActive), so a forgotten old key file cannot keep signing.
+ * a retired key (assertSigningKeysActive), so a forgotten old key file cannot keep signing, and a server
+ * already running with it stops signing with it within a second (signing-key-watch.ts).
  */
 import { InvalidInputError } from '@pentagate/protocol';
 import { AuditLog } from '../audit/audit-log.js';
@@ -52,20 +53,30 @@ export async function retireSigningKey(
   return { retired: keys.map((k) => ({ ...k, notAfterMs })), auditIndex: record.index };
 }
 
+/** The first of `ownKids` the store records as retired (a `notAfter`, whenever it falls), if any. */
+export function retiredOwnKey(
+  recorded: readonly SigningKeyRecord[],
+  ownKids: readonly string[],
+): (SigningKeyRecord & { notAfterMs: number }) | undefined {
+  return recorded.find((k): k is SigningKeyRecord & { notAfterMs: number } => {
+    return ownKids.includes(k.kid) && k.notAfterMs !== null;
+  });
+}
+
 /**
  * Refuses keys that are retired: the server would sign what every verifier refuses, and an audit kit's
  * checkpoint signed after its key's retirement is refused by `verify kit`. `use`: what the key was wanted for.
+ * A server that is already running when its key is retired stops signing with it (signing-key-watch.ts).
  */
 export function assertSigningKeysActive(
   recorded: readonly SigningKeyRecord[],
   ownKids: readonly string[],
   use = 'start the server',
 ): void {
-  for (const k of recorded) {
-    if (!ownKids.includes(k.kid) || k.notAfterMs === null) continue;
-    throw new InvalidInputError(
-      `signing key ${k.kid} (${k.role}) was retired at ${iso(k.notAfterMs)} (\`pentagate cloud keys retire\`): ` +
-        `${use} with the key that replaced it (--signing-key FILE)`,
-    );
-  }
+  const k = retiredOwnKey(recorded, ownKids);
+  if (!k) return;
+  throw new InvalidInputError(
+    `signing key ${k.kid} (${k.role}) was retired at ${iso(k.notAfterMs)} (\`pentagate cloud keys retire\`): ` +
+      `${use} with the key that replaced it (--signing-key FILE)`,
+  );
 }
