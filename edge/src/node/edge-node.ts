@@ -46,6 +46,7 @@ import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';
+import type { ConsentScreen } from './consent-screen.js';
 import type { EdgeGatePort } from './edge-gate-port.js';
 import { IntentRateLimit } from './intent-rate-limit.js';
 import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
@@ -116,6 +117,8 @@ export class EdgeNode {
   #stopOwed = false;
   /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
   #lastTick = { wallMs: 0, monoMs: 0 };
+  /** What consent tokens wait for before the gate takes them (the consent relay's key re-read), if anything. */
+  #consentScreen: ConsentScreen | undefined;
 
   constructor(options: EdgeNodeOptions) {
     this.robotId = options.robotId;
@@ -173,6 +176,15 @@ export class EdgeNode {
   }
 
   /**
+   * Routes every consent token, from the transports and from the cloud's relay alike, through `screen` before
+   * the gate takes it (consent-screen.ts). Set once the uplink runs; until then the gate trusts no key from
+   * the cloud, so nothing needs holding.
+   */
+  screenConsents(screen: ConsentScreen | undefined): void {
+    this.#consentScreen = screen;
+  }
+
+  /**
    * Handles one inbound message. Synchronous up to the first publish, so a STOP leaves before this
    * returns; the remaining work (outbox, verdicts) is tracked so `stop` can wait for it.
    */
@@ -215,12 +227,36 @@ export class EdgeNode {
     try {
       if (kind === 'telemetry') this.#onTelemetry(message, where.source as string, topic, nowMs);
       else if (kind === 'intent') this.#onIntent(message, topic, nowMs);
-      else this.#onTrapResult(this.#gate.submitConsent(message, nowMs), 'consent', topic);
+      else this.#onConsent(message, topic, nowMs);
     } catch (err) {
-      // The gate fails closed and should not throw; if it does, nothing was signed, and the node goes on.
-      this.#log.error({ err, topic }, 'gate threw; input refused');
-      this.#reject(kind, 'GATE_FAULT', (err as Error).message, nowMs, topic);
+      this.#gateThrew(err, kind, topic, nowMs);
     }
+  }
+
+  /** The gate fails closed and should not throw; if it does, nothing was signed, and the node goes on. */
+  #gateThrew(err: unknown, kind: InputKind, topic: string, nowMs: number): void {
+    this.#log.error({ err, topic }, 'gate threw; input refused');
+    this.#reject(kind, 'GATE_FAULT', (err as Error).message, nowMs, topic);
+  }
+
+  /** A consent token: to the gate now, or once the screen lets it through (judged at that moment). */
+  #onConsent(token: unknown, topic: string, nowMs: number): void {
+    const held = this.#consentScreen?.hold(token);
+    if (!held) {
+      this.#onTrapResult(this.#gate.submitConsent(token, nowMs), 'consent', topic);
+      return;
+    }
+    const admit = () => {
+      // a node stopping has dropped its waits: the token would release nothing
+      if (this.#state !== 'running') return;
+      const atMs = this.#clock();
+      try {
+        this.#onTrapResult(this.#gate.submitConsent(token, atMs), 'consent', topic);
+      } catch (err) {
+        this.#gateThrew(err, 'consent', topic, atMs);
+      }
+    };
+    void held.then(admit, admit);
   }
 
   #onTelemetry(frame: unknown, topicSource: string, topic: string, nowMs: number): void {
