@@ -96,8 +96,10 @@ export async function enrollOperatorKey(
 
 /**
  * Retires the active consent key of `operatorId` (audited, `operator.key` with action `retire`): the cloud
- * refuses its tokens from then on and edges stop trusting it when they next read the tenant's operator keys.
- * Undefined when the operator has no active key.
+ * refuses its tokens from then on, and an edge linked to the cloud reads the tenant's operator keys again
+ * before a token signed by one of them releases a move (edge/src/uplink/consent-relay.ts, `hold`), so a token
+ * this key signed — relayed before, or published on a robot's consent topic — releases nothing from the
+ * commit on. Undefined when the operator has no active key.
  */
 export async function retireOperatorKey(
   fleet: FleetStore,

@@ -252,6 +252,9 @@ async function startLocked(
         },
       })
     : undefined;
+  // every consent token, from the broker or the relay, signed by a key from the cloud waits for the keys to be
+  // read again before the gate takes it: a key retired in the cloud must release nothing from then on
+  edge.node.screenConsents(uplink?.consent);
   return {
     edge,
     broker,

@@ -151,6 +151,14 @@ export class EdgeGate {
     this.#trust = TrustStore.fromDocument({ keys: [...own, ...linked] }, 'operator keys from the cloud');
   }
 
+  /**
+   * Whether `kid` is a key of the profile's own trust document: one the cloud can neither add nor take away
+   * (a key from the cloud with the same id is ignored), so a token it signs needs no word from the cloud.
+   */
+  isProfileKey(kid: string): boolean {
+    return this.#ownTrust.get(kid) !== undefined;
+  }
+
   telemetryRejections(): Record<TelemetryRejection, number> {
     return this.#telemetry.rejectionCounts();
   }

@@ -4,17 +4,23 @@
  * holds a request open for tokens (a long poll: robots sit behind NAT, so the edge always dials) and hands
  * each token to the node exactly as if it had arrived on the consent topic — the gate verifies signature,
  * intent digest, robot, validity window and single-use nonce itself, so the cloud can relay but never forge.
- * The operator keys the cloud enrolled are trusted for consent only; they are read when a move is posted —
- * before an operator can have seen it, so reading them costs the grant no round trip — every
- * `keysRefreshMs` while moves wait, and again before a token signed by a key not read yet is delivered: an
- * operator's browser enrols its key at its first signature, a moment before the token arrives.
+ * The operator keys the cloud enrolled are trusted for consent only; they are read when a move is posted and
+ * every `keysRefreshMs` while moves wait, and — the read a retirement depends on — again after each token
+ * signed by a key the profile does not hold arrives, before the gate takes it (`hold`, the node's consent
+ * screen), whether it came through the cloud or on the consent topic. A key retired in the cloud (it may have
+ * leaked) therefore releases no move once the retirement is committed; before, the keys read up to
+ * `keysRefreshMs` earlier still did (outside review). A key an operator's browser enrolled a moment before
+ * its first token is found by the same read.
  *
  * The gate never waits on any of this: a cloud that is down means the move waits as it would without a link,
- * then expires into a veto; `pentagate consent grant` on the consent topic keeps working beside the relay.
+ * then expires into a veto; `pentagate consent grant` on the consent topic keeps working beside the relay,
+ * with the profile's own operator keys at once, with keys from the cloud only while the cloud answers.
  */
 import type { ConsentRequest, TrustedKey } from '@pentagate/protocol';
 import type { Logger } from 'pino';
+import type { ConsentScreen } from '../node/consent-screen.js';
 import { type CloudLink, UplinkError } from './cloud-link.js';
+import { FreshRead } from './fresh-read.js';
 
 export interface ConsentRelayGate {
   /** The digests of the intents waiting now and until when, edge clock (cheap: polled). */
@@ -22,6 +28,8 @@ export interface ConsentRelayGate {
   /** What an operator needs to judge one of them (built once per waiting intent, when it is posted). */
   consentRequest(intentDigest: string): ConsentRequest | undefined;
   trustOperatorKeys(keys: readonly TrustedKey[]): void;
+  /** Whether `kid` is in the profile's own trust document (the cloud can neither add nor retire it). */
+  isProfileKey(kid: string): boolean;
 }
 
 export interface ConsentRelayOptions {
@@ -40,7 +48,7 @@ export interface ConsentRelayOptions {
   retryMs?: number;
 }
 
-export class ConsentRelay {
+export class ConsentRelay implements ConsentScreen {
   readonly #o: Required<Omit<ConsentRelayOptions, 'link' | 'gate' | 'deliver' | 'logger'>> &
     ConsentRelayOptions;
   readonly #stop = new AbortController();
@@ -58,6 +66,8 @@ export class ConsentRelay {
   #keysReadAtMs = Number.NEGATIVE_INFINITY;
   /** The key ids of the operator keys last read from the cloud. */
   #knownKids = new Set<string>();
+  /** Every read of the operator keys, one at a time, each applied in the order it was asked for. */
+  readonly #keys = new FreshRead(() => this.#readOperatorKeys());
 
   constructor(options: ConsentRelayOptions) {
     this.#o = { pollMs: 25, holdMs: 20_000, retryMs: 1_000, keysRefreshMs: 10_000, ...options };
@@ -70,6 +80,27 @@ export class ConsentRelay {
   async stop(): Promise<void> {
     this.#stop.abort();
     await Promise.all(this.#loops);
+    // nothing reads them again from now on, so nothing would notice a retirement
+    if (this.#knownKids.size > 0) this.#forgetOperatorKeys('the relay stopped');
+  }
+
+  /**
+   * The node's consent screen: a token signed by a key the profile does not hold (one the cloud enrolled, or
+   * one it may have enrolled a moment ago) reaches the gate only after the operator keys have been read from
+   * the cloud again, by a read begun after the token arrived — so a key retired before that read releases
+   * nothing. Tokens arriving together share one read. A read that fails leaves the gate no cloud key
+   * (#readOperatorKeys), so while the cloud cannot be reached such a token is refused, after at most the
+   * link's request timeout; the profile's own keys are never held. While no move waits a token releases
+   * nothing, and is not held.
+   */
+  hold(token: unknown): Promise<void> | undefined {
+    if (this.#stop.signal.aborted) return undefined;
+    if (this.#o.gate.waitingConsents().length === 0) return undefined;
+    if (signerKids(token).every((kid) => this.#o.gate.isProfileKey(kid))) return undefined;
+    return this.#keys.fresh().then(
+      () => {},
+      () => {},
+    );
   }
 
   /**
@@ -116,7 +147,7 @@ export class ConsentRelay {
           .filter((r): r is ConsentRequest => r !== undefined);
         const keysOld = Date.now() - this.#keysReadAtMs > this.#o.keysRefreshMs;
         if (fresh.length > 0 || (digests.size > 0 && keysOld)) {
-          await this.#readOperatorKeys();
+          await this.#keys.fresh();
         } else if (digests.size === 0 && keysOld && this.#knownKids.size > 0) {
           this.#forgetOperatorKeys('no move waits, and they were not read again');
         }
@@ -149,9 +180,8 @@ export class ConsentRelay {
       try {
         const tokens = await this.#o.link.takeConsents(this.#o.holdMs, this.#stop.signal);
         if (tokens.length > 0) {
-          if (tokens.some((token) => signerKids(token).some((kid) => !this.#knownKids.has(kid)))) {
-            await this.#readOperatorKeys();
-          }
+          // the node holds each until the keys are read again (hold): the grant was checked against the
+          // keys of its moment, and the signer may have been retired since
           for (const token of tokens) this.#o.deliver(token);
           this.#o.logger.info(
             { tokens: tokens.length },
@@ -185,15 +215,18 @@ export class ConsentRelay {
   }
 
   /**
-   * Reads the enrolled operator keys; when they cannot be read, the keys read before are trusted no longer. A
-   * key the cloud has revoked since stayed trusted for as long as the cloud could not be reached, so a token it
-   * signed, published on the consent topic, released a move (fail closed: the profile's own operator keys and
-   * the consent topic keep working). Keys not read for `keysRefreshMs` while no move waits are dropped too.
+   * Reads the enrolled operator keys (only ever through #keys); when they cannot be read, the keys read before
+   * are trusted no longer. A key the cloud has revoked since stayed trusted for as long as the cloud could not
+   * be reached, so a token it signed, published on the consent topic, released a move (fail closed: the
+   * profile's own operator keys and the consent topic keep working). Keys not read for `keysRefreshMs` while
+   * no move waits are dropped too.
    */
   async #readOperatorKeys(): Promise<void> {
     let keys: TrustedKey[];
     try {
       keys = await this.#o.link.operatorKeys(this.#stop.signal);
+      // answered as the relay stopped: stop() has dropped the keys, and nothing would read them again
+      if (this.#stop.signal.aborted) throw new UplinkError('CLOUD_UNREACHABLE', 'the consent relay stopped');
     } catch (err) {
       if (this.#knownKids.size > 0) this.#forgetOperatorKeys('they could not be read again');
       throw err;

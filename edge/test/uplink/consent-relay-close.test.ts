@@ -87,6 +87,7 @@ async function relayWith(
           deadlineMs: waiting.find((w) => w.intentDigest === intentDigest)?.deadlineMs,
         }) as unknown as ConsentRequest,
       trustOperatorKeys: () => {},
+      isProfileKey: () => false,
     },
     deliver: () => {},
     logger: pino({ level: 'silent' }),

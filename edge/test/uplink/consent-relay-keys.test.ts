@@ -1,8 +1,10 @@
 /**
- * The edge's consent relay reads the tenant's operator keys again before it delivers a token signed by a key
- * it has not read yet: an operator's browser enrols its key at its first signature (the console), a moment
- * after the edge read the keys for the waiting move — without the re-read that first grant would be refused.
- * A token from a key already read costs no extra request. The cloud here is a small real HTTP server
+ * The edge's consent relay reads the tenant's operator keys again after a token signed by a key the profile
+ * does not hold arrives, before the gate takes it (the relay's `hold`, which the node applies to every consent
+ * token, as `deliver` does here): a key retired in the cloud since the last read releases nothing (outside
+ * review: it did for up to `keysRefreshMs`), and a key an operator's browser enrolled at its first signature
+ * (the console), a moment after the edge read the keys for the waiting move, is trusted for that first grant.
+ * A token signed by a key of the profile's own trust needs no read. The cloud here is a small real HTTP server
  * answering the three fleet routes the relay uses, over a real socket and the real CloudLink.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -66,12 +68,23 @@ async function fleetRoutes(t: Test, state: CloudState): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number, waits = () => true) {
+async function relayWith(
+  t: Test,
+  state: CloudState,
+  keysRefreshMs?: number,
+  waits = () => true,
+  profileKids: readonly string[] = [],
+) {
   const url = await fleetRoutes(t, state);
   const trustedAtDelivery: string[][] = [];
   let trusted: string[] = [];
   const delivered: unknown[] = [];
-  const relay = new ConsentRelay({
+  /** What the gate trusts as it takes the token: after the hold, as the node does it. */
+  const gateTakes = (token: unknown) => {
+    trustedAtDelivery.push(trusted);
+    delivered.push(token);
+  };
+  const relay: ConsentRelay = new ConsentRelay({
     link: new CloudLink({ url, key: 'pgk_test', robotId: ROBOT }),
     gate: {
       waitingConsents: () => (waits() ? [{ intentDigest: DIGEST, deadlineMs: Date.now() + 60_000 }] : []),
@@ -79,10 +92,12 @@ async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number, wai
       trustOperatorKeys: (keys) => {
         trusted = keys.map((k) => k.kid);
       },
+      isProfileKey: (kid) => profileKids.includes(kid),
     },
     deliver: (token) => {
-      trustedAtDelivery.push(trusted);
-      delivered.push(token);
+      const held = relay.hold(token);
+      if (held) void held.then(() => gateTakes(token));
+      else gateTakes(token);
     },
     logger: pino({ level: 'silent' }),
     pollMs: 5,
@@ -96,7 +111,7 @@ async function relayWith(t: Test, state: CloudState, keysRefreshMs?: number, wai
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     if (!done()) throw new Error('timed out');
   };
-  return { delivered, trustedAtDelivery, until, trusted: () => trusted };
+  return { relay, delivered, trustedAtDelivery, until, trusted: () => trusted };
 }
 
 t.test(
@@ -119,7 +134,25 @@ t.test(
   },
 );
 
-t.test('a token from a key already read is delivered without reading the keys again', async (t) => {
+t.test(
+  'a token from a key retired since the last read reaches the gate only after a read without it',
+  async (t) => {
+    // The operator's key leaked: an admin retires it (`pentagate cloud operator retire`) while the move waits,
+    // a moment after the edge read the keys for it, and a token it signs arrives — through the cloud (granted
+    // before the retirement) or on the consent topic, where the node holds it the same way.
+    const leaked = operatorKey();
+    const state: CloudState = { keys: [leaked.trusted], tokens: [], keyReads: 0 };
+    const { delivered, trustedAtDelivery, until, trusted } = await relayWith(t, state);
+    await until(() => state.keyReads >= 1 && trusted().length === 1);
+    state.keys = []; // retired, and committed
+    state.tokens.push(leaked.token);
+    await until(() => delivered.length === 1);
+    t.same(trustedAtDelivery[0], [], 'the gate no longer trusts the retired key when it takes the token');
+    t.equal(state.keyReads, 2, 'read once for the posted move, once more for the token');
+  },
+);
+
+t.test('a token from a key still enrolled is delivered with it trusted, after one read', async (t) => {
   const cli = operatorKey();
   const state: CloudState = { keys: [cli.trusted], tokens: [], keyReads: 0 };
   const { delivered, trustedAtDelivery, until } = await relayWith(t, state);
@@ -127,7 +160,30 @@ t.test('a token from a key already read is delivered without reading the keys ag
   state.tokens.push(cli.token);
   await until(() => delivered.length === 1);
   t.same(trustedAtDelivery[0], [cli.trusted.kid]);
-  t.equal(state.keyReads, 1, 'no extra request');
+  t.equal(state.keyReads, 2);
+});
+
+t.test('a token signed by a key of the profile is delivered at once, without a read', async (t) => {
+  // the profile's own keys are not the cloud's to retire, and must keep working while the cloud is down
+  const own = operatorKey();
+  const state: CloudState = { keys: [], tokens: [], keyReads: 0 };
+  const { delivered, until } = await relayWith(t, state, undefined, () => true, [own.trusted.kid]);
+  await until(() => state.keyReads >= 1);
+  state.keysDown = true;
+  state.tokens.push(own.token);
+  await until(() => delivered.length === 1);
+  t.equal(state.keyReads, 1, 'no read for it, and none failing could hold it');
+});
+
+t.test('tokens arriving together share one read', async (t) => {
+  const a = operatorKey();
+  const b = operatorKey();
+  const state: CloudState = { keys: [a.trusted, b.trusted], tokens: [], keyReads: 0 };
+  const { delivered, until } = await relayWith(t, state);
+  await until(() => state.keyReads >= 1);
+  state.tokens.push(a.token, b.token);
+  await until(() => delivered.length === 2);
+  t.equal(state.keyReads, 2, 'two tokens in one answer cost one read');
 });
 
 t.test(
@@ -181,3 +237,13 @@ t.test(
     t.ok(state.keyReads > reads, 'read again for the next move');
   },
 );
+
+t.test('a stopped relay leaves the gate no key from the cloud: nothing would read them again', async (t) => {
+  const enrolled = operatorKey();
+  const state: CloudState = { keys: [enrolled.trusted], tokens: [], keyReads: 0 };
+  const { relay, until, trusted } = await relayWith(t, state);
+  await until(() => trusted().length === 1);
+  await relay.stop();
+  t.same(trusted(), [], 'dropped at the stop');
+  t.equal(relay.hold(enrolled.token), undefined, 'and a token is no longer held for a read that cannot come');
+});
