@@ -15,7 +15,7 @@ import { cloudConsentRelay } from '../../src/fleet/cloud-consent.js';
 import { runScenario } from '../../src/runner/scenario-runner.js';
 import { DEFAULT_TIMING_FLOOR_MS, withTimingFloor } from '../../src/runner/timing-floor.js';
 import { type LoadedScenario, loadScenario } from '../../src/scenarios/load-scenario.js';
-import { auditEventsOfType, cloudLinkedCell } from './fleet-helpers.js';
+import { auditEventsOfType, cloudLinkedCell, withConsentWait } from './fleet-helpers.js';
 
 // Three `pentagate` processes for set-up, the cloud and the edge: cold starts on a loaded 2-core machine.
 t.setTimeout(400_000);
@@ -23,24 +23,11 @@ t.setTimeout(400_000);
 /**
  * The bundled consent scenarios with a 2.5 s consent wait instead of 0.7 s: the relay adds two HTTP hops and
  * a long poll on a busy machine, and this test is about the path, not the edge's timer (the HIL consent
- * tests time that). `lateAtMs` moves the late grant past the longer wait, and the run goes on long enough
- * for the relay to give up on it (it looks for the request for up to 3 s, fleet/cloud-consent.ts).
+ * tests time that).
  */
 const CONSENT_WAIT_MS = 2500;
-function withLongerWait(loaded: LoadedScenario, lateAtMs?: number): LoadedScenario {
-  const { scenario, profile } = loaded;
-  return {
-    ...loaded,
-    profile: { ...profile, consent: { ...profile.consent, timeoutMs: CONSENT_WAIT_MS } },
-    scenario: {
-      ...scenario,
-      durationMs: scenario.durationMs + CONSENT_WAIT_MS + (lateAtMs === undefined ? 0 : 4000),
-      timeline: scenario.timeline.map((e) =>
-        e.consent && lateAtMs !== undefined ? { ...e, at: lateAtMs } : e,
-      ),
-    },
-  };
-}
+const withLongerWait = (loaded: LoadedScenario, lateAtMs?: number) =>
+  withConsentWait(loaded, CONSENT_WAIT_MS, lateAtMs);
 
 t.test('an operator-signed consent travels cloud → edge over the edge-opened link', async (t) => {
   const granted = withLongerWait(loadScenario(join(SCENARIO_DIR, 'consent-granted.yaml')));

@@ -3,10 +3,10 @@
  * key, the app listening on a real port — and restartable on the same port and database, as after a crash.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEd25519 } from '@pentagate/crypto';
+import { generateEd25519, trustEntryFor } from '@pentagate/crypto';
 import {
   addRobot,
   buildApp,
@@ -15,12 +15,19 @@ import {
   openFleetStore,
   SqliteStore,
 } from '@pentagate/cloud';
-import { type CliIo, type RobotProfile, type VerdictEvent, VERTICES } from '@pentagate/protocol';
+import {
+  type CliIo,
+  type RobotProfile,
+  type TrustDocument,
+  type VerdictEvent,
+  VERTICES,
+} from '@pentagate/protocol';
 import type { Test } from 'tap';
 import { DemoCloud } from '../../src/fleet/demo-cloud.js';
 import { simulatedFirmware } from '../../src/models/firmware-report.js';
 import { spawnedEdgeCell } from '../../src/runner/robot-cell.js';
 import { DEFAULT_FIRMWARE_VERSION } from '../../src/runner/scenario-runner.js';
+import type { LoadedScenario } from '../../src/scenarios/load-scenario.js';
 import { createRobotCredentials } from '../../src/setup/robot-credentials.js';
 
 export interface FleetCloud {
@@ -114,11 +121,41 @@ export async function auditEventsOfType(
 }
 
 /**
+ * A scenario with the edge waiting `waitMs` for consent instead of the scenario's own wait (the relay adds
+ * HTTP hops, a long poll and processes on a busy machine), run on long enough to see that wait out. `lateAtMs`
+ * moves the consent to that time (a late grant), and the run goes on 4 s more for the relay to give up on it
+ * (it looks for the request for up to 3 s, fleet/cloud-consent.ts).
+ */
+export function withConsentWait(loaded: LoadedScenario, waitMs: number, lateAtMs?: number): LoadedScenario {
+  const { scenario, profile } = loaded;
+  return {
+    ...loaded,
+    profile: { ...profile, consent: { ...profile.consent, timeoutMs: waitMs } },
+    scenario: {
+      ...scenario,
+      durationMs: scenario.durationMs + waitMs + (lateAtMs === undefined ? 0 : 4000),
+      timeline: scenario.timeline.map((e) =>
+        e.consent && lateAtMs !== undefined ? { ...e, at: lateAtMs } : e,
+      ),
+    },
+  };
+}
+
+/**
  * A robot cell linked to a real cloud, all as processes: the robot's credentials, `pentagate cloud serve`
  * with the robot registered and the simulated operator's key enrolled (DemoCloud), and `pentagate edge run
  * --cloud …` with its embedded broker. Everything is closed and removed at the test's end.
+ * `operatorKeyFrom: 'cloud'`: the profile's trust holds another operator's key (a profile needs one) instead
+ * of the simulated operator's, so the edge trusts that only as the cloud enrolled it (and no longer once the
+ * cloud retires it); by default the profile trusts it too.
  */
-export async function cloudLinkedCell(t: Test, profile: RobotProfile, name: string, io: CliIo) {
+export async function cloudLinkedCell(
+  t: Test,
+  profile: RobotProfile,
+  name: string,
+  io: CliIo,
+  { operatorKeyFrom = 'profile' }: { operatorKeyFrom?: 'profile' | 'cloud' } = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), `pentagate-${name}-`));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const credentials = await createRobotCredentials({
@@ -126,6 +163,16 @@ export async function cloudLinkedCell(t: Test, profile: RobotProfile, name: stri
     profile,
     signedFirmware: simulatedFirmware(DEFAULT_FIRMWARE_VERSION),
   });
+  if (operatorKeyFrom === 'cloud') {
+    const trust = JSON.parse(await readFile(credentials.trustPath, 'utf8')) as TrustDocument;
+    const keys = [
+      ...trust.keys.filter((k) => k.role !== 'operator'),
+      trustEntryFor(generateEd25519().publicKey, 'operator', {
+        comment: 'a site operator, not the simulated one',
+      }),
+    ];
+    await writeFile(credentials.trustPath, `${JSON.stringify({ keys }, null, 2)}\n`);
+  }
   const cloud = await DemoCloud.prepare(
     { stateDir: dir, port: 0, robotId: profile.robotId, credentials },
     io,
