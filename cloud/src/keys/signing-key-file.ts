@@ -1,10 +1,12 @@
 /**
  * Where the server's Ed25519 seed comes from: `--signing-key FILE` (PEM PKCS#8 or JWK, read as given), or
  * `<stateDir>/signing-key.pem`, generated with mode 0600 on first start and read on every later start.
+ * Either way a key file that group or others may read is refused (`assertOwnerOnlyKeyFile`), as the edge
+ * refuses its HMAC and sensor keys: whoever can read it signs approvals and checkpoints as this cloud.
  */
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readEd25519KeyFile, writeEd25519KeyFile } from '@pentagate/crypto';
+import { assertOwnerOnlyKeyFile, readEd25519KeyFile, writeEd25519KeyFile } from '@pentagate/crypto';
 import { InvalidInputError } from '@pentagate/protocol';
 
 export interface SigningSeed {
@@ -26,6 +28,7 @@ export async function loadSigningSeed(options: {
   generate?: boolean;
 }): Promise<SigningSeed> {
   if (options.keyFile) {
+    await assertOwnerOnlyKeyFile(options.keyFile, 'signing key');
     const { seed } = await readEd25519KeyFile(options.keyFile);
     return { seed, path: options.keyFile, generated: false };
   }
@@ -45,6 +48,7 @@ export async function loadSigningSeed(options: {
     await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
     await writeEd25519KeyFile(path);
   }
+  await assertOwnerOnlyKeyFile(path, 'signing key');
   const { seed } = await readEd25519KeyFile(path);
   return { seed, path, generated: !exists };
 }

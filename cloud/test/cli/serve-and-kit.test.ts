@@ -2,7 +2,17 @@
  * `pentagate cloud serve` on a real port and `pentagate cloud audit export`: a run over real sockets,
  * then an audit kit that `verifyAuditKit` (@pentagate/verifier) accepts, and rejects after any byte changes.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrustStore, generateEd25519, writeEd25519KeyFile } from '@pentagate/crypto';
@@ -223,6 +233,37 @@ t.test('`cloud serve` refuses bad options with exit 2', async (t) => {
     folder.err,
     `pentagate cloud serve: --policy: cannot read ${dir}: is a directory, expected a file (EISDIR)\n`,
   );
+});
+
+t.test('`cloud serve` refuses a signing key that group or others may read', async (t) => {
+  // A key copied with `cp` under the usual umask is 0644: anyone on the machine could sign approvals with it.
+  const loose = join(dir, 'loose-signer.pem');
+  await writeEd25519KeyFile(loose);
+  chmodSync(loose, 0o644);
+  const given = await cli(
+    'cloud',
+    'serve',
+    '--port',
+    '0',
+    '--state-dir',
+    join(dir, 's-loose'),
+    '--signing-key',
+    loose,
+  );
+  t.equal(given.code, 2);
+  t.match(
+    given.err,
+    /loose-signer\.pem: the signing key is readable by group or others \(mode 0644\).*chmod 600/,
+  );
+  t.notMatch(given.err, /PRIVATE KEY|"d":/, 'no key material in the message');
+  // The default key in the state directory, loosened after it was written there.
+  const state = join(dir, 's-loosened');
+  mkdirSync(state, { mode: 0o700 });
+  await writeEd25519KeyFile(join(state, 'signing-key.pem'));
+  chmodSync(join(state, 'signing-key.pem'), 0o640);
+  const again = await cli('cloud', 'serve', '--port', '0', '--state-dir', state);
+  t.equal(again.code, 2);
+  t.match(again.err, /signing-key\.pem: the signing key is readable by group or others \(mode 0640\)/);
 });
 
 t.test('audit export from a store no serve has used says so, not that the key is wrong', async (t) => {

@@ -4,9 +4,8 @@
  * the option and what came.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { readEd25519KeyFile } from '@pentagate/crypto';
+import { readEd25519KeyFile, assertOwnerOnlyKeyFile } from '@pentagate/crypto';
 import { cannotRead, type ParsedCommandLine, readJson, UsageError } from '@pentagate/protocol';
-import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
 
 const DURATION = /^(\d{1,9})(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

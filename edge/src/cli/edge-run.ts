@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readHmacKeyFile, TrustStore } from '@pentagate/crypto';
-import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
+import { readHmacKeyFile, TrustStore, assertOwnerOnlyKeyFile } from '@pentagate/crypto';
 import { robotTopics } from '@pentagate/protocol';
 import type { Logger } from 'pino';
 import type { BrokerUser } from '../broker/broker-users.js';

@@ -4,8 +4,7 @@
  * never move — better one clear line now than a stream of vetoes later. A key file group or others can read
  * is refused, as the command key is (edge-run.ts).
  */
-import { readHmacKeyFile } from '@pentagate/crypto';
-import { assertOwnerOnlyKeyFile } from '../crypto/key-file-mode.js';
+import { readHmacKeyFile, assertOwnerOnlyKeyFile } from '@pentagate/crypto';
 import { type RobotProfile, UsageError } from '@pentagate/protocol';
 import { sensorKeyProblems } from './sensor-keys.js';
 

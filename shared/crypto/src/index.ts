@@ -22,3 +22,4 @@ export * from './merkle-verify.js';
 export * from './signed-note.js';
 export * from './checkpoint.js';
 export * from './key-files.js';
+export * from './key-file-mode.js';

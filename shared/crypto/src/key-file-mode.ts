@@ -1,7 +1,8 @@
 /**
  * Refuses a secret key file that group or others may read, as OpenSSH refuses an unprotected private key:
- * whoever can read the HMAC command key can forge motor commands the controller executes, and whoever can read a
- * sensor's key can sign its frames. Key files are written 0600 (`pentagate keys generate`); a copy made with `cp`
+ * whoever can read the HMAC command key can forge motor commands the controller executes, whoever can read a
+ * sensor's key can sign its frames, and whoever can read the cloud's signing key can sign approvals and
+ * checkpoints every verifier accepts. Key files are written 0600 (`pentagate keys generate`); a copy made with `cp`
  * under the usual umask is 0644. POSIX modes only: on Windows, where the mode bits say nothing of who may read,
  * nothing is refused.
  */
