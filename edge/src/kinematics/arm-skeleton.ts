@@ -93,33 +93,38 @@ export function skeletonPoints(
     const cornerX = fromX + dM * zAxes[3 * i]!;
     const cornerY = fromY + dM * zAxes[3 * i + 1]!;
     const cornerZ = fromZ + dM * zAxes[3 * i + 2]!;
-    const dn = dPieces[i]!;
-    for (let k = 1; k <= dn; k++) {
-      const u = k / dn;
-      out[p++] = fromX + (cornerX - fromX) * u;
-      out[p++] = fromY + (cornerY - fromY) * u;
-      out[p++] = fromZ + (cornerZ - fromZ) * u;
-    }
     const toX = origins[3 * i]!;
     const toY = origins[3 * i + 1]!;
     const toZ = origins[3 * i + 2]!;
-    const an = aPieces[i]!;
-    for (let k = 1; k <= an; k++) {
-      const u = k / an;
-      out[p++] = cornerX + (toX - cornerX) * u;
-      out[p++] = cornerY + (toY - cornerY) * u;
-      out[p++] = cornerZ + (toZ - cornerZ) * u;
-    }
-    if (dn === 0 && an === 0) {
-      out[p++] = toX;
-      out[p++] = toY;
-      out[p++] = toZ;
-    }
+    p = legPoints(out, p, fromX, fromY, fromZ, cornerX, cornerY, cornerZ, dPieces[i]!);
+    p = legPoints(out, p, cornerX, cornerY, cornerZ, toX, toY, toZ, aPieces[i]!);
+    if (dPieces[i] === 0 && aPieces[i] === 0) p = legPoints(out, p, toX, toY, toZ, toX, toY, toZ, 1);
     fromX = toX;
     fromY = toY;
     fromZ = toZ;
   }
   return out;
+}
+
+/** Writes the `pieces` points that cut the leg (ax, ay, az) → (bx, by, bz), its end included, from `out[p]`. */
+function legPoints(
+  out: Float64Array,
+  p: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  pieces: number,
+): number {
+  for (let k = 1; k <= pieces; k++) {
+    const u = k / pieces;
+    out[p++] = ax + (bx - ax) * u;
+    out[p++] = ay + (by - ay) * u;
+    out[p++] = az + (bz - az) * u;
+  }
+  return p;
 }
 
 /** How a checked point reads in a violation: `frame 3`, or `the link to frame 3 (40 % along)`. */
