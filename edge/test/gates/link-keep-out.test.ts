@@ -110,6 +110,14 @@ t.test(
       'UR5e at 2 cm: ⌈leg / 2 cm⌉ points per leg',
     );
     t.equal(armSkeleton(table, 0.02), armSkeleton(table, 0.02), 'built once per table and spacing');
+    // A frame on top of the previous one (a = d = 0, a tool flange with only a rotation) keeps its origin.
+    const flange = [...dh, { aM: 0, dM: 0, alphaRad: 0.3, thetaOffsetRad: 0 }];
+    const withFlange = armSkeleton(dhTable(flange), 0.02);
+    t.equal(withFlange.points, armSkeleton(table, 0.02).points + 1);
+    t.same([withFlange.frameOf.at(-1), withFlange.alongLink.at(-1)], [6, 1]);
+    const q = [0.3, -1.2, 1, -0.5, 0.7, 0.2, 1];
+    const pts = skeletonPoints(dhTable(flange), withFlange, q, new Float64Array(3 * withFlange.points));
+    t.same([...pts.slice(-3)], [...pts.slice(-6, -3)], 'at the previous origin');
   },
 );
 
