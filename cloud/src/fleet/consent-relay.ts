@@ -377,6 +377,9 @@ export async function relayOperatorDecision(
           intentId: waiting.request.intentId,
           scope: statement.scope,
           kid: signer.kid,
+          // The operator's own signature, so an auditor checks the consent offline against the key this log
+          // enrolled for them (the verifier's consent-grants.ts), not only the cloud's word.
+          token,
           relayedBy: caller.keyId,
           notBefore: new Date(statement.notBefore).toISOString(),
           expiresAt: new Date(statement.expiresAt).toISOString(),

@@ -27,6 +27,7 @@ import {
 } from '@pentagate/protocol';
 import { type SignedCheckpoint, checkCheckpointSignature, describeCheckpoint } from './checkpoint.js';
 import { KeyRetirementCheck } from './checkpoint-key-retirement.js';
+import { ConsentGrantsCheck } from './consent-grants.js';
 import { EntryEnvelopesCheck } from './entry-envelopes.js';
 import { decodeUtf8, readInputBytes, readInputJson } from './input-files.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
@@ -239,10 +240,12 @@ export async function verifyAuditKit(
     const retirement = trust ? new KeyRetirementCheck(cp, trust) : undefined;
     const envelopes = trust ? new EntryEnvelopesCheck(trust) : undefined;
     const robots = new RobotHistoriesCheck();
+    const consents = new ConsentGrantsCheck();
     const parsed = await readKitEntries(join(dir, KIT_FILES.entries), cp.size + 1, (entry) => {
       retirement?.add(entry);
       envelopes?.add(entry);
       robots.add(entry);
+      consents.add(entry);
     });
     if (parsed.sha256 !== entriesSha256) {
       parsed.problems.unshift(
@@ -254,6 +257,7 @@ export async function verifyAuditKit(
     retirement?.finish(report);
     envelopes?.finish(report);
     robots.finish(report);
+    consents.finish(report);
   }
   return report.finish(options.atMs);
 }

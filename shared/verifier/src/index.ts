@@ -18,6 +18,7 @@ export { type InclusionFile, InclusionFileSchema, verifyInclusionFile } from './
 export { type ConsistencyFile, ConsistencyFileSchema, verifyConsistencyFile } from './consistency.js';
 export { type AuditKitOptions, KIT_FILES, verifyAuditKit } from './audit-kit.js';
 export { ROLES_BY_PAYLOAD_TYPE } from './entry-envelopes.js';
+export { ConsentGrantsCheck } from './consent-grants.js';
 export {
   type MotorCommandCheckOptions,
   verifyMotorCommand,
