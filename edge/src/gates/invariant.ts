@@ -54,9 +54,18 @@ export function remainingWaypoints(
     const prevT = timesMs[timesMs.length - 1]!;
     waypointsRad.push(q);
     timesMs.push(t);
-    // Planned velocity if given; else the arriving segment's mean velocity (a controller passing through
-    // the point moves about that fast, and a stop from it is what the stopping point must cover).
-    velocitiesRadS.push(plan.velocitiesRadS?.[i] ?? q.map((x, j) => ((x - prevQ[j]!) * 1000) / (t - prevT)));
+    // Per joint, the larger of the planned velocity and the arriving segment's mean velocity: a controller
+    // passing through the point moves at least about the mean, and a stop from it is what the stopping point
+    // must cover. A planned 0 must not stand for a joint that arrives at 3 rad/s (outside review: a declared
+    // `velocitiesRadS: [0, …]` on the last point switched the stopping-point check off).
+    const planned = plan.velocitiesRadS?.[i];
+    velocitiesRadS.push(
+      q.map((x, j) => {
+        const meanRadS = ((x - prevQ[j]!) * 1000) / (t - prevT);
+        const plannedRadS = planned?.[j] ?? 0;
+        return Math.abs(plannedRadS) > Math.abs(meanRadS) ? plannedRadS : meanRadS;
+      }),
+    );
   });
   return { waypointsRad, timesMs, velocitiesRadS };
 }
@@ -195,6 +204,7 @@ function checkArm(
     waypointsRad,
     velocitiesRadS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
+    ...(ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {}),
   };
   const sweep = ctx.planTailSweeps
     ? ctx.planTailSweeps.sweep(ctx.cp, sweepInput)
@@ -276,6 +286,7 @@ function checkBase(
     angularRadS: intent.angularRadS.z,
     durationS: remainingS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
+    ...(ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {}),
   });
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);

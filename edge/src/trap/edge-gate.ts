@@ -207,7 +207,12 @@ export class EdgeGate {
   #setpoints(plan: MotionPlan, speedScale: number): Setpoints {
     const scale = speedScale < 1 ? { speedScale } : {};
     if (plan.kind === 'joint') {
-      return { kind: 'joint', jointNames: plan.intent.jointNames, points: plan.intent.points, ...scale };
+      // Positions, times and efforts only: the gates sweep the joint-space-linear path between waypoints, and a
+      // trajectory controller given velocities interpolates cubic splines instead (ros2_control's JTC), which
+      // can swing far off that path (outside review: waypoints all at the start pose with ±3 rad/s velocities
+      // swung the shoulder 1.5 rad, 30 cm into the table). Without them it moves along the path checked.
+      const points = plan.intent.points.map(({ velocitiesRadS: _planned, ...point }) => point);
+      return { kind: 'joint', jointNames: plan.intent.jointNames, points, ...scale };
     }
     const { linearMps, angularRadS, durationMs } = plan.intent;
     return { kind: 'twist', linearMps, angularRadS, durationMs, ...scale };
