@@ -20,6 +20,8 @@ export interface BaseSweepInput {
   angularRadS: number;
   durationS: number;
   stoppingTimeS: number;
+  /** While a motion runs: the zones it started in and has not yet left (joint-path-sweep.ts `heldZones`). */
+  heldZones?: ReadonlySet<number>;
 }
 
 export interface BaseSweepResult {
@@ -73,7 +75,16 @@ export function sweepBasePath(input: BaseSweepInput): BaseSweepResult {
     for (let z = 0; z < zones.length; z++) if (footprintInZone(zones[z]!, p[0], p[1], inflateM)) held.push(z);
     return held;
   };
-  const startZones = holds([input.startM.x, input.startM.y, input.startM.z]);
+  // Held only when the footprint itself meets the zone: a base parked within the sampling margin of a zone
+  // (s/2) is outside it, and excusing that zone let a drive through it be signed (outside review: 2 cm from a
+  // fire door, a 1.5 m drive through it). Such a zone is an ordinary one: the margin vetoes moves that stay in it.
+  // While a motion runs, a zone it started in and has not yet left is still held within the margin
+  // (`heldZones`, as in joint-path-sweep.ts), so a base on its way out is not stopped at the zone's edge.
+  const startZones: number[] = [];
+  zones.forEach((zone, z) => {
+    const reachM = input.heldZones?.has(z) ? inflateM : input.footprintRadiusM;
+    if (footprintInZone(zone, input.startM.x, input.startM.y, reachM)) startZones.push(z);
+  });
   const occupied = new Set(startZones);
   for (let k = 1; k <= steps; k++) {
     const tS = (input.durationS * k) / steps;

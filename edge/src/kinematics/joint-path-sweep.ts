@@ -65,6 +65,12 @@ export interface JointSweepInput {
   /** Velocity at each waypoint, rad/s (same indexing), for the stopping points. */
   velocitiesRadS: readonly (readonly number[])[];
   stoppingTimeS: number;
+  /**
+   * While a motion runs (the monitor's re-sweep): the zones it started in and has not yet left (held-zones.ts).
+   * One of these that holds the start within the sampling margin is still held, so an arm on its way out is
+   * not stopped as it crosses the zone's edge; any other zone must hold the start as drawn.
+   */
+  heldZones?: ReadonlySet<number>;
 }
 
 export interface JointSweepResult {
@@ -168,12 +174,20 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const n = skeleton.points;
   const zoneCount = zones.length;
   const tester = new ZoneTester(zones, sweepInflationM(spacingM));
+  /** The zones as drawn: which ones the arm is really inside at the start. */
+  const drawn = new ZoneTester(zones, 0);
   const origins = ORIGINS.take(3 * n);
   const q = Q.take(joints);
   const pose = (qRad: ArrayLike<number>) => skeletonPoints(dh, skeleton, qRad, origins);
   pose(waypointsRad[0]!);
   const startZones: number[] = [];
-  for (let z = 0; z < zoneCount; z++) if (tester.firstPointInside(z, origins, n) >= 0) startZones.push(z);
+  // Held only when a checked point is inside the zone as drawn: an arm within the sampling margin of a zone is
+  // outside it, and excusing that zone let a move dive 18 cm into the table from 1.5 cm above it (outside
+  // review). Such a zone is an ordinary one: the margin vetoes a move that stays in it.
+  for (let z = 0; z < zoneCount; z++) {
+    const holds = input.heldZones?.has(z) ? tester : drawn;
+    if (holds.firstPointInside(z, origins, n) >= 0) startZones.push(z);
+  }
   /** 1 for a start zone not yet left (occupied), else 0. */
   const occupied = OCCUPIED.zeroed(zoneCount);
   for (const z of startZones) occupied[z] = 1;

@@ -40,7 +40,8 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
   const holding = (): number[] =>
     zones.flatMap((zone, z) => {
       for (let f = 0; f < n; f++)
-        if (pointInZone(zone, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!, inflateM))
+        // held: a checked point inside the zone as drawn (within the margin is not inside)
+        if (pointInZone(zone, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!))
           return [z];
       return [];
     });

@@ -93,7 +93,7 @@ t.test(
     );
     // The cases reach every branch: hits in the tail, a start zone not left by the first segment, reused tails.
     t.ok(seen.hits > 50, `hits: ${seen.hits}`);
-    t.ok(seen.tailHits > 20, `hits after the first segment: ${seen.tailHits}`);
+    t.ok(seen.tailHits > 10, `hits after the first segment: ${seen.tailHits}`);
     t.ok(
       seen.notLeftFirst > 20,
       `re-checks whose first segment ends still inside a start zone: ${seen.notLeftFirst}`,

@@ -5,6 +5,7 @@
  * sagging into the table, or a base pushed into a pillar, ran on. The zones excused are now those of the
  * start when the move was signed, and only until the robot leaves them (gates/held-zones.ts).
  */
+import { armSkeleton, dhTable, leverArmsM, skeletonPoints, sweepJointPath } from '@pentagate/edge';
 import { hasEdgeViolation } from '@pentagate/protocol';
 import t from 'tap';
 import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
@@ -75,3 +76,88 @@ t.test('a move that starts inside a zone may leave it, but not come back', async
   t.equal(back.stop?.setpoints.kind, 'stop', 'back inside: a STOP');
   t.match(back.verdict?.violations.join('\n'), /INVARIANT\.KEEP_OUT_PATH/);
 });
+
+/**
+ * Held means inside the zone as drawn, not within the sampling margin around it (outside review): an arm
+ * 1.5 cm above the table, or a base 1 cm from a pillar, had that zone excused, and a move through it was signed.
+ */
+t.test('a robot within the margin of a zone, not inside it, may not move through it', async (t) => {
+  const arm = makeGate(armProfile());
+  const table = dhTable(arm.profile.joints.map((j) => j.dh));
+  const skeleton = armSkeleton(table, arm.profile.keepOut.minZoneThicknessM);
+  const lowestZ = (q: number[]) => {
+    const p = skeletonPoints(table, skeleton, q, new Float64Array(3 * skeleton.points));
+    return Math.min(...Array.from({ length: skeleton.points }, (_, k) => p[3 * k + 2]!));
+  };
+  const reach = (lift: number) => [0, lift, 1.571, -1.571, -1.571, 0];
+  let [lo, hi] = [-1.571, -0.071];
+  for (let k = 0; k < 60; k++) {
+    const mid = (lo + hi) / 2;
+    if (lowestZ(reach(mid)) > -0.005) lo = mid;
+    else hi = mid;
+  }
+  t.ok(lowestZ(reach(lo)) > -0.02, 'the arm starts above the table zone (its top is z = -0.02 m)');
+  t.ok(lowestZ(reach(lo + 0.35)) < -0.15, 'the move dives 15 cm or more into it');
+  feedHealthy(arm.gate, arm.profile);
+  arm.gate.ingestTelemetry(jointState(arm.profile, T0, reach(lo)), T0);
+  const dive = armIntent({
+    points: [
+      { positionsRad: reach(lo + 0.35), effortsNm: [5, 5, 5, 5, 5, 5], timeFromStartMs: 3000 },
+      { positionsRad: reach(lo - 0.15), effortsNm: [5, 5, 5, 5, 5, 5], timeFromStartMs: 6000 },
+    ],
+  });
+  const armVerdict = arm.gate.trapAndSign(dive, T0).verdict;
+  t.equal(armVerdict.outcome, 'vetoed');
+  t.match(armVerdict.violations.join('\n'), /INVARIANT\.KEEP_OUT_PATH: .* enters zone table-top/);
+  t.same(armVerdict.gates.find((g) => g.vertex === 'INVARIANT')?.evidence.startZones, []);
+
+  // pillar-1: centre x = 10, radius 0.25 m; footprint 0.35 m; margin s/2 = 2.5 cm. 0.61 m away: 1 cm outside.
+  const base = makeGate(baseProfile());
+  feedHealthy(base.gate, base.profile);
+  base.gate.ingestTelemetry(pose(base.profile.robotId, T0, 10 - 0.61), T0);
+  const through = base.gate.trapAndSign(baseIntent({ durationMs: 3000 }), T0).verdict;
+  t.equal(through.outcome, 'vetoed', 'a 1.5 m drive through the pillar');
+  t.match(through.violations.join('\n'), /INVARIANT\.KEEP_OUT_PATH: base enters zone pillar-1/);
+});
+
+t.test(
+  'a zone the motion started in stays held while the arm crosses its margin on the way out',
+  async (t) => {
+    // The monitor re-sweeps from the measured state with the motion's held zones (heldZones): an arm 1 mm above
+    // the table it started in, rising, is still within the 2 cm margin at the next sample and must not be stopped
+    // there; a zone it did not start in is an ordinary one, and the same state is a hit.
+    const { profile } = makeGate(armProfile());
+    const table = dhTable(profile.joints.map((j) => j.dh));
+    const spacingM = profile.keepOut.minZoneThicknessM;
+    const skeleton = armSkeleton(table, spacingM);
+    const lowestZ = (q: number[]) => {
+      const p = skeletonPoints(table, skeleton, q, new Float64Array(3 * skeleton.points));
+      return Math.min(...Array.from({ length: skeleton.points }, (_, k) => p[3 * k + 2]!));
+    };
+    const reach = (lift: number) => [0, lift, 1.571, -1.571, -1.571, 0];
+    let [lo, hi] = [-1.571, -0.071];
+    for (let k = 0; k < 60; k++) {
+      const mid = (lo + hi) / 2;
+      if (lowestZ(reach(mid)) > -0.019) lo = mid;
+      else hi = mid;
+    }
+    const tableTop = profile.keepOut.zones.findIndex((z) => z.id === 'table-top');
+    const rising = (heldZones?: ReadonlySet<number>) =>
+      sweepJointPath({
+        dh: table,
+        leverArmsM: leverArmsM(profile.joints.map((j) => j.dh)),
+        zones: profile.keepOut.zones,
+        spacingM,
+        waypointsRad: [reach(lo), reach(lo - 0.4)],
+        velocitiesRadS: [],
+        stoppingTimeS: 0,
+        ...(heldZones ? { heldZones } : {}),
+      });
+    const held = rising(new Set([tableTop]));
+    t.equal(held.hit, undefined, 'held: the arm leaves the table zone and its margin');
+    t.same(held.startZones, [tableTop]);
+    const ordinary = rising();
+    t.match(ordinary.hit, { zoneIndex: tableTop, kind: 'path' }, 'not held: within the margin is a hit');
+    t.same(ordinary.startZones, []);
+  },
+);

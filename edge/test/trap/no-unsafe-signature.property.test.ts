@@ -253,10 +253,10 @@ function brokenRules(
     prev = pt.positionsRad;
     prevT = pt.timeFromStartMs;
   }
-  // Zones: fine fixed-step sampling; zones the start is in (within the documented tolerance, the zones'
-  // inflation s, plus half the oracle's own link step: its points are not the gate's) are exempt along the
-  // path, but the path must not end inside one.
-  const tol = p.keepOut.minZoneThicknessM + ORACLE_LINK_STEP_M / 2;
+  // Zones: fine fixed-step sampling; zones the start is really in (as drawn; half the oracle's own link step
+  // of tolerance, since its points are not the gate's) are exempt along the path, but the path must not end
+  // inside one. A start within the sampling margin of a zone is outside it: no exemption.
+  const tol = ORACLE_LINK_STEP_M / 2;
   const startPts = oracleFrames(p, s.q0);
   const exempt = p.keepOut.zones.map((z) => startPts.some((pt) => inZone(z, pt, tol)));
   prev = s.q0;
