@@ -27,6 +27,8 @@
  * - Intents from the transports pass a token bucket (intent-rate-limit.ts, default 50 a second, burst 100)
  *   before anything else is done with them: one over the limit is refused unjudged, through the same summary.
  *   Refusing an intent never moves the robot; telemetry, consent, STOPs and the watchdog do not pass it.
+ * - An intent that passes is judged in a turn of the event loop of its own (intent-queue.ts): telemetry that
+ *   arrived meanwhile, and the STOP it may bring, never waits behind a burst of intents.
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -48,10 +50,17 @@ import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';
 import type { ConsentScreen } from './consent-screen.js';
 import type { EdgeGatePort } from './edge-gate-port.js';
+import { IntentQueue } from './intent-queue.js';
 import { IntentRateLimit } from './intent-rate-limit.js';
 import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
 import { REFUSAL_WINDOW_MS, RefusalSummary } from './refusal-summary.js';
 import { EdgeRuntimeError } from './runtime-error.js';
+
+/** An intent waiting its turn (intent-queue.ts), with the topic it came on. */
+interface QueuedIntent {
+  intent: unknown;
+  topic: string;
+}
 
 /** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
 export const MAX_INBOUND_BYTES = 64 * 1024;
@@ -108,6 +117,7 @@ export class EdgeNode {
   #outboxFailure: Error | undefined;
   readonly #refusals: RefusalSummary;
   readonly #intentRate: IntentRateLimit;
+  readonly #intents = new IntentQueue<QueuedIntent>((queued) => this.#judgeIntent(queued));
   /** The highest epoch of a STOP this node has published (motion commands below it are withheld). */
   #stopEpoch = -1;
   /**
@@ -226,7 +236,7 @@ export class EdgeNode {
     }
     try {
       if (kind === 'telemetry') this.#onTelemetry(message, where.source as string, topic, nowMs);
-      else if (kind === 'intent') this.#onIntent(message, topic, nowMs);
+      else if (kind === 'intent') this.#onIntent(message, topic);
       else this.#onConsent(message, topic, nowMs);
     } catch (err) {
       this.#gateThrew(err, kind, topic, nowMs);
@@ -294,7 +304,23 @@ export class EdgeNode {
     this.#summarised(stopped.verdict, topic);
   }
 
-  #onIntent(intent: unknown, topic: string, nowMs: number): void {
+  /** An intent is judged in a turn of its own, after the telemetry that arrived with it (intent-queue.ts). */
+  #onIntent(intent: unknown, topic: string): void {
+    this.#track(this.#intents.push({ intent, topic }));
+  }
+
+  #judgeIntent({ intent, topic }: QueuedIntent): void {
+    // a node stopping judges nothing more: nothing it signed could be published
+    if (this.#state !== 'running') return;
+    const nowMs = this.#clock();
+    try {
+      this.#trapIntent(intent, topic, nowMs);
+    } catch (err) {
+      this.#gateThrew(err, 'intent', topic, nowMs);
+    }
+  }
+
+  #trapIntent(intent: unknown, topic: string, nowMs: number): void {
     const started = performance.now();
     const result = this.#gate.trapAndSign(intent, nowMs);
     this.#metrics.observeTrapAndSign((performance.now() - started) / 1000);

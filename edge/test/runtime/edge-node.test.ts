@@ -37,6 +37,7 @@ t.test(
     await node.settled();
     // The intent is signed and waits for its outbox sync; the person arrives before the sync completes.
     transport.deliver(topics.intent, fixture.smallMove('m1'));
+    await new Promise((resolve) => setImmediate(resolve)); // the intent's turn (intent-queue.ts)
     transport.deliver(topics.telemetry('proximity'), fixture.proximityFrame(2, Date.now(), 0.3));
     await node.settled();
     const stream = transport.published.map((p) =>
@@ -53,6 +54,35 @@ t.test(
     t.same(outcomes, ['signed', 'stopped'], 'the outbox keeps both decisions, in the order they were made');
   },
 );
+
+t.test('a proximity frame behind a burst of intents is judged before them (intent-queue.ts)', async (t) => {
+  const { node, transport, fixture } = await startedNode(t);
+  for (const frame of fixture.passingFrames(1, Date.now()))
+    transport.deliver(topics.telemetry(frame.source), frame);
+  transport.deliver(topics.intent, fixture.smallMove('m1'));
+  await node.settled();
+  t.equal(transport.commands()[0]?.intentId, 'm1', 'a motion runs');
+  // Twenty intents, then the person, in one burst (as one TCP read delivers them): the STOP is out before
+  // the first of them is judged, and each is then judged with the person seen, so none is signed.
+  const burst = Array.from({ length: 20 }, (_, i) => `b${i}`);
+  for (const id of burst) transport.deliver(topics.intent, fixture.smallMove(id));
+  const before = transport.published.length;
+  transport.deliver(topics.telemetry('proximity'), fixture.proximityFrame(2, Date.now(), 0.3));
+  const first = transport.published[before];
+  t.equal(first?.kind === 'cmd' && first.command.setpoints.kind, 'stop', 'the STOP, at once');
+  await node.settled();
+  t.same(
+    transport.commands().filter((c) => burst.includes(c.intentId)),
+    [],
+    'no intent of the burst was signed',
+  );
+  t.ok(
+    transport
+      .verdicts()
+      .some((v) => v.outcome === 'vetoed' && /RISK\.HUMAN_IN_RADIUS/.test(v.violations.join())),
+    'they were vetoed for the person',
+  );
+});
 
 t.test('the watchdog stops a motion whose proximity source goes silent', async (t) => {
   const fixture = armFixture({ fastSourceMaxAgeMs: 200 });
