@@ -9,6 +9,7 @@ export function unavailable(): never {
 export const open = unavailable;
 export const readFile = unavailable;
 export const lstat = unavailable;
+export const stat = unavailable;
 export const readdir = unavailable;
 export const createReadStream = unavailable;
 export const join = unavailable;
