@@ -41,8 +41,7 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
     zones.flatMap((zone, z) => {
       for (let f = 0; f < n; f++)
         // held: a checked point inside the zone as drawn (within the margin is not inside)
-        if (pointInZone(zone, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!))
-          return [z];
+        if (pointInZone(zone, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!)) return [z];
       return [];
     });
   pose(waypointsRad[0]!);
