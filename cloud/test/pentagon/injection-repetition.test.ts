@@ -98,6 +98,42 @@ t.test('collapseRepeatedPhrases keeps one copy of a phrase said three or more ti
   t.equal(collapseRepeatedPhrases('[system] [system] [system] go'), '[system] [system] [system] go');
 });
 
+t.test(
+  'a long repeated run with delimiters is stepped over once, not read again from each word',
+  async (t) => {
+    // Outside review: one 131 KB propose of "a# " runs held the event loop for 10 s; each of these 64 KiB
+    // fields took 2-46 s in the whole screen, almost all of it here (quadratic). Linear now: milliseconds.
+    const shapes = [
+      'a# ',
+      'a#b#',
+      'x./',
+      '~a/',
+      '<a>',
+      'a\\..\\',
+      '%252e%252e/',
+      '/proc/1/root',
+      'QUJDRA== ',
+      '&#x41;&amp; ',
+    ];
+    let slowest = { shape: '', ms: 0 };
+    for (const shape of shapes) {
+      const field = shape.repeat(Math.ceil(65_535 / shape.length)).slice(0, 65_535);
+      const started = performance.now();
+      const kept = collapseRepeatedPhrases(field);
+      const ms = performance.now() - started;
+      if (ms > slowest.ms) slowest = { shape, ms };
+      if (/[<>[\]{}|#=*_~`/\\]/.test(shape))
+        t.equal(kept, field, `${JSON.stringify(shape)}: a delimiter run stays`);
+    }
+    t.ok(
+      slowest.ms < 500,
+      `slowest ${JSON.stringify(slowest.shape)}: ${slowest.ms.toFixed(1)} ms for 64 KiB`,
+    );
+    // A run before prose: the words after it are still read, and their repetition still collapsed.
+    t.equal(collapseRepeatedPhrases(`${'a# '.repeat(50)}please please please`), `${'a# '.repeat(50)}please`);
+  },
+);
+
 t.test('benign repetition of words passes the whole screen', async (t) => {
   const benign = [
     Array(20).fill('please').join(' '),

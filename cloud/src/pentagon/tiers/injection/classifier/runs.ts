@@ -154,10 +154,13 @@ export function collapseRepeatedPhrases(text: string): string {
       const copies = 1 + Math.floor(n / k);
       if (copies < MIN_REPEATED_PHRASE_COPIES) continue;
       // a repeated fake boundary ("<end of session> <end of session> …") is delimiter flooding, an attack
-      // technique (OWASP LLM01): its repetition is the signal and stays
-      if (hasDelimiter(wordStarts[w]!, wordEnds[w + k * copies - 1]!)) continue;
-      for (let j = w + k * KEPT_PHRASE_COPIES; j < w + k * copies; j++) keep[j] = 0;
-      changed = true;
+      // technique (OWASP LLM01): its repetition is the signal and stays. The run is stepped over whole
+      // either way: read again from each of its words, a 64 KiB run of "a# " took seconds (quadratic; outside
+      // review: one 131 KB propose held the event loop for 10 s).
+      if (!hasDelimiter(wordStarts[w]!, wordEnds[w + k * copies - 1]!)) {
+        for (let j = w + k * KEPT_PHRASE_COPIES; j < w + k * copies; j++) keep[j] = 0;
+        changed = true;
+      }
       w += k * copies;
       advanced = true;
       break;
