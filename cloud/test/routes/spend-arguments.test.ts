@@ -201,3 +201,42 @@ t.test("kernel tool:invoke in the agent routes' shape: payload.arguments.amount 
   t.equal(badNested.json().status, 'DENY');
   t.match(badNested.json().violations[0].message, /got "20000"/);
 });
+
+// outside review: a batch sent as a map or as nested arrays was charged its largest amount only (9 000),
+// so 18 000 of transfers were allowed at once, under the four-eyes threshold of 10 000
+t.test('kernel tool:invoke: a map or nested arrays of transfers reserve their sum', async (t) => {
+  const cloud = await kernelCloud(t);
+  for (const transfers of [
+    { t1: { amount: 9000, to: 'A' }, t2: { amount: 9000, to: 'B' } },
+    [[{ amount: 9000, to: 'A' }], [{ amount: 9000, to: 'B' }]],
+  ]) {
+    const res = await post(cloud, cloud.a.keys.agent, '/api/v1/kernel/authorize', {
+      type: 'tool:invoke',
+      payload: { tool: 'payments.transfer', arguments: { transfers } },
+      context: { agentId: 'treasury-bot', confidenceScore: 0.9 },
+    });
+    t.equal(res.json().status, 'REQUIRE_HUMAN', JSON.stringify(transfers));
+    const signed = JSON.parse(Buffer.from(res.json().proof.envelope.payload, 'base64').toString('utf8'));
+    t.equal(signed.predicate.reservedBudget, 18_000, 'both transfers are reserved');
+  }
+});
+
+t.test('propose: two 600 transfers in a map do not fit a budget of 1000', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const body = (
+    await post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, {
+        arguments: { currency: 'USD', transfers: { first: { amount: 600 }, second: { amount: 600 } } },
+      }),
+    )
+  ).json();
+  t.equal(body.approved, false);
+  t.match(
+    body.violations.join('\n'),
+    /ECONOMY\.BUDGET_EXCEEDED: spend 1200 exceeds the remaining budget 1000/,
+  );
+});

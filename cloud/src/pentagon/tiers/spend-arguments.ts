@@ -4,9 +4,10 @@
  * `payments.transfer` would pass both (the consent rule's remediation even used to say "keep
  * spend_amount below …", which a self-correcting model would follow). A tool whose arguments carry the
  * amount names it in the policy (`tools.spendArguments`); the call then spends at least that argument's
- * value, whatever it declared: the largest amount found at any depth of the arguments, or a batch's total
- * (argument-values.ts). An argument that is missing, or any copy of it that is not a finite number >= 0,
- * refuses the call (fail closed): the gate cannot know what the tool will move.
+ * value, whatever it declared: the total of the amounts found at any depth of the arguments, every element
+ * of a batch (an array, a map, nested arrays, sibling objects) a payment of its own (argument-values.ts). An
+ * argument that is missing, or any copy of it that is not a finite number >= 0, or amounts whose total is not
+ * finite, refuse the call (fail closed): the gate cannot know what the tool will move.
  */
 import { matchesTool } from '../../policy/tool-name-forms.js';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
@@ -29,19 +30,19 @@ export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction)
   const findings: RuleFinding[] = [];
   for (const rule of policy.spendArguments) {
     if (!matchesTool(rule.tools, action.toolName)) continue;
-    const { values, batches, complete } = argumentValues(action.arguments, rule.argument);
+    const { values, total, complete } = argumentValues(action.arguments, rule.argument);
     const bad = values.find((v) => !isSpend(v));
-    if (values.length > 0 && bad === undefined && complete) {
-      // the largest single amount, or a batch's total (`transfers: [{ amount }, { amount }]` moves the sum)
-      const totals = batches.map((batch) => (batch as number[]).reduce((a, b) => a + b, 0));
-      spendAmount = Math.max(spendAmount, ...(values as number[]), ...totals);
+    if (values.length > 0 && bad === undefined && complete && isSpend(total)) {
+      spendAmount = Math.max(spendAmount, total);
       continue;
     }
     const got = !complete
       ? 'arguments nested too deep to read'
-      : bad === undefined
-        ? 'nothing'
-        : oneLine(JSON.stringify(bad) ?? String(bad), 64);
+      : bad !== undefined
+        ? oneLine(JSON.stringify(bad) ?? String(bad), 64)
+        : values.length === 0
+          ? 'nothing'
+          : `amounts whose total is ${total}`;
     findings.push(
       finding(
         'ECONOMY.SPEND_ARGUMENT_INVALID',
