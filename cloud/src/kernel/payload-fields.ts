@@ -7,7 +7,7 @@
  * as absent would pass the action — the string "5000" as no spend and no bulk, "true" as no personal data —
  * so a field that is given must have its documented type, or the proposal is refused: fail closed.
  */
-import { type ActionType, conforms, type ProposedAction, ToolNameSchema } from '@pentagate/protocol';
+import { type ActionType, conforms, ToolNameSchema } from '@pentagate/protocol';
 import { isSpend } from '../pentagon/tiers/spend-arguments.js';
 import type { KernelFinding } from './kernel-violations.js';
 
@@ -74,18 +74,45 @@ const TYPED_FIELDS: readonly TypedField[] = [
   },
 ];
 
-export function payloadFieldFindings(action: ProposedAction): KernelFinding[] {
+/**
+ * Where an action type's rules read its payload fields: every value given for a name (none when absent), and
+ * the path the messages name. A kernel action reads its payload; a `tool:invoke` whose tool names an action
+ * type (action-rules.ts) reads that type's fields from the tool's arguments, at the payload's top level (the
+ * kernel's flat form) and in its `arguments` (the agent routes' form), each copy checked.
+ */
+export interface FieldSource {
+  read: (name: string) => unknown[];
+  where: string;
+}
+
+/** A payload as the source of its own fields. */
+export function payloadSource(payload: Record<string, unknown>): FieldSource {
+  return { read: (name) => (Object.hasOwn(payload, name) ? [payload[name]] : []), where: 'payload' };
+}
+
+/**
+ * The fields of `type` read from `source` with another type than documented. `checked`: a type whose
+ * fields this action's own payload check already covered (the tool:invoke a tool-named type came as),
+ * so that each field is checked once, in the place its own gate reads it.
+ */
+export function payloadFieldFindings(
+  type: ActionType,
+  source: FieldSource,
+  checked?: ActionType,
+): KernelFinding[] {
   const out: KernelFinding[] = [];
   for (const field of TYPED_FIELDS) {
-    if (!field.appliesTo(action.type)) continue;
-    if (!field.required && !Object.hasOwn(action.payload, field.name)) continue;
-    const value = action.payload[field.name];
-    if (field.valid(value)) continue;
-    out.push({
-      code: 'INVARIANT.PAYLOAD_INVALID',
-      message: `${action.type} needs payload.${field.name}${field.required ? '' : ', when given,'} as ${field.expected}, got ${JSON.stringify(value) ?? 'nothing'}`,
-      remediation: field.remediation,
-    });
+    if (!field.appliesTo(type) || (checked !== undefined && field.appliesTo(checked))) continue;
+    const values = source.read(field.name);
+    if (!field.required && values.length === 0) continue;
+    const bad = values.length === 0 ? [undefined] : values.filter((v) => !field.valid(v));
+    for (const value of bad) {
+      out.push({
+        code: 'INVARIANT.PAYLOAD_INVALID',
+        message: `${type} needs ${source.where}.${field.name}${field.required ? '' : ', when given,'} as ${field.expected}, got ${JSON.stringify(value) ?? 'nothing'}`,
+        remediation: field.remediation,
+      });
+    }
   }
   return out;
 }

@@ -19,16 +19,20 @@ const MAX_TOOL_NAME_CHARS = 128;
 const formsCache = new Map<string, readonly string[]>();
 const FORMS_CACHE_SIZE = 1024;
 
+/** The name with each run of separators read as one `.` and none at either end (`shell_exec` → `shell.exec`). */
+export function foldedToolName(name: string): string {
+  return name.replace(SEPARATORS, '.').replace(/^\.|\.$/g, '');
+}
+
 /**
- * The name as written; with each run of separators read as one `.` and none at either end
- * (`shell_exec` → `shell.exec`, `mcp:os.exec` → `mcp.os.exec`); and that name without each of its leading
- * segments in turn, since a namespace prefix names where the tool lives, not which tool it is
- * (`mcp.os.exec` → `os.exec`, `exec`).
+ * The name as written; folded (foldedToolName: `shell_exec` → `shell.exec`, `mcp:os.exec` → `mcp.os.exec`);
+ * and that name without each of its leading segments in turn, since a namespace prefix names where the tool
+ * lives, not which tool it is (`mcp.os.exec` → `os.exec`, `exec`).
  */
 export function toolNameForms(name: string): readonly string[] {
   const cached = formsCache.get(name);
   if (cached) return cached;
-  const dotted = name.replace(SEPARATORS, '.').replace(/^\.|\.$/g, '');
+  const dotted = foldedToolName(name);
   if (name.length > MAX_TOOL_NAME_CHARS) return [name, dotted];
   const forms = new Set([name]);
   for (let start = 0; start >= 0 && start < dotted.length; ) {
