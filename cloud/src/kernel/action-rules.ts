@@ -7,8 +7,7 @@
  */
 import { ACTION_TYPES, type ActionType, type ProposedAction } from '@pentagate/protocol';
 import { amount } from '../pentagon/violation.js';
-import { compileGlob } from '../policy/glob.js';
-import { foldedToolName, matchesTool } from '../policy/tool-name-forms.js';
+import { compileToolGlobs, matchesTool } from '../policy/tool-name-forms.js';
 import type { KernelRuleSettings } from './kernel-settings.js';
 import type { KernelFinding } from './kernel-violations.js';
 import { type FieldSource, payloadFieldFindings, payloadSource } from './payload-fields.js';
@@ -62,7 +61,7 @@ function exportFindings(source: FieldSource, settings: KernelRuleSettings): Kern
  */
 const TOOL_NAMED_TYPES: readonly { type: ActionType; globs: readonly RegExp[] }[] = ACTION_TYPES.filter(
   (type) => type !== 'tool:invoke',
-).map((type) => ({ type, globs: [compileGlob(foldedToolName(type), 'name')] }));
+).map((type) => ({ type, globs: compileToolGlobs([type]) }));
 
 /** An action type whose rules apply, and where they read its fields. */
 interface RuleSubject {

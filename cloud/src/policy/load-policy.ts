@@ -7,6 +7,7 @@ import { jcsDigestHex } from '@pentagate/crypto';
 import { schemaIssues } from '@pentagate/protocol';
 import { type Document, LineCounter, isNode, parseDocument } from 'yaml';
 import { compileGlob } from './glob.js';
+import { compileToolGlobs } from './tool-name-forms.js';
 import type { LoadedPolicy } from './loaded-policy.js';
 import { PolicyError, type PolicyProblem } from './policy-error.js';
 import { POLICY_DEFAULTS, type PolicyDocument, PolicyDocumentSchema } from './policy-schema.js';
@@ -79,7 +80,7 @@ function semanticProblems(policy: PolicyDocument): PolicyProblem[] {
 }
 
 function compile(document: PolicyDocument, source: string): LoadedPolicy {
-  const names = (globs: readonly string[]) => globs.map((g) => compileGlob(g, 'name'));
+  const names = compileToolGlobs;
   const tools = document.tools ?? {};
   const m = document.metabolic ?? {};
   const probing = m.probing ?? {};

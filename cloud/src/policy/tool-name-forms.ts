@@ -4,7 +4,7 @@
  * routes `mcp:os.exec`, `local/os.exec`, `os.exec.` or `os..exec` to `os.exec`, or names it `os_exec`,
  * must not get past a rule written for `os.exec`. Every rule restricts, so matching any form fails closed.
  */
-import { matchesAny } from './glob.js';
+import { compileGlob, matchesAny } from './glob.js';
 
 /** The tool-name separators (`tool_name` is `[A-Za-z0-9._:/-]`, §2.3 schema), read as one dot. */
 const SEPARATORS = /[._:/-]+/g;
@@ -44,6 +44,21 @@ export function toolNameForms(name: string): readonly string[] {
   if (formsCache.size >= FORMS_CACHE_SIZE) formsCache.clear();
   formsCache.set(name, list);
   return list;
+}
+
+/**
+ * A tool rule's globs, each as written and with its separators folded as a call's name is (foldedToolName):
+ * a rule written for `email.send_bulk` must also hold `email.send-bulk`, `email/send_bulk` and
+ * `mcp:email/send-bulk`, whose folded forms are `email.send.bulk` (outside review: those four were approved at
+ * once while `email.send_bulk` was held). `*` and `?` are not separators and keep their meaning.
+ */
+export function compileToolGlobs(globs: readonly string[]): RegExp[] {
+  const sources = new Set<string>();
+  for (const glob of globs) {
+    sources.add(glob);
+    sources.add(foldedToolName(glob));
+  }
+  return [...sources].map((glob) => compileGlob(glob, 'name'));
 }
 
 /** True when a tool rule's globs match the tool under any name it could be reached by. */

@@ -271,6 +271,20 @@ t.test(
     for (const name of ['osexec', 'os.execute', 'myshell.exec', 'shellcheck.lint']) {
       t.equal(evaluate(call({ tool_name: name })).status, 'ALLOW', name);
     }
+    // a rule whose own name has `_` or `-` (the example's hold on `email.send_bulk`) holds every spelling of it:
+    // its glob is folded as the call's name is (outside review: all but the first were approved at once)
+    for (const name of [
+      'email.send_bulk',
+      'email.send-bulk',
+      'email.send.bulk',
+      'email..send_bulk',
+      'email/send_bulk',
+      'mcp:email/send-bulk',
+      'Email_Send_Bulk',
+    ]) {
+      t.equal(evaluate(call({ tool_name: name })).status, 'HELD_FOR_VETO', name);
+    }
+    t.equal(evaluate(call({ tool_name: 'email.send' })).status, 'ALLOW', 'a single email is not held');
     const transfer = (toolName: string) =>
       evaluate(
         call({ tool_name: toolName, arguments: { to: 'acct-9', amount: 12_000 }, spend_amount: 12_000 }),
