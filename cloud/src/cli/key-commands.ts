@@ -4,6 +4,7 @@
  */
 import { type Command, parseAtOption } from '@pentagate/protocol';
 import { retireSigningKey } from '../keys/retire-signing-key.js';
+import { DEFAULT_SIGNING_KEY_CHECK_MS } from '../keys/signing-key-watch.js';
 import { JSON_OPTION, STATE_OPTIONS, withStore } from './state.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -37,20 +38,34 @@ export const keysListCommand: Command = {
   },
 };
 
+/**
+ * How far ahead of now a retirement takes effect by default: a running server reads the retirement and stops
+ * signing within DEFAULT_SIGNING_KEY_CHECK_MS (signing-key-watch.ts), so everything it signed is inside the
+ * key's validity. At "now", signatures made in that second fell after notAfter, and an append-only log holding
+ * them never verified again (outside review: `verify kit` refused 6 envelopes for good).
+ */
+export const RETIREMENT_GRACE_MS = 5 * DEFAULT_SIGNING_KEY_CHECK_MS;
+
 export const keysRetireCommand: Command = {
   path: ['cloud', 'keys', 'retire'],
   summary: 'End the validity of an old signing key after a rotation',
   usage: 'KID [--at ISO] [--db …] [--json]',
   description:
-    "Sets the key's notAfter (default now) in the trust document, in one audited change: verifiers refuse\n" +
+    "Sets the key's notAfter (default 5 s from now) in the trust document, in one audited change: verifiers refuse\n" +
     'what the key signs after that time and keep accepting what it signed before. Rotate first: start the\n' +
     'servers with the new key (--signing-key FILE), then retire the old kids (`pentagate cloud keys list`;\n' +
     'one seed has a proof and a checkpoint key). A server refuses to start with a retired key, and one\n' +
     'already running with it stops signing with it within a second (503 SIGNING_KEY_RETIRED to what needs a\n' +
-    'signature), whatever --at says. A retirement is final. Exit codes: 0 retired, 2 unknown or already\n' +
+    'signature), whatever --at says: the default leaves it those seconds, so nothing it signed falls after\n' +
+    'its notAfter (an audit kit holding such a signature would never verify). A retirement is final.\n' +
+    'Exit codes: 0 retired, 2 unknown or already\n' +
     "retired key, a time before the key's start, bad usage or store.",
   options: {
-    at: { type: 'string', valueName: 'ISO', description: 'when the validity ends, RFC 3339 (default now)' },
+    at: {
+      type: 'string',
+      valueName: 'ISO',
+      description: 'when the validity ends, RFC 3339 (default 5 s from now)',
+    },
     ...STATE_OPTIONS,
     ...JSON_OPTION,
   },
@@ -58,7 +73,7 @@ export const keysRetireCommand: Command = {
   async run(args, io) {
     const kid = args.positionals[0]!;
     const at = args.options.at;
-    const notAfterMs = typeof at === 'string' ? parseAtOption(at) : Date.now();
+    const notAfterMs = typeof at === 'string' ? parseAtOption(at) : Date.now() + RETIREMENT_GRACE_MS;
     const { retired, auditIndex } = await withStore(args, (store) =>
       retireSigningKey(store, kid, notAfterMs),
     );

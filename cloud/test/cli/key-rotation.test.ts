@@ -12,6 +12,7 @@ import { generateEd25519, TrustStore, writeEd25519KeyFile } from '@pentagate/cry
 import { verifyGovernanceToken } from '@pentagate/verifier';
 import t from 'tap';
 import { buildApp, type CloudApp } from '../../src/app/build-app.js';
+import { RETIREMENT_GRACE_MS } from '../../src/cli/key-commands.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { cli } from '../helpers/cli.js';
 import {
@@ -93,8 +94,14 @@ t.test('old keys are retired after a rotation: earlier signatures hold, later on
   )!;
 
   for (const key of oldKeys) {
+    const before = Date.now();
     const retired = await cli('cloud', 'keys', 'retire', key.kid, '--db', db, '--json');
     t.equal(retired.code, 0, retired.err);
+    // by default a few seconds ahead: a running server stops signing before the key's notAfter
+    t.ok(
+      Date.parse(JSON.parse(retired.out).notAfter) >= before + RETIREMENT_GRACE_MS,
+      'the default notAfter leaves running servers the time to stop signing',
+    );
     t.match(retired.err, /a server running with \w+ stops signing with it within a second/);
     t.match(JSON.parse(retired.out), { kid: key.kid, roles: [key.role] });
   }
