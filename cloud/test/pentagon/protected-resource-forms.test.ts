@@ -51,6 +51,11 @@ t.test('every form of a protected path is refused', async (t) => {
     '/proc/self/../self/root/etc/shadow',
     '/proc/self/task/4242/root/etc/shadow',
     '/proc/1/task/1/cwd/../../../../etc/passwd',
+    // the working directory of a process started without one (daemons) is `/` (outside review: approved)
+    '/proc/self/cwd/etc/passwd',
+    '/proc/1/cwd/etc/passwd',
+    '/proc/thread-self/cwd/etc/shadow',
+    '/proc/1/task/1/cwd/etc/passwd',
     'file:///proc//self/root/etc/shadow',
     // a shell's `~user` is some home directory: what follows climbs from an unknown place
     '~root/../etc/shadow',

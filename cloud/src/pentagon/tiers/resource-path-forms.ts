@@ -127,10 +127,20 @@ function afterProcRoot(path: string): string | undefined {
   return PROC_ROOT.test(path) ? path.replace(PROC_ROOT, '') || '/' : undefined;
 }
 
-/** The path after a prefix that names an unknown directory (`/proc/<pid>/cwd/`, `~user/`), read as relative. */
-function afterUnknownDirectory(path: string): string | undefined {
-  const prefix = PROC_CWD.exec(path) ?? TILDE_PREFIX.exec(path);
-  return prefix ? path.slice(prefix[0].length) : undefined;
+/**
+ * The readings of a path after a prefix that names an unknown directory (`/proc/<pid>/cwd/`, `~user/`): as
+ * relative, and, after `/proc/<pid>/cwd/`, also from `/`, the working directory of every process started
+ * without one (daemons, systemd's default): `/proc/self/cwd/etc/passwd` opens `/etc/passwd` there (outside
+ * review: it was approved while `/proc/self/root/etc/passwd` was refused).
+ */
+function afterUnknownDirectory(path: string): string[] {
+  const cwd = PROC_CWD.exec(path);
+  if (cwd) {
+    const relative = path.slice(cwd[0].length);
+    return [relative, `/${relative}`];
+  }
+  const tilde = TILDE_PREFIX.exec(path);
+  return tilde ? [path.slice(tilde[0].length)] : [];
 }
 
 /**
@@ -174,8 +184,7 @@ function readingsOf(form: string, resolved: string[]): string[] {
   for (const path of cleaned === slashed ? [slashed] : [slashed, cleaned]) {
     const root = afterProcRoot(path);
     if (root !== undefined) out.push(root);
-    const relative = afterUnknownDirectory(path);
-    if (relative !== undefined) out.push(relative);
+    out.push(...afterUnknownDirectory(path));
   }
   const undotted = slashed.replace(TRAILING_DOTS, '');
   if (undotted !== slashed) out.push(undotted);
