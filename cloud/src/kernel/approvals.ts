@@ -14,6 +14,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { decisionStatement, signDecision } from '../decisions/decision-statement.js';
 import type { ProposalRecord, ProposalState } from '../store/kernel-store.js';
 import type { DecisionBody } from './decide.js';
+import { type QueueCursor, cursorAfter, parseCursor } from './approvals-cursor.js';
 import { expireProposal } from './expiry.js';
 import type { KernelContext } from './kernel-context.js';
 import { findKernelDecision, proposalNotFound, requireKernelDecision } from './kernel-decision.js';
@@ -62,33 +63,64 @@ function iso(ms: number): string {
 }
 
 /**
- * The tenant's pending items, oldest first, at most `approvalsListLimit` and `approvalsListMaxBytes` of actions;
- * due ones are expired on the way.
- * `more` says that further items wait beyond the list: a held proposal executes when its hold ends unless
- * vetoed, so an operator shown a cut list as the whole queue would let the unseen ones run unreviewed.
+ * Rows of the queue from `from` on, at most `want`: the held lane first (it runs by itself when a hold ends), then
+ * the waiting lane, each read through its index in its order.
+ */
+async function queueRows(
+  k: KernelContext,
+  tenantId: string,
+  from: QueueCursor | undefined,
+  want: number,
+): Promise<ProposalRecord[]> {
+  const rows = from?.lane === 'waiting' ? [] : await k.store.listQueue(tenantId, 'held', from?.after, want);
+  if (rows.length >= want) return rows;
+  const after = from?.lane === 'waiting' ? from.after : undefined;
+  return [...rows, ...(await k.store.listQueue(tenantId, 'waiting', after, want - rows.length))];
+}
+
+/**
+ * One page of the tenant's pending items: HELD_FOR_VETO first, soonest hold end first, then REQUIRE_HUMAN oldest
+ * first; at most `approvalsListLimit` and `approvalsListMaxBytes` of actions; due ones are expired on the way.
+ * `more` says that further items wait beyond the page, and `nextCursor` where they start. A held proposal
+ * executes when its hold ends unless vetoed: listed oldest first and capped with no way on, a flood of
+ * REQUIRE_HUMAN proposals hid one until it ran (outside review F4), so held ones lead every first page.
  */
 export async function listApprovals(
   k: KernelContext,
   tenantId: string,
-): Promise<{ items: ApprovalItem[]; more: boolean }> {
+  cursor?: string,
+): Promise<{ items: ApprovalItem[]; more: boolean; nextCursor?: string }> {
   const nowMs = k.nowMs();
   const limit = k.settings.approvalsListLimit;
-  const open = await k.store.listOpen(tenantId, ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], limit + 1);
+  const open = await queueRows(
+    k,
+    tenantId,
+    cursor === undefined ? undefined : parseCursor(cursor),
+    limit + 1,
+  );
   const items: ApprovalItem[] = [];
   let listedBytes = 0;
+  // the last row this page dealt with (listed, expired or gone): the next page starts after it
+  let done: ProposalRecord | undefined;
   // one read for the list: an operator judges an agent name by whether a key bound to it made the proposal
   const keys = open.some((p) => p.proposedBy !== null) ? await k.cloud.store.listApiKeys(tenantId) : [];
   const boundAgentOf = new Map(keys.map((key) => [key.id, key.agentName]));
   for (const p of open.slice(0, limit)) {
     if (nowMs > p.expiresAtMs) {
       await expireProposal(k, p, nowMs);
+      done = p;
       continue;
     }
     const found = await findKernelDecision(k, tenantId, p.id);
-    if (!found) continue;
+    if (!found) {
+      done = p;
+      continue;
+    }
     const b = found.body;
     listedBytes += jsonBytes(found.kernel.input.action);
-    if (items.length > 0 && listedBytes > k.settings.approvalsListMaxBytes) return { items, more: true };
+    if (items.length > 0 && listedBytes > k.settings.approvalsListMaxBytes) {
+      return { items, more: true, nextCursor: cursorAfter(done!) };
+    }
     items.push({
       id: p.id,
       status: p.status as ApprovalItem['status'],
@@ -105,8 +137,10 @@ export async function listApprovals(
         ? { proposedBy: { keyId: p.proposedBy, boundAgent: boundAgentOf.get(p.proposedBy) ?? null } }
         : {}),
     });
+    done = p;
   }
-  return { items, more: open.length > limit };
+  const more = open.length > limit;
+  return more ? { items, more, nextCursor: cursorAfter(open[limit - 1]!) } : { items, more };
 }
 
 function conflict(message: string, p: ProposalRecord | undefined, current?: ProposalState): ApiError {

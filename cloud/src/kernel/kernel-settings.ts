@@ -19,8 +19,8 @@ export interface KernelSettings extends KernelRuleSettings {
   /** How often the expiry sweep runs; 0 turns it off (expiry then happens when a proposal is touched). */
   expirySweepMs: number;
   /**
-   * Most proposals `GET /api/v1/approvals` lists, oldest first; beyond it the answer says more wait
-   * (`moreItems`), so an operator never takes a cut list for the whole queue.
+   * Most proposals one page of `GET /api/v1/approvals` lists (held ones first, by hold end; then the oldest
+   * waiting); beyond it the answer says more wait (`moreItems`) and where the next page starts (`nextCursor`).
    */
   approvalsListLimit: number;
   /**

@@ -3,6 +3,7 @@
  * kernel store under its own version table (`kernel_schema_migrations`), so the platform's migrations
  * never need to know about them.
  */
+import { queueIndexes } from './approvals-queue-query.js';
 import {
   EITHER_FIELD_PATHS,
   postgresAuditExpression,
@@ -79,11 +80,19 @@ ${filterFieldIndexes(postgresAuditField)}
 /** The API key that made each proposal, so that key cannot also approve it (kernel/approvals.ts). */
 const PROPOSED_BY = 'ALTER TABLE kernel_proposals ADD COLUMN proposed_by TEXT';
 
+/**
+ * The approvals queue's lanes and the per-key count of open proposals (approvals-queue-query.ts): partial
+ * indexes of open proposals only. Before, the list was one oldest-first read capped at 500 with no way past it,
+ * so a flood of REQUIRE_HUMAN proposals hid a held one until its hold ended and it ran (outside review F4).
+ */
+const QUEUE_INDEXES = queueIndexes();
+
 export const SQLITE_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('INTEGER') },
   { version: 2, sql: SQLITE_AUDIT_INDEXES },
   { version: 3, sql: filterFieldIndexes(sqliteAuditField) },
   { version: 4, sql: PROPOSED_BY },
+  { version: 5, sql: QUEUE_INDEXES },
 ];
 export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 1, sql: PROPOSALS('BIGINT') },
@@ -91,6 +100,7 @@ export const POSTGRES_KERNEL_MIGRATIONS: readonly KernelMigration[] = [
   { version: 3, sql: filterFieldIndexes(postgresAuditExpression) },
   { version: 4, sql: PROPOSED_BY },
   { version: 5, sql: POSTGRES_AUDIT_INDEXES_ON_COLUMNS },
+  { version: 6, sql: QUEUE_INDEXES },
 ];
 
 export const KERNEL_MIGRATIONS_TABLE =

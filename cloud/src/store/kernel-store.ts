@@ -69,6 +69,18 @@ export type SettleResult =
   | { settled: true; audit: AuditRecord }
   | { settled: false; current: ProposalState | undefined };
 
+/**
+ * The approvals queue's two lanes: `held` (HELD_FOR_VETO, by hold end: they run by themselves when it ends)
+ * listed before `waiting` (REQUIRE_HUMAN, oldest first).
+ */
+export type QueueLane = 'held' | 'waiting';
+
+/** A place in a lane: its sort value (hold end or creation time) and the proposal id that breaks ties. */
+export interface QueuePosition {
+  sortMs: number;
+  id: string;
+}
+
 export interface AuditEventQuery {
   tenantId: string;
   type?: string;
@@ -92,12 +104,17 @@ export interface KernelStore {
   getProposal(tenantId: string, id: string): Promise<ProposalRecord | undefined>;
   findByIdempotencyKey(tenantId: string, key: string): Promise<ProposalRecord | undefined>;
   settle(settlement: Settlement): Promise<SettleResult>;
-  /** Open proposals of the tenant with one of `statuses`, oldest first. */
-  listOpen(
+  /**
+   * Open proposals of one lane of the tenant's approvals queue, in the lane's order, after `after` (approvals-queue-query.ts).
+   */
+  listQueue(
     tenantId: string,
-    statuses: readonly AuthorizationStatus[],
+    lane: QueueLane,
+    after: QueuePosition | undefined,
     limit: number,
   ): Promise<ProposalRecord[]>;
+  /** How many open REQUIRE_HUMAN and HELD_FOR_VETO proposals the API key made, counted up to `atMost`. */
+  countOpenByKey(tenantId: string, keyId: string, atMost: number): Promise<number>;
   /** Open or approved proposals of any tenant whose expiry passed. */
   dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]>;
   /** A stored policy version by digest, if one of `tenantIds` ever activated it. */

@@ -4,15 +4,17 @@
  * to lock moves it and every later one sees the moved state (READ COMMITTED re-reads the locked row).
  * Lock order: proposal row → reservation row → audit_head, never the reverse.
  */
-import type { AuthorizationStatus } from '@pentagate/protocol';
 import { toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, POSTGRES_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import { openByKeyQuery, queueQuery } from './approvals-queue-query.js';
 import { postgresAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
   KernelStore,
   ProposalRecord,
   ProposalState,
+  QueueLane,
+  QueuePosition,
   SettleResult,
   Settlement,
 } from './kernel-store.js';
@@ -85,17 +87,20 @@ export class PostgresKernelStore implements KernelStore {
     });
   }
 
-  async listOpen(
+  async listQueue(
     tenantId: string,
-    statuses: readonly AuthorizationStatus[],
+    lane: QueueLane,
+    after: QueuePosition | undefined,
     limit: number,
   ): Promise<ProposalRecord[]> {
-    const rows = await this.#store.queryRows(
-      `SELECT * FROM kernel_proposals WHERE tenant_id = $1 AND state = 'open' AND status = ANY($2)
-       ORDER BY created_at_ms, id LIMIT $3`,
-      [tenantId, [...statuses], limit],
-    );
-    return rows.map(toProposal);
+    const { sql, params } = queueQuery((n) => `$${n}`, tenantId, lane, after, limit);
+    return (await this.#store.queryRows(sql, params)).map(toProposal);
+  }
+
+  async countOpenByKey(tenantId: string, keyId: string, atMost: number): Promise<number> {
+    const { sql, params } = openByKeyQuery((n) => `$${n}`, tenantId, keyId, atMost);
+    const [row] = await this.#store.queryRows(sql, params);
+    return num(row!.n);
   }
 
   async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {

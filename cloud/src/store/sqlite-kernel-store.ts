@@ -3,15 +3,17 @@
  * group-commit queue (`runWrite`): one writer, each write in its own savepoint of a BEGIN IMMEDIATE
  * transaction, so a settlement's check-and-move is atomic and durable (synchronous=FULL) before it answers.
  */
-import type { AuthorizationStatus } from '@pentagate/protocol';
 import { toProposal } from './kernel-rows.js';
 import { KERNEL_MIGRATIONS_TABLE, SQLITE_KERNEL_MIGRATIONS } from './kernel-schema.js';
+import { openByKeyQuery, queueQuery } from './approvals-queue-query.js';
 import { sqliteAuditEventsQuery } from './audit-events-query.js';
 import type {
   AuditEventQuery,
   KernelStore,
   ProposalRecord,
   ProposalState,
+  QueueLane,
+  QueuePosition,
   SettleResult,
   Settlement,
 } from './kernel-store.js';
@@ -89,18 +91,19 @@ export class SqliteKernelStore implements KernelStore {
     });
   }
 
-  async listOpen(
+  async listQueue(
     tenantId: string,
-    statuses: readonly AuthorizationStatus[],
+    lane: QueueLane,
+    after: QueuePosition | undefined,
     limit: number,
   ): Promise<ProposalRecord[]> {
-    const marks = statuses.map(() => '?').join(', ');
-    const rows = preparedOnce(
-      this.#store.reader,
-      `SELECT * FROM kernel_proposals WHERE tenant_id = ? AND state = 'open' AND status IN (${marks})
-         ORDER BY created_at_ms, id LIMIT ?`,
-    ).all(tenantId, ...statuses, limit) as Row[];
-    return rows.map(toProposal);
+    const { sql, params } = queueQuery(() => '?', tenantId, lane, after, limit);
+    return (preparedOnce(this.#store.reader, sql).all(...params) as Row[]).map(toProposal);
+  }
+
+  async countOpenByKey(tenantId: string, keyId: string, atMost: number): Promise<number> {
+    const { sql, params } = openByKeyQuery(() => '?', tenantId, keyId, atMost);
+    return num((preparedOnce(this.#store.reader, sql).get(...params) as Row).n);
   }
 
   async dueForExpiry(nowMs: number, limit: number): Promise<ProposalRecord[]> {

@@ -115,7 +115,10 @@ async function contract(t: Tap, store: Store): Promise<void> {
 
   await batchWithTakenKey(t, store, k);
 
-  await decideProposal(store, proposal('h1', { status: 'HELD_FOR_VETO', createdAtMs: T0 + 1 }));
+  await decideProposal(
+    store,
+    proposal('h1', { status: 'HELD_FOR_VETO', createdAtMs: T0 + 1, holdUntilMs: T0 + 500 }),
+  );
   await decideProposal(
     store,
     proposal('r1', { status: 'REQUIRE_HUMAN', createdAtMs: T0 + 2, expiresAtMs: T0 + 10_000 }),
@@ -158,10 +161,15 @@ async function contract(t: Tap, store: Store): Promise<void> {
   });
   t.same(missing, { settled: false, current: undefined });
 
-  t.same(
-    (await k.listOpen('ten-a', ['REQUIRE_HUMAN', 'HELD_FOR_VETO'], 10)).map((p) => p.id),
-    ['h1', 'r1'],
-  );
+  const lane = async (which: 'held' | 'waiting', after?: { sortMs: number; id: string }) =>
+    (await k.listQueue('ten-a', which, after, 10)).map((p) => p.id);
+  t.same(await lane('held'), ['h1'], 'the held lane');
+  t.same(await lane('waiting'), ['r1'], 'the waiting lane');
+  t.same(await lane('waiting', { sortMs: T0 + 2, id: 'r1' }), [], 'after its last item, nothing');
+  t.same(await lane('waiting', { sortMs: T0 + 2, id: 'r0' }), ['r1'], 'ties broken by id');
+  t.equal(await k.countOpenByKey('ten-a', 'key-1', 10), 2, "the key's open proposals waiting for a human");
+  t.equal(await k.countOpenByKey('ten-a', 'key-1', 1), 1, 'counted no further than asked');
+  t.equal(await k.countOpenByKey('ten-a', 'key-2', 10), 0);
   t.same(
     (await k.dueForExpiry(T0 + 2000, 10)).map((p) => `${p.tenantId}/${p.id}`).sort(),
     ['ten-a/h1', 'ten-b/p2'],

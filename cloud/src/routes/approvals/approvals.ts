@@ -1,5 +1,6 @@
 /**
- * `GET /api/v1/approvals` (the caller's tenant's pending REQUIRE_HUMAN and HELD_FOR_VETO proposals) and
+ * `GET /api/v1/approvals[?cursor=]` (the caller's tenant's pending HELD_FOR_VETO and REQUIRE_HUMAN proposals,
+ * held ones first, a page at a time; kernel/approvals.ts) and
  * `POST /api/v1/approvals/:id/approve|deny|veto` with `{ actionDigest, comment? }`: operator scope; the
  * digest binds the decision to the exact action the operator reviewed. Robot moves waiting for consent
  * are listed beside them (`robotConsents`); those are granted with a token the operator signs with their
@@ -20,6 +21,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../app/auth.js';
 import { ROUTE_SCOPES } from '../../app/scopes.js';
+import { CURSOR_PATTERN } from '../../kernel/approvals-cursor.js';
 import { APPROVAL_VERBS, type ApprovalVerb, decideApproval, listApprovals } from '../../kernel/approvals.js';
 import type { KernelContext } from '../../kernel/kernel-context.js';
 import { PROPOSAL_STATES } from '../../store/kernel-store.js';
@@ -52,8 +54,13 @@ export const ApprovalItemSchema = Type.Object(
 const ListSchema = Type.Object(
   {
     items: Type.Array(ApprovalItemSchema),
-    /** More proposals wait than `items` lists (the oldest are listed): decide those, then read again. */
+    /**
+     * More proposals wait than `items` lists (held ones are listed first, soonest hold end first, then the
+     * oldest waiting): `nextCursor` reads the next page.
+     */
     moreItems: Type.Boolean(),
+    /** Present when `moreItems`: `?cursor=` with it lists the items after this page. */
+    nextCursor: Type.Optional(Type.String({ pattern: CURSOR_PATTERN })),
     robotConsents: Type.Array(RobotConsentItemSchema),
   },
   { additionalProperties: false },
@@ -77,6 +84,11 @@ const OutcomeSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ListQuery = Type.Object(
+  { cursor: Type.Optional(Type.String({ pattern: CURSOR_PATTERN, maxLength: 160 })) },
+  { additionalProperties: false },
+);
+
 const Params = Type.Object({ id: IdentifierSchema }, { additionalProperties: false });
 
 export function registerApprovals(
@@ -91,13 +103,20 @@ export function registerApprovals(
       schema: {
         summary:
           "The tenant's proposals waiting for an operator (REQUIRE_HUMAN) or in a veto hold, and robot moves waiting for consent",
+        querystring: ListQuery,
         response: { 200: ListSchema, ...ERROR_RESPONSES },
       },
     },
     async (request) => {
       const tenantId = callerOf(request).tenantId;
-      const { items, more } = await listApprovals(k, tenantId);
-      return { items, moreItems: more, robotConsents: await robotConsents(tenantId) };
+      const { cursor } = request.query as { cursor?: string };
+      const { items, more, nextCursor } = await listApprovals(k, tenantId, cursor);
+      return {
+        items,
+        moreItems: more,
+        ...(nextCursor === undefined ? {} : { nextCursor }),
+        robotConsents: await robotConsents(tenantId),
+      };
     },
   );
   for (const verb of APPROVAL_VERBS) {

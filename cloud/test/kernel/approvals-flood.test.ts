@@ -1,0 +1,99 @@
+/**
+ * The approvals queue under a flood (outside review F4): one agent key made 500 REQUIRE_HUMAN proposals, then a
+ * held `policy:update`; the list was oldest first, capped, with no way past the cap, so the held one was not
+ * shown and ran when its hold ended. Now held proposals lead the first page (soonest hold end first), and a cursor
+ * pages through the rest exactly once. Each on SQLite and PostgreSQL (small limits stand in for 500).
+ */
+import t, { type Test } from 'tap';
+import type { KernelSettings } from '../../src/kernel/kernel-settings.js';
+import type { Store } from '../../src/store/store.js';
+import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
+import { get, kernelCloud, policyUpdate, post, vaultWrite } from './kernel-helpers.js';
+
+const AUTHORIZE = '/api/v1/kernel/authorize';
+
+interface Page {
+  items: { id: string; status: string }[];
+  moreItems: boolean;
+  nextCursor?: string;
+}
+
+/** `run` on SQLite, and on PostgreSQL when reachable (CI=true: required). */
+function onBothStores(
+  name: string,
+  run: (t: Test, store: () => Promise<Store | undefined>) => Promise<void>,
+) {
+  t.test(`SQLite: ${name}`, (t) => run(t, async () => undefined));
+  t.test(`PostgreSQL: ${name}`, async (t) => {
+    if (!(await requirePostgres(t))) return;
+    await run(t, () => openTestPostgres(t));
+  });
+}
+
+async function cloudWith(t: Test, store: () => Promise<Store | undefined>, kernel: Partial<KernelSettings>) {
+  const s = await store();
+  return kernelCloud(t, { ...(s ? { store: s } : {}), kernel });
+}
+
+/** `count` REQUIRE_HUMAN proposals (vault writes) of the agent key, a millisecond apart; their ids. */
+async function flood(c: Awaited<ReturnType<typeof kernelCloud>>, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const d = (
+      await post(c, c.a.keys.agent, AUTHORIZE, { ...vaultWrite(`flood-${i}`), payload: { n: i } })
+    ).json();
+    if (d.status !== 'REQUIRE_HUMAN') throw new Error(`expected REQUIRE_HUMAN, got ${JSON.stringify(d)}`);
+    ids.push(d.proposalId);
+    c.advance(1);
+  }
+  return ids;
+}
+
+onBothStores('a flood of waiting proposals leaves the held one first on the first page', async (t, store) => {
+  const c = await cloudWith(t, store, { approvalsListLimit: 5 });
+  await flood(c, 12);
+  const held = (await post(c, c.a.keys.agent, AUTHORIZE, policyUpdate('sneaky'))).json();
+  t.equal(held.status, 'HELD_FOR_VETO');
+  const page = (await get(c, c.a.keys.operator, '/api/v1/approvals')).json() as Page;
+  t.equal(page.items.length, 5, 'a full page');
+  t.equal(page.moreItems, true, 'more wait');
+  t.equal(page.items[0]?.id, held.proposalId, 'the held proposal, made last, is listed first');
+  t.type(page.nextCursor, 'string', 'and the answer says where the next page starts');
+});
+
+onBothStores('paging reaches every waiting item exactly once, held ones first', async (t, store) => {
+  const c = await cloudWith(t, store, { approvalsListLimit: 4 });
+  const waiting = await flood(c, 9);
+  const held: string[] = [];
+  for (const change of ['a', 'b', 'c']) {
+    held.push(
+      (await post(c, c.a.keys.agent, AUTHORIZE, { ...policyUpdate(), payload: { change } })).json()
+        .proposalId,
+    );
+    c.advance(1);
+  }
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 10; pages++) {
+    const url =
+      cursor === undefined ? '/api/v1/approvals' : `/api/v1/approvals?cursor=${encodeURIComponent(cursor)}`;
+    const res = await get(c, c.a.keys.operator, url);
+    t.equal(res.statusCode, 200, `page ${pages + 1}`);
+    const page = res.json() as Page;
+    seen.push(...page.items.map((i) => i.id));
+    t.equal(page.moreItems, page.nextCursor !== undefined, 'a cursor exactly when more wait');
+    if (pages === 0) {
+      // deciding an item already shown moves no later item onto a page already read
+      const first = page.items[0] as unknown as { id: string; actionDigest: string };
+      const vetoed = await post(c, c.a.keys.operator, `/api/v1/approvals/${first.id}/veto`, {
+        actionDigest: first.actionDigest,
+      });
+      t.equal(vetoed.statusCode, 200, 'the first item, read, is vetoed');
+    }
+    cursor = page.nextCursor;
+    if (cursor === undefined) break;
+  }
+  t.same(seen, [...held, ...waiting], 'held by hold end, then waiting oldest first: each once');
+  const bad = await get(c, c.a.keys.operator, '/api/v1/approvals?cursor=x.1.p');
+  t.equal(bad.json().error?.code, 'INVALID_QUERY', 'a malformed cursor is refused');
+});
