@@ -19,6 +19,7 @@ import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { RouteMethods } from './route-methods.js';
 import { vetoBriefOf } from './veto-brief-errors.js';
+import { refusedVerdictOf } from './verdict-errors.js';
 
 /** Longest message kept in a refusal record; the client may have put anything in it. */
 const MAX_AUDITED_MESSAGE = 512;
@@ -118,6 +119,9 @@ export function registerErrorHandler(
     const body = errorBody(apiError.code, withoutApiKeys(apiError.message), apiError.details);
     if (apiError.statusCode === 403 && request.routeOptions.config?.vetoBriefErrors === true) {
       return reply.code(403).send(vetoBriefOf(apiError, body));
+    }
+    if (apiError.statusCode === 403 && request.routeOptions.config?.verdictErrors === true) {
+      return reply.code(403).send(refusedVerdictOf(apiError, body));
     }
     return reply.code(apiError.statusCode).send(body);
   };

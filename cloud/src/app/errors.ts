@@ -63,6 +63,11 @@ export const API_ERRORS = {
     meaning:
       'this tool_call.id was approved earlier and the approval has expired: the tool must not run on it; propose the call again with a new id',
   },
+  OPEN_PROPOSALS_LIMIT: {
+    status: 403,
+    meaning:
+      'the API key already has as many proposals waiting for an operator as it may (`openProposalsPerKey`); this one needs a human too, so it was refused: nothing was reserved or queued',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     meaning: 'the idempotencyKey was used for another action, or its first request is still being decided',

@@ -42,6 +42,7 @@ import { governedActionFor, toolNameOf } from './governed-action.js';
 import { KERNEL_AGENT_FIELD, kernelAgent, knownAgentOfKey } from './kernel-agent.js';
 import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
+import { refuseBeyondOpenCap } from './open-proposals-cap.js';
 import { storedVerdict } from './stored-verdict.js';
 import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
 
@@ -202,6 +203,8 @@ export async function authorize(
     policyDigest: policy?.digest ?? NO_POLICY.digest,
   };
   const outcome = decide(input, policy, k.custodyTrust, undefined, prints);
+  // before anything is reserved or written: a key at its cap queues nothing more for an operator
+  await refuseBeyondOpenCap(k, caller, outcome.decision.status);
   const b = outcome.verdict.tiers.tier3.economic.budget;
   // the limit net of the reserve the policy keeps back, as the governor computes it
   const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;

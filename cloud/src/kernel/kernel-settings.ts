@@ -29,6 +29,12 @@ export interface KernelSettings extends KernelRuleSettings {
    * hundreds of MB, and the console reloads the list every 3 s. The oldest proposal is always listed.
    */
   approvalsListMaxBytes: number;
+  /**
+   * Most open proposals waiting for a human (REQUIRE_HUMAN, HELD_FOR_VETO) one API key may have; a proposal
+   * that would pass it is refused (OPEN_PROPOSALS_LIMIT) before anything is reserved or queued. Counted by
+   * key, not by the agent named: an unbound key names any agent it likes.
+   */
+  openProposalsPerKey: number;
 }
 
 export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
@@ -40,4 +46,5 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   expirySweepMs: 10_000,
   approvalsListLimit: 500,
   approvalsListMaxBytes: 4 * 1024 * 1024,
+  openProposalsPerKey: 100,
 };

@@ -5,9 +5,11 @@
  * the same verdict and never reserves budget twice; a call waiting for an operator is released by
  * proposing the same id again once approved (decisions/agent-verdict.ts). The decision id also travels in
  * the `x-pentagate-decision-id` header. A key bound to another agent than the lobe's is refused (403
- * AGENT_FORBIDDEN) and nothing is reserved or recorded.
+ * AGENT_FORBIDDEN) and nothing is reserved or recorded; so is a call that needs a human from a key at its cap of
+ * open proposals (403 OPEN_PROPOSALS_LIMIT). Each such 403 is `approved: false` with violations and the error body.
  */
 import { GovernanceVerdictSchema, type ProposeRequest, ProposeRequestSchema } from '@pentagate/protocol';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { callerOf } from '../app/auth.js';
@@ -16,9 +18,22 @@ import { ROUTE_SCOPES } from '../app/scopes.js';
 import { proposeRequest } from '../decisions/agent-requests.js';
 import { type AgentVerdict, governAgentCall } from '../decisions/agent-verdict.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
-import { ERROR_RESPONSES } from './error-responses.js';
+import { ERROR_RESPONSES, ErrorResponseSchema } from './error-responses.js';
 
 export const DECISION_ID_HEADER = 'x-pentagate-decision-id';
+
+/** A 403: the refused verdict's fields (made before any decision: no decision id, no token) and the error body. */
+const ProposeRefusalSchema = Type.Composite(
+  [
+    Type.Object({
+      approved: Type.Literal(false),
+      reason: Type.String(),
+      violations: Type.Array(Type.String()),
+    }),
+    ErrorResponseSchema,
+  ],
+  { description: 'a refusal before any decision: approved false with violations, and the error body' },
+);
 
 /** The verdict as the specification names it, with the structured details beside. */
 export function verdictBody(v: AgentVerdict): Record<string, unknown> {
@@ -38,11 +53,18 @@ export function registerAgentgatePropose(app: FastifyInstance, k: KernelContext)
   app.post(
     '/api/v1/agentgate/propose',
     {
-      config: { scopes: ROUTE_SCOPES.agent },
+      // a 403 refusal (another scope, a key bound to another agent, a key at its cap of open proposals) is a
+      // verdict too: approved false with violations, the error body beside them (app/verdict-errors.ts)
+      config: { scopes: ROUTE_SCOPES.agent, verdictErrors: true },
       schema: {
         summary: 'Propose one tool call; get the pentagon verdict and, if approved, a governance token',
         body: ProposeRequestSchema,
-        response: { 200: GovernanceVerdictSchema, ...ERROR_RESPONSES, 409: ERROR_RESPONSES[403] },
+        response: {
+          200: GovernanceVerdictSchema,
+          ...ERROR_RESPONSES,
+          403: ProposeRefusalSchema,
+          409: ERROR_RESPONSES[403],
+        },
       },
     },
     async (request, reply) => {
