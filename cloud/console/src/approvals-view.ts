@@ -40,9 +40,18 @@ function proposer(item: KernelItem): string {
 
 interface Queue {
   items: KernelItem[];
-  /** More proposals wait than `items` lists (the cloud lists the oldest). */
+  /** More proposals wait than `items` lists (the cloud lists held ones first, then the oldest). */
   moreItems?: boolean;
+  /** Where the next page starts, when more wait. */
+  nextCursor?: string;
   robotConsents: RobotConsentItem[];
+}
+
+/** The queue's page after `cursor`, or its first page (held proposals first, soonest hold end first). */
+function queuePath(cursor: string | undefined): string {
+  return cursor === undefined
+    ? '/api/v1/approvals'
+    : `/api/v1/approvals?cursor=${encodeURIComponent(cursor)}`;
 }
 
 const VERBS: Record<KernelItem['status'], ('approve' | 'deny' | 'veto')[]> = {
@@ -156,10 +165,10 @@ function queueKeys(queue: Queue): string {
  * fails (the cloud is unreachable, the key was revoked) it says that too: a queue that can no longer be
  * checked must not look current.
  */
-function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): void {
+function watchQueue(shown: Queue, path: string, notice: HTMLElement, signal: AbortSignal): void {
   const timer = setInterval(() => {
     if (signal.aborted || !notice.isConnected) return clearInterval(timer);
-    void api<Queue>('GET', '/api/v1/approvals')
+    void api<Queue>('GET', path)
       .then((now) => {
         notice.textContent =
           queueKeys(now) === queueKeys(shown) ? '' : 'The queue changed: press Refresh to see it.';
@@ -176,7 +185,8 @@ function watchQueue(shown: Queue, notice: HTMLElement, signal: AbortSignal): voi
 
 /**
  * Says, above the cards, that the list is cut: held proposals run when their hold ends unless vetoed, so the
- * ones not shown must not pass for none.
+ * ones not shown must not pass for none. The cloud lists held ones first, so a flood of other proposals cannot
+ * push one off the first page; "Next page" reaches the rest.
  */
 function moreWaiting(queue: Queue): HTMLElement[] {
   if (!queue.moreItems) return [];
@@ -184,13 +194,43 @@ function moreWaiting(queue: Queue): HTMLElement[] {
     h(
       'p',
       { id: 'more-waiting', role: 'alert', class: 'over' },
-      `More agent actions wait than the ${queue.items.length} shown (the oldest): decide these, then press Refresh for the rest.`,
+      `More agent actions wait than the ${queue.items.length} shown (held ones first, then the oldest): decide these and press Refresh, or Next page for the rest.`,
     ),
   ];
 }
 
-export async function renderApprovals(main: HTMLElement): Promise<void> {
-  const queue = await api<Queue>('GET', '/api/v1/approvals');
+/** "Next page" while more wait, and "First page" once past it: each renders that page in place of this one. */
+function pageButtons(
+  main: HTMLElement,
+  queue: Queue,
+  cursor: string | undefined,
+  notice: HTMLElement,
+): HTMLElement[] {
+  const go = (id: string, label: string, to: string | undefined) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        id,
+        onclick: () =>
+          void renderApprovals(main, to).catch((err: Error) => {
+            notice.textContent = visible(
+              `Loading the page failed (${err.message}): what is shown may be out of date.`,
+            );
+            say(err.message);
+          }),
+      },
+      label,
+    );
+  const buttons: HTMLElement[] = [];
+  if (cursor !== undefined) buttons.push(go('first-approvals', 'First page', undefined));
+  if (queue.nextCursor !== undefined) buttons.push(go('next-approvals', 'Next page', queue.nextCursor));
+  return buttons;
+}
+
+export async function renderApprovals(main: HTMLElement, cursor?: string): Promise<void> {
+  const path = queuePath(cursor);
+  const queue = await api<Queue>('GET', path);
   // only now that there is a new queue to watch: a failed Refresh leaves the old view watched
   watcher.abort();
   watcher = new AbortController();
@@ -202,7 +242,7 @@ export async function renderApprovals(main: HTMLElement): Promise<void> {
       type: 'button',
       id: 'refresh-approvals',
       onclick: () =>
-        void renderApprovals(main).catch((err: Error) => {
+        void renderApprovals(main, cursor).catch((err: Error) => {
           notice.textContent = visible(`Refresh failed (${err.message}): what is shown may be out of date.`);
           say(err.message);
         }),
@@ -213,13 +253,18 @@ export async function renderApprovals(main: HTMLElement): Promise<void> {
     h('h2', {}, 'Approvals'),
     refresh,
     notice,
-    h('h3', {}, `Agent actions (${queue.items.length}${queue.moreItems ? ' shown, more waiting' : ''})`),
+    h(
+      'h3',
+      {},
+      `Agent actions (${queue.items.length}${cursor === undefined ? '' : ' after earlier pages'}${queue.moreItems ? ' shown, more waiting' : ''})`,
+    ),
     ...moreWaiting(queue),
     ...(queue.items.length ? queue.items.map(kernelCard) : [h('p', {}, 'Nothing waiting.')]),
+    ...pageButtons(main, queue, cursor, notice),
     h('h3', {}, `Robot moves waiting for consent (${queue.robotConsents.length})`),
     ...(queue.robotConsents.length
       ? queue.robotConsents.map(robotConsentCard)
       : [h('p', {}, 'Nothing waiting.')]),
   );
-  watchQueue(queue, notice, signal);
+  watchQueue(queue, path, notice, signal);
 }
