@@ -108,6 +108,12 @@ export const serveCommand: Command = {
       valueName: 'MS',
       description: 'longest time to receive a whole request, headers and body, before 408 (default 30000)',
     },
+    'open-proposals': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'most proposals waiting for an operator one API key may have open; beyond it 403 OPEN_PROPOSALS_LIMIT (default 100)',
+    },
     'log-level': {
       type: 'string',
       valueName: 'LEVEL',
@@ -122,6 +128,7 @@ export const serveCommand: Command = {
     const rateLimitBytes = positiveIntOf(stringOption(args, 'rate-limit-bytes'), 'rate-limit-bytes');
     const bodyLimit = positiveIntOf(stringOption(args, 'body-limit'), 'body-limit');
     const requestTimeout = positiveIntOf(stringOption(args, 'request-timeout'), 'request-timeout');
+    const openProposals = positiveIntOf(stringOption(args, 'open-proposals'), 'open-proposals');
     const logLevel = stringOption(args, 'log-level') ?? 'info';
     const policyFile = stringOption(args, 'policy');
     const signingKeyFile = stringOption(args, 'signing-key');
@@ -164,6 +171,7 @@ export const serveCommand: Command = {
           : {}),
         ...(bodyLimit ? { bodyLimitBytes: bodyLimit } : {}),
         ...(requestTimeout ? { requestTimeoutMs: requestTimeout } : {}),
+        ...(openProposals ? { kernel: { openProposalsPerKey: openProposals } } : {}),
         ...(publicUrl !== undefined ? { publicUrl } : {}),
         ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       },
