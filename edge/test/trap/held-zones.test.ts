@@ -6,7 +6,7 @@
  * start when the move was signed, and only until the robot leaves them (gates/held-zones.ts).
  */
 import { armSkeleton, dhTable, leverArmsM, skeletonPoints, sweepJointPath } from '@pentagate/edge';
-import { hasEdgeViolation } from '@pentagate/protocol';
+import { hasEdgeViolation, type RobotProfile } from '@pentagate/protocol';
 import t from 'tap';
 import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
 import {
@@ -77,25 +77,38 @@ t.test('a move that starts inside a zone may leave it, but not come back', async
   t.match(back.verdict?.violations.join('\n'), /INVARIANT\.KEEP_OUT_PATH/);
 });
 
+/** The arm reaching forward (the shoulder lift varied, the rest fixed) and how low its skeleton goes. */
+const reach = (liftRad: number) => [0, liftRad, 1.571, -1.571, -1.571, 0];
+
+function armReach(profile: RobotProfile) {
+  const table = dhTable(profile.joints.map((j) => j.dh));
+  const skeleton = armSkeleton(table, profile.keepOut.minZoneThicknessM);
+  /** The lowest z of any checked point of the arm at `q`, m. */
+  const lowestZ = (q: number[]) => {
+    const p = skeletonPoints(table, skeleton, q, new Float64Array(3 * skeleton.points));
+    return Math.min(...Array.from({ length: skeleton.points }, (_, k) => p[3 * k + 2]!));
+  };
+  /** The shoulder lift at which the arm's lowest point is at `zM` (bisection; lower lifts reach less far). */
+  const liftAt = (zM: number) => {
+    let [lo, hi] = [-1.571, -0.071];
+    for (let k = 0; k < 60; k++) {
+      const mid = (lo + hi) / 2;
+      if (lowestZ(reach(mid)) > zM) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return { lowestZ, liftAt };
+}
+
 /**
  * Held means inside the zone as drawn, not within the sampling margin around it (outside review): an arm
  * 1.5 cm above the table, or a base 1 cm from a pillar, had that zone excused, and a move through it was signed.
  */
 t.test('a robot within the margin of a zone, not inside it, may not move through it', async (t) => {
   const arm = makeGate(armProfile());
-  const table = dhTable(arm.profile.joints.map((j) => j.dh));
-  const skeleton = armSkeleton(table, arm.profile.keepOut.minZoneThicknessM);
-  const lowestZ = (q: number[]) => {
-    const p = skeletonPoints(table, skeleton, q, new Float64Array(3 * skeleton.points));
-    return Math.min(...Array.from({ length: skeleton.points }, (_, k) => p[3 * k + 2]!));
-  };
-  const reach = (lift: number) => [0, lift, 1.571, -1.571, -1.571, 0];
-  let [lo, hi] = [-1.571, -0.071];
-  for (let k = 0; k < 60; k++) {
-    const mid = (lo + hi) / 2;
-    if (lowestZ(reach(mid)) > -0.005) lo = mid;
-    else hi = mid;
-  }
+  const { lowestZ, liftAt } = armReach(arm.profile);
+  const lo = liftAt(-0.005);
   t.ok(lowestZ(reach(lo)) > -0.02, 'the arm starts above the table zone (its top is z = -0.02 m)');
   t.ok(lowestZ(reach(lo + 0.35)) < -0.15, 'the move dives 15 cm or more into it');
   feedHealthy(arm.gate, arm.profile);
@@ -129,18 +142,7 @@ t.test(
     const { profile } = makeGate(armProfile());
     const table = dhTable(profile.joints.map((j) => j.dh));
     const spacingM = profile.keepOut.minZoneThicknessM;
-    const skeleton = armSkeleton(table, spacingM);
-    const lowestZ = (q: number[]) => {
-      const p = skeletonPoints(table, skeleton, q, new Float64Array(3 * skeleton.points));
-      return Math.min(...Array.from({ length: skeleton.points }, (_, k) => p[3 * k + 2]!));
-    };
-    const reach = (lift: number) => [0, lift, 1.571, -1.571, -1.571, 0];
-    let [lo, hi] = [-1.571, -0.071];
-    for (let k = 0; k < 60; k++) {
-      const mid = (lo + hi) / 2;
-      if (lowestZ(reach(mid)) > -0.019) lo = mid;
-      else hi = mid;
-    }
+    const lo = armReach(profile).liftAt(-0.019);
     const tableTop = profile.keepOut.zones.findIndex((z) => z.id === 'table-top');
     const rising = (heldZones?: ReadonlySet<number>) =>
       sweepJointPath({
