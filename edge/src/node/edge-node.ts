@@ -42,19 +42,25 @@ import {
   type VerdictEvent,
 } from '@pentagate/protocol';
 import type { Logger } from 'pino';
-import { CommandExpiredError } from '../mqtt/command-expired-error.js';
 import type { MotionStop, TrapResult } from '../trap/trap-result.js';
 import type { RobotTransport } from '../transport/robot-transport.js';
 import type { EdgeMetrics, InputKind } from '../observability/edge-metrics.js';
 import type { HealthReport } from '../observability/observability-server.js';
 import type { AuditOutbox } from '../outbox/audit-outbox.js';
 import type { ConsentScreen } from './consent-screen.js';
+import type { EdgeNodeOptions } from './edge-node-options.js';
 import type { EdgeGatePort } from './edge-gate-port.js';
 import { IntentQueue } from './intent-queue.js';
 import { IntentRateLimit } from './intent-rate-limit.js';
 import { nodeStopVerdict, rejectedInputVerdict } from './node-verdicts.js';
 import { REFUSAL_WINDOW_MS, RefusalSummary } from './refusal-summary.js';
 import { EdgeRuntimeError } from './runtime-error.js';
+import { sendUnexpired } from './unexpired-send.js';
+import { WallClockSteps } from './wall-clock-steps.js';
+import { WorkInFlight } from './work-in-flight.js';
+
+export type { EdgeNodeOptions } from './edge-node-options.js';
+export { CLOCK_STEP_TOLERANCE_MS } from './wall-clock-steps.js';
 
 /** An intent waiting its turn (intent-queue.ts), with the topic it came on. */
 interface QueuedIntent {
@@ -64,41 +70,6 @@ interface QueuedIntent {
 
 /** Largest inbound message; a 20-point 6-joint intent is about 4 KiB, a consent envelope 1 KiB. */
 export const MAX_INBOUND_BYTES = 64 * 1024;
-/**
- * How far the wall clock may move apart from the monotonic clock between two monitor ticks before the node
- * calls it a step and stops the robot, ms. Far above timer jitter (both clocks see the same event-loop delay)
- * and below the usual step threshold of NTP daemons (128 ms), which slew smaller offsets instead.
- */
-export const CLOCK_STEP_TOLERANCE_MS = 100;
-
-export interface EdgeNodeOptions {
-  robotId: string;
-  gate: EdgeGatePort;
-  transport: RobotTransport;
-  outbox: AuditOutbox;
-  metrics: EdgeMetrics;
-  logger: Logger;
-  /** How often waiting consents are checked for expiry, ms (default 250). */
-  consentCheckPeriodMs?: number;
-  /**
-   * How often the motion in progress is re-checked without new telemetry, ms (default 20). Telemetry
-   * updates re-check it on arrival; this watchdog catches a proximity source that goes silent, whose
-   * frame turns stale after its maxAgeMs and must stop the motion even though nothing arrives.
-   */
-  monitorPeriodMs?: number;
-  /** Window over which refusals of one kind from one source are summarised, ms (default 10,000). */
-  refusalWindowMs?: number;
-  /**
-   * Intents a second the node judges (token bucket; default 50, 0 = the default); more are refused as
-   * `INPUT.INTENT_RATE_LIMITED` without reaching the gate (`edge run --max-intents-per-second`).
-   */
-  maxIntentsPerSecond?: number;
-  /** Intents the bucket holds, i.e. the largest burst judged at once (default 2 s of the rate: 100). */
-  intentBurst?: number;
-  /** Monotonic ms the intent bucket refills on (default performance.now); for tests. */
-  intentRateClock?: () => number;
-  clock?: () => number;
-}
 
 export class EdgeNode {
   readonly robotId: string;
@@ -111,7 +82,7 @@ export class EdgeNode {
   readonly #consentCheckPeriodMs: number;
   readonly #monitorPeriodMs: number;
   #monitorTimer: NodeJS.Timeout | undefined;
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #inFlight = new WorkInFlight();
   #consentTimer: NodeJS.Timeout | undefined;
   #state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   #outboxFailure: Error | undefined;
@@ -125,8 +96,8 @@ export class EdgeNode {
    * link): one is owed to the robot, and the watchdog signs a fresh one while the transport says it is up.
    */
   #stopOwed = false;
-  /** Wall and monotonic clock at the last monitor tick, to tell a step of the wall clock. */
-  #lastTick = { wallMs: 0, monoMs: 0 };
+  /** The wall clock against the monotonic one, from monitor tick to monitor tick. */
+  readonly #wallClock: WallClockSteps;
   /** What consent tokens wait for before the gate takes them (the consent relay's key re-read), if anything. */
   #consentScreen: ConsentScreen | undefined;
 
@@ -138,6 +109,7 @@ export class EdgeNode {
     this.#metrics = options.metrics;
     this.#log = options.logger;
     this.#clock = options.clock ?? Date.now;
+    this.#wallClock = new WallClockSteps(this.#clock);
     this.#consentCheckPeriodMs = options.consentCheckPeriodMs ?? 250;
     this.#monitorPeriodMs = options.monitorPeriodMs ?? 20;
     this.#refusals = new RefusalSummary(options.refusalWindowMs ?? REFUSAL_WINDOW_MS);
@@ -155,7 +127,7 @@ export class EdgeNode {
     this.#transport.onMessage((topic, payload) => this.handleMessage(topic, payload));
     this.#consentTimer = setInterval(() => this.#expireConsents(), this.#consentCheckPeriodMs);
     this.#consentTimer.unref();
-    this.#lastTick = { wallMs: this.#clock(), monoMs: performance.now() };
+    this.#wallClock.mark();
     this.#monitorTimer = setInterval(() => this.#monitorMotion(), this.#monitorPeriodMs);
     this.#monitorTimer.unref();
     this.#metrics.setOutboxBacklog(this.#outbox.count - this.#outbox.acknowledged);
@@ -306,7 +278,7 @@ export class EdgeNode {
 
   /** An intent is judged in a turn of its own, after the telemetry that arrived with it (intent-queue.ts). */
   #onIntent(intent: unknown, topic: string): void {
-    this.#track(this.#intents.push({ intent, topic }));
+    this.#inFlight.track(this.#intents.push({ intent, topic }));
   }
 
   #judgeIntent({ intent, topic }: QueuedIntent): void {
@@ -331,23 +303,24 @@ export class EdgeNode {
     if (result.verdict.outcome === 'rejected-input') {
       this.#metrics.recordRejectedInput(input, result.verdict.violations[0] ?? 'rejected');
     }
-    if (result.kind === 'signed') this.#track(this.#auditThenPublish(result.command, result.verdict));
+    if (result.kind === 'signed')
+      this.#inFlight.track(this.#auditThenPublish(result.command, result.verdict));
     else this.#summarised(result.verdict, source);
   }
 
   /** Records and publishes a verdict, refusals through the per-source summary. */
   #summarised(verdict: VerdictEvent, source: string): void {
-    for (const v of this.#refusals.admit(verdict, source)) this.#track(this.#recordAndPublish(v));
+    for (const v of this.#refusals.admit(verdict, source)) this.#inFlight.track(this.#recordAndPublish(v));
   }
 
   #flushRefusals(all = false): void {
-    for (const v of this.#refusals.flush(this.#clock(), all)) this.#track(this.#recordAndPublish(v));
+    for (const v of this.#refusals.flush(this.#clock(), all)) this.#inFlight.track(this.#recordAndPublish(v));
   }
 
   #publishStop(stop: MotorCommand): void {
     this.#stopEpoch = Math.max(this.#stopEpoch, stop.epoch);
     this.#metrics.recordCommandPublished('stop');
-    this.#track(
+    this.#inFlight.track(
       this.#send(stop).catch((err: Error) => {
         // The gate has already forgotten the motion this STOP ends: the watchdog sends a fresh one once it can.
         this.#stopOwed = true;
@@ -375,9 +348,7 @@ export class EdgeNode {
       return;
     }
     this.#metrics.recordCommandPublished('motion');
-    const verdictOut = this.#transport.publishVerdict(verdict).catch((err: Error) => {
-      this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
-    });
+    const verdictOut = this.#publishVerdict(verdict);
     try {
       await this.#send(command);
     } catch (err) {
@@ -392,21 +363,9 @@ export class EdgeNode {
     await verdictOut;
   }
 
-  /**
-   * Hands a command to the transport, never after its validUntil, whichever transport it is: the controller
-   * refuses a late one (acceptMotorCommand), and the node must know it was not taken — for a motion command,
-   * so the robot is stopped rather than left on the motion before it, which the gate no longer watches; for a
-   * STOP, so a fresh one is owed. The MQTT transport checks this again as it writes to its socket; a serial
-   * line and ROS 2 did not check it at all, and wrote a command that had expired while its verdict was made
-   * durable as if it had been taken.
-   */
+  /** Hands a command to the transport, never after its validUntil (unexpired-send.ts). */
   #send(command: MotorCommand): Promise<void> {
-    const nowMs = this.#clock();
-    if (nowMs > command.validUntil) {
-      this.#metrics.recordCommandExpired(command.setpoints.kind === 'stop' ? 'stop' : 'motion');
-      return Promise.reject(new CommandExpiredError(command.seq, command.validUntil, nowMs));
-    }
-    return this.#transport.publishCommand(command);
+    return sendUnexpired(command, this.#clock(), this.#transport, this.#metrics);
   }
 
   /**
@@ -417,10 +376,15 @@ export class EdgeNode {
    */
   async #recordAndPublish(verdict: VerdictEvent): Promise<void> {
     const recorded = this.#append(verdict).catch(() => {});
-    await this.#transport.publishVerdict(verdict).catch((err: Error) => {
+    await this.#publishVerdict(verdict);
+    await recorded;
+  }
+
+  /** A verdict is news for watchers; one the link could not carry is still in the outbox. */
+  #publishVerdict(verdict: VerdictEvent): Promise<void> {
+    return this.#transport.publishVerdict(verdict).catch((err: Error) => {
       this.#log.warn({ err, outcome: verdict.outcome }, 'verdict could not be published');
     });
-    await recorded;
   }
 
   async #append(verdict: VerdictEvent): Promise<void> {
@@ -454,7 +418,7 @@ export class EdgeNode {
     try {
       const stop = this.#gate.protectiveStop(detail, this.#clock());
       this.#publishStop(stop);
-      this.#track(this.#recordAndPublish(nodeStopVerdict(stop, code, detail)));
+      this.#inFlight.track(this.#recordAndPublish(nodeStopVerdict(stop, code, detail)));
     } catch (err) {
       this.#log.error({ err }, 'could not sign a protective STOP');
     }
@@ -486,7 +450,7 @@ export class EdgeNode {
       const stopped = this.#gate.monitor(this.#clock());
       if (!stopped) return;
       this.#publishStop(stopped.stop);
-      this.#track(this.#recordAndPublish(stopped.verdict));
+      this.#inFlight.track(this.#recordAndPublish(stopped.verdict));
     } catch (err) {
       this.#log.error({ err }, 'motion monitor failed');
     }
@@ -498,10 +462,8 @@ export class EdgeNode {
    * back shifts every age. Either way the node stops the robot (an idle robot takes a STOP as a no-op).
    */
   #clockStepped(): boolean {
-    const tick = { wallMs: this.#clock(), monoMs: performance.now() };
-    const stepMs = tick.wallMs - this.#lastTick.wallMs - (tick.monoMs - this.#lastTick.monoMs);
-    this.#lastTick = tick;
-    if (Math.abs(stepMs) <= CLOCK_STEP_TOLERANCE_MS) return false;
+    const stepMs = this.#wallClock.step();
+    if (stepMs === undefined) return false;
     this.#orderStop(
       'CLOCK_STEP',
       `the wall clock stepped ${stepMs > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(stepMs))} ms`,
@@ -509,14 +471,9 @@ export class EdgeNode {
     return true;
   }
 
-  #track(work: Promise<void>): void {
-    this.#inFlight.add(work);
-    void work.finally(() => this.#inFlight.delete(work));
-  }
-
   /** Resolves when every message handled so far has been published and recorded. */
-  async settled(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  settled(): Promise<void> {
+    return this.#inFlight.settled();
   }
 
   /**
