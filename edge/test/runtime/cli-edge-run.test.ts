@@ -18,19 +18,7 @@ const files = (t: { teardown(fn: () => unknown): void }) => tempEdgeRunFiles(t, 
 t.test('edge run serves a robot on the embedded broker and stops it on shutdown', async (t) => {
   const f = await files(t);
   const logLines: string[] = [];
-  const options = await edgeRunOptions({
-    options: {
-      profile: f.profile,
-      'hmac-key': f.hmacKey,
-      mqtt: 'embedded:0',
-      'broker-users': f.users,
-      'state-dir': join(f.dir, 'state'),
-      'metrics-port': '0',
-      firmware: [f.firmware],
-      'log-level': 'info',
-    },
-    positionals: [],
-  });
+  const options = await edgeRunOptions(f.parsedRunArgs({ 'metrics-port': '0', 'log-level': 'info' }));
   const started = await startEdgeRun({
     ...options,
     logger: createEdgeLogger({

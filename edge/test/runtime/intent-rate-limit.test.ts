@@ -5,7 +5,6 @@
  * node judges at most 50 a second (burst 100); the rest are refused unjudged as `INPUT.INTENT_RATE_LIMITED`
  * through the refusal summary, one outbox record per window. Telemetry, STOPs and consent are not limited.
  */
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasEdgeViolation, type MotorCommand, robotTopics, type VerdictEvent } from '@pentagate/protocol';
 import pino from 'pino';
@@ -244,19 +243,8 @@ t.test('edge run --max-intents-per-second: validated, and passed to the node', a
     );
     t.equal(result.err.split('\n').length, 1, `${JSON.stringify(bad)}: one line`);
   }
-  const args = (rate?: string) => ({
-    options: {
-      profile: f.profile,
-      'hmac-key': f.hmacKey,
-      mqtt: 'embedded:0',
-      'broker-users': f.users,
-      'state-dir': join(f.dir, 'state'),
-      firmware: [f.firmware],
-      'log-level': 'silent',
-      ...(rate !== undefined ? { 'max-intents-per-second': rate } : {}),
-    },
-    positionals: [],
-  });
+  const args = (rate?: string) =>
+    f.parsedRunArgs(rate !== undefined ? { 'max-intents-per-second': rate } : {});
   t.equal((await edgeRunOptions(args())).maxIntentsPerSecond, undefined, 'absent: the default');
   t.equal((await edgeRunOptions(args('0'))).maxIntentsPerSecond, undefined, '0: the default');
   const options = await edgeRunOptions(args('1'));

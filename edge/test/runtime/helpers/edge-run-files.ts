@@ -39,5 +39,22 @@ export async function edgeRunFiles(dir: string) {
   );
   /** The command line every test starts from: `edge run` with the profile, the key and a state directory. */
   const runArgs = ['edge', 'run', '--profile', profile, '--hmac-key', hmacKey, '--state-dir', join(dir, 's')];
-  return { dir, fixture, profile, hmacKey, firmware, users, runArgs };
+  /**
+   * `edge run`'s parsed options for `edgeRunOptions`, on the embedded broker (port 0) with these files and a
+   * silent log; `extra` adds or replaces options.
+   */
+  const parsedRunArgs = (extra: Record<string, string | boolean | string[]> = {}) => ({
+    options: {
+      profile,
+      'hmac-key': hmacKey,
+      mqtt: 'embedded:0',
+      'broker-users': users,
+      'state-dir': join(dir, 'state'),
+      firmware: [firmware],
+      'log-level': 'silent',
+      ...extra,
+    },
+    positionals: [],
+  });
+  return { dir, fixture, profile, hmacKey, firmware, users, runArgs, parsedRunArgs };
 }
