@@ -4,7 +4,8 @@
  * remediation }` (§2.5, §4 rules 4–5), so a client written from it reads any 403 as a brief. A 403 refusal
  * before any decision is committed (a key of another scope, a key bound to another agent, a key at its cap of
  * proposals waiting for an operator) is a refusal of the action too: its body is the brief, with the error
- * body beside it (`error: { code, message }`, as on every route), and `violations` holding the code and message. Routes opt in with `config.vetoBriefErrors`.
+ * body beside it (`error: { code, message }`, as on every route), and `violations` holding the code and
+ * message. Routes opt in with `config.vetoBriefErrors`.
  */
 import type { ApiError, ErrorBody } from './errors.js';
 

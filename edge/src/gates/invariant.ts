@@ -116,6 +116,11 @@ function checkMeasuredSpeeds(
   });
 }
 
+/** While a motion runs, the zones it started in and has not left, for the re-sweep (held-zones.ts). */
+function heldWhileMonitoring(ctx: GateContext): { heldZones?: ReadonlySet<number> } {
+  return ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {};
+}
+
 function checkArm(
   ctx: GateContext,
   plan: JointPlan,
@@ -204,7 +209,7 @@ function checkArm(
     waypointsRad,
     velocitiesRadS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
-    ...(ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {}),
+    ...heldWhileMonitoring(ctx),
   };
   const sweep = ctx.planTailSweeps
     ? ctx.planTailSweeps.sweep(ctx.cp, sweepInput)
@@ -286,7 +291,7 @@ function checkBase(
     angularRadS: intent.angularRadS.z,
     durationS: remainingS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
-    ...(ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {}),
+    ...heldWhileMonitoring(ctx),
   });
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
