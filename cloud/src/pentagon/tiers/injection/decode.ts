@@ -1,43 +1,21 @@
 /**
  * Encoded payloads: instructions smuggled as base64, hex, `\x..`/`\u....` escapes, percent-encoding or
- * HTML character references. Each candidate is decoded once (no recursion, bounded count and size) and
- * kept only if it decodes to mostly printable text, so images, keys and hashes are ignored.
+ * HTML character references, hex written as spaced bytes (spaced-hex.ts), base32. A base64 or hex
+ * candidate is read through up to three layers of encoding or compression (decode-layers.ts); every
+ * candidate is kept only if it decodes to mostly printable text, so images, keys and hashes are ignored.
+ * Count and size are bounded.
  */
 import { CodeUnits } from './code-units.js';
+import { base32Bytes, base64Bytes, isBase32Token, textOfLayers } from './decode-layers.js';
+import { eachSpacedHexRun } from './spaced-hex.js';
 
 /** Most candidates decoded per field; the rest are ignored (a bound on work per call). */
 export const MAX_DECODED_CANDIDATES = 16;
 const MAX_CANDIDATE_CHARS = 8192;
 
 export interface DecodedPayload {
-  encoding: 'base64' | 'hex' | 'escapes' | 'percent' | 'html-entities';
+  encoding: 'base64' | 'base32' | 'hex' | 'escapes' | 'percent' | 'html-entities' | 'reversed';
   text: string;
-}
-
-function printableShare(text: string): number {
-  if (text.length === 0) return 0;
-  let ok = 0;
-  // Code points, counted as they are read (not spread into an array to be counted).
-  let total = 0;
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    // U+FFFD is what the decoder put where the bytes were not UTF-8: binary, not text
-    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || (c >= 0xa0 && c !== 0xfffd))
-      ok++;
-    total++;
-  }
-  return ok / total;
-}
-
-/** One decoder for every candidate: decoding without `stream` keeps no state between calls. */
-const UTF8 = new TextDecoder('utf-8', { fatal: false });
-
-function utf8(bytes: Buffer): string | undefined {
-  const text = UTF8.decode(bytes);
-  // Mostly printable and containing at least two words: a sentence, not binary.
-  return printableShare(text) >= 0.9 && /[A-Za-z\p{L}]{2,}[^A-Za-z\p{L}]+[A-Za-z\p{L}]{2,}/u.test(text)
-    ? text
-    : undefined;
 }
 
 /**
@@ -226,16 +204,29 @@ export function decodePayloads(raw: string): DecodedPayload[] {
       const m = raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS));
       // Pure hex is also valid base64; leave it to the hex pass.
       if (!/^[0-9a-fA-F]+$/.test(m)) {
-        push('base64', utf8(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+        const text = textOfLayers(base64Bytes(m));
+        if (text !== undefined) push('base64', text);
+        // base32's alphabet is inside base64's: a run of it that is no base64 text may be base32
+        else if (isBase32Token(m)) push('base32', textOfLayers(base32Bytes(m) ?? Buffer.alloc(0)));
       }
       return true;
     });
     eachMatch(hexMatches, (start, end) => {
       if (out.length >= MAX_DECODED_CANDIDATES) return false;
-      push('hex', utf8(Buffer.from(raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS)), 'hex')));
+      push(
+        'hex',
+        textOfLayers(Buffer.from(raw.slice(start, Math.min(end, start + MAX_CANDIDATE_CHARS)), 'hex')),
+      );
       return true;
     });
   }
+  // Spaced hex needs a pair, a separator and eleven more: at least 35 characters.
+  if (raw.length >= 35)
+    eachSpacedHexRun(raw, (bytes) => {
+      if (out.length >= MAX_DECODED_CANDIDATES) return false;
+      push('hex', textOfLayers(bytes.subarray(0, MAX_CANDIDATE_CHARS)));
+      return true;
+    });
   // Each of these needs its marker character; skip the scan when the text has none.
   if (raw.includes('\\')) each(ESCAPES, (m) => push('escapes', decodeEscapes(m)));
   if (raw.includes('%'))

@@ -1,7 +1,7 @@
 /**
- * Frequent English words, counted in a text as they are and turned by ROT13: ROT13 of English text holds
- * few of them, English read through ROT13 many (views.ts decides from the two counts whether to score
- * the text's ROT13 reading).
+ * Frequent English words, counted in a text as they are, turned by ROT13 and spelled backwards: ROT13 of
+ * English text holds few of them, English read through ROT13 many (views.ts decides from the counts
+ * whether to score the text's ROT13 reading); text written backwards holds them backwards (reversal.ts).
  *
  * ROT13 maps each run of a–z to a run of a–z at the same place, so the common words of rot13(text) are
  * exactly the words of text that are common words turned. Both counts come from one pass that keys each
@@ -24,6 +24,15 @@ export function rot13(text: string): string {
   return out.join('');
 }
 
+/**
+ * The common words spelled backwards that ordinary text does not hold by chance: three letters or more
+ * (backwards "is", "do", "to" are "si", "od", "ot", words of other languages), and not themselves words
+ * ("won", "era", "ton", "dna": a maths problem about awards won four times read as reversed text).
+ */
+const BACKWARDS_WORDS: readonly string[] = COMMON_WORDS.map((w) => [...w].reverse().join('')).filter(
+  (w) => w.length >= 3 && !['won', 'era', 'ton', 'dna'].includes(w),
+);
+
 /** Letters per half of a key: a word's first six letters and its next six. */
 const HALF_LETTERS = 6;
 /** Longer runs of a–z are none of the words. */
@@ -33,8 +42,11 @@ if (COMMON_WORDS.some((w) => w.length > MAX_COMMON_CHARS))
 
 const OWN = 1;
 const TURNED = 2;
-/** Open addressing, at most a quarter full; a slot whose key is 0 (no word) is empty. */
-const SLOTS = 256;
+const REVERSED = 4;
+/** Open addressing, at most a quarter full (three spellings of each word); a slot whose key is 0 (no word) is empty. */
+const SLOT_BITS = 9;
+const SLOTS = 1 << SLOT_BITS;
+if (3 * COMMON_WORDS.length > SLOTS / 4) throw new RangeError('common words: too many for the table');
 const heads = new Int32Array(SLOTS);
 const tails = new Int32Array(SLOTS);
 const kinds = new Uint8Array(SLOTS);
@@ -45,7 +57,7 @@ function withLetter(key: number, unit: number): number {
 }
 
 function slotOf(head: number, tail: number): number {
-  return (Math.imul(head ^ Math.imul(tail, 0x85ebca6b), 0x9e3779b1) >>> 24) & (SLOTS - 1);
+  return Math.imul(head ^ Math.imul(tail, 0x85ebca6b), 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 /** The slot holding the word keyed (head, tail), or the empty one where it would go. */
@@ -58,6 +70,7 @@ function find(head: number, tail: number): number {
 for (const [words, kind] of [
   [COMMON_WORDS, OWN],
   [COMMON_WORDS.map(rot13), TURNED],
+  [BACKWARDS_WORDS, REVERSED],
 ] as const) {
   for (const word of words) {
     let head = 0;
@@ -75,10 +88,20 @@ for (const [words, kind] of [
 
 const textUnits = new CodeUnits();
 
-/** How many words of `text` (runs of a–z) are common words, and how many are common words turned. */
-export function commonWordCounts(text: string): { own: number; turned: number } {
+export interface CommonWordCounts {
+  /** Words of the text (runs of a–z) that are common words. */
+  own: number;
+  /** Words that are common words turned by ROT13. */
+  turned: number;
+  /** Words that are common words spelled backwards. */
+  reversed: number;
+}
+
+/** How many words of `text` are common words as they are, turned, and backwards (one pass). */
+export function commonWordCounts(text: string): CommonWordCounts {
   let own = 0;
   let turned = 0;
+  let reversed = 0;
   /** Letters of the current run (0 outside one) and its key so far. */
   let length = 0;
   let head = 0;
@@ -94,12 +117,13 @@ export function commonWordCounts(text: string): { own: number; turned: number } 
       if (length <= MAX_COMMON_CHARS) {
         const kind = kinds[find(head, tail)]!;
         own += kind & OWN;
-        turned += kind >> 1;
+        turned += (kind & TURNED) >> 1;
+        reversed += kind >> 2;
       }
       length = 0;
       head = 0;
       tail = 0;
     }
   }
-  return { own, turned };
+  return { own, turned, reversed };
 }

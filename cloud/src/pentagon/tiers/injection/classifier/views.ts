@@ -1,14 +1,15 @@
 /**
  * The texts the classifier scores for one field: the normalised text, its disguise-free skeleton
  * (look-alike letters and leetspeak mapped back), the ASCII hidden in Unicode tag characters, every
- * encoded payload (base64, hex, escapes, percent, HTML references) decoded once, and the ROT13 reading
+ * encoded payload (base64, base32, hex, escapes, percent, HTML references; through up to three layers),
+ * the text read backwards when it reads as reversed English, and the ROT13 reading
  * when it reads as more English than the text itself. The highest-scoring view decides, so an attack
  * is seen in whichever form it is readable. Every view has its long runs of one character shortened
  * and its phrases said three or more times in a row kept once (runs.ts).
  */
 import { HEX_UNITS } from '../decode.js';
 import { type PreparedText, prepareText } from '../scan.js';
-import { commonWordCounts, rot13 } from './common-words.js';
+import { rot13 } from './common-words.js';
 import { MAX_WORD_CHARS } from './features.js';
 import { collapseRepeatedPhrases, collapseRuns } from './runs.js';
 
@@ -23,10 +24,12 @@ export type ClassifierViewKind =
   | 'unicode-tags'
   | 'rot13'
   | 'base64'
+  | 'base32'
   | 'hex'
   | 'escapes'
   | 'percent'
-  | 'html-entities';
+  | 'html-entities'
+  | 'reversed';
 
 export interface ClassifierView {
   kind: ClassifierViewKind;
@@ -41,7 +44,7 @@ export function classifierViews(raw: string, prepared: PreparedText = prepareTex
   }
   if (tagViews !== undefined) out.push({ kind: 'unicode-tags', text: tagViews.plain });
   // ROT13 of English has few common words; text with many of its own is read as it is.
-  const common = commonWordCounts(views.plain);
+  const common = prepared.common;
   if (common.own * 20 < views.plain.length && /[a-z]{4}/.test(views.plain)) {
     if (common.turned >= common.own + 2) out.push({ kind: 'rot13', text: rot13(views.plain) });
   }
