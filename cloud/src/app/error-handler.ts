@@ -19,7 +19,7 @@ import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { RouteMethods } from './route-methods.js';
 import { vetoBriefOf } from './veto-brief-errors.js';
-import { refusedVerdictOf } from './verdict-errors.js';
+import { isVerdictRefusal, refusedVerdictOf } from './verdict-errors.js';
 
 /** Longest message kept in a refusal record; the client may have put anything in it. */
 const MAX_AUDITED_MESSAGE = 512;
@@ -120,8 +120,8 @@ export function registerErrorHandler(
     if (apiError.statusCode === 403 && request.routeOptions.config?.vetoBriefErrors === true) {
       return reply.code(403).send(vetoBriefOf(apiError, body));
     }
-    if (apiError.statusCode === 403 && request.routeOptions.config?.verdictErrors === true) {
-      return reply.code(403).send(refusedVerdictOf(apiError, body));
+    if (isVerdictRefusal(apiError.statusCode) && request.routeOptions.config?.verdictErrors === true) {
+      return reply.code(apiError.statusCode).send(refusedVerdictOf(apiError, body));
     }
     return reply.code(apiError.statusCode).send(body);
   };

@@ -22,7 +22,7 @@ import { ERROR_RESPONSES, ErrorResponseSchema } from './error-responses.js';
 
 export const DECISION_ID_HEADER = 'x-pentagate-decision-id';
 
-/** A 403: the refused verdict's fields (made before any decision: no decision id, no token) and the error body. */
+/** A 403 or 409: the refused verdict's fields (no new decision: no decision id, no token) and the error body. */
 const ProposeRefusalSchema = Type.Composite(
   [
     Type.Object({
@@ -63,7 +63,7 @@ export function registerAgentgatePropose(app: FastifyInstance, k: KernelContext)
           200: GovernanceVerdictSchema,
           ...ERROR_RESPONSES,
           403: ProposeRefusalSchema,
-          409: ERROR_RESPONSES[403],
+          409: ProposeRefusalSchema,
         },
       },
     },

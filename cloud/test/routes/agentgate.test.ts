@@ -242,6 +242,11 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     const other = await propose({ ...call, spend_amount: 201 });
     t.equal(other.statusCode, 409, 'the same id with another body is a conflict');
     t.equal(other.json().error.code, 'IDEMPOTENCY_CONFLICT');
+    // a client written from the specification reads the refusal in the verdict's own fields
+    t.equal(other.json().approved, false, 'a refused verdict');
+    t.match(other.json().violations, [/^IDEMPOTENCY_CONFLICT: .*use a new tool_call\.id/]);
+    t.match(other.json().reason, /^refused: /);
+    t.notOk('governance_token' in other.json(), 'no token');
   });
 
   t.test('a repeat after the approval expired is refused, not approved with an expired token', async (t) => {
@@ -262,6 +267,8 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     const late = await propose(call);
     t.equal(late.statusCode, 409);
     t.equal(late.json().error.code, 'APPROVAL_EXPIRED');
+    t.equal(late.json().approved, false, 'a refused verdict, not an approval');
+    t.match(late.json().violations, [/^APPROVAL_EXPIRED: /]);
     t.match(
       late.json().error.message,
       /do not run the tool on it; propose the call again with a new tool_call\.id/,
