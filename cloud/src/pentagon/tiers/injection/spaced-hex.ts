@@ -9,43 +9,53 @@ import { CodeUnits } from './code-units.js';
 
 /** Fewest pairs read as a payload: twelve bytes, as HEX asks of unspaced hex. */
 export const MIN_SPACED_HEX_PAIRS = 12;
-const SEPARATORS = new Set([0x20, 0x3a, 0x2c]); // space, colon, comma
+
+const HEX = 1;
+const SEPARATOR = 2;
+/** Per ASCII unit: HEX for 0–9, A–F, a–f; SEPARATOR for space, colon, comma. */
+const CLASS = new Uint8Array(0x80);
+for (const c of '0123456789abcdefABCDEF') CLASS[c.charCodeAt(0)] = HEX;
+for (const c of ' :,') CLASS[c.charCodeAt(0)] = SEPARATOR;
 
 const units = new CodeUnits();
 
-/** 0–9, A–F, a–f. */
-function isHexUnit(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
-
-/** Calls `visit(bytes)` with the bytes of each run of spaced hex pairs in `raw`, in order, until it returns false. */
+/**
+ * Calls `visit(bytes)` with the bytes of each run of spaced hex pairs in `raw`, in order, until it returns
+ * false. One pass that stops only at separators: a run's separators stand every third unit, so a run is
+ * found from its first one (the pair before it is the run's first pair), and most units are looked up once.
+ */
 export function eachSpacedHexRun(raw: string, visit: (bytes: Buffer) => boolean): void {
   const u = units.of(raw);
   const n = raw.length;
-  for (let i = 0; i + 3 * MIN_SPACED_HEX_PAIRS - 1 <= n; ) {
-    // a run starts at a pair that is not the tail of a longer hex token
-    if (!isHexUnit(u[i]!) || !isHexUnit(u[i + 1]!) || (i > 0 && isHexUnit(u[i - 1]!))) {
-      i++;
-      continue;
-    }
-    const separator = u[i + 2]!;
-    if (!SEPARATORS.has(separator)) {
-      i++;
-      continue;
-    }
-    let pairs = 0;
-    let j = i;
-    // a pair, then its separator or the end of the run (anything not a hex digit)
-    while (j + 1 < n && isHexUnit(u[j]!) && isHexUnit(u[j + 1]!) && !isHexUnit(u[j + 2]!)) {
+  const classOf = (i: number): number => {
+    const c = u[i]!;
+    return c < 0x80 ? CLASS[c]! : 0;
+  };
+  for (let s = 2; s + 3 < n; s++) {
+    const separator = u[s]!;
+    if (separator >= 0x80 || CLASS[separator] !== SEPARATOR) continue;
+    // the pair before the separator is two hex digits, not the tail of a longer token
+    if (classOf(s - 1) !== HEX || classOf(s - 2) !== HEX || (s >= 3 && classOf(s - 3) === HEX)) continue;
+    let pairs = 1;
+    let j = s;
+    // each step: this separator, then a pair of exactly two digits
+    while (
+      j + 2 < n &&
+      u[j] === separator &&
+      classOf(j + 1) === HEX &&
+      classOf(j + 2) === HEX &&
+      (j + 3 >= n || classOf(j + 3) !== HEX)
+    ) {
       pairs++;
-      j += 2;
-      if (u[j] !== separator || !isHexUnit(u[j + 1]!)) break;
-      j++;
+      j += 3;
     }
     if (pairs >= MIN_SPACED_HEX_PAIRS) {
-      const hex = raw.slice(i, j).split(String.fromCharCode(separator)).join('');
+      const hex = raw
+        .slice(s - 2, j)
+        .split(String.fromCharCode(separator))
+        .join('');
       if (!visit(Buffer.from(hex, 'hex'))) return;
     }
-    i = Math.max(j, i + 1);
+    s = j;
   }
 }

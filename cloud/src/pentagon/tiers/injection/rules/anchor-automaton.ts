@@ -268,8 +268,10 @@ function readAnchorEnds(text: string, codeOf: Uint16Array, step: Int32Array, out
 }
 
 /**
- * Marks rule `rule` live (indexed like the rules) with the earliest start of its matches, unless it is
- * already: the first anchor found for a rule gives its earliest start. Returns 1 when it was new, else 0.
+ * Marks rule `rule` live (indexed like the rules) with the earliest start of its matches; returns 1 when it
+ * was new, else 0. Within one pass the first anchor found for a rule gives its earliest start (later ones
+ * end later); a rule already marked by another pass over the same text (rule-prefilter.ts reads the text
+ * with a second automaton for anchors outside ASCII) keeps the lower of the two bounds, both being sound.
  */
 export function markLive(
   live: Uint8Array,
@@ -277,7 +279,10 @@ export function markLive(
   rule: number,
   earliest: number,
 ): number {
-  if (live[rule] !== 0) return 0;
+  if (live[rule] !== 0) {
+    if (from !== undefined && earliest < from[rule]!) from[rule] = earliest;
+    return 0;
+  }
   live[rule] = 1;
   if (from !== undefined) from[rule] = earliest;
   return 1;

@@ -14,6 +14,8 @@ import { ruleAnchors } from './rule-anchors.js';
 
 export class RulePrefilter {
   readonly #anchors: AnchorAutomaton;
+  /** The anchors with a code unit outside ASCII (undefined when none). */
+  readonly #otherScripts: AnchorAutomaton | undefined;
   /** Rules without anchors (always candidates when `#residual` matches). */
   readonly #unanchored: number[] = [];
   readonly #residual: RegExp | undefined;
@@ -43,7 +45,14 @@ export class RulePrefilter {
         } else anchors.push({ ...anchor, rule: index });
       }
     });
-    this.#anchors = new AnchorAutomaton(anchors);
+    // Anchors with a unit outside ASCII (other scripts, accented Latin) get an automaton of their own, run
+    // only on text that has such a unit: in one automaton their ~190 symbols widened every state's row
+    // of the table (2.4 → 4.7 MB for the plain view once eighteen more languages came), and most fields
+    // are ASCII. Every anchor is still looked for wherever it can occur.
+    const ascii = anchors.filter((a) => isAscii(a.text));
+    const other = anchors.filter((a) => !isAscii(a.text));
+    this.#anchors = new AnchorAutomaton(ascii);
+    this.#otherScripts = other.length > 0 ? new AnchorAutomaton(other) : undefined;
     const literal = (a: IndexedAnchor) => !a.wordStart && (a.before ?? 0) === 0;
     this.#literals =
       anchors.length <= MAX_LITERALS && anchors.every(literal)
@@ -64,10 +73,13 @@ export class RulePrefilter {
    * anchors can start (anchor-automaton.ts).
    */
   mark(text: string, live: Uint8Array, from?: Int32Array, starts?: AnchorStarts): number {
-    let count =
-      this.#literals !== undefined
-        ? markLiterals(this.#literals, text, live, from, starts)
-        : this.#anchors.mark(text, live, from, starts);
+    let count = 0;
+    if (this.#literals !== undefined) count = markLiterals(this.#literals, text, live, from, starts);
+    else {
+      count = this.#anchors.mark(text, live, from, starts);
+      if (this.#otherScripts !== undefined && NOT_ASCII.test(text))
+        count += this.#otherScripts.mark(text, live, from, starts);
+    }
     for (const { text: anchor, rule } of this.#atTextStart) {
       if (!text.startsWith(anchor)) continue;
       count += markLive(live, from, rule, 0);
@@ -90,9 +102,17 @@ export class RulePrefilter {
   /** How many rules of the view are looked up by anchor, and how many always run behind the alternation. */
   get sizes(): { anchored: number; unanchored: number } {
     const anchored = this.#anchors.allRules();
+    for (const rule of this.#otherScripts?.allRules() ?? []) anchored.add(rule);
     for (const { rule } of this.#atTextStart) anchored.add(rule);
     return { anchored: anchored.size, unanchored: this.#unanchored.length };
   }
+}
+
+/** A code unit outside ASCII. */
+const NOT_ASCII = /[^\0-\x7f]/;
+
+function isAscii(text: string): boolean {
+  return !NOT_ASCII.test(text);
 }
 
 /** Most anchors a view may have to be searched for one by one with `indexOf`. */
