@@ -209,6 +209,41 @@ t.test('proofFirewall: protected resources are refused, path traversal included'
   t.match(v.tiers.tier3.simulation.effects.join(' '), /protected resource/);
 });
 
+t.test(
+  'proofFirewall: the example policy keeps tool calls off the gate itself (spec §1.9 INVARIANT)',
+  async (t) => {
+    // outside spec review: under the example policy these calls were approved
+    const core: [string, Record<string, unknown>, string][] = [
+      ['fs.write', { path: '.pentagate/cloud/cloud.db', content: '' }, 'pentagate-state'],
+      ['fs.delete', { path: '/srv/gate/.pentagate/cloud/signing-key.pem' }, 'pentagate-state'],
+      ['fs.write', { path: 'cloud/policies/example.yaml', content: 'tools: {}' }, 'pentagate-policy-files'],
+      ['git.push', { files: ['./cloud/policies/example.yaml'] }, 'pentagate-policy-files'],
+      ['config.set', { key: 'governance.enabled', value: false }, 'governance-settings'],
+      ['config.set', { key: 'GUARDRAILS.injection', value: 'off' }, 'guardrail-settings'],
+    ];
+    for (const [tool, args, rule] of core) {
+      const v = evaluate(call({ tool_name: tool, arguments: args }));
+      t.equal(v.status, 'DENY', `${tool} ${JSON.stringify(args)}`);
+      t.ok(
+        v.tiers.tier2.proofFirewall.protectedResources.some((h) => h.ruleId === rule),
+        `refused by ${rule}`,
+      );
+    }
+    // what only resembles them stays allowed
+    for (const [tool, args] of [
+      ['fs.read', { path: 'docs/policies/travel.md' }],
+      ['config.set', { key: 'ui.theme', value: 'dark' }],
+      ['email.send', { subject: 'Notes on governance.', body: 'See the governance board minutes.' }],
+    ] as const) {
+      t.equal(
+        evaluate(call({ tool_name: tool, arguments: args })).status,
+        'ALLOW',
+        `${tool} ${JSON.stringify(args)}`,
+      );
+    }
+  },
+);
+
 t.test('proofFirewall: custody attestations verify against trusted custody keys', async (t) => {
   const records = [{ account: '4000', amount: 12 }];
   const ok = evaluate(
