@@ -68,6 +68,11 @@ export const API_ERRORS = {
     meaning:
       'the API key already has as many proposals waiting for an operator as it may (`openProposalsPerKey`); this one needs a human too, so it was refused: nothing was reserved or queued',
   },
+  CALL_REPEATED: {
+    status: 409,
+    meaning:
+      'this approved tool_call.id was sent again more often than the policy allows identical calls (metabolic.maxIdentical per repeatWindowMs): an agent sending one call over and over is looping; the tool must not run again on it',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     meaning: 'the idempotencyKey was used for another action, or its first request is still being decided',

@@ -8,10 +8,12 @@
  * Where an approval is run at once (the agent routes: approved true means "run the tool now", spec §4 rule 2),
  * a repeat after the approval's expiry is refused with APPROVAL_EXPIRED rather than answered `approved: true`
  * with a governance token that offline verification rejects as expired. The kernel route still returns the
- * decision: it carries its `expiresAt`, and execute refuses an expired proposal.
+ * decision: it carries its `expiresAt`, and execute refuses an expired proposal. There, too, an approval is
+ * answered again only as often as the policy allows identical calls (approved-repeats.ts).
  */
 import type { DsseEnvelope } from '@pentagate/protocol';
 import { ApiError } from '../app/errors.js';
+import { POLICY_DEFAULTS } from '../policy/policy-schema.js';
 import { signedTiersOf } from '../decisions/decision-statement.js';
 import { proofPacket } from '../routes/proofs.js';
 import { RowConflict } from '../store/composed-row.js';
@@ -72,6 +74,8 @@ export async function earlierDecision(
           { proposalId: existing.id, expiresAt: new Date(existing.expiresAtMs).toISOString() },
         );
       }
+      if (approvalRunsAtOnce && existing.status === 'ALLOW')
+        await countApprovedRepeat(k, tenantId, existing, keyName);
       const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
       const envelope = found.record.envelope as unknown as DsseEnvelope;
       return {
@@ -88,6 +92,32 @@ export async function earlierDecision(
   throw new ApiError(
     'IDEMPOTENCY_CONFLICT',
     `the first request with this ${keyName} is still being decided; retry shortly`,
+    { proposalId: existing.id },
+  );
+}
+
+/**
+ * Counts one more answer to a repeat of an approved agent-route call, refusing it with CALL_REPEATED once it
+ * is more than the policy's `metabolic.maxIdentical` within `repeatWindowMs` (approved-repeats.ts).
+ */
+async function countApprovedRepeat(
+  k: KernelContext,
+  tenantId: string,
+  existing: ProposalRecord,
+  keyName: string,
+): Promise<void> {
+  const nowMs = k.nowMs();
+  const policy = await k.cloud.policies.forTenant(tenantId, nowMs);
+  const { maxIdentical, repeatWindowMs } = policy?.metabolic ?? POLICY_DEFAULTS;
+  const repeats = k.approvedRepeats.record(existing.id, nowMs, repeatWindowMs);
+  if (repeats <= maxIdentical) return;
+  k.approvedRepeats.forget(existing.id);
+  throw new ApiError(
+    'CALL_REPEATED',
+    `this ${keyName} was approved once and has been sent again ${repeats - 1} times in the last ${repeatWindowMs} ms ` +
+      `(at most ${maxIdentical} repeats of one call are answered): an agent that sends one call over and over is ` +
+      `looping (metabolic ledger, specification §1.10); do not run the tool again on it, and propose a new call ` +
+      `with a new ${keyName} if it must run again`,
     { proposalId: existing.id },
   );
 }

@@ -2,6 +2,7 @@
  * Wires the kernel into the app: opens the kernel store on the platform store, registers the kernel and
  * approval routes, and runs the expiry sweep until the app closes.
  */
+import { ApprovedRepeats } from './approved-repeats.js';
 import type { TrustStore } from '@pentagate/crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CloudContext } from '../app/context.js';
@@ -40,6 +41,7 @@ export async function createKernelContext(
     settings: { ...DEFAULT_KERNEL_SETTINGS, ...options.settings },
     nowMs: options.nowMs ?? Date.now,
     policyCache: new Map(),
+    approvedRepeats: new ApprovedRepeats(),
   };
 }
 

@@ -249,6 +249,34 @@ t.test('propose (specification §2.3, §2.4)', async (t) => {
     t.notOk('governance_token' in other.json(), 'no token');
   });
 
+  t.test(
+    'an approved call sent over and over is answered maxIdentical times, then refused as a loop',
+    async (t) => {
+      // spec §1.10: the pre-gate rejects an endless loop; one that reuses its tool_call.id gets no decision
+      // of its own, so its repeats are counted (kernel/approved-repeats.ts). Example policy: 3 per 60 s.
+      const call = transferCall(lobe, 5);
+      const first = (await propose(call)).json();
+      t.equal(first.approved, true);
+      for (let i = 1; i <= 3; i++) {
+        const again = await propose(call);
+        t.equal(again.statusCode, 200, `repeat ${i} answered`);
+        t.equal(again.json().decision_id, first.decision_id, 'with the first decision');
+      }
+      const size = await cloud.store.auditSize();
+      const looping = await propose(call);
+      t.equal(looping.statusCode, 409, 'the fourth repeat is refused');
+      t.equal(looping.json().error.code, 'CALL_REPEATED');
+      t.equal(looping.json().approved, false, 'a refused verdict: the tool must not run again');
+      t.match(looping.json().violations, [/^CALL_REPEATED: .*looping/]);
+      t.equal((await propose(call)).statusCode, 409, 'and so is every repeat in the window');
+      t.ok((await cloud.store.auditSize()) > size, 'the refusals are recorded');
+      cloud.clock.nowMs += 60_001;
+      const later = await propose(call);
+      t.equal(later.statusCode, 200, 'a window later it is answered again (the approval has not expired)');
+      t.equal(later.json().decision_id, first.decision_id);
+    },
+  );
+
   t.test('a repeat after the approval expired is refused, not approved with an expired token', async (t) => {
     const call = transferCall(lobe, 20);
     const first = (await propose(call)).json();
