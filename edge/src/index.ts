@@ -13,6 +13,8 @@ export * from './kinematics/joint-path-sweep.js';
 export * from './kinematics/remaining-path-sweep.js';
 export * from './kinematics/base-path-sweep.js';
 export * from './geometry/keep-out-zone.js';
+export * from './geometry/zone-depth.js';
+export * from './kinematics/zone-depth-ratchet.js';
 export * from './telemetry/telemetry-store.js';
 export * from './telemetry/source-sequence.js';
 export * from './gates/gate-context.js';
