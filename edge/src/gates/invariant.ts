@@ -1,11 +1,13 @@
 /**
  * INVARIANT (ARCHITECTURE.md §3): joint torque ≤ limit; joint positions within limits; joint speeds within limits;
  * no point of the planned path, nor the predicted stopping point, enters a keep-out zone; a robot already
- * inside a zone may only make a motion that leaves it. Arms are checked through DH forward kinematics
+ * inside a zone, or within its margin, may only make a motion that takes no point of it deeper and ends out of
+ * the zone (zone-depth-ratchet.ts). Arms are checked through DH forward kinematics
  * (joint-path-sweep.ts), mobile bases through twist integration from the measured pose (base-path-sweep.ts).
  *
  * Codes: INVARIANT.MEASURED_TORQUE, INVARIANT.PLANNED_TORQUE, INVARIANT.POSITION_LIMIT,
  * INVARIANT.VELOCITY_LIMIT, INVARIANT.KEEP_OUT_PATH, INVARIANT.KEEP_OUT_STOP, INVARIANT.KEEP_OUT_NOT_LEFT,
+ * INVARIANT.KEEP_OUT_DEEPER,
  * INVARIANT.PATH_TOO_LONG (path-sample-budget.ts), INVARIANT.UNSUPPORTED_AXIS (ground-base-axes.ts),
  * INVARIANT.STALE_DATA, INVARIANT.MISSING_DATA.
  */
@@ -116,10 +118,13 @@ function checkMeasuredSpeeds(
   });
 }
 
-/** While a motion runs, the zones it started in and has not left, for the re-sweep (held-zones.ts). */
-function heldWhileMonitoring(ctx: GateContext): { heldZones?: ReadonlySet<number> } {
-  return ctx.monitoring && ctx.heldZones ? { heldZones: ctx.heldZones } : {};
+/** `goes 4.2 cm deeper into zone table-top (or its margin) than it has been on this move`. */
+function deeperText(deeperByM: number | undefined, zoneId: string): string {
+  return `goes ${fmt((deeperByM ?? 0) * 100, 1)} cm deeper into zone ${zoneId} (or its margin) than it has been on this move`;
 }
+
+/** Why a move deeper is vetoed, appended to its violation. */
+const DEEPER_RULE = 'a robot inside a zone or its margin may only move out of it or along it';
 
 function checkArm(
   ctx: GateContext,
@@ -209,7 +214,6 @@ function checkArm(
     waypointsRad,
     velocitiesRadS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
-    ...heldWhileMonitoring(ctx),
   };
   const sweep = ctx.planTailSweeps
     ? ctx.planTailSweeps.sweep(ctx.cp, sweepInput)
@@ -229,15 +233,20 @@ function checkArm(
             'INVARIANT.KEEP_OUT_PATH',
             `${part} enters zone ${zone.id} at ${at} after waypoint ${h.waypoint}`,
           )
-        : h.kind === 'stop'
+        : h.kind === 'deeper'
           ? edgeViolation(
-              'INVARIANT.KEEP_OUT_STOP',
-              `predicted stopping point of ${part} at waypoint ${h.waypoint} is in zone ${zone.id} at ${at}`,
+              'INVARIANT.KEEP_OUT_DEEPER',
+              `${part} ${deeperText(h.deeperByM, zone.id)}, at ${at} after waypoint ${h.waypoint}: ${DEEPER_RULE}`,
             )
-          : edgeViolation(
-              'INVARIANT.KEEP_OUT_NOT_LEFT',
-              `the robot starts inside zone ${zone.id} and the motion does not leave it`,
-            );
+          : h.kind === 'stop'
+            ? edgeViolation(
+                'INVARIANT.KEEP_OUT_STOP',
+                `predicted stopping point of ${part} at waypoint ${h.waypoint} is ${h.deeperByM ? deeperText(h.deeperByM, zone.id) : `in zone ${zone.id}`} at ${at}`,
+              )
+            : edgeViolation(
+                'INVARIANT.KEEP_OUT_NOT_LEFT',
+                `the robot starts inside zone ${zone.id} and the motion does not leave it`,
+              );
     violations.push(what);
   }
 }
@@ -291,7 +300,6 @@ function checkBase(
     angularRadS: intent.angularRadS.z,
     durationS: remainingS,
     stoppingTimeS: ctx.cp.profile.risk.ssm.stoppingTimeS,
-    ...heldWhileMonitoring(ctx),
   });
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
@@ -307,12 +315,20 @@ function checkBase(
             'INVARIANT.KEEP_OUT_PATH',
             `base enters zone ${zone.id} at ${at}, ${fmt(h.tS, 2)} s in (${describeFrame(pose)})`,
           )
-        : h.kind === 'stop'
-          ? edgeViolation('INVARIANT.KEEP_OUT_STOP', `predicted stopping point ${at} is in zone ${zone.id}`)
-          : edgeViolation(
-              'INVARIANT.KEEP_OUT_NOT_LEFT',
-              `the base starts inside zone ${zone.id} and the motion does not leave it`,
-            ),
+        : h.kind === 'deeper'
+          ? edgeViolation(
+              'INVARIANT.KEEP_OUT_DEEPER',
+              `base ${deeperText(h.deeperByM, zone.id)}, at ${at}, ${fmt(h.tS, 2)} s in (${describeFrame(pose)}): ${DEEPER_RULE}`,
+            )
+          : h.kind === 'stop'
+            ? edgeViolation(
+                'INVARIANT.KEEP_OUT_STOP',
+                `predicted stopping point ${at} is ${h.deeperByM ? deeperText(h.deeperByM, zone.id) : `in zone ${zone.id}`}`,
+              )
+            : edgeViolation(
+                'INVARIANT.KEEP_OUT_NOT_LEFT',
+                `the base starts inside zone ${zone.id} and the motion does not leave it`,
+              ),
     );
   }
 }

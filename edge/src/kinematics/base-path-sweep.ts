@@ -5,10 +5,14 @@
  * C(t) = ∫₀ᵗ cos ψ dτ and S(t) = ∫₀ᵗ sin ψ dτ. The path is sampled every `spacingM` of travel and zones are
  * inflated by spacing/2 plus the footprint radius, and met in the plane (footprintInZone: the base occupies the
  * column over its footprint, whatever height its pose reports). The stopping point is the end pose continued at
- * the same twist for T_stop / 2 (constant deceleration). "Already inside" follows joint-path-sweep.ts.
+ * the same twist for T_stop / 2 (constant deceleration). "Already inside" follows joint-path-sweep.ts: a zone
+ * whose margin holds the start is occupied until the base leaves the margin, and meanwhile the base's centre
+ * may not go deeper into it (zone-depth-ratchet.ts, the arm's helper, on the centre's depth in the plane).
  */
 import type { KeepOutZone } from '@pentagate/protocol';
 import { footprintInZone } from '../geometry/keep-out-zone.js';
+import { planarDepthM } from '../geometry/zone-depth.js';
+import { ZoneDepthRatchet } from './zone-depth-ratchet.js';
 
 export interface BaseSweepInput {
   zones: readonly KeepOutZone[];
@@ -20,19 +24,21 @@ export interface BaseSweepInput {
   angularRadS: number;
   durationS: number;
   stoppingTimeS: number;
-  /** While a motion runs: the zones it started in and has not yet left (joint-path-sweep.ts `heldZones`). */
-  heldZones?: ReadonlySet<number>;
 }
 
 export interface BaseSweepResult {
   hit?: {
     zoneIndex: number;
-    kind: 'path' | 'stop' | 'not-left';
+    kind: 'path' | 'stop' | 'not-left' | 'deeper';
     pointM: [number, number, number];
     tS: number;
+    /** As joint-path-sweep.ts's ZoneHit: how much deeper than allowed the base goes, m. */
+    deeperByM?: number;
   };
   samples: number;
+  /** Zones whose margin held the start, and those of them it has not left by the end (joint-path-sweep.ts). */
   startZones: number[];
+  endZones: number[];
 }
 
 /** Yaw (rotation about z) of a unit quaternion, rad. */
@@ -75,45 +81,53 @@ export function sweepBasePath(input: BaseSweepInput): BaseSweepResult {
     for (let z = 0; z < zones.length; z++) if (footprintInZone(zones[z]!, p[0], p[1], inflateM)) held.push(z);
     return held;
   };
-  // Held only when the footprint itself meets the zone: a base parked within the sampling margin of a zone
-  // (s/2) is outside it, and excusing that zone let a drive through it be signed (outside review: 2 cm from a
-  // fire door, a 1.5 m drive through it). Such a zone is an ordinary one: the margin vetoes moves that stay in it.
-  // While a motion runs, a zone it started in and has not yet left is still held within the margin
-  // (`heldZones`, as in joint-path-sweep.ts), so a base on its way out is not stopped at the zone's edge.
-  const startZones: number[] = [];
-  zones.forEach((zone, z) => {
-    const reachM = input.heldZones?.has(z) ? inflateM : input.footprintRadiusM;
-    if (footprintInZone(zone, input.startM.x, input.startM.y, reachM)) startZones.push(z);
-  });
+  // A zone whose margin holds the start is occupied, the footprint inside it as drawn or not: excused as a
+  // whole, it let a base 1 cm from a pillar be signed a drive through it (outside review), and one inside a
+  // zone go deeper before leaving. So the centre may not go deeper (the ratchet, whose margin is the inflation:
+  // the centre of a base outside the margin is as far out as an ordinary zone lets it come).
+  const startZones = holds([input.startM.x, input.startM.y, input.startM.z]);
+  const ratchet = new ZoneDepthRatchet(zones.length, 1, inflateM);
+  const depthM = (z: number, p: readonly number[]) => planarDepthM(zones[z]!, p[0]!, p[1]!);
+  for (const z of startZones) ratchet.start(z, 0, depthM(z, [input.startM.x, input.startM.y]));
   const occupied = new Set(startZones);
+  const result = (hit?: BaseSweepResult['hit'], samples = steps + 2): BaseSweepResult => {
+    const endZones = startZones.filter((z) => occupied.has(z));
+    return hit ? { hit, samples, startZones, endZones } : { samples, startZones, endZones };
+  };
   for (let k = 1; k <= steps; k++) {
     const tS = (input.durationS * k) / steps;
     const p = basePositionAt(input, tS);
+    for (const z of occupied) {
+      const deeperByM = ratchet.deeperByM(z, 0, depthM(z, p));
+      if (deeperByM > 0) return result({ zoneIndex: z, kind: 'deeper', pointM: p, tS, deeperByM }, k + 1);
+    }
     const held = new Set(holds(p));
     for (const z of [...occupied]) if (!held.has(z)) occupied.delete(z);
     for (const z of held) {
-      if (!occupied.has(z))
-        return { hit: { zoneIndex: z, kind: 'path', pointM: p, tS }, samples: k + 1, startZones };
+      if (!occupied.has(z)) return result({ zoneIndex: z, kind: 'path', pointM: p, tS }, k + 1);
     }
   }
   const stopT = input.durationS + input.stoppingTimeS / 2;
   const stop = basePositionAt(input, stopT);
   for (const z of holds(stop)) {
-    if (!occupied.has(z))
-      return { hit: { zoneIndex: z, kind: 'stop', pointM: stop, tS: stopT }, samples: steps + 2, startZones };
+    const deeperByM = occupied.has(z) ? ratchet.wouldBeDeeperByM(z, 0, depthM(z, stop)) : 0;
+    if (!occupied.has(z) || deeperByM > 0) {
+      return result({
+        zoneIndex: z,
+        kind: 'stop',
+        pointM: stop,
+        tS: stopT,
+        ...(deeperByM > 0 ? { deeperByM } : {}),
+      });
+    }
   }
-  const stillIn = [...occupied][0];
-  if (stillIn !== undefined) {
-    return {
-      hit: {
-        zoneIndex: stillIn,
-        kind: 'not-left',
-        pointM: basePositionAt(input, input.durationS),
-        tS: input.durationS,
-      },
-      samples: steps + 2,
-      startZones,
-    };
+  // Ending in the margin of a start zone is allowed (its clearance never decreased); ending with the footprint
+  // in the zone as drawn is not: a move from inside a zone must take the base out of it.
+  const end = basePositionAt(input, input.durationS);
+  for (const z of occupied) {
+    if (footprintInZone(zones[z]!, end[0], end[1], input.footprintRadiusM)) {
+      return result({ zoneIndex: z, kind: 'not-left', pointM: end, tS: input.durationS });
+    }
   }
-  return { samples: steps + 2, startZones };
+  return result();
 }

@@ -8,10 +8,13 @@
  * than `spacingM` between samples (see `leverArmsM`). Zones are inflated by `sweepInflationM`, which makes the
  * check cover the continuous path of the whole skeleton, not only the samples (see keep-out-zone.ts).
  *
- * Already inside: a zone that holds the start may be occupied until the path first leaves it; after that,
- * re-entering it is a hit, and a path that ends still inside it is a hit ('not-left').
+ * Already inside: a zone whose margin (the inflated zone the sweep tests) holds a checked point at the start
+ * is occupied until the path leaves the margin, and while it is, no checked point may go deeper into it than
+ * it has been (zone-depth-ratchet.ts: a hit 'deeper'); after that, re-entering it is a hit, and a path that
+ * ends with a point still inside it as drawn is a hit ('not-left'). One in the margin only may end there, its
+ * clearance not decreased.
  * Stopping points: for each waypoint, q + v · T_stop / 2 (constant deceleration from v to rest in T_stop)
- * must be outside every zone the path has left or never held.
+ * must be outside every zone the path has left or never held, and no deeper in a zone still occupied.
  *
  * Speed without skipping anything: between two path samples no checked point moves more than the segment's
  * step bound stepM = Σⱼ |Δqⱼ| · leverArmⱼ / N (the same bound that sets N). So a checked point whose distance
@@ -19,19 +22,22 @@
  * its "clearance" is spent by stepM per sample and the zones are tested again only when it runs out
  * (conservative advancement). Every sample where a point could be inside a zone is still tested exactly, so
  * the hits — and the first hit reported — are the same as testing every zone at every sample. Zones that
- * held the start are tested at every sample (their exit must be seen), and a zone that is left resets the
- * clearances so it is counted from then on. A stopping point is tested against every zone unless every
- * checked point's clearance exceeds the bound on how far the stop moves it (Σⱼ |vⱼ| · T_s/2 · leverArmⱼ).
+ * held the start are tested at every sample (their exit and every point's depth must be seen), and a zone
+ * that is left resets the clearances so it is counted from then on. A stopping point is tested against every
+ * zone while some zone is occupied, or unless every checked point's clearance exceeds the bound on how far the
+ * stop moves it (Σⱼ |vⱼ| · T_s/2 · leverArmⱼ).
  */
 import type { DhParameters, KeepOutZone } from '@pentagate/protocol';
 import { distanceToBoundsM, inflatedBoundsM, pointInZoneShape } from '../geometry/keep-out-zone.js';
+import { zoneDepthM } from '../geometry/zone-depth.js';
 import { type ArmSkeleton, armSkeleton, skeletonPoints } from './arm-skeleton.js';
 import { type DhTable, dhTable } from './forward-kinematics.js';
 import { WorkArray, float64Work } from './work-arrays.js';
+import { ZoneDepthRatchet } from './zone-depth-ratchet.js';
 
 export interface ZoneHit {
   zoneIndex: number;
-  kind: 'path' | 'stop' | 'not-left';
+  kind: 'path' | 'stop' | 'not-left' | 'deeper';
   /** Index of the waypoint the hit is at or just before (0 = the start). */
   waypoint: number;
   /**
@@ -41,6 +47,8 @@ export interface ZoneHit {
   frame: number;
   alongLink: number;
   pointM: [number, number, number];
+  /** 'deeper', and 'stop' in a zone still occupied: how much deeper than allowed the point goes, m. */
+  deeperByM?: number;
 }
 
 /**
@@ -65,19 +73,15 @@ export interface JointSweepInput {
   /** Velocity at each waypoint, rad/s (same indexing), for the stopping points. */
   velocitiesRadS: readonly (readonly number[])[];
   stoppingTimeS: number;
-  /**
-   * While a motion runs (the monitor's re-sweep): the zones it started in and has not yet left (held-zones.ts).
-   * One of these that holds the start within the sampling margin is still held, so an arm on its way out is
-   * not stopped as it crosses the zone's edge; any other zone must hold the start as drawn.
-   */
-  heldZones?: ReadonlySet<number>;
 }
 
 export interface JointSweepResult {
   hit?: ZoneHit;
   samples: number;
-  /** Zones (indexes) that held the start. */
+  /** Zones (indexes) whose margin held the start. */
   startZones: number[];
+  /** Start zones whose margin the path has not left by its end (held-zones.ts, remaining-path-sweep.ts). */
+  endZones: number[];
 }
 
 /** The sweep's work arrays, reused from call to call (work-arrays.ts). */
@@ -126,6 +130,7 @@ function hitAt(
   point: number,
   skeleton: ArmSkeleton,
   points: Float64Array,
+  deeperByM = 0,
 ): ZoneHit {
   return {
     zoneIndex,
@@ -134,6 +139,7 @@ function hitAt(
     frame: skeleton.frameOf[point]!,
     alongLink: skeleton.alongLink[point]!,
     pointM: [points[3 * point]!, points[3 * point + 1]!, points[3 * point + 2]!],
+    ...(deeperByM > 0 ? { deeperByM } : {}),
   };
 }
 
@@ -174,23 +180,27 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const n = skeleton.points;
   const zoneCount = zones.length;
   const tester = new ZoneTester(zones, sweepInflationM(spacingM));
-  /** The zones as drawn: which ones the arm is really inside at the start. */
+  /** The zones as drawn: which ones the arm is really inside at the end ('not-left'). */
   const drawn = new ZoneTester(zones, 0);
   const origins = ORIGINS.take(3 * n);
   const q = Q.take(joints);
   const pose = (qRad: ArrayLike<number>) => skeletonPoints(dh, skeleton, qRad, origins);
   pose(waypointsRad[0]!);
   const startZones: number[] = [];
-  // Held only when a checked point is inside the zone as drawn: an arm within the sampling margin of a zone is
-  // outside it, and excusing that zone let a move dive 18 cm into the table from 1.5 cm above it (outside
-  // review). Such a zone is an ordinary one: the margin vetoes a move that stays in it.
-  for (let z = 0; z < zoneCount; z++) {
-    const holds = input.heldZones?.has(z) ? tester : drawn;
-    if (holds.firstPointInside(z, origins, n) >= 0) startZones.push(z);
-  }
+  // A zone whose margin holds the start is occupied, inside it as drawn or not: excused as a whole, it let an
+  // arm 1.5 cm above the table dive 18 cm into it (outside review), and an arm 1 cm inside go deeper before
+  // leaving. So no point of it may go deeper (the ratchet), which leaves the arm free to back out or slide along.
+  for (let z = 0; z < zoneCount; z++) if (tester.firstPointInside(z, origins, n) >= 0) startZones.push(z);
   /** 1 for a start zone not yet left (occupied), else 0. */
   const occupied = OCCUPIED.zeroed(zoneCount);
-  for (const z of startZones) occupied[z] = 1;
+  const ratchet = new ZoneDepthRatchet(startZones.length > 0 ? zoneCount : 0, n, tester.inflateM);
+  /** Signed depth of checked point `f` (origins computed) in zone `z` as drawn, m. */
+  const depthM = (z: number, f: number) =>
+    zoneDepthM(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!);
+  for (const z of startZones) {
+    occupied[z] = 1;
+    for (let f = 0; f < n; f++) ratchet.start(z, f, depthM(z, f));
+  }
   let occupiedCount = startZones.length;
   /** Per checked point: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
   const clearanceM = CLEARANCE.zeroed(n);
@@ -200,7 +210,12 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   const checkPathSample = (waypoint: number, stepM: number): ZoneHit | undefined => {
     if (occupiedCount > 0) {
       for (let z = 0; z < zoneCount; z++) {
-        if (occupied[z] === 1 && tester.firstPointInside(z, origins, n) < 0) {
+        if (occupied[z] !== 1) continue;
+        for (let f = 0; f < n; f++) {
+          const deeperByM = ratchet.deeperByM(z, f, depthM(z, f));
+          if (deeperByM > 0) return hitAt(z, 'deeper', waypoint, f, skeleton, origins, deeperByM);
+        }
+        if (tester.firstPointInside(z, origins, n) < 0) {
           occupied[z] = 0; // left it: from now on it is an ordinary zone
           occupiedCount--;
           clearanceM.fill(0); // clearances were measured without it
@@ -235,15 +250,23 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   /** Tests a stopping point (origins already computed) against every zone the path is not inside. */
   const checkStopSample = (waypoint: number): ZoneHit | undefined => {
     for (let z = 0; z < zoneCount; z++) {
-      if (occupied[z] === 1) continue;
+      if (occupied[z] === 1) {
+        for (let f = 0; f < n; f++) {
+          const deeperByM = ratchet.wouldBeDeeperByM(z, f, depthM(z, f));
+          if (deeperByM > 0) return hitAt(z, 'stop', waypoint, f, skeleton, origins, deeperByM);
+        }
+        continue;
+      }
       const f = tester.firstPointInside(z, origins, n);
       if (f >= 0) return hitAt(z, 'stop', waypoint, f, skeleton, origins);
     }
     return undefined;
   };
 
-  const done = (hit?: ZoneHit): JointSweepResult =>
-    hit ? { hit, samples, startZones } : { samples, startZones };
+  const done = (hit?: ZoneHit): JointSweepResult => {
+    const endZones = startZones.filter((z) => occupied[z] === 1);
+    return hit ? { hit, samples, startZones, endZones } : { samples, startZones, endZones };
+  };
 
   for (let w = 1; w < waypointsRad.length; w++) {
     const a = waypointsRad[w - 1]!;
@@ -266,7 +289,7 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
       let stopM = 0;
       for (let j = 0; j < joints; j++)
         stopM += Math.abs((v[j] ?? 0) * (input.stoppingTimeS / 2)) * input.leverArmsM[j]!;
-      let couldHit = false;
+      let couldHit = occupiedCount > 0;
       for (let f = 0; f < n && !couldHit; f++) couldHit = clearanceM[f]! - stopM <= CLEARANCE_SLACK_M;
       samples++;
       if (couldHit) {
@@ -279,10 +302,14 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
       // the next path sample recomputes `origins` before anything reads them.
     }
   }
-  const stillIn = occupied.indexOf(1);
-  if (stillIn >= 0) {
+  if (occupiedCount > 0) {
+    // Ending in the margin of a start zone is allowed (the ratchet saw its clearance never decrease); ending
+    // with a point inside it as drawn is not: a move from inside a zone must take the robot out of it.
     pose(waypointsRad[waypointsRad.length - 1]!);
-    return done(hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0, skeleton, origins));
+    for (let z = 0; z < zoneCount; z++) {
+      const f = occupied[z] === 1 ? drawn.firstPointInside(z, origins, n) : -1;
+      if (f >= 0) return done(hitAt(z, 'not-left', waypointsRad.length - 1, f, skeleton, origins));
+    }
   }
   return done();
 }

@@ -12,8 +12,11 @@
  * sample by sample and the first segment's samples come first:
  * - a hit in the first segment is the full sweep's first hit, except 'not-left' (the start zone may be left
  *   later on the path), when the whole path is swept as before;
- * - no hit there means the next waypoint lies in no zone (a zone still held since the start would be
- *   'not-left', any other a path hit), so no zone is still occupied when the full sweep reaches it; the tail
+ * - so is a first segment that ends still in the margin of a start zone (`endZones`): the full sweep holds
+ *   the rest of the path to the shallowest depth reached so far (zone-depth-ratchet.ts), which a tail swept
+ *   from the next waypoint alone would not know;
+ * - otherwise the next waypoint lies in no zone's margin (one not held since the start would be a path hit),
+ *   so no zone is still occupied when the full sweep reaches it; the tail
  *   swept from that waypoint has no start zones either, and tests the same samples against every zone. Its
  *   hit is the full sweep's, one waypoint later (the tail's waypoint 0 is the path's 1), and the samples add
  *   up with the shared waypoint counted once.
@@ -49,7 +52,9 @@ export class PlanTailSweeps {
       waypointsRad: waypointsRad.slice(0, 2),
       velocitiesRadS: velocitiesRadS.slice(0, 2),
     });
-    if (first.hit?.kind === 'not-left') return sweepJointPath(input);
+    if (first.hit?.kind === 'not-left' || (!first.hit && first.endZones.length > 0)) {
+      return sweepJointPath(input);
+    }
     if (first.hit) return first;
     const remaining = waypointsRad.length - 1;
     let tail = this.#byRemaining.get(remaining);
@@ -65,7 +70,8 @@ export class PlanTailSweeps {
       this.#byRemaining.set(remaining, tail);
     }
     const samples = first.samples + tail.samples - 1;
-    if (!tail.hit) return { samples, startZones: first.startZones };
-    return { hit: { ...tail.hit, waypoint: tail.hit.waypoint + 1 }, samples, startZones: first.startZones };
+    const zones = { startZones: first.startZones, endZones: tail.endZones };
+    if (!tail.hit) return { samples, ...zones };
+    return { hit: { ...tail.hit, waypoint: tail.hit.waypoint + 1 }, samples, ...zones };
   }
 }

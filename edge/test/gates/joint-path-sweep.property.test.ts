@@ -3,8 +3,12 @@
  * (conservative advancement, joint-path-sweep.ts). This property pins that: on random paths through random
  * zones, it reports exactly what testing every zone at every sample reports — the straightforward sweep
  * below, which is the algorithm before the optimisation, over the same checked points (the arm's skeleton).
+ * It also holds the zones the start is in (or within the margin of) to the no-deeper rule written out plainly:
+ * per point, its depth may not rise more than DEEPER_TOLERANCE_M above the shallowest it has been (floored at
+ * minus the margin), on the path and at the stopping points; the path may end in the margin but not inside.
  */
 import {
+  DEEPER_TOLERANCE_M,
   type JointSweepInput,
   type ZoneHit,
   armSkeleton,
@@ -13,6 +17,7 @@ import {
   skeletonPoints,
   sweepInflationM,
   sweepJointPath,
+  zoneDepthM,
 } from '@pentagate/edge';
 import type { DhParameters } from '@pentagate/protocol';
 import fc from 'fast-check';
@@ -29,39 +34,59 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
   const origins = new Float64Array(3 * n);
   const q = new Float64Array(joints);
   const pose = (qRad: ArrayLike<number>) => skeletonPoints(table, skeleton, qRad, origins);
-  const hitAt = (zoneIndex: number, kind: ZoneHit['kind'], waypoint: number, f: number): ZoneHit => ({
+  const hitAt = (
+    zoneIndex: number,
+    kind: ZoneHit['kind'],
+    waypoint: number,
+    f: number,
+    deeperByM = 0,
+  ): ZoneHit => ({
     zoneIndex,
     kind,
     waypoint,
     frame: skeleton.frameOf[f]!,
     alongLink: skeleton.alongLink[f]!,
     pointM: [origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!],
+    ...(deeperByM > 0 ? { deeperByM } : {}),
   });
-  const holding = (): number[] =>
-    zones.flatMap((zone, z) => {
-      for (let f = 0; f < n; f++)
-        // held: a checked point inside the zone as drawn (within the margin is not inside)
-        if (pointInZone(zone, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!)) return [z];
-      return [];
-    });
+  const firstInside = (z: number, byM: number): number => {
+    for (let f = 0; f < n; f++)
+      if (pointInZone(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!, byM)) return f;
+    return -1;
+  };
+  const depth = (z: number, f: number) =>
+    zoneDepthM(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!);
   pose(waypointsRad[0]!);
-  const startZones = holding();
+  // held: a checked point inside the zone or its margin
+  const startZones = zones.flatMap((_, z) => (firstInside(z, inflateM) >= 0 ? [z] : []));
   const occupied = new Set(startZones);
+  /** Per start zone, per point: the shallowest depth on the path so far, m. */
+  const shallowest = new Map(startZones.map((z) => [z, Array.from({ length: n }, (_, f) => depth(z, f))]));
+  /** How much deeper than allowed point f is in zone z, m (0 within the tolerance). */
+  const over = (z: number, f: number) => {
+    const d = depth(z, f) - Math.max(shallowest.get(z)![f]!, -inflateM);
+    return d > DEEPER_TOLERANCE_M ? d : 0;
+  };
   let samples = 1;
   const check = (waypoint: number, kind: 'path' | 'stop'): ZoneHit | undefined => {
-    for (let z = 0; z < zones.length; z++) {
-      let inside = -1;
+    for (const z of occupied) {
+      if (kind === 'stop') continue;
       for (let f = 0; f < n; f++) {
-        if (pointInZone(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!, inflateM)) {
-          inside = f;
-          break;
+        const d = over(z, f);
+        if (d > 0) return hitAt(z, 'deeper', waypoint, f, d);
+        shallowest.get(z)![f] = Math.min(shallowest.get(z)![f]!, depth(z, f));
+      }
+      if (firstInside(z, inflateM) < 0) occupied.delete(z);
+    }
+    for (let z = 0; z < zones.length; z++) {
+      if (occupied.has(z) && kind === 'stop') {
+        for (let f = 0; f < n; f++) {
+          const d = over(z, f);
+          if (d > 0) return hitAt(z, 'stop', waypoint, f, d);
         }
       }
-      if (kind === 'path' && occupied.has(z)) {
-        if (inside < 0) occupied.delete(z);
-        continue;
-      }
-      if (kind === 'stop' && occupied.has(z)) continue;
+      if (occupied.has(z)) continue;
+      const inside = firstInside(z, inflateM);
       if (inside >= 0) return hitAt(z, kind, waypoint, inside);
     }
     return undefined;
@@ -77,7 +102,7 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
       pose(q);
       samples++;
       const hit = check(w - 1, 'path');
-      if (hit) return { hit, samples, startZones };
+      if (hit) return { hit, samples, startZones, endZones: [...occupied] };
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
@@ -85,19 +110,24 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
       pose(q);
       samples++;
       const hit = check(w, 'stop');
-      if (hit) return { hit, samples, startZones };
+      if (hit) return { hit, samples, startZones, endZones: [...occupied] };
     }
   }
-  const stillIn = [...occupied][0];
-  if (stillIn !== undefined) {
-    pose(waypointsRad[waypointsRad.length - 1]!);
-    return { hit: hitAt(stillIn, 'not-left', waypointsRad.length - 1, 0), samples, startZones };
+  const endZones = [...occupied];
+  pose(waypointsRad[waypointsRad.length - 1]!);
+  for (const z of endZones) {
+    const inside = firstInside(z, 0);
+    if (inside >= 0) {
+      return { hit: hitAt(z, 'not-left', waypointsRad.length - 1, inside), samples, startZones, endZones };
+    }
   }
-  return { samples, startZones };
+  return { samples, startZones, endZones };
 }
 
 t.test('the sweep reports exactly what testing every zone at every sample reports', async (t) => {
   let hits = 0;
+  let deeper = 0;
+  let leftOrAlong = 0;
   fc.assert(
     fc.property(
       fc.array(zone, { minLength: 0, maxLength: 12 }),
@@ -117,6 +147,8 @@ t.test('the sweep reports exactly what testing every zone at every sample report
         const expected = referenceSweep({ ...input, dh });
         const got = sweepJointPath({ ...input, dh });
         if (expected.hit) hits++;
+        if (expected.hit?.kind === 'deeper') deeper++;
+        if (expected.startZones.length > 0 && !expected.hit) leftOrAlong++;
         t.strictSame(got, expected);
         return true;
       },
@@ -124,4 +156,6 @@ t.test('the sweep reports exactly what testing every zone at every sample report
     { numRuns: 400, seed: 20261123 },
   );
   t.ok(hits > 50, `the random cases include paths that hit a zone (${hits})`);
+  t.ok(deeper > 20, `and paths that go deeper into a zone they start in (${deeper})`);
+  t.ok(leftOrAlong > 0, `and paths that start in a zone and are allowed (${leftOrAlong})`);
 });

@@ -58,6 +58,11 @@ export const EDGE_VIOLATION_CODES = {
     source: 'INVARIANT',
     meaning: 'the robot starts inside a keep-out zone and the motion does not leave it',
   },
+  'INVARIANT.KEEP_OUT_DEEPER': {
+    source: 'INVARIANT',
+    meaning:
+      'the robot starts inside a keep-out zone or its margin and the motion takes a point of it deeper (closer)',
+  },
   'INVARIANT.UNSUPPORTED_AXIS': {
     source: 'INVARIANT',
     meaning: 'a ground base was asked to climb, roll or pitch (linear.z, angular.x or angular.y set)',
