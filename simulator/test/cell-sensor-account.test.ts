@@ -1,6 +1,6 @@
 /**
  * The proximity sources of a `sim cell` belong to its sensor account: over the real embedded broker of the
- * written cell, the robot's (planner's) account may publish a battery frame but not a proximity frame (the
+ * written cell, the robot's account may publish a battery frame but not a proximity frame (the
  * broker refuses it and, with MQTT 3.1.1, closes the connection), while the sensor account's proximity frame
  * reaches a subscriber with the edge's role.
  */
@@ -47,7 +47,8 @@ t.test(
     t.same(
       users.map((u) => [u.username, u.role, u.sources]),
       [
-        ['sim-ur5e-01', 'simulator', undefined],
+        ['sim-ur5e-01', 'planner', undefined],
+        ['robot-ur5e-01', 'controller', ['joint_states', 'battery', 'firmware']],
         ['sensor-ur5e-01', 'sensor', ['proximity-front', 'proximity-rear']],
         ['operator-ur5e-01', 'operator', undefined],
       ],
@@ -72,7 +73,7 @@ t.test(
     const topics = robotTopics('ur5e-01');
     const watch = await MqttConnection.connect({ url, ...watcher }, 'tap');
     const robot = await MqttConnection.connect(
-      { url, username: 'sim-ur5e-01', password: await password(cell, 'sim-ur5e-01') },
+      { url, username: 'robot-ur5e-01', password: await password(cell, 'robot-ur5e-01') },
       'tap',
     );
     const sensor = await MqttConnection.connect(

@@ -67,7 +67,7 @@ t.test('sim cell writes a cell whose edge run options parse against the real edg
   const users = JSON.parse(await readFile(join(out, 'broker', 'users.json'), 'utf8')) as {
     passwordHash?: string;
   }[];
-  t.ok(users.length === 3 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
+  t.ok(users.length === 4 && users.every((u) => u.passwordHash?.startsWith('scrypt$')), 'hashes only');
   t.equal((await stat(join(out, 'broker', 'sim-ur5e-01.password'))).mode & 0o777, 0o600);
   const pw = join(out, 'broker', 'sim-ur5e-01.password');
   const half = await cli([
@@ -79,6 +79,25 @@ t.test('sim cell writes a cell whose edge run options parse against the real edg
   t.equal(
     half.err,
     'pentagate demo: --sensor-username and --sensor-password-file go together, got only --sensor-username\n',
+  );
+  const halfPlanner = await cli([
+    'demo',
+    ...[
+      '--connect',
+      'mqtt://127.0.0.1:1',
+      '--cell',
+      out,
+      '--username',
+      'robot-ur5e-01',
+      '--password-file',
+      pw,
+    ],
+    ...['--planner-password-file', pw],
+  ]);
+  t.equal(halfPlanner.code, 2, "a planner's password without its account is refused");
+  t.equal(
+    halfPlanner.err,
+    'pentagate demo: --planner-username and --planner-password-file go together, got only --planner-password-file\n',
   );
   const badPort = await cli(['sim', 'cell', '--out', join(dir, 'p'), '--mqtt-port', '70000']);
   t.equal(badPort.code, 2);

@@ -45,15 +45,19 @@ export const simCellCommand: Command = {
     "scenario's) with trust.path pointing at a generated trust file (vendor, calibration lab and operator keys),",
     'the HMAC command key (generated, or copied from --hmac-key), a vendor-signed manifest for the simulated',
     'firmware and lab-signed calibration certificates; and for driving the edge from a shell, broker accounts',
-    '(DIR/broker/users.json: sim-<robot> for telemetry and intents, sensor-<robot> alone for the proximity',
-    'sources, operator-<robot> for consent; each clear password in DIR/broker/<user>.password, mode 0600) and',
+    '(DIR/broker/users.json: sim-<robot>, the planner, for intents and verdicts only; robot-<robot> alone for',
+    "the robot's state sources (joint states, pose, battery, firmware) and commands; sensor-<robot> alone for the",
+    'proximity sources; operator-<robot> for consent; each clear password in DIR/broker/<user>.password, mode',
+    '0600) and',
     'example messages (DIR/examples: one telemetry frame per source with "stampMs":0 to replace by the time,',
     'and an intent).',
     'Prints the whole `npx pentagate edge run` line: the embedded broker on --mqtt-port (default',
     `${DEFAULT_CELL_MQTT_PORT}, so a local broker on 1883 is left alone) with those accounts, state in DIR/edge-state.`,
     'For an edge elsewhere (docker-compose), take the --profile … --calibration options and add your broker;',
-    'then `pentagate demo --connect mqtt://HOST:PORT --cell DIR …` (against this embedded broker add',
-    '--sensor-username sensor-<robot> --sensor-password-file DIR/broker/sensor-<robot>.password).',
+    'then `pentagate demo --connect mqtt://HOST:PORT --cell DIR …` (against this embedded broker: --username',
+    'robot-<robot> --password-file DIR/broker/robot-<robot>.password --planner-username sim-<robot>',
+    '--planner-password-file DIR/broker/sim-<robot>.password --sensor-username sensor-<robot>',
+    '--sensor-password-file DIR/broker/sensor-<robot>.password).',
     'If DIR already holds a cell it is kept as it is (so a restarted deployment keeps its keys).',
     '',
     "Every source's maxAgeMs and command.validForMs are raised to at least --timing-floor MS (default",
@@ -121,7 +125,10 @@ export const simCellCommand: Command = {
       const kit = await writeShellKit(out, profile, firmware, loaded.scenario.initial?.jointsRad ?? []);
       io.err(
         `pentagate sim cell: wrote a cell for robot ${profile.robotId} to ${out}; ` +
-          `broker account ${kit.username} (password in ${kit.passwordPath})` +
+          `planner account ${kit.username}, intents only (password in ${kit.passwordPath})` +
+          (kit.robot
+            ? `, the robot's state sources only as ${kit.robot.username} (password in ${kit.robot.passwordPath})`
+            : '') +
           (kit.sensor
             ? `, proximity sources only as ${kit.sensor.username} (password in ${kit.sensor.passwordPath})`
             : '') +

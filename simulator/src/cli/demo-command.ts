@@ -112,6 +112,26 @@ async function readPasswordFile(path: string, option: string): Promise<string> {
   return line;
 }
 
+/**
+ * --connect: an account given by `--<part>-username` and `--<part>-password-file`, which go together; undefined
+ * when neither is given (the robot's account then does that part's work).
+ */
+async function optionalAccount(
+  args: Parameters<Command['run']>[0],
+  url: string,
+  part: 'sensor' | 'planner',
+): Promise<{ url: string; username: string; password: string } | undefined> {
+  const name = args.options[`${part}-username`] as string | undefined;
+  const file = args.options[`${part}-password-file`] as string | undefined;
+  if ((name === undefined) !== (file === undefined)) {
+    throw new UsageError(
+      `--${part}-username and --${part}-password-file go together, got only --${name === undefined ? `${part}-password-file` : `${part}-username`}`,
+    );
+  }
+  if (name === undefined || file === undefined) return undefined;
+  return { url, username: name, password: await readPasswordFile(file, `${part}-password-file`) };
+}
+
 /** --connect: the broker accounts and the cell written by `pentagate sim cell` for an edge started elsewhere. */
 async function connectTarget(
   args: Parameters<Command['run']>[0],
@@ -143,17 +163,8 @@ async function connectTarget(
     username: requireOption(args, 'username'),
     password: await readPasswordFile(requireOption(args, 'password-file'), 'password-file'),
   };
-  const sensorName = args.options['sensor-username'] as string | undefined;
-  const sensorFile = args.options['sensor-password-file'] as string | undefined;
-  if ((sensorName === undefined) !== (sensorFile === undefined)) {
-    throw new UsageError(
-      `--sensor-username and --sensor-password-file go together, got only --${sensorName === undefined ? 'sensor-password-file' : 'sensor-username'}`,
-    );
-  }
-  const sensor =
-    sensorName === undefined || sensorFile === undefined
-      ? undefined
-      : { url, username: sensorName, password: await readPasswordFile(sensorFile, 'sensor-password-file') };
+  const sensor = await optionalAccount(args, url, 'sensor');
+  const planner = await optionalAccount(args, url, 'planner');
   const operatorName = args.options['operator-username'] as string | undefined;
   const operator =
     operatorName === undefined
@@ -170,6 +181,7 @@ async function connectTarget(
     credentials,
     cell: {
       robot,
+      ...(planner ? { planner } : {}),
       ...(sensor ? { sensor } : {}),
       operator,
       log: () => '',
@@ -203,7 +215,10 @@ export const demoCommand: Command = {
     'written by `pentagate sim cell` (whose edge runs elsewhere, e.g. in docker-compose) with the given MQTT',
     "accounts. Where the broker binds the proximity sources to a sensor account (the cell's embedded broker",
     "does: sensor-<robot>), give it with --sensor-username and --sensor-password-file; without them the robot's",
-    'account publishes the proximity frames too, and such a broker refuses them.',
+    'account publishes the proximity frames too, and such a broker refuses them. Where the planner has an account',
+    "of its own that may publish only intents (the cell's embedded broker: sim-<robot>, the robot's state as",
+    "robot-<robot>), give the robot's as --username and the planner's with --planner-username and",
+    "--planner-password-file; without them the robot's account publishes the intents too.",
     '',
     'The cloud runs too (`pentagate cloud serve` on SQLite, a child process): the robot is registered in its',
     'fleet, the edge ships its audit outbox there, and the demo prints the cloud URL and a `curl -N` line for',
@@ -280,6 +295,17 @@ export const demoCommand: Command = {
       type: 'string',
       valueName: 'FILE',
       description: "with --connect: the robot's MQTT password",
+    },
+    'planner-username': {
+      type: 'string',
+      valueName: 'NAME',
+      description:
+        "with --connect: the planner's MQTT user, for intents and verdicts (needs --planner-password-file; default the robot's)",
+    },
+    'planner-password-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --connect: the planner's MQTT password",
     },
     'sensor-username': {
       type: 'string',

@@ -22,7 +22,11 @@ import { SimulatorError } from '../errors.js';
 
 const run = promisify(execFile);
 
-export type SimulatorRole = 'simulator' | 'sensor' | 'operator';
+/** Roles of the edge's broker (edge/src/broker/topic-rules.ts) the simulator's accounts take. */
+export type SimulatorRole = 'simulator' | 'sensor' | 'operator' | 'planner' | 'controller';
+
+/** The accounts whose passwords a simulator process makes. */
+type AccountKind = 'simulator' | 'sensor' | 'operator' | 'robot';
 
 export interface HashedPassword {
   password: string;
@@ -77,22 +81,30 @@ export async function hashWithEdgeCli(pentagateBin: string, password: string): P
   }
 }
 
-let cached: Promise<Record<SimulatorRole, HashedPassword>> | undefined;
+const cached = new Map<AccountKind, Promise<HashedPassword>>();
 
-/** This process's simulator, sensor and operator passwords with their hashes (made once, on first use). */
-export function simulatorPasswords(pentagateBin: string): Promise<Record<SimulatorRole, HashedPassword>> {
-  cached ??= (async () => {
-    const make = async (): Promise<HashedPassword> => {
+/** This process's password for one kind of account, with its hash (made once, on first use). */
+export function accountPassword(pentagateBin: string, kind: AccountKind): Promise<HashedPassword> {
+  let made = cached.get(kind);
+  if (!made) {
+    made = (async () => {
       const password = randomBytes(18).toString('base64url');
       return { password, passwordHash: await hashWithEdgeCli(pentagateBin, password) };
-    };
-    const [simulator, sensor, operator] = await Promise.all([make(), make(), make()]);
-    return { simulator, sensor, operator };
-  })();
-  cached.catch(() => {
-    cached = undefined;
-  });
-  return cached;
+    })();
+    made.catch(() => cached.delete(kind));
+    cached.set(kind, made);
+  }
+  return made;
+}
+
+/** This process's simulator, sensor and operator passwords with their hashes (made once, on first use). */
+export async function simulatorPasswords(
+  pentagateBin: string,
+): Promise<Record<'simulator' | 'sensor' | 'operator', HashedPassword>> {
+  const [simulator, sensor, operator] = await Promise.all(
+    (['simulator', 'sensor', 'operator'] as const).map((kind) => accountPassword(pentagateBin, kind)),
+  );
+  return { simulator: simulator!, sensor: sensor!, operator: operator! };
 }
 
 /** The sources the sensor account speaks for: the profile's proximity (human-detection) sources. */

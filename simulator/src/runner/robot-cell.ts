@@ -12,7 +12,13 @@ import type { RobotCredentials } from '../setup/robot-credentials.js';
 import type { MqttEndpoint } from '../transport/mqtt-connection.js';
 
 export interface RobotCell {
+  /** Publishes the robot's telemetry and reads its commands (and, without `planner`, plans too). */
   robot: MqttEndpoint;
+  /**
+   * Publishes intents and reads verdicts; without it the robot's account does. A sim cell's planner may publish
+   * nothing else (cell-broker-accounts.ts).
+   */
+  planner?: MqttEndpoint;
   /** Publishes the proximity sources; without it the robot's account does (a broker that binds none). */
   sensor?: MqttEndpoint;
   operator: MqttEndpoint;

@@ -144,6 +144,14 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       cleanups.unshift(() => conn.close());
       sensorConn = conn;
     }
+    // The planner publishes intents as its own account where the cell has one: a sim cell's broker lets it
+    // publish nothing else, so it cannot speak for the robot's joints, battery or firmware.
+    let plannerConn = robotConn;
+    if (cell.planner) {
+      const conn = await MqttConnection.connect(cell.planner, 'planner');
+      cleanups.unshift(() => conn.close());
+      plannerConn = conn;
+    }
     const operatorConn = await MqttConnection.connect(cell.operator, 'operator');
     cleanups.unshift(() => operatorConn.close());
 
@@ -193,7 +201,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
     cleanups.unshift(() => wire.close());
 
     const leadIn = new LeadIn(profile.robotId, robot.arm);
-    robotConn.onMessage((topic, payload) => {
+    const received = (topic: string, payload: Buffer) => {
       if (topic === topics.cmd) {
         if (recording) wire.fromEdge(payload.toString('utf8'));
         else controller.receive(payload.toString('utf8'), 'edge', robot.currentJointsRad);
@@ -208,8 +216,15 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
           // A verdict that is not JSON is the edge's bug; the expectations will miss it and say so.
         }
       }
-    });
-    await robotConn.subscribe([topics.cmd, topics.verdict]);
+    };
+    robotConn.onMessage(received);
+    if (plannerConn === robotConn) {
+      await robotConn.subscribe([topics.cmd, topics.verdict]);
+    } else {
+      plannerConn.onMessage(received);
+      await robotConn.subscribe([topics.cmd]);
+      await plannerConn.subscribe([topics.verdict]);
+    }
 
     const operator = new SimulatedOperator(
       DEMO_OPERATOR_ID,
@@ -236,7 +251,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         log('intent', `${intent.intentId} (${e.intent.kind})`);
         // Not awaited: waiting for the PUBACK would stall the model step, and with it the telemetry the
         // edge judges by arrival time.
-        send(robotConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId}`);
+        send(plannerConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId}`);
       } else if (e.sensorFault) {
         robot.setSensorFault(
           e.sensorFault.source,
@@ -252,7 +267,8 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
       } else if (e.redeliver) {
         const intent = intents.get(e.redeliver.intent);
         log('intent', `${e.redeliver.intent} again, the same bytes (a QoS 1 redelivery)`);
-        if (intent) send(robotConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId} again`);
+        if (intent)
+          send(plannerConn, topics.intent, JSON.stringify(intent), `intent ${intent.intentId} again`);
       } else if (e.consent) {
         const intent = intents.get(e.consent.intent);
         const token = intent ? operator.answer(e.consent.decision, intent, Date.now()) : undefined;
@@ -311,7 +327,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunOptions = 
         if (leadIn.done(now) || elapsed > LEAD_IN_MAX_MS) break;
         step(0, now);
         if (elapsed >= LEAD_IN_TELEMETRY_MS && !leadIn.sent) {
-          send(robotConn, topics.intent, JSON.stringify(leadIn.intent()), 'lead-in intent');
+          send(plannerConn, topics.intent, JSON.stringify(leadIn.intent()), 'lead-in intent');
         }
         await sleep(Math.max(0, STEP_MS - (Date.now() - now)));
       }

@@ -1,7 +1,8 @@
 /**
  * What a person needs to drive an edge from a shell, written into a `sim cell` directory: broker accounts for
  * the embedded broker (`broker/users.json`, scrypt hashes only, with each clear password in its own 0600 file
- * beside it; the proximity sources are bound to the sensor account alone) and example messages
+ * beside it; the planner publishes only intents, the robot's state sources are bound to the robot's account
+ * and the proximity sources to the sensor account, cell-broker-accounts.ts) and example messages
  * (`examples/`): one telemetry frame per source of the profile, every gate passing, with `"stampMs":0` for
  * the shell to replace by the current time, and a small intent that the gate signs. The frames are written
  * from the profile and the cell's own firmware and start pose, so the firmware hash matches the signed
@@ -10,15 +11,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Intent, RobotProfile, TelemetryFrame } from '@pentagate/protocol';
-import { brokerAccountsFor, proximitySources } from '../edge/broker-accounts.js';
+import { cellBrokerAccounts } from '../edge/cell-broker-accounts.js';
 import { PENTAGATE_BIN } from '../edge/edge-process.js';
 import type { FirmwareIdentity } from '../models/firmware-report.js';
 
 export interface ShellKit {
   usersPath: string;
-  /** The account that publishes telemetry and intents and reads verdicts (role `simulator`). */
+  /** The planner's account: publishes intents and reads verdicts, nothing else (role `planner`). */
   username: string;
   passwordPath: string;
+  /** The account that alone publishes the robot's state sources and reads commands (role `controller`). */
+  robot?: { username: string; passwordPath: string };
   /** The account that alone publishes the proximity sources (role `sensor`), if the profile has any. */
   sensor?: { username: string; passwordPath: string };
   examplesDir: string;
@@ -102,11 +105,11 @@ export async function writeShellKit(
   const examplesDir = join(dir, 'examples');
   await mkdir(brokerDir, { recursive: true, mode: 0o700 });
   await mkdir(examplesDir, { recursive: true });
-  const accounts = await brokerAccountsFor(PENTAGATE_BIN, profile.robotId, proximitySources(profile));
+  const accounts = await cellBrokerAccounts(PENTAGATE_BIN, profile);
   const usersPath = join(brokerDir, 'users.json');
   await writeFile(usersPath, `${JSON.stringify(accounts.users, null, 2)}\n`, { mode: 0o600 });
   const passwordPath = (username: string) => join(brokerDir, `${username}.password`);
-  for (const account of [accounts.simulator, accounts.sensor, accounts.operator]) {
+  for (const account of [accounts.planner, accounts.robot, accounts.sensor, accounts.operator]) {
     if (account === undefined) continue;
     await writeFile(passwordPath(account.username), `${account.password}\n`, {
       mode: 0o600,
@@ -118,8 +121,11 @@ export async function writeShellKit(
   await writeFile(join(examplesDir, 'intent.json'), `${JSON.stringify(exampleIntent(profile, jointsRad))}\n`);
   return {
     usersPath,
-    username: accounts.simulator.username,
-    passwordPath: passwordPath(accounts.simulator.username),
+    username: accounts.planner.username,
+    passwordPath: passwordPath(accounts.planner.username),
+    ...(accounts.robot
+      ? { robot: { username: accounts.robot.username, passwordPath: passwordPath(accounts.robot.username) } }
+      : {}),
     ...(accounts.sensor
       ? {
           sensor: {
