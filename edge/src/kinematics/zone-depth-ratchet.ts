@@ -5,7 +5,8 @@
  * rise more than DEEPER_TOLERANCE_M above the shallowest it has been on the path so far. A ratchet, not a
  * comparison with the start: a point that has come 3 cm out may not go 2 cm back in, just as a zone that is
  * left may not be re-entered. A point outside the margin is free to move while it stays outside it: its
- * ceiling is never below −marginM (it may come as close as an ordinary zone's point may).
+ * ceiling is never below −marginM, and never above it for a point that was outside the margin (the tolerance
+ * does not let it in), so it may come exactly as close as a point near an ordinary zone.
  *
  * Before this rule a zone holding the start was excused until the path left it: an arm resting 1 cm inside
  * the table zone was signed a move 18 cm deeper into it and back, and one parked in the margin could only move
@@ -42,18 +43,15 @@ export class ZoneDepthRatchet {
     this.#shallowestM[z * this.points + p] = depthM;
   }
 
-  /** How far below the shallowest depth point `p` has had in zone `z` it may go free, m (the ratchet). */
-  #allowedM(i: number): number {
-    return Math.max(this.#shallowestM[i]!, -this.marginM);
-  }
-
   /**
    * How much deeper than allowed `depthM` takes point `p` in zone `z`, measured from its shallowest depth so
-   * far, m; 0 when within DEEPER_TOLERANCE_M. Does not record anything (a stopping point is off the path).
+   * far (or the margin, if that is nearer the zone), m; 0 when within the ceiling. Does not record anything (a
+   * stopping point is off the path).
    */
   wouldBeDeeperByM(z: number, p: number, depthM: number): number {
-    const overM = depthM - this.#allowedM(z * this.points + p);
-    return overM > DEEPER_TOLERANCE_M ? overM : 0;
+    const shallowestM = this.#shallowestM[z * this.points + p]!;
+    const ceilingM = Math.max(shallowestM + DEEPER_TOLERANCE_M, -this.marginM);
+    return depthM > ceilingM ? depthM - Math.max(shallowestM, -this.marginM) : 0;
   }
 
   /**

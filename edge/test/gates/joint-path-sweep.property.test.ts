@@ -4,8 +4,9 @@
  * zones, it reports exactly what testing every zone at every sample reports — the straightforward sweep
  * below, which is the algorithm before the optimisation, over the same checked points (the arm's skeleton).
  * It also holds the zones the start is in (or within the margin of) to the no-deeper rule written out plainly:
- * per point, its depth may not rise more than DEEPER_TOLERANCE_M above the shallowest it has been (floored at
- * minus the margin), on the path and at the stopping points; the path may end in the margin but not inside.
+ * per point, its depth may not rise more than DEEPER_TOLERANCE_M above the shallowest it has been, nor ever
+ * need to stay below minus the margin, on the path and at the stopping points; the path may end in the margin
+ * but not inside.
  */
 import {
   DEEPER_TOLERANCE_M,
@@ -62,10 +63,11 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
   const occupied = new Set(startZones);
   /** Per start zone, per point: the shallowest depth on the path so far, m. */
   const shallowest = new Map(startZones.map((z) => [z, Array.from({ length: n }, (_, f) => depth(z, f))]));
-  /** How much deeper than allowed point f is in zone z, m (0 within the tolerance). */
+  /** How much deeper than allowed point f is in zone z, m (0 within the tolerance, or outside the margin). */
   const over = (z: number, f: number) => {
-    const d = depth(z, f) - Math.max(shallowest.get(z)![f]!, -inflateM);
-    return d > DEEPER_TOLERANCE_M ? d : 0;
+    const d = depth(z, f);
+    const least = shallowest.get(z)![f]!;
+    return d > least + DEEPER_TOLERANCE_M && d > -inflateM ? d - Math.max(least, -inflateM) : 0;
   };
   let samples = 1;
   const check = (waypoint: number, kind: 'path' | 'stop'): ZoneHit | undefined => {

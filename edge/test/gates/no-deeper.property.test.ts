@@ -1,9 +1,10 @@
 /**
  * What the no-deeper rule (kinematics/zone-depth-ratchet.ts) guarantees, checked independently of the sweeps'
  * own sampling: on a path the sweep lets through from inside a zone or its margin, no checked point (an arm's
- * skeleton point, a base's centre in the plane) is ever deeper in that zone than it was at the start, or than
- * the margin, by more than DEEPER_TOLERANCE_M plus half a sampling step (the most a point moves away from its
- * nearest sample); and the path ends outside the zone as drawn. Checked 8× finer in time than the sweep samples.
+ * skeleton point, a base's centre in the plane) is ever deeper in that zone than DEEPER_TOLERANCE_M below
+ * where it was at the start, or than the margin if that is nearer the zone, plus half a sampling step (the
+ * most a point moves away from its nearest sample); and the path ends outside the zone as drawn. So a point
+ * that starts outside the margin stays as far out as it must from an ordinary zone. Checked 8× finer in time than the sweep samples.
  */
 import {
   DEEPER_TOLERANCE_M,
@@ -82,7 +83,7 @@ t.test('a base let through from inside a zone or its margin never goes deeper', 
           const [x, y] = basePositionAt(input, tS);
           return planarDepthM(zone, x, y);
         };
-        const boundM = Math.max(depthAt(0), -marginM) + DEEPER_TOLERANCE_M + spacingM / 2;
+        const boundM = Math.max(depthAt(0) + DEEPER_TOLERANCE_M, -marginM) + spacingM / 2;
         const fine = FINER * baseSweepSteps(input);
         for (let k = 1; k <= fine; k++) {
           if (depthAt((durationS * k) / fine) > boundM) return false;
@@ -137,7 +138,7 @@ t.test('an arm path let through from inside a zone or its margin never goes deep
           );
         };
         const marginM = sweepInflationM(spacingM);
-        const boundM = depths(startRad).map((d) => Math.max(d, -marginM) + DEEPER_TOLERANCE_M + spacingM / 2);
+        const boundM = depths(startRad).map((d) => Math.max(d + DEEPER_TOLERANCE_M, -marginM) + spacingM / 2);
         for (let w = 1; w < waypointsRad.length; w++) {
           const [a, b] = [waypointsRad[w - 1]!, waypointsRad[w]!];
           const fine = FINER * segmentSteps(a, b, levers, spacingM).steps;
