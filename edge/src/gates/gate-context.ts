@@ -49,10 +49,11 @@ export interface GateContext {
    */
   planTailSweeps?: PlanTailSweeps;
   /**
-   * The keep-out zones (indexes) the robot may be inside (held-zones.ts): set by INVARIANT's sweep when a move
-   * is decided (the zones holding its start); while monitoring, the running motion's set, which only shrinks.
+   * The keep-out zones (indexes) the robot may be inside or within the margin of (held-zones.ts), each with the
+   * shallowest depth of every checked point measured in it so far, m: set by INVARIANT's sweep when a move is
+   * decided (the zones holding its start); while monitoring, the running motion's, which only shrink.
    */
-  heldZones?: Set<number>;
+  heldZones?: Map<number, Float64Array>;
 }
 
 export type Gate = (ctx: GateContext) => GateResult;

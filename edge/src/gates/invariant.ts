@@ -14,7 +14,7 @@
 import { type GateResult, type PoseFrame, edgeViolation } from '@pentagate/protocol';
 import { baseSweepSteps, sweepBasePath, yawOf } from '../kinematics/base-path-sweep.js';
 import { skeletonPointName } from '../kinematics/arm-skeleton.js';
-import { jointSweepSamples, sweepJointPath } from '../kinematics/joint-path-sweep.js';
+import { jointSweepSamples, sweepInflationM, sweepJointPath } from '../kinematics/joint-path-sweep.js';
 import {
   type GateContext,
   describeFrame,
@@ -220,7 +220,12 @@ function checkArm(
     : sweepJointPath(sweepInput);
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
-  const entered = enteredZoneViolation(ctx, sweep.startZones, 'the measured arm');
+  const entered = enteredZoneViolation(
+    ctx,
+    sweep,
+    { marginM: sweepInflationM(spacingM), stepM: spacingM },
+    'the measured arm',
+  );
   if (entered) violations.push(entered);
   if (sweep.hit) {
     const h = sweep.hit;
@@ -303,7 +308,12 @@ function checkBase(
   });
   evidence.pathSamples = sweep.samples;
   evidence.startZones = sweep.startZones.map((z) => ctx.cp.profile.keepOut.zones[z]!.id);
-  const entered = enteredZoneViolation(ctx, sweep.startZones, `the base (${describeFrame(pose)})`);
+  const entered = enteredZoneViolation(
+    ctx,
+    sweep,
+    { marginM: spacingM / 2 + base.footprintRadiusM, stepM: spacingM },
+    `the base (${describeFrame(pose)})`,
+  );
   if (entered) violations.push(entered);
   if (sweep.hit) {
     const h = sweep.hit;

@@ -38,6 +38,8 @@ export interface BaseSweepResult {
   samples: number;
   /** Zones whose margin held the start, and those of them it has not left by the end (joint-path-sweep.ts). */
   startZones: number[];
+  /** Per start zone (same order): the centre's signed depth in it in the plane at the start, m (one point). */
+  startDepthsM: Float64Array[];
   endZones: number[];
 }
 
@@ -88,11 +90,16 @@ export function sweepBasePath(input: BaseSweepInput): BaseSweepResult {
   const startZones = holds([input.startM.x, input.startM.y, input.startM.z]);
   const ratchet = new ZoneDepthRatchet(zones.length, 1, inflateM);
   const depthM = (z: number, p: readonly number[]) => planarDepthM(zones[z]!, p[0]!, p[1]!);
-  for (const z of startZones) ratchet.start(z, 0, depthM(z, [input.startM.x, input.startM.y]));
+  const startDepthsM = startZones.map((z) => {
+    const depth = depthM(z, [input.startM.x, input.startM.y]);
+    ratchet.start(z, 0, depth);
+    return Float64Array.of(depth);
+  });
   const occupied = new Set(startZones);
   const result = (hit?: BaseSweepResult['hit'], samples = steps + 2): BaseSweepResult => {
     const endZones = startZones.filter((z) => occupied.has(z));
-    return hit ? { hit, samples, startZones, endZones } : { samples, startZones, endZones };
+    const zones = { startZones, startDepthsM, endZones };
+    return hit ? { hit, samples, ...zones } : { samples, ...zones };
   };
   for (let k = 1; k <= steps; k++) {
     const tS = (input.durationS * k) / steps;

@@ -80,6 +80,8 @@ export interface JointSweepResult {
   samples: number;
   /** Zones (indexes) whose margin held the start. */
   startZones: number[];
+  /** Per start zone (same order): each checked point's signed depth in it at the start, m (zone-depth.ts). */
+  startDepthsM: Float64Array[];
   /** Start zones whose margin the path has not left by its end (held-zones.ts, remaining-path-sweep.ts). */
   endZones: number[];
 }
@@ -197,10 +199,15 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
   /** Signed depth of checked point `f` (origins computed) in zone `z` as drawn, m. */
   const depthM = (z: number, f: number) =>
     zoneDepthM(zones[z]!, origins[3 * f]!, origins[3 * f + 1]!, origins[3 * f + 2]!);
-  for (const z of startZones) {
+  const startDepthsM = startZones.map((z) => {
     occupied[z] = 1;
-    for (let f = 0; f < n; f++) ratchet.start(z, f, depthM(z, f));
-  }
+    const depths = new Float64Array(n);
+    for (let f = 0; f < n; f++) {
+      depths[f] = depthM(z, f);
+      ratchet.start(z, f, depths[f]!);
+    }
+    return depths;
+  });
   let occupiedCount = startZones.length;
   /** Per checked point: distance it may still travel before it could reach an unoccupied zone, m (0 = test now). */
   const clearanceM = CLEARANCE.zeroed(n);
@@ -265,7 +272,8 @@ export function sweepJointPath(input: JointSweepInput): JointSweepResult {
 
   const done = (hit?: ZoneHit): JointSweepResult => {
     const endZones = startZones.filter((z) => occupied[z] === 1);
-    return hit ? { hit, samples, startZones, endZones } : { samples, startZones, endZones };
+    const zones = { startZones, startDepthsM, endZones };
+    return hit ? { hit, samples, ...zones } : { samples, ...zones };
   };
 
   for (let w = 1; w < waypointsRad.length; w++) {

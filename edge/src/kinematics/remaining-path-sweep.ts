@@ -70,7 +70,7 @@ export class PlanTailSweeps {
       this.#byRemaining.set(remaining, tail);
     }
     const samples = first.samples + tail.samples - 1;
-    const zones = { startZones: first.startZones, endZones: tail.endZones };
+    const zones = { startZones: first.startZones, startDepthsM: first.startDepthsM, endZones: tail.endZones };
     if (!tail.hit) return { samples, ...zones };
     return { hit: { ...tail.hit, waypoint: tail.hit.waypoint + 1 }, samples, ...zones };
   }

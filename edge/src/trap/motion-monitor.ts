@@ -50,8 +50,11 @@ export interface ActiveMotion {
   pathSweptAtMs: number;
   /** Its plan's tail sweeps, reused by the re-checks (remaining-path-sweep.ts). */
   planTailSweeps: PlanTailSweeps;
-  /** The keep-out zones it may still be inside (held-zones.ts): those of its start, until it leaves them. */
-  heldZones: Set<number>;
+  /**
+   * The keep-out zones it may still be inside (held-zones.ts): those of its start, until it leaves them, with
+   * the shallowest depth of each checked point measured in them.
+   */
+  heldZones: Map<number, Float64Array>;
   /**
    * The speeds the robot may be moving at: this motion's, and those of the motions signed before it that the
    * controller may still be running (a command lost, late or refused leaves the robot on the one before), each
@@ -99,7 +102,7 @@ export function startedMotion(
     consented: ctx.consentGranted,
     pathSweptAtMs: nowMs,
     planTailSweeps: new PlanTailSweeps(),
-    heldZones: ctx.heldZones ?? new Set(),
+    heldZones: ctx.heldZones ?? new Map(),
     mayRun: [own, ...(previous?.mayRun.filter((r) => r.untilMs >= nowMs) ?? [])],
   };
 }

@@ -63,6 +63,7 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
   const occupied = new Set(startZones);
   /** Per start zone, per point: the shallowest depth on the path so far, m. */
   const shallowest = new Map(startZones.map((z) => [z, Array.from({ length: n }, (_, f) => depth(z, f))]));
+  const startDepthsM = startZones.map((z) => Float64Array.from(shallowest.get(z)!));
   /** How much deeper than allowed point f is in zone z, m (0 within the tolerance, or outside the margin). */
   const over = (z: number, f: number) => {
     const d = depth(z, f);
@@ -104,7 +105,7 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
       pose(q);
       samples++;
       const hit = check(w - 1, 'path');
-      if (hit) return { hit, samples, startZones, endZones: [...occupied] };
+      if (hit) return { hit, samples, startZones, startDepthsM, endZones: [...occupied] };
     }
     const v = input.velocitiesRadS[w];
     if (v && input.stoppingTimeS > 0) {
@@ -112,7 +113,7 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
       pose(q);
       samples++;
       const hit = check(w, 'stop');
-      if (hit) return { hit, samples, startZones, endZones: [...occupied] };
+      if (hit) return { hit, samples, startZones, startDepthsM, endZones: [...occupied] };
     }
   }
   const endZones = [...occupied];
@@ -120,10 +121,11 @@ function referenceSweep(input: JointSweepInput & { dh: readonly DhParameters[] }
   for (const z of endZones) {
     const inside = firstInside(z, 0);
     if (inside >= 0) {
-      return { hit: hitAt(z, 'not-left', waypointsRad.length - 1, inside), samples, startZones, endZones };
+      const hit = hitAt(z, 'not-left', waypointsRad.length - 1, inside);
+      return { hit, samples, startZones, startDepthsM, endZones };
     }
   }
-  return { samples, startZones, endZones };
+  return { samples, startZones, startDepthsM, endZones };
 }
 
 t.test('the sweep reports exactly what testing every zone at every sample reports', async (t) => {

@@ -3,10 +3,13 @@
  * (kinematics/zone-depth-ratchet.ts). Before, a zone holding the start as drawn was excused until the path left
  * it (an arm 1 cm in the table was signed a dive 15 cm deeper and back out), and one holding it within the
  * margin only was an ordinary zone (a robot parked there was vetoed unless its first step cleared the margin,
- * so a slow move away, or along the zone, was refused).
+ * so a slow move away, or along the zone, was refused). While the move runs, a robot measured deeper than the
+ * shallowest it has been since the move was signed, by more than its plan may go between two samples, is
+ * stopped: each re-sweep starts from the measured state, and a sagging arm was judged from wherever it sagged to.
  */
 import { hasEdgeViolation } from '@pentagate/protocol';
 import t from 'tap';
+import { MONITOR_PATH_SWEEP_PERIOD_MS } from '../../src/trap/motion-monitor.js';
 import { armReach, reach } from './arm-reach.js';
 import {
   T0,
@@ -122,4 +125,44 @@ t.test('a base in the margin of a zone may move away or along, not closer', asyn
   const toward = door.judge(-0.02, 0.1, 1000);
   t.equal(toward.outcome, 'vetoed', 'along and 2 cm toward it: vetoed');
   t.match(toward.violations.join('\n'), /INVARIANT\.KEEP_OUT_DEEPER: .*zone fire-door/);
+});
+
+t.test('an arm measured deeper in the table than since its move was signed is stopped', async (t) => {
+  const probe = armAt(0);
+  const lift = probe.liftAt(-0.03);
+  const at = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
+  // Signed: 1 cm in the table, straight out over 6 s.
+  const sags = armAt(lift);
+  t.equal(sags.judge([reach(lift - 0.15)], 6000).outcome, 'signed');
+  t.ok(
+    sags.lowestZ(reach(lift + 0.1)) < -0.055,
+    'measured 2.5 cm or more deeper, its plan still leading out',
+  );
+  const sagged = sags.gate.ingestTelemetry(jointState(sags.profile, at, reach(lift + 0.1)), at);
+  t.equal(sagged.stop?.setpoints.kind, 'stop', 'a STOP');
+  t.match(
+    sagged.verdict?.violations.join('\n'),
+    /INVARIANT\.KEEP_OUT_DEEPER: the measured arm is [\d.]+ cm deeper in zone table-top .* since the move was signed/,
+  );
+  const follows = armAt(lift);
+  t.equal(follows.judge([reach(lift - 0.15)], 6000).outcome, 'signed');
+  const onItsWay = follows.gate.ingestTelemetry(jointState(follows.profile, at, reach(lift - 0.02)), at);
+  t.equal(onItsWay.stop, undefined, `on its way out: no STOP (${onItsWay.verdict?.violations.join('; ')})`);
+});
+
+t.test('a base measured deeper in a pillar than since its move was signed is stopped', async (t) => {
+  const at = T0 + MONITOR_PATH_SWEEP_PERIOD_MS;
+  const pushed = baseAt(10 - 0.4);
+  t.equal(pushed.judge(-0.5, 0, 2000).outcome, 'signed', 'backing out of the pillar');
+  // 10 cm deeper: more than the 5 cm the base travels between two samples of its path
+  const inner = pushed.gate.ingestTelemetry(pose(pushed.profile.robotId, at, 10 - 0.3), at);
+  t.equal(inner.stop?.setpoints.kind, 'stop', 'a STOP');
+  t.match(
+    inner.verdict?.violations.join('\n'),
+    /INVARIANT\.KEEP_OUT_DEEPER: the base .* deeper in zone pillar-1/,
+  );
+  const backing = baseAt(10 - 0.4);
+  t.equal(backing.judge(-0.5, 0, 2000).outcome, 'signed');
+  const out = backing.gate.ingestTelemetry(pose(backing.profile.robotId, at, 10 - 0.45), at);
+  t.equal(out.stop, undefined, `on its way out: no STOP (${out.verdict?.violations.join('; ')})`);
 });
