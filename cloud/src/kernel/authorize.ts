@@ -42,7 +42,7 @@ import { governedActionFor, toolNameOf } from './governed-action.js';
 import { KERNEL_AGENT_FIELD, kernelAgent, knownAgentOfKey } from './kernel-agent.js';
 import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
-import { refuseBeyondOpenCap } from './open-proposals-cap.js';
+import { openCapCount, refuseAtOpenCap, refuseBeyondOpenCap } from './open-proposals-cap.js';
 import { storedVerdict } from './stored-verdict.js';
 import type { JurisdictionClaims, KernelDecisionRecord, LostRace, ReplayInput } from './replay-input.js';
 
@@ -210,6 +210,7 @@ export async function authorize(
   const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;
   const reservation = reservationFor(outcome, limit, budget?.windowMs ?? 0, nowMs);
   const policyRef = policy ? { id: policy.id, digest: policy.digest } : NO_POLICY;
+  const capCount = openCapCount(k, caller, outcome.decision.status);
   let commit: DecisionCommit<{ outcome: KernelOutcome; envelope: DsseEnvelope }>;
   try {
     commit = await cloud.store.commitDecision({
@@ -219,6 +220,7 @@ export async function authorize(
       ...(reservation ? { reservation } : {}),
       // a veto stays a veto with more history; anything else is decided again on the calls committed by then
       ...(historyQuery && outcome.decision.status !== 'DENY' ? { history: historyQuery } : {}),
+      ...(capCount ? { count: capCount } : {}),
       build: (ctx) => {
         // calls decided concurrently with this one count against its loop and probing limits too; the
         // input recorded for replay is the one decided, so a replay reproduces the veto
@@ -232,6 +234,11 @@ export async function authorize(
           reserving && !ctx.reserved ? { reservation, ledger: ctx.ledger } : undefined;
         if (lostRace) o = decide(decided, policy, k.custodyTrust, lostRace, prints);
         const d = o.decision;
+        // the cap again, on the count read under the transaction's locks: of simultaneous proposals of one
+        // key only as many as the cap leaves room for commit; the rest roll back whole (nothing written).
+        // Deciding again here only ever turns a decision into a DENY, so a decision that did not wait for a
+        // human before the transaction (no count asked) does not wait for one now.
+        refuseAtOpenCap(k.settings.openProposalsPerKey, caller, d.status, ctx.count);
         const reservedAmount = reserving && !lostRace ? reservation.amount : 0;
         const statement = decisionStatement({
           subjectName: req.subjectName,

@@ -10,7 +10,8 @@
  * apart from a store failure. The other decisions of the batch are not touched.
  */
 import type Database from 'better-sqlite3';
-import type { SqlStatement } from './postgres-query.js';
+import type { PostgresClient, SqlStatement } from './postgres-query.js';
+import { num, type Row } from './row-mappers.js';
 import { preparedOnce } from './sqlite-prepared.js';
 import { StoreError } from './store-error.js';
 
@@ -65,4 +66,25 @@ export function postgresRowConflict(err: unknown, rows: readonly ComposedRow[]):
   const e = err as { code?: unknown; table?: unknown; message?: unknown };
   if (e.code !== '23505' || !rows.some((r) => r.table === e.table)) return undefined;
   return new RowConflict(String(e.table), String(e.message));
+}
+
+/**
+ * A count over a composed store's tables that a decision reads inside its own transaction, after the locks
+ * (DecisionWrite.count): a limit the composed store keeps (the kernel's cap of open proposals per API key)
+ * is then checked against every decision committed before this one, also those decided concurrently with
+ * it, and the decision that would pass the limit can refuse itself before anything is written. `sql` is
+ * rendered in the dialect's placeholders (`mark(n)`, 1-based) and selects one row with a column `n`.
+ */
+export type ComposedCount = (mark: (n: number) => string) => { sql: string; params: unknown[] };
+
+/** Inside a SQLite write: the count, on the writer's connection (it sees this batch's earlier writes). */
+export function sqliteCount(db: Database.Database, count: ComposedCount): number {
+  const { sql, params } = count(() => '?');
+  return num((preparedOnce(db, sql).get(...params) as Row).n);
+}
+
+/** Inside a PostgreSQL batch: the count, on the batch's client (it sees the batch's earlier writes). */
+export async function postgresCount(c: PostgresClient, count: ComposedCount): Promise<number> {
+  const { sql, params } = count((n) => `$${n}`);
+  return num(((await c.query(sql, params)).rows[0] as Row).n);
 }

@@ -12,7 +12,7 @@
  * together or not at all.
  */
 import type { AuditEntry } from '@pentagate/protocol';
-import type { ComposedRow } from './composed-row.js';
+import type { ComposedCount, ComposedRow } from './composed-row.js';
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -72,6 +72,8 @@ export interface DecisionContext {
    * every decision committed before this one — also those decided concurrently with it (absent when not asked).
    */
   history?: CallHistoryRecord[];
+  /** What `DecisionWrite.count` counted, read inside the transaction after the locks (absent when not asked). */
+  count?: number;
 }
 
 export interface DecisionParts {
@@ -98,6 +100,11 @@ export interface DecisionWrite<T> {
    * concurrently were not in the history read before it, and a loop limit must hold for them too.
    */
   history?: RelevantCallsQuery;
+  /**
+   * A composed store's count to read inside the transaction (DecisionContext.count), for a limit that must
+   * hold across concurrent decisions: `build` may throw to refuse the decision, and nothing of it is written.
+   */
+  count?: ComposedCount;
   /** Called once inside the transaction; returns the rows to write and a value for the caller. */
   build(context: DecisionContext): { parts: DecisionParts; result: T };
 }

@@ -5,12 +5,17 @@
  * pages through the rest exactly once, and a key at its cap of open proposals is refused before anything is
  * reserved or queued. Each on SQLite and PostgreSQL (small limits stand in for 500 and 100).
  */
-import t, { type Test } from 'tap';
-import type { KernelSettings } from '../../src/kernel/kernel-settings.js';
-import type { Store } from '../../src/store/store.js';
 import { registerLobe, transferCall } from '../helpers/cloud-app.js';
-import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
-import { get, kernelCloud, ledgerWrite, policyUpdate, post, vaultWrite } from './kernel-helpers.js';
+import {
+  get,
+  type KernelTestCloud,
+  kernelCloudOn,
+  ledgerWrite,
+  onBothStores,
+  policyUpdate,
+  post,
+  vaultWrite,
+} from './kernel-helpers.js';
 
 const AUTHORIZE = '/api/v1/kernel/authorize';
 
@@ -20,25 +25,8 @@ interface Page {
   nextCursor?: string;
 }
 
-/** `run` on SQLite, and on PostgreSQL when reachable (CI=true: required). */
-function onBothStores(
-  name: string,
-  run: (t: Test, store: () => Promise<Store | undefined>) => Promise<void>,
-) {
-  t.test(`SQLite: ${name}`, (t) => run(t, async () => undefined));
-  t.test(`PostgreSQL: ${name}`, async (t) => {
-    if (!(await requirePostgres(t))) return;
-    await run(t, () => openTestPostgres(t));
-  });
-}
-
-async function cloudWith(t: Test, store: () => Promise<Store | undefined>, kernel: Partial<KernelSettings>) {
-  const s = await store();
-  return kernelCloud(t, { ...(s ? { store: s } : {}), kernel });
-}
-
 /** `count` REQUIRE_HUMAN proposals (vault writes) of the agent key, a millisecond apart; their ids. */
-async function flood(c: Awaited<ReturnType<typeof kernelCloud>>, count: number): Promise<string[]> {
+async function flood(c: KernelTestCloud, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const d = (
@@ -52,7 +40,7 @@ async function flood(c: Awaited<ReturnType<typeof kernelCloud>>, count: number):
 }
 
 onBothStores('a flood of waiting proposals leaves the held one first on the first page', async (t, store) => {
-  const c = await cloudWith(t, store, { approvalsListLimit: 5, openProposalsPerKey: 50 });
+  const c = await kernelCloudOn(t, store, { approvalsListLimit: 5, openProposalsPerKey: 50 });
   await flood(c, 12);
   const held = (await post(c, c.a.keys.agent, AUTHORIZE, policyUpdate('sneaky'))).json();
   t.equal(held.status, 'HELD_FOR_VETO');
@@ -64,7 +52,7 @@ onBothStores('a flood of waiting proposals leaves the held one first on the firs
 });
 
 onBothStores('paging reaches every waiting item exactly once, held ones first', async (t, store) => {
-  const c = await cloudWith(t, store, { approvalsListLimit: 4, openProposalsPerKey: 50 });
+  const c = await kernelCloudOn(t, store, { approvalsListLimit: 4, openProposalsPerKey: 50 });
   const waiting = await flood(c, 9);
   const held: string[] = [];
   for (const change of ['a', 'b', 'c']) {
@@ -103,7 +91,7 @@ onBothStores('paging reaches every waiting item exactly once, held ones first', 
 onBothStores(
   'a key at its cap of open proposals is refused, and nothing is reserved or queued',
   async (t, store) => {
-    const c = await cloudWith(t, store, { openProposalsPerKey: 3 });
+    const c = await kernelCloudOn(t, store, { openProposalsPerKey: 3 });
     // REQUIRE_HUMAN ledger writes (an unsure agent): each reserves its amount
     const unsure = () =>
       ledgerWrite(20, 'billing-bot', { context: { agentId: 'billing-bot', confidenceScore: 0.1 } });

@@ -4,10 +4,11 @@
  */
 import { jcsDigestHex } from '@pentagate/crypto';
 import type { ProposedAction } from '@pentagate/protocol';
-import type { Test } from 'tap';
+import tap, { type Test } from 'tap';
 import type { KernelSettings } from '../../src/kernel/kernel-settings.js';
 import type { Store } from '../../src/store/store.js';
 import { bearer, type TestCloud, testCloud } from '../helpers/cloud-app.js';
+import { openTestPostgres, requirePostgres } from '../helpers/postgres.js';
 
 export interface KernelTestCloud extends TestCloud {
   clock: { nowMs: number };
@@ -33,6 +34,28 @@ export async function kernelCloud(
       clock.nowMs += ms;
     },
   };
+}
+
+/** The store a test runs on: undefined for the default SQLite, or a PostgreSQL store (onBothStores). */
+export type StoreUnderTest = () => Promise<Store | undefined>;
+
+/** `run` on SQLite, and on PostgreSQL when reachable (CI=true: required, helpers/postgres.ts). */
+export function onBothStores(name: string, run: (t: Test, store: StoreUnderTest) => Promise<void>): void {
+  tap.test(`SQLite: ${name}`, (t) => run(t, async () => undefined));
+  tap.test(`PostgreSQL: ${name}`, async (t) => {
+    if (!(await requirePostgres(t))) return;
+    await run(t, () => openTestPostgres(t));
+  });
+}
+
+/** A kernel cloud on the store under test, with these kernel settings. */
+export async function kernelCloudOn(
+  t: Test,
+  store: StoreUnderTest,
+  kernel: Partial<KernelSettings>,
+): Promise<KernelTestCloud> {
+  const s = await store();
+  return kernelCloud(t, { ...(s ? { store: s } : {}), kernel });
 }
 
 let counter = 0;

@@ -16,7 +16,7 @@ import {
   RELEVANT_CALLS_SQL,
   relevantCallsParams,
 } from '../call-history/postgres-call-history.js';
-import { postgresRowConflict, postgresRowInsert } from '../composed-row.js';
+import { postgresCount, postgresRowConflict, postgresRowInsert } from '../composed-row.js';
 import {
   type PostgresClient,
   type PostgresQuery,
@@ -83,8 +83,17 @@ export class PostgresDecisions {
     }
     ledger ??= { spent: 0, reserved: 0 };
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
+    // under the audit_head lock every decision batch of every replica holds to COMMIT: no other decision
+    // commits between this count and this write (one more round trip, for the writes that ask: few)
+    const count = write.count && (await postgresCount(c, write.count));
     const index = nextIndex();
-    const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
+    const { parts, result } = write.build({
+      index,
+      reserved,
+      ledger,
+      ...(history ? { history } : {}),
+      ...(count !== undefined ? { count } : {}),
+    });
     const d = parts.decision;
     // the built decision may have turned into a veto (a loop limit reached by concurrent calls): no reservation
     const taken = r !== undefined && reserved && d.reservedAmount > 0;

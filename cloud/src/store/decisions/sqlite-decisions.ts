@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import type { SqliteAudit } from '../audit/sqlite-audit.js';
 import type { SqliteBudget } from '../budget/sqlite-budget.js';
 import type { SqliteCallHistory } from '../call-history/sqlite-call-history.js';
-import { insertSqliteRow } from '../composed-row.js';
+import { insertSqliteRow, sqliteCount } from '../composed-row.js';
 import type { DecisionRecord } from '../records.js';
 import { type Row, decisionValues, toDecision } from '../row-mappers.js';
 import type { DecisionCommit, DecisionWrite } from '../store.js';
@@ -58,8 +58,15 @@ export class SqliteDecisions {
     const reserved = !r || ledger.spent + ledger.reserved + r.amount <= r.limit;
     // inside the single writer's transaction: every earlier decision's call row is visible, this batch's too
     const history = write.history && this.#calls.relevantCalls(write.tenantId, write.agentId, write.history);
+    const count = write.count && sqliteCount(this.#db, write.count);
     const index = this.#audit.nextAuditIndex();
-    const { parts, result } = write.build({ index, reserved, ledger, ...(history ? { history } : {}) });
+    const { parts, result } = write.build({
+      index,
+      reserved,
+      ledger,
+      ...(history ? { history } : {}),
+      ...(count !== undefined ? { count } : {}),
+    });
     const d = parts.decision;
     // first: a row whose key is taken (RowConflict) fails the write before anything else is written; the
     // write's savepoint rolls back whatever was, so the decision costs no index and no reservation
