@@ -39,7 +39,7 @@ import type { AgentRecord, CallHistoryRecord } from '../store/records.js';
 import type { DecisionCommit, RelevantCallsQuery, ReservationRequest } from '../store/store.js';
 import { decide, type KernelOutcome } from './decide.js';
 import { governedActionFor, toolNameOf } from './governed-action.js';
-import { KERNEL_AGENT_FIELD, kernelAgent, knownAgentOfKey } from './kernel-agent.js';
+import { decidedAlike, kernelAgent, requestForMet } from './kernel-agent.js';
 import { earlierDecision, proposalHoldingKey } from './earlier-decision.js';
 import type { KernelContext } from './kernel-context.js';
 import { openCapCount, refuseAtOpenCap, refuseBeyondOpenCap } from './open-proposals-cap.js';
@@ -65,8 +65,16 @@ export interface AuthorizeRequest {
   /** `name` in the signed subject, e.g. `agentgate.propose:payments.transfer`. */
   subjectName: string;
   idempotencyKey?: string;
-  /** The agent, when the route already resolved it; else `action.context.agentId` (registered on first contact). */
+  /** The agent, when the route already met it; else `action.context.agentId` (met here, kernel-agent.ts). */
   agent?: AgentRecord;
+  /**
+   * Set when `agent` is met for the first time and is not registered yet (kernel-agent.ts, requestForMet). It
+   * is registered only once the proposal is admitted — past every refusal that comes before a decision — so a
+   * refused first proposal creates nothing (last review, item 2). When the record stored differs from `agent`
+   * (its name's older registration holds the account, or a concurrent first contact registered it), the
+   * proposal is decided again on `requestFor(stored)`.
+   */
+  firstContact?: { register(): Promise<AgentRecord>; requestFor(agent: AgentRecord): AuthorizeRequest };
   /** An agent-route call's governed form (region and department are set here from the key's binding). */
   governed?: GovernedAction;
   /** Region and department the request claims. */
@@ -134,6 +142,17 @@ export async function authorize(
   caller: Caller,
   req: AuthorizeRequest,
 ): Promise<AuthorizeResult> {
+  // the kernel route names its agent in the action: met first (a key bound to another agent is refused
+  // before even a repeat is answered), and registered only once admitted
+  if (!req.agent) {
+    const met = await kernelAgent(k, caller, req.action.context.agentId, k.nowMs());
+    return authorize(
+      k,
+      caller,
+      requestForMet(met, (agent) => ({ ...req, agent })),
+    );
+  }
+  const agent = req.agent;
   const { cloud } = k;
   const { action } = req;
   const tenantId = caller.tenantId;
@@ -152,13 +171,9 @@ export async function authorize(
       req.settleAllow === true,
     );
   if (req.idempotencyKey !== undefined) {
-    // a key bound to one agent is refused another agent's proposal before the repeat could answer it
-    if (!req.agent && caller.agentName !== undefined)
-      await knownAgentOfKey(k, caller, action.context.agentId, KERNEL_AGENT_FIELD);
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
     if (existing) return answerEarlier(existing);
   }
-  const agent = req.agent ?? (await kernelAgent(k, caller, action.context.agentId, nowMs));
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
   const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
   const totals = budget
@@ -205,6 +220,11 @@ export async function authorize(
   const outcome = decide(input, policy, k.custodyTrust, undefined, prints);
   // before anything is reserved or written: a key at its cap queues nothing more for an operator
   await refuseBeyondOpenCap(k, caller, outcome.decision.status);
+  if (req.firstContact) {
+    const registered = await req.firstContact.register();
+    if (!decidedAlike(registered, agent))
+      return authorize(k, caller, req.firstContact.requestFor(registered));
+  }
   const b = outcome.verdict.tiers.tier3.economic.budget;
   // the limit net of the reserve the policy keeps back, as the governor computes it
   const limit = budget ? b.limit * (1 - b.reservePercent / 100) : 0;

@@ -5,10 +5,16 @@
  * identifier made from a name outside the identifier alphabet: agent-reference.ts), with its
  * `agent.registered` audit entry. An agent-bound key (app/agent-binding.ts) is refused before anything is
  * registered when the agent is not its own.
+ *
+ * A new agent is registered only once its first proposal is admitted (authorize.ts, `firstContact`): until
+ * then the proposal is decided for the record registration would create. A first proposal refused before its
+ * decision (the key's cap of open proposals, a malformed header) left a registered agent and an
+ * `agent.registered` entry for an agent that never made a proposal (last review, item 2).
  */
 import type { Caller } from '../app/auth.js';
 import { requireAgentOfKey } from '../app/agent-binding.js';
 import { ApiError } from '../app/errors.js';
+import type { AuthorizeRequest } from './authorize.js';
 import { dottedPath } from '../json-pointer.js';
 import { registerAgent } from '../routes/agentgate-register.js';
 import { agentRecordId } from './agent-reference.js';
@@ -51,27 +57,57 @@ export async function knownAgentOfKey(
   return known;
 }
 
-export async function agentOnFirstContact(
+/** An agent as a proposal meets it: registered, or (first contact) the record its registration would create. */
+export interface MetAgent {
+  agent: AgentRecord;
+  /** Set for an agent the tenant never met: registers it; answers the record stored. */
+  register?: () => Promise<AgentRecord>;
+}
+
+export async function meetAgent(
   k: KernelContext,
   caller: Caller,
   contact: FirstContact,
   nowMs: number,
-): Promise<AgentRecord> {
+): Promise<MetAgent> {
   const known = await knownAgentOfKey(k, caller, contact.agentId, contact.field);
-  if (known) return known;
+  if (known) return { agent: known };
+  const id = agentRecordId(contact.agentId);
+  const agent: AgentRecord = {
+    id,
+    tenantId: caller.tenantId,
+    name: contact.agentId,
+    version: contact.version,
+    domain: contact.domain,
+    lobeName: id,
+    // a first registration of its name opens its own account; registering joins an older one's (the
+    // record stored then differs, and authorize decides again for it)
+    accountId: id,
+    createdAtMs: nowMs,
+    metadata: { registeredBy: contact.registeredBy },
+  };
+  return { agent, register: () => registerMet(k, caller, contact, agent) };
+}
+
+async function registerMet(
+  k: KernelContext,
+  caller: Caller,
+  contact: FirstContact,
+  agent: AgentRecord,
+): Promise<AgentRecord> {
   const outcome = await registerAgent(
     k.cloud.store,
     {
       tenantId: caller.tenantId,
-      id: agentRecordId(contact.agentId),
-      name: contact.agentId,
-      version: contact.version,
-      domain: contact.domain,
-      lobeName: agentRecordId(contact.agentId),
-      metadata: { registeredBy: contact.registeredBy },
+      id: agent.id,
+      name: agent.name,
+      version: agent.version,
+      domain: agent.domain,
+      lobeName: agent.lobeName,
+      metadata: agent.metadata,
       actor: caller.keyId,
     },
-    nowMs,
+    agent.createdAtMs,
   );
   if ('conflict' in outcome) {
     const path = dottedPath(contact.field);
@@ -86,17 +122,41 @@ export async function agentOnFirstContact(
   return outcome.agent;
 }
 
+/** Whether a decision for `a` is one for `b`: the fields deciding and the signed statement read agree. */
+export function decidedAlike(a: AgentRecord, b: AgentRecord): boolean {
+  return (
+    a.id === b.id &&
+    a.accountId === b.accountId &&
+    a.lobeName === b.lobeName &&
+    a.domain === b.domain &&
+    a.version === b.version &&
+    a.metadata.modelId === b.metadata.modelId
+  );
+}
+
+/**
+ * The request for the met agent: for a new one, with what authorize needs to register it once the proposal
+ * is admitted, and to build the request again for the record stored if that differs (`requestFor`).
+ */
+export function requestForMet(
+  met: MetAgent,
+  requestFor: (agent: AgentRecord) => AuthorizeRequest,
+): AuthorizeRequest {
+  const req = requestFor(met.agent);
+  return met.register ? { ...req, firstContact: { register: met.register, requestFor } } : req;
+}
+
 /** Where a kernel proposal names its agent. */
 export const KERNEL_AGENT_FIELD = '/context/agentId';
 
-/** The agent of a kernel proposal: `context.agentId`, registered on first contact with domain GENERAL. */
+/** The agent of a kernel proposal: `context.agentId`, met on first contact with domain GENERAL. */
 export function kernelAgent(
   k: KernelContext,
   caller: Caller,
   agentId: string,
   nowMs: number,
-): Promise<AgentRecord> {
-  return agentOnFirstContact(
+): Promise<MetAgent> {
+  return meetAgent(
     k,
     caller,
     {

@@ -22,7 +22,7 @@ import { headerFieldCount } from '../app/header-fields.js';
 import { ROUTE_SCOPES } from '../app/scopes.js';
 import { selfCorrectRequest } from '../decisions/agent-requests.js';
 import { governAgentCall } from '../decisions/agent-verdict.js';
-import { agentOnFirstContact } from '../kernel/kernel-agent.js';
+import { meetAgent, requestForMet } from '../kernel/kernel-agent.js';
 import type { KernelContext } from '../kernel/kernel-context.js';
 import { DECISION_ID_HEADER } from './agentgate-propose.js';
 import { documentedResponses, ERROR_RESPONSES } from './error-responses.js';
@@ -78,7 +78,9 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
     async (request, reply) => {
       const caller = callerOf(request);
       const body = request.body as SelfCorrectRequest;
-      const agent = await agentOnFirstContact(
+      const idempotencyKey = idempotencyKeyOf(request);
+      // an agent met for the first time is registered only once this call is admitted (kernel-agent.ts)
+      const met = await meetAgent(
         k,
         caller,
         {
@@ -93,7 +95,7 @@ export function registerSelfCorrect(app: FastifyInstance, k: KernelContext): voi
       const verdict = await governAgentCall(
         k,
         caller,
-        selfCorrectRequest(agent, body, idempotencyKeyOf(request)),
+        requestForMet(met, (agent) => selfCorrectRequest(agent, body, idempotencyKey)),
       );
       reply.header(DECISION_ID_HEADER, verdict.decisionId);
       if (verdict.approved && verdict.governanceToken) {
