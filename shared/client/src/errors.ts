@@ -22,7 +22,8 @@ export class GovError extends Error {
 export class AuthenticationError extends GovError {}
 /**
  * 403 SCOPE_FORBIDDEN: the key's scope does not open the route; AGENT_FORBIDDEN: the key is bound to another
- * agent than `context.agentId` (or the proposal's); or a 403 without the server's JSON.
+ * agent than `context.agentId` (or the proposal's); or a 403 without the server's JSON. Not 403
+ * OPEN_PROPOSALS_LIMIT, which is back-pressure (QuotaExceededError).
  */
 export class PermissionDeniedError extends GovError {}
 /** 403 EXECUTION_DENIED: denied, vetoed, expired, or still waiting for approval or its hold. */
@@ -35,7 +36,10 @@ export class ConflictError extends GovError {}
 export class NotFoundError extends GovError {}
 /** 400 / 413 / 415: the request did not pass validation; `details.issues` lists the problems when given. */
 export class ValidationFailedError extends GovError {}
-/** 429: too many requests; `retryAfterMs` is the server's hint when it sent one. */
+/**
+ * Back-pressure: try again later. 429: too many requests; `retryAfterMs` is the server's hint when it sent
+ * one. Also the class of QuotaExceededError, so one `instanceof RateLimitedError` catches every "later".
+ */
 export class RateLimitedError extends GovError {
   readonly retryAfterMs: number | undefined;
 
@@ -48,6 +52,24 @@ export class RateLimitedError extends GovError {
   ) {
     super(code, message, status, details);
     this.retryAfterMs = retryAfterMs;
+  }
+}
+/**
+ * 403 OPEN_PROPOSALS_LIMIT: the key already has as many proposals waiting for an operator as the server allows
+ * (`openProposals` of `limit`, from the error's details). Nothing was decided, reserved or queued; propose again
+ * once an operator has decided some (no Retry-After: when depends on the operator). A quota, not a permission:
+ * the same call succeeds later, so it is a RateLimitedError (back-pressure), not a PermissionDeniedError — the
+ * specification (§7) names GovError as the base of every client error and leaves the conditions open.
+ */
+export class QuotaExceededError extends RateLimitedError {
+  readonly openProposals: number | undefined;
+  readonly limit: number | undefined;
+
+  constructor(code: string, message: string, status: number, details: unknown) {
+    super(code, message, status, details, undefined);
+    const d = (typeof details === 'object' && details !== null ? details : {}) as Record<string, unknown>;
+    this.openProposals = typeof d.openProposals === 'number' ? d.openProposals : undefined;
+    this.limit = typeof d.limit === 'number' ? d.limit : undefined;
   }
 }
 /** 5xx: the server or its store failed; the request changed nothing (server contract). */
@@ -73,6 +95,8 @@ export function errorForResponse(
   if (status === 429) return new RateLimitedError(code, message, status, details, retryAfterMs);
   if (code === 'EXECUTION_DENIED') return new ExecutionDeniedError(code, message, status, details);
   if (code === 'DOUBLE_EXECUTION') return new DoubleExecutionError(code, message, status, details);
+  if (status === 403 && code === 'OPEN_PROPOSALS_LIMIT')
+    return new QuotaExceededError(code, message, status, details);
   if (status === 403) return new PermissionDeniedError(code, message, status, details);
   if (status === 404) return new NotFoundError(code, message, status, details);
   if (status === 409) return new ConflictError(code, message, status, details);

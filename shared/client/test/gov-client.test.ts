@@ -23,6 +23,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   type ProposedAction,
+  QuotaExceededError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -174,6 +175,27 @@ t.test('server errors map to their classes with code, status and details', async
   t.type(tooMany, RateLimitedError);
   t.equal(tooMany.status, 429);
   t.ok((tooMany as RateLimitedError).retryAfterMs !== undefined, 'the Retry-After hint is read');
+
+  // a key at its cap of proposals waiting for an operator: back-pressure like a 429, not a permission refusal
+  const capped = await liveCloud(t, {
+    kernel: { policyUpdateHoldMs: 60_000, expirySweepMs: 0, openProposalsPerKey: 1 },
+  });
+  const cappedClient = new GovClient({ baseUrl: capped.baseUrl, apiKey: capped.a.keys.agent });
+  const unsure = () => ledger(3, { context: { agentId: 'client-bot', confidenceScore: 0.1 } });
+  t.equal((await cappedClient.authorize(unsure())).status, 'REQUIRE_HUMAN');
+  const quota = await rejection(cappedClient.authorize(unsure()));
+  t.type(quota, QuotaExceededError, 'OPEN_PROPOSALS_LIMIT is a quota');
+  t.type(quota, RateLimitedError, 'caught with the 429s: try again later');
+  t.notOk(quota instanceof PermissionDeniedError, 'not a permission refusal');
+  t.same(
+    [
+      quota.code,
+      quota.status,
+      (quota as QuotaExceededError).openProposals,
+      (quota as QuotaExceededError).limit,
+    ],
+    ['OPEN_PROPOSALS_LIMIT', 403, 1, 1],
+  );
 
   const broken = await liveCloud(t);
   const brokenClient = new GovClient({ baseUrl: broken.baseUrl, apiKey: broken.a.keys.agent, maxRetries: 0 });
