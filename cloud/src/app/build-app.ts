@@ -36,7 +36,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitOptions, registerRateLimit } from './
 import { DEFAULT_REFUSAL_TALLY, RefusalTally } from './refusal-tally.js';
 import { RouteMethods } from './route-methods.js';
 import { registerSchemaValidator } from './schema-validator.js';
-import { withoutApiKeys } from '../tenants/api-key.js';
+import { withoutUrlSecrets } from './url-secrets.js';
 import { bundledModel } from '../pentagon/tiers/injection/classifier/index.js';
 
 export type { RateLimitOptions } from './rate-limit.js';
@@ -71,7 +71,7 @@ export interface BuildAppOptions {
   policyCacheMs?: number;
   /**
    * pino logger: false (default), true, or a level. Authorization headers are always redacted, and so is an
-   * API key a client put in the URL.
+   * API key or other token a client put in the URL (app/url-secrets.ts).
    */
   logger?: boolean | string;
   /** Where log lines go (default stdout). */
@@ -105,11 +105,11 @@ export interface BuildAppOptions {
 
 export type CloudApp = FastifyInstance & { cloud: CloudContext };
 
-/** A request as the log shows it: Fastify's default fields, with any API key in the URL masked. */
+/** A request as the log shows it: Fastify's default fields, with any key or token in the URL masked. */
 function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    url: withoutApiKeys(request.url),
+    url: withoutUrlSecrets(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -18,6 +18,7 @@ import { timedOutSockets } from './client-errors.js';
 import { API_ERRORS, ApiError, errorBody } from './errors.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { RouteMethods } from './route-methods.js';
+import { withoutUrlSecrets } from './url-secrets.js';
 import { vetoBriefOf } from './veto-brief-errors.js';
 import { isVerdictRefusal, refusedVerdictOf } from './verdict-errors.js';
 
@@ -51,12 +52,22 @@ export function toApiError(err: unknown): ApiError {
  * either would make the record unwritable and the refusal a 503. Both become U+FFFD. An API key quoted in
  * it (a key pasted as a path parameter) is masked: the record stays in the tenant's log for good.
  */
-function auditableMessage(message: string): string {
-  return storableText(withoutApiKeys(message).slice(0, MAX_AUDITED_MESSAGE));
+function auditableMessage(error: ApiError): string {
+  return storableText(shownMessage(error).slice(0, MAX_AUDITED_MESSAGE));
 }
 
+/**
+ * A refusal's message as it may be shown and recorded: a key pasted where it quotes what was sent is masked;
+ * a 404 quotes what the client named (a path, an id), which may be any credential, so every token-like run
+ * in it is masked too (url-secrets.ts).
+ */
+function shownMessage(error: ApiError): string {
+  return error.statusCode === 404 ? withoutUrlSecrets(error.message) : withoutApiKeys(error.message);
+}
+
+/** The path as a message or a refusal record may quote it (url-secrets.ts). */
 function pathOf(request: FastifyRequest): string {
-  return withoutApiKeys(request.url.split('?')[0]!).slice(0, 256);
+  return withoutUrlSecrets(request.url.split('?')[0]!).slice(0, 256);
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -104,7 +115,7 @@ export function registerErrorHandler(
               route: routeOf(request),
               status: apiError.statusCode,
               code: apiError.code,
-              message: auditableMessage(apiError.message),
+              message: auditableMessage(apiError),
             },
           });
         } catch (auditErr) {
@@ -116,7 +127,7 @@ export function registerErrorHandler(
       }
     }
     // a refusal may quote what was sent (a path parameter, a lobe name): a key pasted there is masked
-    const body = errorBody(apiError.code, withoutApiKeys(apiError.message), apiError.details);
+    const body = errorBody(apiError.code, shownMessage(apiError), apiError.details);
     if (apiError.statusCode === 403 && request.routeOptions.config?.vetoBriefErrors === true) {
       return reply.code(403).send(vetoBriefOf(apiError, body));
     }
@@ -128,7 +139,8 @@ export function registerErrorHandler(
   app.setErrorHandler(respond);
 
   app.setNotFoundHandler(async (request, reply) => {
-    const allowed = routes.allowed(pathOf(request));
+    // matched on the path as sent (only the answer quotes it, masked)
+    const allowed = routes.allowed(request.url.split('?')[0]!);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       throw new ApiError(
