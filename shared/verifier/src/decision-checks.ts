@@ -5,6 +5,7 @@
  * (when a time is given) the decision had not expired at that time — except a refusal (DENY, VETOED),
  * which is final: its proof holds at any time after it was issued.
  */
+import { isApproval } from './approval.js';
 import { type TrustStore, jcsDigestHex } from '@pentagate/crypto';
 import {
   type DecisionStatement,
@@ -56,6 +57,7 @@ export function checkDecisionEnvelope(
   if (!statement) return undefined;
   const { predicate } = statement;
   report.subject = `decision ${predicate.decisionId} (${predicate.outcome})`;
+  report.decision = { outcome: predicate.outcome, approval: isApproval(predicate.outcome) };
 
   const digests = statement.subject.map((s) => s.digest.sha256);
   report.check(

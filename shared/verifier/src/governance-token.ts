@@ -14,11 +14,9 @@ import {
   readJson,
   validate,
 } from '@pentagate/protocol';
+import { isApproval } from './approval.js';
 import { type DecisionCheckOptions, checkDecisionEnvelope, checkRequestBinding } from './decision-checks.js';
 import { ReportBuilder, type VerificationReport } from './report.js';
-
-/** The outcomes the cloud issues a governance token for: an approval at decision time or by an operator. */
-const TOKEN_OUTCOMES: readonly string[] = ['ALLOW', 'APPROVED'];
 
 export interface TokenCheckOptions extends DecisionCheckOptions {
   /**
@@ -41,7 +39,7 @@ export function verifyGovernanceToken(
     const { outcome } = statement.predicate;
     report.check(
       'outcome',
-      TOKEN_OUTCOMES.includes(outcome),
+      isApproval(outcome),
       `${outcome}: the tool may run`,
       `expected ALLOW or APPROVED, got ${outcome}: a signed decision that is not an approval is no ` +
         'permission to run the tool (verify it as a proof packet with `pentagate verify proof`)',

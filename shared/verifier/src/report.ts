@@ -30,13 +30,25 @@ export interface VerificationReport {
   checks: VerificationCheck[];
   /** `name: detail` of every failed check, in order. */
   failures: string[];
+  /**
+   * The signed decision's outcome, for a report about one (proof packet, governance token), and whether it
+   * is an approval (approval.ts): a valid signature over a DENY is a valid refusal, never a permission.
+   */
+  decision?: DecisionOutcome;
   /** The instant time-dependent checks were evaluated at (ISO); absent when no time was given. */
   at?: string;
+}
+
+export interface DecisionOutcome {
+  outcome: string;
+  approval: boolean;
 }
 
 /** Collects checks for one artifact; `finish()` turns them into a VerificationReport. */
 export class ReportBuilder {
   subject: string;
+  /** Set once a decision statement's signature and schema verified. */
+  decision: DecisionOutcome | undefined;
   readonly #checks: VerificationCheck[] = [];
 
   constructor(subject: string) {
@@ -93,6 +105,7 @@ export class ReportBuilder {
       checks,
       failures,
     };
+    if (this.decision) report.decision = this.decision;
     if (atMs !== undefined) report.at = new Date(atMs).toISOString();
     return report;
   }

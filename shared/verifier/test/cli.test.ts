@@ -9,12 +9,14 @@ import {
   buildLog,
   checkpointNote,
   consentStatement,
+  decisionStatement,
   governanceToken,
   hmacKey,
   intent,
   iso,
   proofPacket,
   signConsent,
+  signDecision,
   signMotorCommand,
   strangerSigner,
   actionRequest,
@@ -86,7 +88,7 @@ t.test('proof: VALID exits 0 and prints each check; the time source is stated', 
   t.equal(given.code, 0, given.err);
   t.match(given.out, /^decision dec_0002 \(ALLOW\)\n {2}✓ envelope signature: /);
   t.match(given.out, `Times checked at ${AT} (from --at).`);
-  t.match(given.out, /\nVALID \(12 checks passed\)$/);
+  t.match(given.out, /\nVALID signature — decision: ALLOW \(an approval\) \(12 checks passed\)$/);
 
   const clock = await pentagate('verify', 'proof', packet, '--trust', trust);
   t.equal(clock.code, 1, 'the fixture decision expired long ago by the real clock');
@@ -95,13 +97,60 @@ t.test('proof: VALID exits 0 and prints each check; the time source is stated', 
   t.match(clock.out, /\nINVALID \(1 of 12 checks failed\)$/);
 });
 
-t.test('--json prints { valid, subject, at, atSource, checks, failures }', async (t) => {
+t.test(
+  'proof of a DENY: a valid refusal, said so; --require-approval exits 3 for it, 0 for an approval',
+  async (t) => {
+    const { file, trust } = await setup(t);
+    const deny = await file('deny.json', {
+      v: 1,
+      envelope: signDecision(decisionStatement(4, { outcome: 'DENY' })),
+    });
+    const plain = await pentagate('verify', 'proof', deny, '--trust', trust, '--at', AT);
+    t.equal(plain.code, 0, 'without the flag a valid packet exits 0, as before');
+    t.match(plain.out, /\nVALID signature — decision: DENY \(not an approval\) \(\d+ checks passed\)$/);
+    t.notMatch(plain.out, /\nVALID \(/, 'never the bare VALID of an approval-less report');
+    const json = JSON.parse(
+      (await pentagate('verify', 'proof', deny, '--trust', trust, '--at', AT, '--json')).out,
+    );
+    t.same(json.decision, { outcome: 'DENY', approval: false });
+
+    const required = await pentagate(
+      'verify',
+      'proof',
+      deny,
+      '--trust',
+      trust,
+      '--at',
+      AT,
+      '--require-approval',
+    );
+    t.equal(required.code, 3, 'a valid denial is no approval');
+    const allow = await file('allow.json', proofPacket(log, 2));
+    const approved = await pentagate(
+      'verify',
+      'proof',
+      allow,
+      '--trust',
+      trust,
+      '--at',
+      AT,
+      '--require-approval',
+    );
+    t.equal(approved.code, 0, 'a valid approval');
+    const help = await pentagate('verify', 'proof', '--help');
+    t.match(help.out, /--require-approval/);
+    t.match(help.out, /With --require-approval: 3 valid, but the decision is not an approval/);
+  },
+);
+
+t.test('--json prints { valid, subject, decision, at, atSource, checks, failures }', async (t) => {
   const { file, trust } = await setup(t);
   const packet = await file('p.json', proofPacket(log, 2));
   const ok = await pentagate('verify', 'proof', packet, '--trust', trust, '--at', AT, '--json');
   t.equal(ok.code, 0);
   const report = JSON.parse(ok.out);
-  t.same(Object.keys(report), ['valid', 'subject', 'at', 'atSource', 'checks', 'failures']);
+  t.same(Object.keys(report), ['valid', 'subject', 'decision', 'at', 'atSource', 'checks', 'failures']);
+  t.same(report.decision, { outcome: 'ALLOW', approval: true });
   t.equal(report.valid, true);
   t.equal(report.at, AT);
   t.equal(report.atSource, 'option');

@@ -1,7 +1,8 @@
 /**
  * What every `pentagate verify …` subcommand shares: the --trust/--json/--at options, loading the trust
  * file, choosing the instant of time-dependent checks, and printing the report with the exit code
- * (0 valid, 1 invalid; unreadable input throws and `runCli` prints it and exits 2).
+ * (0 valid, 1 invalid; unreadable input throws and `runCli` prints it and exits 2; with --require-approval,
+ * 3 for a valid decision that is not an approval).
  */
 import { TrustStore } from '@pentagate/crypto';
 import {
@@ -13,6 +14,7 @@ import {
   requireOption,
 } from '@pentagate/protocol';
 import { parseInputJson, readInputBytes } from '../input-files.js';
+import { describeOutcome } from '../approval.js';
 import type { VerificationReport } from '../report.js';
 import { parseAtOption } from '../time.js';
 
@@ -36,6 +38,23 @@ export const EXIT_CODES_HELP = [
   '2 bad usage or input that cannot be checked (missing file, malformed JSON, wrong types, wrong base64,',
   'more than 16 MiB, a key id the trust file does not list, a truncated or padded proof). In an audit kit a',
   'file that cannot be read or is over its limit (entries.jsonl: 128 MiB) is a failed check (1).',
+].join('\n');
+
+/**
+ * `--require-approval`'s exit for a decision that verified and is no approval (a DENY, VETOED, REQUIRE_HUMAN or
+ * HELD_FOR_VETO): 0 stays "valid", whatever was decided, for the scripts that check refusals' proofs too.
+ */
+export const NOT_AN_APPROVAL_EXIT = 3;
+
+export const requireApprovalOption: OptionSpec = {
+  type: 'boolean',
+  description: `Exit ${NOT_AN_APPROVAL_EXIT} (not 0) when the decision verifies but is not an approval (ALLOW or APPROVED)`,
+};
+
+export const APPROVAL_HELP = [
+  'A valid packet of a refusal is a valid refusal: the last line names the decision, e.g.',
+  '`VALID signature — decision: DENY (not an approval)`, and --json has `decision: { outcome, approval }`.',
+  `With --require-approval a valid decision that is not an approval exits ${NOT_AN_APPROVAL_EXIT}: only an approval exits 0.`,
 ].join('\n');
 
 /** The first bytes of a PEM file (RFC 7468 §2): a key given where the trust file belongs. */
@@ -83,15 +102,22 @@ function renderHuman(report: VerificationReport, time: CheckTime | undefined): s
     lines.push('No time-dependent checks were evaluated against a clock (pass --at ISO to add them).');
   }
   const failed = report.checks.length - report.checks.filter((c) => c.ok).length;
+  const passed = `${report.checks.length} ${report.checks.length === 1 ? 'check' : 'checks'} passed`;
+  // the signature of a refusal verifies like an approval's: the outcome is said where VALID is
+  const decided =
+    report.decision && `VALID signature — decision: ${describeOutcome(report.decision.outcome)}`;
   lines.push(
     report.valid
-      ? `VALID (${report.checks.length} ${report.checks.length === 1 ? 'check' : 'checks'} passed)`
+      ? `${decided ?? 'VALID'} (${passed})`
       : `INVALID (${failed} of ${report.checks.length} checks failed)`,
   );
   return lines.join('\n');
 }
 
-/** Prints the report (human or --json) and returns the exit code. */
+/**
+ * Prints the report (human or --json) and returns the exit code; `--require-approval` (when the command has
+ * it) turns a valid decision that is not an approval into NOT_AN_APPROVAL_EXIT.
+ */
 export function emitReport(
   report: VerificationReport,
   args: ParsedCommandLine,
@@ -99,12 +125,15 @@ export function emitReport(
   time: CheckTime | undefined,
 ): number {
   if (args.options.json) {
-    const { valid, subject, at, checks, failures } = report;
+    const { valid, subject, decision, at, checks, failures } = report;
     const atSource = time && at ? { atSource: time.source } : {};
-    io.out(JSON.stringify({ valid, subject, ...(at ? { at } : {}), ...atSource, checks, failures }, null, 2));
+    const shown = { valid, subject, ...(decision ? { decision } : {}), ...(at ? { at } : {}), ...atSource };
+    io.out(JSON.stringify({ ...shown, checks, failures }, null, 2));
   } else {
     io.out(renderHuman(report, time));
   }
+  if (report.valid && args.options['require-approval'] === true && report.decision?.approval !== true)
+    return NOT_AN_APPROVAL_EXIT;
   if (report.valid) return ExitCode.ok;
   return report.checks.some((c) => !c.ok && c.unreadable) ? ExitCode.usage : ExitCode.invalid;
 }

@@ -15,12 +15,15 @@ import { existsSync } from 'node:fs';
 import { verifyProofPacket } from '../proof-packet.js';
 import type { VerificationReport } from '../report.js';
 import {
+  APPROVAL_HELP,
   EXIT_CODES_HELP,
+  NOT_AN_APPROVAL_EXIT,
   atOption,
   checkTime,
   emitReport,
   jsonOption,
   loadTrustFile,
+  requireApprovalOption,
   requireTrust,
   trustOption,
 } from './common.js';
@@ -96,7 +99,7 @@ export const logCommands: Command[] = [
   {
     path: ['verify', 'proof'],
     summary: 'Check a proof packet: decision signature, statement, audit-log inclusion',
-    usage: 'FILE --trust TRUST [--request FILE] [--tenant ID] [--json] [--at ISO]',
+    usage: 'FILE --trust TRUST [--request FILE] [--tenant ID] [--require-approval] [--json] [--at ISO]',
     description: [
       'FILE is a proof packet (JSON { v: 1, envelope, auditEntry?, inclusion?, checkpoint? }). Checks:',
       "  - the DSSE envelope is signed by a trusted key of role 'proof' over application/vnd.in-toto+json",
@@ -117,7 +120,11 @@ export const logCommands: Command[] = [
       '',
       'Example: pentagate verify proof dec_01J.json --trust keys.json --at 2025-06-01T12:00:00Z',
       '',
+      APPROVAL_HELP,
+      '',
       EXIT_CODES_HELP,
+      `With --require-approval: ${NOT_AN_APPROVAL_EXIT} valid, but the decision is not an approval (DENY, VETOED, REQUIRE_HUMAN,`,
+      'HELD_FOR_VETO): the tool must not run on it.',
     ].join('\n'),
     options: {
       ...options,
@@ -127,6 +134,7 @@ export const logCommands: Command[] = [
         description: 'The request (JSON) the decision must be for',
       },
       ...TENANT_OPTION,
+      'require-approval': requireApprovalOption,
     },
     positionals: [1, 1],
     async run(args, io) {
