@@ -78,6 +78,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** Also export Node process metrics on /metrics (default false; serve turns it on). */
   defaultMetrics?: boolean;
+  /** The bearer token `/metrics` requires (metrics-token.ts); absent: `/metrics` is open, as before. */
+  metricsToken?: string;
   /** Longest wait for in-flight requests on close (default 10 s). */
   drainTimeoutMs?: number;
   /** Clock, for tests. */
@@ -233,7 +235,10 @@ export async function buildApp(options: BuildAppOptions): Promise<CloudApp> {
   registerSchemaValidator(app);
   respondToError = registerErrorHandler(app, { audit, tally, routes });
   tally.start();
-  const metrics = registerMetrics(app, { defaultMetrics: options.defaultMetrics ?? false });
+  const metrics = registerMetrics(app, {
+    defaultMetrics: options.defaultMetrics ?? false,
+    token: options.metricsToken,
+  });
   const limiter = rateLimit && (await registerRateLimit(app, store, rateLimit));
   registerAuth(app, store, limiter);
   await app.register(swagger, {

@@ -4,13 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { requireMetricsToken } from './metrics-token.js';
 
 export interface CloudMetrics {
   registry: Registry;
   decisions: Counter<'route' | 'outcome'>;
 }
 
-export function registerMetrics(app: FastifyInstance, options: { defaultMetrics: boolean }): CloudMetrics {
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { defaultMetrics: boolean; token?: string | undefined },
+): CloudMetrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'pentagate_' });
   const requests = new Counter({
@@ -50,7 +54,9 @@ export function registerMetrics(app: FastifyInstance, options: { defaultMetrics:
     child.count();
     child.observe(reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  // open unless a token is set (metrics-token.ts)
+  const guard = options.token === undefined ? {} : { onRequest: requireMetricsToken(options.token) };
+  app.get('/metrics', { schema: { hide: true }, ...guard }, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

@@ -4,6 +4,7 @@ import { type Command, onStopRequest, UsageError } from '@pentagate/protocol';
 import { corsOriginOf } from '../app/cors.js';
 import { publicUrlOf } from '../app/public-url.js';
 import { DEFAULT_RATE_LIMIT } from '../app/rate-limit.js';
+import { metricsTokenOf } from './metrics-token-file.js';
 import { startServer } from './server.js';
 import {
   JSON_OPTION,
@@ -53,13 +54,15 @@ export const serveCommand: Command = {
   path: ['cloud', 'serve'],
   summary: 'Run the cloud control plane (agentgate, proofs, audit log) on a port',
   usage:
-    '[--port N] [--host ADDR] [--public-url URL] [--cors-origin ORIGIN]… [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME]',
+    '[--port N] [--host ADDR] [--public-url URL] [--cors-origin ORIGIN]… [--db sqlite:PATH|postgres://…] [--policy FILE] [--signing-key FILE] [--log-origin NAME] [--metrics-token-file FILE]',
   description:
     'Serves the HTTP API (see GET /openapi.json) until SIGINT/SIGTERM; then it stops accepting requests,\n' +
     'lets in-flight ones finish (their audit entries are durable before they answer) and closes the store.\n' +
     'The default store is SQLite in the state dir; give a postgres:// URL to share one database between\n' +
     'replicas (all replicas must use the same --signing-key and --log-origin). Without --policy (or a tenant\n' +
-    'policy in the store) every tool call is refused. Exit codes: 0 stopped cleanly, 2 bad usage or input.',
+    'policy in the store) every tool call is refused. GET /metrics (Prometheus) needs no API key: without\n' +
+    '--metrics-token-file it is open to whoever reaches the port; with it, only to Authorization: Bearer <token>.\n' +
+    'Exit codes: 0 stopped cleanly, 2 bad usage or input.',
   options: {
     port: { type: 'string', valueName: 'N', description: 'TCP port (default 8080; 0 picks a free one)' },
     host: { type: 'string', valueName: 'ADDR', description: 'address to bind (default 127.0.0.1)' },
@@ -114,6 +117,12 @@ export const serveCommand: Command = {
       description:
         'most proposals waiting for an operator one API key may have open; beyond it 403 OPEN_PROPOSALS_LIMIT (default 100)',
     },
+    'metrics-token-file': {
+      type: 'string',
+      valueName: 'FILE',
+      description:
+        'a file holding the bearer token GET /metrics then requires (one line, at least 16 characters); without it /metrics is open: serve it only on an internal network',
+    },
     'log-level': {
       type: 'string',
       valueName: 'LEVEL',
@@ -130,6 +139,8 @@ export const serveCommand: Command = {
     const requestTimeout = positiveIntOf(stringOption(args, 'request-timeout'), 'request-timeout');
     const openProposals = positiveIntOf(stringOption(args, 'open-proposals'), 'open-proposals');
     const logLevel = stringOption(args, 'log-level') ?? 'info';
+    const metricsTokenFile = stringOption(args, 'metrics-token-file');
+    const metricsToken = metricsTokenFile === undefined ? undefined : metricsTokenOf(metricsTokenFile);
     const policyFile = stringOption(args, 'policy');
     const signingKeyFile = stringOption(args, 'signing-key');
     const custodyTrustFile = stringOption(args, 'trust');
@@ -174,6 +185,7 @@ export const serveCommand: Command = {
         ...(openProposals ? { kernel: { openProposalsPerKey: openProposals } } : {}),
         ...(publicUrl !== undefined ? { publicUrl } : {}),
         ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
+        ...(metricsToken !== undefined ? { metricsToken } : {}),
       },
     });
     const signal = shutdownSignal();
