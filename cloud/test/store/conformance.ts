@@ -319,6 +319,41 @@ export function storeConformance(t: Tap, open: () => Promise<Store>): void {
   });
 
   withStore(
+    'a decision reads its count inside its transaction: concurrent ones keep a limit',
+    async (t, store) => {
+      // the kernel's cap of open proposals per key (kernel/open-proposals-cap.ts) on the platform's own table
+      const a = await tenant(store);
+      const ag = await agent(store, a);
+      const LIMIT = 3;
+      const limited = () => {
+        const w = decisionWrite(a, ag);
+        return store.commitDecision({
+          ...w,
+          count: (mark) => ({
+            sql: `SELECT COUNT(*) AS n FROM decisions WHERE tenant_id = ${mark(1)}`,
+            params: [a],
+          }),
+          build: (ctx) => {
+            if (ctx.count === undefined || ctx.count >= LIMIT) throw new Error(`at the limit (${ctx.count})`);
+            return w.build(ctx);
+          },
+        });
+      };
+      const results = await Promise.allSettled(Array.from({ length: 10 }, limited));
+      t.equal(results.filter((r) => r.status === 'fulfilled').length, LIMIT, 'as many as the limit commit');
+      t.ok(
+        results.every((r) => r.status === 'fulfilled' || /at the limit \(3\)/.test(String(r.reason))),
+        'the others are refused by their build, each having counted the ones before it',
+      );
+      t.equal(
+        await store.auditSize(),
+        1 + LIMIT,
+        'the registration and the committed decisions: nothing of the refused',
+      );
+    },
+  );
+
+  withStore(
     'settles reservations once: committed counts as spent, released frees the budget',
     async (t, store) => {
       const a = await tenant(store, 'a');
