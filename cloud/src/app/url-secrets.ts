@@ -1,4 +1,5 @@
 /**
+ * The key belongs in the Authorization header (specification §5.1), but clients put keys and tokens in URLs.
  * What the server repeats of a URL a client sent — a 404's message, the refusal record of it, the request log
  * line — without anything in it that looks like a secret. API keys of this server (`pgk_…`, also
  * percent-encoded) are masked as `pgk_[redacted]` (tenants/api-key.ts). Other credentials a client may put in

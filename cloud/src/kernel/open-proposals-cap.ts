@@ -4,7 +4,8 @@
  * queue with 500 junk proposals in under a minute and a held `policy:update` behind them ran unreviewed when its
  * hold ended (outside review F4). Checked after the decision is made and before it is committed, so a refused
  * proposal reserves no budget and queues nothing; an ALLOW or DENY is never refused by it (an `actuator:stop`
- * must always pass). Counted per API key, not per agent named: an unbound key may name any agent.
+ * must always pass). Counted per API key, not per agent named: an unbound key may name any agent. The
+ * specification leaves limits open (§8); REQUIRE_HUMAN is its consent vertex (§1.9), which a flood defeats.
  *
  * Checked twice: once before the decision's transaction (refuseBeyondOpenCap: a key at its cap costs no
  * commit), and again inside it (openCapCount, refuseAtOpenCap), where the count sees every decision

@@ -1,5 +1,6 @@
 /**
- * Which signed decisions are approvals. The cloud signs every decision — refusals (DENY, VETOED) and those
+ * Which signed decisions are approvals. The specification signs proof packets for approved decisions (§1.7)
+ * and lets the tool run only on an approval (§4 rules 2–3); the cloud signs every decision — refusals (DENY, VETOED) and those
  * still waiting (REQUIRE_HUMAN, HELD_FOR_VETO) too — so a valid signature says who decided, not what: only
  * an ALLOW, or an operator's APPROVED, lets the tool run. A report says which it was (report.ts,
  * `decision`), so a valid refusal is never read as a valid approval (last review, item 3).
