@@ -8,7 +8,9 @@
  *
  * Each pattern is the verb of "ignore"/"forget" (or, where the language puts the object first, the
  * object), optional "all"/"previous"/"your", and a noun for instructions, rules or commands. Each must
- * open with a group of literals (rule-anchors.ts) so the prefilter finds it by its first word. Sources
+ * open with a group of literals (rule-anchors.ts) so the prefilter finds it by its first word; one written
+ * in Latin letters opens with `\b`, so that word is looked for at word starts only ("uita" is no hit in
+ * "guitar"). Sources
  * are written in NFKC (the views are NFKC and lower case; the rules' test checks every source is).
  */
 import { type InjectionRule, NATIVE, rule } from './rule.js';
@@ -106,7 +108,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'override.pl',
     'instruction-override',
     0.8,
-    '(?:zignoruj|ignoruj|pomiń|zapomnij\\so)\\s(?:wszystkie\\s|wszystkich\\s|wszelkie\\s)?(?:poprzednie\\s|wcześniejsze\\s|powyższe\\s|poprzednich\\s|wcześniejszych\\s|powyższych\\s|swoje\\s|swoich\\s)?(?:instrukcje|instrukcjach|instrukcji|polecenia|poleceniach|poleceń|zasady|zasadach|reguły)',
+    '\\b(?:zignoruj|ignoruj|pomiń|zapomnij\\so)\\s(?:wszystkie\\s|wszystkich\\s|wszelkie\\s)?(?:poprzednie\\s|wcześniejsze\\s|powyższe\\s|poprzednich\\s|wcześniejszych\\s|powyższych\\s|swoje\\s|swoich\\s)?(?:instrukcje|instrukcjach|instrukcji|polecenia|poleceniach|poleceń|zasady|zasadach|reguły)',
     'override (Polish)',
     NATIVE,
   ),
@@ -116,7 +118,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     0.8,
     // Turkish puts the object first: "önceki tüm talimatları yok say".
     turkish(
-      '(?:önceki|yukarıdaki|tüm|bütün|verilen)\\s(?:(?:tüm|bütün|önceki|sana|verilen)\\s){0,2}(?:talimatları(?:nı)?|yönergeleri|kuralları|komutları)\\s(?:yok\\ssay|görmezden\\sgel|unut|dikkate\\salma|boş\\sver)',
+      '(?:önceki|yukarıdaki|tüm|bütün)\\s(?:(?:tüm|bütün|önceki|sana|verilen)\\s){0,2}(?:talimatları(?:nı)?|yönergeleri|kuralları|komutları)\\s(?:yok\\ssay|görmezden\\sgel|unut|dikkate\\salma|boş\\sver)',
     ),
     'override (Turkish)',
     NATIVE,
@@ -125,7 +127,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'override.sw',
     'instruction-override',
     0.8,
-    '(?:puuza|puuzia|sahau)\\s(?:maagizo|maelekezo|maelezo|amri|sheria)\\b',
+    '\\b(?:puuza|puuzia|sahau)\\s(?:maagizo|maelekezo|maelezo|amri|sheria)\\b',
     'override (Swahili)',
     NATIVE,
   ),
@@ -170,7 +172,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'instruction-override',
     0.8,
     // Indonesian and Malay.
-    '(?:abaikan|lupakan|acuhkan|hiraukan)\\s(?:semua\\s|seluruh\\s|segala\\s)?(?:instruksi|perintah|petunjuk|arahan|aturan)',
+    '\\b(?:abaikan|lupakan|acuhkan|hiraukan)\\s(?:semua\\s|seluruh\\s|segala\\s)?(?:instruksi|perintah|petunjuk|arahan|aturan)',
     'override (Indonesian/Malay)',
     NATIVE,
   ),
@@ -197,7 +199,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'instruction-override',
     0.8,
     // Czech and Slovak.
-    '(?:ignorujte|ignoruj|zapomeňte\\sna|zapomeň\\sna|zabudni\\sna)\\s(?:všechny\\s|všetky\\s)?(?:předchozí\\s|předešlé\\s|predchádzajúce\\s|své\\s|svoje\\s)?(?:instrukce|inštrukcie|pokyny|příkazy|pravidla)'.normalize(
+    '\\b(?:ignorujte|ignoruj|zapomeňte\\sna|zapomeň\\sna|zabudni\\sna)\\s(?:všechny\\s|všetky\\s)?(?:předchozí\\s|předešlé\\s|predchádzajúce\\s|své\\s|svoje\\s)?(?:instrukce|inštrukcie|pokyny|příkazy|pravidla)'.normalize(
       'NFKC',
     ),
     'override (Czech/Slovak)',
@@ -207,7 +209,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'override.sv',
     'instruction-override',
     0.8,
-    '(?:ignorera|glöm|strunta\\si)\\s(?:alla\\s)?(?:tidigare\\s|föregående\\s|ovanstående\\s|dina\\s)?(?:instruktioner|anvisningar|regler|direktiv)',
+    '\\b(?:ignorera|glöm|strunta\\si)\\s(?:alla\\s)?(?:tidigare\\s|föregående\\s|ovanstående\\s|dina\\s)?(?:instruktioner|anvisningar|regler|direktiv)',
     'override (Swedish)',
     NATIVE,
   ),
@@ -215,7 +217,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'override.da-no',
     'instruction-override',
     0.8,
-    '(?:ignorér|ignorer|glem)\\s(?:alle\\s)?(?:tidligere\\s|forrige\\s|ovenstående\\s|dine\\s)?(?:instruktioner|instruksjoner|instrukser|anvisninger|regler)',
+    '\\b(?:ignorér|ignorer|glem)\\s(?:alle\\s)?(?:tidligere\\s|forrige\\s|ovenstående\\s|dine\\s)?(?:instruktioner|instruksjoner|instrukser|anvisninger|regler)',
     'override (Danish/Norwegian)',
     NATIVE,
   ),
@@ -235,7 +237,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'instruction-override',
     0.8,
     // ș/ț with a comma and the older ş/ţ with a cedilla (NFKC keeps them apart).
-    '(?:ignorați|ignoraţi|ignoră|ignora|uitați|uitaţi|uită|uita)\\s(?:toate\\s)?(?:instrucțiunile|instrucţiunile|instructiunile|regulile|indicațiile|indicaţiile)'.normalize(
+    '\\b(?:ignorați|ignoraţi|ignoră|ignora|uitați|uitaţi|uită|uita)\\s(?:toate\\s)?(?:instrucțiunile|instrucţiunile|instructiunile|regulile|indicațiile|indicaţiile)'.normalize(
       'NFKC',
     ),
     'override (Romanian)',
@@ -245,7 +247,7 @@ export const NATIVE_INSTRUCTION_OVERRIDE_RULES: readonly InjectionRule[] = [
     'override.hu',
     'instruction-override',
     0.8,
-    '(?:hagyd|hagyja|felejtsd|felejtse)\\s(?:figyelmen\\skívül|el)\\s(?:az\\s)?(?:összes\\s)?(?:korábbi\\s|előző\\s|eddigi\\s)?(?:utasítást|utasításokat|utasításaidat|szabályokat)',
+    '\\b(?:hagyd|hagyja|felejtsd|felejtse)\\s(?:figyelmen\\skívül|el)\\s(?:az\\s)?(?:összes\\s)?(?:korábbi\\s|előző\\s|eddigi\\s)?(?:utasítást|utasításokat|utasításaidat|szabályokat)',
     'override (Hungarian)',
     NATIVE,
   ),
