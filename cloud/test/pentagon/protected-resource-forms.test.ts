@@ -25,6 +25,13 @@ t.test('every form of a protected path is refused', async (t) => {
     'x/../../etc/passwd', // climbs out of an unknown start directory, which may be `/`
     '~/../../etc/passwd',
     '../../../etc/passwd',
+    // a relative path opens from the working directory, `/` for a daemon (outside attack review: approved)
+    'etc/passwd',
+    './etc/shadow',
+    // a UNC admin share is its host's whole drive, this machine's too (`\\localhost\C$`)
+    '\\\\localhost\\C$\\etc\\passwd',
+    '\\\\127.0.0.1\\c$\\etc\\shadow',
+    '\\\\?\\UNC\\localhost\\C$\\etc\\passwd',
     ' policy:tenant-1/main',
     // a tool that percent-decodes its path (a storage API, an HTTP file server) opens these as /etc/passwd
     '/%65tc/passwd',
@@ -89,7 +96,7 @@ t.test('paths outside the protected patterns still pass', async (t) => {
     'app/.envrc',
     '/etcetera/notes',
     '/srv/etc/passwd',
-    'etc/passwd',
+    'srv/etc/passwd', // relative, and from `/` still /srv/etc
     '../srv/data.csv',
     'file://fileserver/etc/passwd', // another host's file, not this one
     'file://etc/passwd', // the host `etc`, path /passwd

@@ -2,7 +2,8 @@
  * INVARIANT: protected resources (core logic, policies, secrets) are not touched by tool calls — they
  * change only through the governed policy route. Every string argument is compared with each pattern
  * in every form a tool could open it under (resource-path-forms.ts), so `/srv/app/../../etc/passwd`,
- * `file://localhost/etc/passwd` or ` /etc/passwd` cannot pass as something other than `/etc/passwd`.
+ * `file://localhost/etc/passwd`, ` /etc/passwd`, a relative `etc/passwd` (opened from `/` by a daemon) or
+ * `\\localhost\C$\etc\passwd` cannot pass as something other than `/etc/passwd`.
  */
 import type { ProofFirewallTier } from '@pentagate/protocol';
 import { matchesTool } from '../../policy/tool-name-forms.js';

@@ -39,6 +39,14 @@ const TILDE_PREFIX = /^~[^/]*(?:\/|$)/;
 const NTFS_STREAM = /:[^/:]*:\$[A-Za-z_]+(?=\/|$)/g;
 
 /**
+ * Windows UNC admin shares (`\\host\C$\…`, also behind the `\\?\UNC\` and `\\.\UNC\` device prefixes) are
+ * the whole drive of that host (Windows administrative shares, `C$` for drive C): `\\localhost\C$\Windows` and
+ * `\\127.0.0.1\c$\Windows` open `C:\Windows` on this machine. Any host is read so, since the gate cannot
+ * tell which names (its own name, an alias, an address) are this machine. Matched once `\` is read as `/`.
+ */
+const UNC_ADMIN_SHARE = /^\/\/(?:[?.]\/UNC\/)?[^/]+\/([A-Za-z])\$(?=\/|$)/i;
+
+/**
  * Windows paths: the `\\?\` and `\\.\` device prefixes (already `//?/` once `\` is read as `/`), then a drive
  * (`C:`), leave the path on that drive, which `/` patterns name.
  */
@@ -90,13 +98,20 @@ function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-/** `.` and `..` resolved, and a relative path that climbs out of its start (`x/../../etc`, `~/../../etc`)
- * also rooted: the start directory is unknown, so the climb may reach `/`. */
+/**
+ * `.` and `..` resolved, and a relative path also rooted: it is opened from the tool's working directory,
+ * which is unknown here and is `/` for every process started without one (daemons, systemd's default; the
+ * same reading as after `/proc/<pid>/cwd/`), so `etc/passwd` and `./etc/shadow` may open `/etc/passwd` and
+ * `/etc/shadow` (outside attack review: both were approved), and a climb out of the start (`x/../../etc`,
+ * `~/../../etc`) may reach `/` from anywhere. A project's own `etc/` is therefore named by its absolute path.
+ */
 function normalForms(path: string): string[] {
   const normal = withoutTrailingSlash(normalizedPath(path));
   const forms = [normal];
-  if (normal.startsWith('../') || normal === '..') forms.push(`/${normal.replace(/^(?:\.\.(?:\/|$))+/, '')}`);
-  else {
+  if (!normal.startsWith('/')) {
+    const fromRoot = `/${normal.replace(/^(?:\.\.(?:\/|$))+/, '')}`;
+    if (normal !== '.' && fromRoot !== '/') forms.push(fromRoot);
+  } else {
     const root = afterProcRoot(normal);
     if (root !== undefined) forms.push(root);
   }
@@ -176,6 +191,8 @@ function readingsOf(form: string, resolved: string[]): string[] {
     const pathOnly = urlPath.replace(/[?#][\s\S]*$/, '');
     if (pathOnly !== urlPath) out.push(decodedPercent(pathOnly));
   }
+  const share = UNC_ADMIN_SHARE.exec(slashed);
+  if (share) out.push(`${share[1]}:${slashed.slice(share[0].length) || '/'}`);
   const drive = WINDOWS_PREFIX.exec(slashed);
   if (drive) out.push(slashed.slice(drive[0].length) || '/');
   // The links are matched on the cleaned form too (`/proc//self/./root`), which is not itself a reading:
