@@ -53,3 +53,19 @@ t.test('amounts that add up past a finite number refuse the call', async (t) => 
   const { codes: found } = spendOf({ transfers: { a: { amount: 1e308 }, b: { amount: 1e308 } } });
   t.ok(found.includes('ECONOMY.SPEND_ARGUMENT_INVALID'), found.join(', '));
 });
+
+t.test('the amount in any spelling a payment API gives it counts; other names do not', async (t) => {
+  for (const key of [
+    'amounts',
+    'ａｍｏｕｎｔ',
+    'AMOUNT_USD',
+    'Amount-Cents',
+    'amount_minor_units',
+    'amountMicros',
+  ]) {
+    t.equal(spendOf({ amount: 1, [key]: 700 }).requested, 700, key);
+  }
+  for (const key of ['amountCurrency', 'paidAmount', 'amountLimitValue']) {
+    t.equal(spendOf({ amount: 1, [key]: 700 }).requested, 1, key);
+  }
+});

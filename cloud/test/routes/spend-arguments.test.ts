@@ -240,3 +240,27 @@ t.test('propose: two 600 transfers in a map do not fit a budget of 1000', async 
     /ECONOMY\.BUDGET_EXCEEDED: spend 1200 exceeds the remaining budget 1000/,
   );
 });
+
+// outside attack review: a second spelling of the amount beside `amount: 1` was not counted at all
+t.test('propose: the amount counts in its plural, full-width and unit-suffixed spellings', async (t) => {
+  const cloud = await kernelCloud(t);
+  const lobe = await registerLobe(cloud, cloud.a);
+  const pay = (args: Record<string, unknown>) =>
+    post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
+    );
+  for (const spelling of ['amounts', 'ａｍｏｕｎｔ', 'AMOUNT_USD', 'Amount-Cents', 'amountInCents']) {
+    for (const args of [{ amount: 1, [spelling]: 50_000 }, { [spelling]: 50_000 }]) {
+      const body = (await pay(args)).json();
+      t.equal(body.approved, false, JSON.stringify(args));
+      t.match(
+        body.violations.join('\n'),
+        /ECONOMY\.BUDGET_EXCEEDED: spend 50000 exceeds/,
+        JSON.stringify(args),
+      );
+    }
+  }
+});

@@ -2,13 +2,7 @@
  * The values a policy rule reads for one named argument of a call, wherever a tool could read it from.
  */
 
-/**
- * A member name as a tool's binding may read it: any letter case, with or without `_`, `-` or spaces
- * between words, so `Amount`, `destinationRegion` and `destination-region` are the rule's `amount` and
- * `destination_region`. A variant beside the name the gate checked would otherwise carry another value to
- * the tool (an `Amount` of 50 000 beside an `amount` of 1).
- */
-const nameForm = (name: string): string => name.toLowerCase().replace(/[-_\s]/g, '');
+import type { ArgumentName } from './argument-names.js';
 
 /** Deeper than the JSON reader lets a request nest (DEFAULT_MAX_JSON_DEPTH), with room for a caller's own. */
 const MAX_ARGUMENT_DEPTH = 256;
@@ -40,10 +34,9 @@ const asNumber = (value: unknown): number => (typeof value === 'number' ? value 
  * payload), in a nested `arguments` (a kernel `tool:invoke` in the agent routes' shape), and in any object or
  * array below, since a tool may read `options.amount` or `transfers[].amount` as well as `amount`. A rule
  * reads every one (the spend rule the total, the data-residency rule each), so a nested copy can only add to
- * what is checked.
+ * what is checked. `isName` says which member names are the argument (argument-names.ts).
  */
-export function argumentValues(args: Record<string, unknown>, name: string): ArgumentValues {
-  const wanted = nameForm(name);
+export function argumentValues(args: Record<string, unknown>, isName: ArgumentName): ArgumentValues {
   const out: ArgumentValues = { values: [], total: 0, complete: true };
   /** Walks `value`, collecting its values; returns the total it moves (see ArgumentValues.total). */
   const walk = (value: unknown, depth: number): number => {
@@ -55,7 +48,7 @@ export function argumentValues(args: Record<string, unknown>, name: string): Arg
     let own = 0;
     if (!Array.isArray(value)) {
       for (const key of Object.keys(value)) {
-        if (nameForm(key) !== wanted) continue;
+        if (!isName(key)) continue;
         const found = (value as Record<string, unknown>)[key];
         out.values.push(found);
         own = Math.max(own, asNumber(found));

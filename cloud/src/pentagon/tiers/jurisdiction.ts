@@ -11,6 +11,7 @@ import type { CompiledJurisdictionRule, LoadedPolicy } from '../../policy/loaded
 import { oneLine } from '../one-line.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
+import { sameName } from './argument-names.js';
 import { argumentValues } from './argument-values.js';
 
 const CODE = {
@@ -26,7 +27,7 @@ const CODE = {
 function valueFor(rule: CompiledJurisdictionRule, action: GovernedAction): { label: string; value: unknown } {
   if (rule.kind === 'region') return { label: 'region', value: action.region };
   if (rule.kind === 'department') return { label: 'department', value: action.department };
-  const { values, complete } = argumentValues(action.arguments, rule.argument ?? '');
+  const { values, complete } = argumentValues(action.arguments, sameName(rule.argument ?? ''));
   // arguments nested past what is read: no value to allow (refused as a missing one would be)
   if (!complete) return { label: `argument "${rule.argument}"`, value: undefined };
   const refused = values.find((v) => !isAllowed(rule, v));

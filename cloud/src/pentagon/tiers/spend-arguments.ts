@@ -4,7 +4,8 @@
  * `payments.transfer` would pass both (the consent rule's remediation even used to say "keep
  * spend_amount below …", which a self-correcting model would follow). A tool whose arguments carry the
  * amount names it in the policy (`tools.spendArguments`); the call then spends at least that argument's
- * value, whatever it declared: the total of the amounts found at any depth of the arguments, every element
+ * value, whatever it declared: the total of the amounts found at any depth and in any spelling of the
+ * arguments (`amounts`, `ＡＭＯＵＮＴ`, `amount_usd`: argument-names.ts), every element
  * of a batch (an array, a map, nested arrays, sibling objects) a payment of its own (argument-values.ts). An
  * argument that is missing, or any copy of it that is not a finite number >= 0, or amounts whose total is not
  * finite, refuse the call (fail closed): the gate cannot know what the tool will move.
@@ -14,6 +15,7 @@ import type { LoadedPolicy } from '../../policy/loaded-policy.js';
 import { oneLine } from '../one-line.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
+import { spendName } from './argument-names.js';
 import { argumentValues } from './argument-values.js';
 
 export interface SpendResult {
@@ -30,7 +32,7 @@ export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction)
   const findings: RuleFinding[] = [];
   for (const rule of policy.spendArguments) {
     if (!matchesTool(rule.tools, action.toolName)) continue;
-    const { values, total, complete } = argumentValues(action.arguments, rule.argument);
+    const { values, total, complete } = argumentValues(action.arguments, spendName(rule.argument));
     const bad = values.find((v) => !isSpend(v));
     if (values.length > 0 && bad === undefined && complete && isSpend(total)) {
       spendAmount = Math.max(spendAmount, total);
