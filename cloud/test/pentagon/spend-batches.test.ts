@@ -54,6 +54,39 @@ t.test('amounts that add up past a finite number refuse the call', async (t) => 
   t.ok(found.includes('ECONOMY.SPEND_ARGUMENT_INVALID'), found.join(', '));
 });
 
+t.test('a count multiplies its own payment; other members that look alike do not', async (t) => {
+  t.equal(spendOf({ amount: 10, count: 1000 }).requested, 10_000);
+  t.equal(spendOf({ amount: 10, count: 3, quantity: 2 }).requested, 60, 'two multipliers multiply');
+  t.equal(spendOf({ amount: 500, count: 0 }).requested, 500, 'a count below 1 does not lower the payment');
+  t.equal(spendOf({ amount: 10, unit: 'USD', units: 'cents' }).requested, 10, 'a unit name is no count');
+  t.equal(spendOf({ amount: 10, meta: { count: 7 } }).requested, 10, 'a count with no payment of its own');
+  t.equal(spendOf({ count: 4, item: { amount: 25 } }).requested, 100, 'a count scales what its object pays');
+});
+
+t.test('an own amount beside its members: distinct payments add up, lines of a total do not', async (t) => {
+  t.equal(spendOf({ amount: 900, payment: { amount: 900 } }).requested, 1_800, 'an inner payment of its own');
+  t.equal(
+    spendOf({ amount: 500, lines: [{ amount: 300 }, { amount: 200 }] }).requested,
+    500,
+    'lines of the total',
+  );
+  t.equal(
+    spendOf({ amount: 0.3, lines: [{ amount: 0.1 }, { amount: 0.2 }] }).requested,
+    0.3,
+    'within rounding',
+  );
+  t.equal(
+    spendOf({ amount: 500, lines: [{ amount: 300 }, { amount: 300 }] }).requested,
+    1_100,
+    'lines that do not add up',
+  );
+  t.equal(
+    spendOf({ amount: 5, arguments: { amount: 900 } }).requested,
+    900,
+    'the nested call is the same call',
+  );
+});
+
 t.test('the amount in any spelling a payment API gives it counts; other names do not', async (t) => {
   for (const key of [
     'amounts',

@@ -103,11 +103,12 @@ t.test('propose: an amount at any depth counts, and a batch spends its total', a
   // first (denials of one tool soon count as probing):
   const total = (await pay({ amount: 500, lines: [{ amount: 300 }, { amount: 200 }], memo: 'x' })).json();
   t.equal(total.approved, true, 'a total beside its lines is spent once (500), within the budget');
-  // outside review: these were approved with spend 1, past the budget and the four-eyes rule
+  // outside review: these were approved with spend 1, past the budget and the four-eyes rule; the outer
+  // amount is a payment of its own beside the inner ones (outside attack review), so it adds its 1
   for (const [args, spend] of [
-    [{ amount: 1, options: { amount: 50_000 } }, 50_000],
-    [{ amount: 1, transfers: [{ amount: 50_000, to: 'Y' }] }, 50_000],
-    [{ amount: 1, transfers: [{ amount: 600 }, { amount: 600 }] }, 1_200],
+    [{ amount: 1, options: { amount: 50_000 } }, 50_001],
+    [{ amount: 1, transfers: [{ amount: 50_000, to: 'Y' }] }, 50_001],
+    [{ amount: 1, transfers: [{ amount: 600 }, { amount: 600 }] }, 1_201],
     [{ amount: 1, 'Amount ': 5_000 }, 5_000],
   ] as const) {
     const body = (await pay(args)).json();
@@ -264,3 +265,36 @@ t.test('propose: the amount counts in its plural, full-width and unit-suffixed s
     }
   }
 });
+
+t.test(
+  'propose: a payment is multiplied by its count, and a nested payment adds to the outer one',
+  async (t) => {
+    const cloud = await kernelCloud(t);
+    const lobe = await registerLobe(cloud, cloud.a);
+    const pay = (args: Record<string, unknown>) =>
+      post(
+        cloud,
+        cloud.a.keys.agent,
+        '/api/v1/agentgate/propose',
+        transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
+      );
+    // outside attack review: each of these was approved as a spend of 10 or 900 under the budget of 1000
+    for (const [args, spend] of [
+      [{ amount: 10, count: 1000 }, 10_000],
+      [{ amount: 10, Quantity: 1000 }, 10_000],
+      [{ amount: 10, qty: 150 }, 1_500],
+      [{ transfers: [{ amount: 10, units: 200 }] }, 2_000],
+      [{ amount: 900, payment: { amount: 900 } }, 1_800],
+    ] as const) {
+      const body = (await pay(args)).json();
+      t.equal(body.approved, false, JSON.stringify(args));
+      t.match(body.violations.join('\n'), new RegExp(`ECONOMY\\.BUDGET_EXCEEDED: spend ${spend} exceeds`));
+    }
+    const text = (await pay({ amount: 10, count: '1000' })).json();
+    t.match(
+      text.violations.join('\n'),
+      /ECONOMY\.SPEND_ARGUMENT_INVALID: .* got "1000" as the count/,
+      'a count a tool could read as a number refuses',
+    );
+  },
+);

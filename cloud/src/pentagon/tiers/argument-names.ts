@@ -54,3 +54,12 @@ export function spendName(argument: string): ArgumentName {
   const pattern = new RegExp(`^(?:${names})(?:${UNIT_SUFFIX})?$`);
   return (key) => pattern.test(nameForm(key));
 }
+
+/**
+ * The members that multiply a payment's amount: `{ amount: 10, count: 1000 }` pays 10 a thousand times
+ * (outside attack review: it was charged 10). Singular `unit` is left out: it names a currency or measure
+ * (`unit: "USD"`), not a number of items.
+ */
+const MULTIPLIER_FORMS = new Set(['count', 'counts', 'quantity', 'quantities', 'qty', 'units']);
+
+export const isMultiplierName: ArgumentName = (key) => MULTIPLIER_FORMS.has(nameForm(key));

@@ -5,8 +5,8 @@
  * spend_amount below …", which a self-correcting model would follow). A tool whose arguments carry the
  * amount names it in the policy (`tools.spendArguments`); the call then spends at least that argument's
  * value, whatever it declared: the total of the amounts found at any depth and in any spelling of the
- * arguments (`amounts`, `ＡＭＯＵＮＴ`, `amount_usd`: argument-names.ts), every element
- * of a batch (an array, a map, nested arrays, sibling objects) a payment of its own (argument-values.ts). An
+ * arguments (`amounts`, `ＡＭＯＵＮＴ`, `amount_usd`: argument-names.ts), every element of a batch (an array, a
+ * map, nested arrays, sibling objects) a payment of its own, each multiplied by its count (argument-values.ts). An
  * argument that is missing, or any copy of it that is not a finite number >= 0, or amounts whose total is not
  * finite, refuse the call (fail closed): the gate cannot know what the tool will move.
  */
@@ -27,21 +27,37 @@ export interface SpendResult {
 /** A spend the gates can count: a finite number >= 0 (also the kernel's check of a declared spendAmount). */
 export const isSpend = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
+/**
+ * A multiplier (`count`, `quantity`, …) the spend cannot be computed with: a number that is no spend, or a
+ * string a tool could read as a number (`count: "1000"`). Other strings (`units: "cents"`) name no count.
+ */
+const isUncountedMultiplier = (v: unknown): boolean =>
+  typeof v === 'number'
+    ? !isSpend(v)
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
+
 export function spendFromArguments(policy: LoadedPolicy, action: GovernedAction): SpendResult {
   let spendAmount = action.spendAmount;
   const findings: RuleFinding[] = [];
   for (const rule of policy.spendArguments) {
     if (!matchesTool(rule.tools, action.toolName)) continue;
-    const { values, total, complete } = argumentValues(action.arguments, spendName(rule.argument));
-    const bad = values.find((v) => !isSpend(v));
-    if (values.length > 0 && bad === undefined && complete && isSpend(total)) {
+    const { values, total, multipliers, complete } = argumentValues(
+      action.arguments,
+      spendName(rule.argument),
+    );
+    // Indexes, not the values found: `null` is a value that refuses, and `??` would pass over it.
+    const badValue = values.findIndex((v) => !isSpend(v));
+    const badCount = multipliers.findIndex(isUncountedMultiplier);
+    const bad = badValue >= 0 ? values[badValue] : badCount >= 0 ? multipliers[badCount] : undefined;
+    const invalid = badValue >= 0 || badCount >= 0;
+    if (values.length > 0 && !invalid && complete && isSpend(total)) {
       spendAmount = Math.max(spendAmount, total);
       continue;
     }
     const got = !complete
       ? 'arguments nested too deep to read'
-      : bad !== undefined
-        ? oneLine(JSON.stringify(bad) ?? String(bad), 64)
+      : invalid
+        ? `${oneLine(JSON.stringify(bad) ?? String(bad), 64)}${badValue < 0 ? ' as the count it is multiplied by (count, quantity, qty or units)' : ''}`
         : values.length === 0
           ? 'nothing'
           : `amounts whose total is ${total}`;
