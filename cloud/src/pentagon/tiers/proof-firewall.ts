@@ -5,6 +5,7 @@
 import type { TrustStore } from '@pentagate/crypto';
 import type { ProofFirewallTier } from '@pentagate/protocol';
 import type { LoadedPolicy } from '../../policy/loaded-policy.js';
+import { commandReadings } from '../command-readings.js';
 import { type StringField, stringFields } from '../string-fields.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
@@ -33,6 +34,8 @@ export function proofFirewallTier(
     ...context.fields,
     ...args.joined,
     ...context.joined,
+    // what a shell or interpreter runs for each argument (`r''m -rf /` runs `rm -rf /`), read by every rule
+    ...commandReadings(args.fields),
   ];
   const screen = screenTexts(texts, policy.injection);
   const findings: RuleFinding[] = [];
