@@ -53,6 +53,7 @@ function semanticProblems(policy: PolicyDocument): PolicyProblem[] {
     'protectedResources',
     'provenanceRequired',
     'spendArguments',
+    'sqlTools',
   ] as const) {
     tools[kind]?.forEach((r, i) => {
       claim(r.id, `/tools/${kind}/${i}`);
@@ -130,6 +131,7 @@ function compile(document: PolicyDocument, source: string): LoadedPolicy {
       reason: r.reason,
       argument: r.argument,
     })),
+    sqlTools: (tools.sqlTools ?? []).map((r) => ({ id: r.id, tools: names(r.tools), reason: r.reason })),
     jurisdictions: (document.jurisdictions ?? []).map((j) => ({
       ...j,
       tools: names(j.tools ?? ['*']),

@@ -50,6 +50,8 @@ export interface LoadedPolicy {
   provenance: (CompiledToolRule & { arguments: string[] })[];
   /** Tools whose spend is (at least) the value of a named argument. */
   spendArguments: (CompiledToolRule & { argument: string })[];
+  /** Tools that run a string argument as SQL (destructive statements refused in them). */
+  sqlTools: CompiledToolRule[];
   jurisdictions: CompiledJurisdictionRule[];
   injection: {
     threshold: number;

@@ -56,6 +56,11 @@ export const SpendArgumentRuleSchema = Type.Object(
   { ...ToolRule, argument: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
+/**
+ * RISK: tools that run a string argument as SQL. A statement that destroys a table (`DROP TABLE`, `TRUNCATE`,
+ * `DELETE` without `WHERE`) in one is refused; a migration tool that must drop tables is left out of the list.
+ */
+export const SqlToolRuleSchema = Type.Object(ToolRule, { additionalProperties: false });
 export const ProtectedResourceRuleSchema = Type.Object(
   {
     id: IdentifierSchema,
@@ -175,6 +180,7 @@ export const PolicyDocumentSchema = Type.Object(
           protectedResources: Type.Optional(Type.Array(ProtectedResourceRuleSchema, { maxItems: 1024 })),
           provenanceRequired: Type.Optional(Type.Array(ProvenanceRuleSchema, { maxItems: 1024 })),
           spendArguments: Type.Optional(Type.Array(SpendArgumentRuleSchema, { maxItems: 1024 })),
+          sqlTools: Type.Optional(Type.Array(SqlToolRuleSchema, { maxItems: 1024 })),
         },
         { additionalProperties: false },
       ),

@@ -391,6 +391,7 @@ t.test('every documented violation code is produced by some test input', async (
   add(evaluate(call({ data_provenance: [custodyFor({}, strangerSigner)] })));
   add(evaluate(call({ tool_name: 'deploy.production' })));
   add(evaluate(call({ tool_name: 'email.send_bulk' })));
+  add(evaluate(call({ tool_name: 'ops.run', arguments: { command: 'find / -delete' } })));
   const noBudget = { ...examplePolicy, budgets: [] };
   add(evaluate(call({ spend_amount: 1 }), { policy: noBudget }));
   const first = evaluate(call());

@@ -63,3 +63,60 @@ t.test('ordinary commands and prose with quotes, braces and base64 still pass', 
     t.equal((await propose('docs.write', { text })).approved, true, text);
   }
 });
+
+// outside attack review: these were approved (the injection screen's rule names neither)
+t.test('find deleting from the root and Python rmtree of the root are refused in any tool', async (t) => {
+  const propose = await proposer(t);
+  for (const [tool, args] of [
+    ['ops.run', { command: 'find / -delete' }],
+    ['ops.run', { command: 'find / -type f -exec rm -f {} +' }],
+    ['ops.run', { command: 'find ~ -d""elete' }],
+    ['code.python', { code: "import shutil; shutil.rmtree('/')" }],
+    ['code.python', { code: 'shutil.rmtree("/", ignore_errors=True)' }],
+    ['code.python', { code: 'shutil.rmtree(os.path.expanduser("~"))' }],
+  ] as const) {
+    const body = await propose(tool, args);
+    t.equal(body.approved, false, JSON.stringify(args));
+    t.match(body.violations.join('\n'), /RISK\.DESTRUCTIVE_COMMAND/, JSON.stringify(args));
+  }
+});
+
+t.test('a SQL tool (tools.sqlTools) may not drop or empty a table', async (t) => {
+  const propose = await proposer(t);
+  for (const sql of [
+    'DROP TABLE users',
+    'drop table if exists "users";',
+    'TRUNCATE users',
+    'TRUNCATE TABLE audit_log',
+    'DELETE FROM users',
+    'SELECT 1; DELETE FROM users -- WHERE id = 1',
+    '/* cleanup */ delete from users;',
+  ]) {
+    const body = await propose('db.query', { sql });
+    t.equal(body.approved, false, sql);
+    t.match(
+      body.violations.join('\n'),
+      /RISK\.DESTRUCTIVE_COMMAND: \/arguments\/sql .*\(rule sql-statements\)/,
+      sql,
+    );
+  }
+});
+
+t.test('ordinary finds, rmtree of a build directory, and SQL that keeps its tables pass', async (t) => {
+  const propose = await proposer(t);
+  for (const [tool, args] of [
+    ['ops.run', { command: "find . -name '*.log' -mtime +7 -delete" }],
+    ['ops.run', { command: 'find /var/log/app -name "*.gz" -delete' }],
+    ['code.python', { code: "shutil.rmtree('build')" }],
+    ['code.python', { code: 'shutil.rmtree(tmp_dir)' }],
+    ['db.query', { sql: 'DELETE FROM sessions WHERE expires_at < now()' }],
+    ['db.query', { sql: "SELECT * FROM deleted_items WHERE note = 'truncate later'" }],
+    ['db.query', { sql: 'UPDATE users SET name = $1 WHERE id = $2' }],
+    // not a SQL tool: a migration tool the policy does not list may drop its temporary tables
+    ['migrations.apply', { sql: 'DROP TABLE IF EXISTS tmp_x' }],
+    ['docs.write', { text: 'Explain what DROP TABLE IF EXISTS does in a migration script.' }],
+    ['docs.write', { text: 'Please find the format of the report and delete the draft.' }],
+  ] as const) {
+    t.equal((await propose(tool, args)).approved, true, JSON.stringify(args));
+  }
+});

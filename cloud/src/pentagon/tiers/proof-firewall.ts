@@ -1,6 +1,6 @@
 /**
  * tier2 `proofFirewall`: RISK (prompt injection in the trigger prompt and every string of the arguments
- * and context), PROVENANCE (custody of data arguments) and INVARIANT (protected resources).
+ * and context; destructive commands in the arguments), PROVENANCE (custody of data arguments) and INVARIANT (protected resources).
  */
 import type { TrustStore } from '@pentagate/crypto';
 import type { ProofFirewallTier } from '@pentagate/protocol';
@@ -10,6 +10,7 @@ import { type StringField, stringFields } from '../string-fields.js';
 import type { GovernedAction, RuleFinding } from '../types.js';
 import { finding } from '../violation.js';
 import { custodyProvenance } from './custody-provenance.js';
+import { destructiveCommands } from './destructive-commands.js';
 import { screenTexts } from './injection/index.js';
 import { protectedResources } from './protected-resources.js';
 
@@ -25,6 +26,8 @@ export function proofFirewallTier(
   nowMs: number,
 ): ProofFirewallResult {
   const args = stringFields(action.arguments, '/arguments');
+  // what a shell or interpreter runs for each argument (`r''m -rf /` runs `rm -rf /`), read by every rule
+  const readings = commandReadings(args.fields);
   const context = action.context
     ? stringFields(action.context, '/context')
     : { fields: [], joined: [], truncated: false };
@@ -34,8 +37,7 @@ export function proofFirewallTier(
     ...context.fields,
     ...args.joined,
     ...context.joined,
-    // what a shell or interpreter runs for each argument (`r''m -rf /` runs `rm -rf /`), read by every rule
-    ...commandReadings(args.fields),
+    ...readings,
   ];
   const screen = screenTexts(texts, policy.injection);
   const findings: RuleFinding[] = [];
@@ -70,7 +72,11 @@ export function proofFirewallTier(
   }
   const provenance = custodyProvenance(policy, action, trust, nowMs);
   const resources = protectedResources(policy, action, args.fields);
-  findings.push(...provenance.findings, ...resources.findings);
+  findings.push(
+    ...provenance.findings,
+    ...resources.findings,
+    ...destructiveCommands(policy, action, args.fields, readings),
+  );
   return {
     tier: {
       passed: findings.length === 0,

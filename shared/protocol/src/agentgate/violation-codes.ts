@@ -100,6 +100,12 @@ export const VIOLATION_CODES = {
     meaning: 'the trigger prompt or a string argument scores at or above the injection threshold',
     effect: 'deny',
   },
+  'RISK.DESTRUCTIVE_COMMAND': {
+    vertex: 'RISK',
+    meaning:
+      'a string argument, as a shell, an interpreter or (for a SQL tool) a database runs it, destroys a file system or a table',
+    effect: 'deny',
+  },
   'PROVENANCE.CUSTODY_MISSING': {
     vertex: 'PROVENANCE',
     meaning: 'a data argument the policy requires custody for has no matching custody attestation',
