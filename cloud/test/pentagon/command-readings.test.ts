@@ -50,4 +50,12 @@ t.test('readings are fields of their own, and only where they differ', async (t)
     'prose apostrophes open no literal',
   );
   t.equal(read(`'${'a '.repeat(10)}' `.repeat(20)).length, 1 + 8, 'at most eight literals');
+  t.same(
+    read('echo \\"rm -rf /\\" "ok go"').map((f) => f.value),
+    ['echo "rm -rf /" ok go', 'ok go'],
+    'an escaped quote opens no literal',
+  );
+  // one quote after another, each escaped: read in one pass (a search from each read 4 KiB windows again)
+  const hostile = `find / ${'"$IFS\\'.repeat(8000)}`;
+  t.equal(read(hostile).filter((f) => f.path.includes('#literal')).length, 0);
 });
