@@ -5,7 +5,9 @@
  * call again and again would run it again and again on one decision, past the budget and past the metabolic
  * ledger, which counts decisions, not answers: the endless loop the pre-gate must reject (spec §1.10; spec
  * review: a loop that reused its id was approved every time). So an approval is answered again at most the
- * policy's `metabolic.maxIdentical` times within its `repeatWindowMs`; the next repeat is refused.
+ * policy's `metabolic.maxIdentical` times within its `repeatWindowMs`; the next repeat is refused. Repeats
+ * sent while the first request was still being decided are not counted (earlier-decision.ts): they are one
+ * request sent several times at once, not a loop, which sends again after each answer.
  *
  * Counted in the process (a bounded map): with several replicas a loop is refused after at most that many
  * repeats per replica, still a bound. A lost answer is retried a few times, never in a loop.

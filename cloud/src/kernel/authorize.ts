@@ -160,19 +160,19 @@ export async function authorize(
   const actionDigest = jcsSha256Hex(req.actionRequest);
   const keyName = IDEMPOTENCY_KEY_NAMES[req.route];
   // the answer to a repeat of the key, found before deciding or after a concurrent request took it
-  const answerEarlier = (existing: ProposalRecord) =>
+  const answerEarlier = (existing: ProposalRecord, raced: boolean) =>
     earlierDecision(
       k,
       tenantId,
       existing,
-      { actionDigest, callerKeyId: caller.keyId },
+      { actionDigest, callerKeyId: caller.keyId, raced },
       keyName,
       req.withProof !== false,
       req.settleAllow === true,
     );
   if (req.idempotencyKey !== undefined) {
     const existing = await k.store.findByIdempotencyKey(tenantId, req.idempotencyKey);
-    if (existing) return answerEarlier(existing);
+    if (existing) return answerEarlier(existing, false);
   }
   const policy = await cloud.policies.forTenant(tenantId, nowMs);
   const budget = policy ? budgetFor(policy, { agentId: agent.id, lobeName: agent.lobeName }) : undefined;
@@ -369,7 +369,7 @@ export async function authorize(
   } catch (err) {
     // a concurrent request took the key first: nothing of this decision was written; answer with that one's
     const existing = await proposalHoldingKey(k, tenantId, req.idempotencyKey, err);
-    return answerEarlier(existing);
+    return answerEarlier(existing, true);
   }
   const decided = commit.result.outcome.decision;
   cloud.metrics.decisions.inc({ route: req.route, outcome: decided.status });

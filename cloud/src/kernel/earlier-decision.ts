@@ -34,7 +34,12 @@ export async function earlierDecision(
   k: KernelContext,
   tenantId: string,
   existing: ProposalRecord,
-  repeat: { actionDigest: string; callerKeyId: string },
+  repeat: {
+    actionDigest: string;
+    callerKeyId: string;
+    /** It collided with the first request while both were being decided (RowConflict). */
+    raced: boolean;
+  },
   keyName: string,
   withProof: boolean,
   approvalRunsAtOnce: boolean,
@@ -60,6 +65,10 @@ export async function earlierDecision(
     );
   }
   const until = Date.now() + IDEMPOTENT_WAIT_MS;
+  // A repeat sent while the first request was still being decided (it collided with it, or found it not yet
+  // durable) is that request sent twice at once, a client's retry: only repeats of an answered approval are
+  // counted (approved-repeats.ts).
+  let concurrent = repeat.raced;
   for (;;) {
     const found = await findKernelDecision(k, tenantId, existing.id);
     // visible is not yet durable (SQLite group commit): answered only once its audit entry is provable
@@ -74,7 +83,7 @@ export async function earlierDecision(
           { proposalId: existing.id, expiresAt: new Date(existing.expiresAtMs).toISOString() },
         );
       }
-      if (approvalRunsAtOnce && existing.status === 'ALLOW')
+      if (approvalRunsAtOnce && existing.status === 'ALLOW' && !concurrent)
         await countApprovedRepeat(k, tenantId, existing, keyName);
       const proof = withProof ? await proofPacket(k.cloud, tenantId, existing.id) : undefined;
       const envelope = found.record.envelope as unknown as DsseEnvelope;
@@ -87,6 +96,7 @@ export async function earlierDecision(
       };
     }
     if (Date.now() >= until) break;
+    concurrent = true;
     await new Promise((r) => setTimeout(r, IDEMPOTENT_POLL_MS));
   }
   throw new ApiError(
