@@ -39,7 +39,11 @@ export function proofFirewallTier(
     ...context.joined,
     ...readings,
   ];
-  const screen = screenTexts(texts, policy.injection);
+  // The readings go to the rules only. They are there for the rules that name commands (tool.destructive-shell),
+  // and any argument with a quote, `$`, `{` or backslash has one — prose with an apostrophe too — so a second
+  // classifier pass over each such copy doubled the screen's cost for those fields; the classifier still reads
+  // every argument as written, and an instruction spelled with shell quotes is found by the rules in its reading.
+  const screen = screenTexts(texts, policy.injection, texts.length - readings.length);
   const findings: RuleFinding[] = [];
   if (args.truncated || context.truncated) {
     // Strings we did not visit were not screened: refuse rather than pass them unseen.

@@ -54,9 +54,14 @@ export interface InjectionScreen {
   classifierScore?: number;
 }
 
+/**
+ * `classifiedFields`: how many of the fields, from the first, the classifier stage reads (default all); the
+ * rest are read by the rules only (proof-firewall.ts passes a shell's readings of the arguments so).
+ */
 export function screenTexts(
   fields: readonly { path: string; value: string }[],
   settings: InjectionSettings,
+  classifiedFields = fields.length,
 ): InjectionScreen {
   const scored: { path: string; score: number; findings: InjectionFinding[] }[] = [];
   // Views computed once per field, for the rules and then the classifier.
@@ -83,7 +88,8 @@ export function screenTexts(
     return screen;
   }
   if (settings.classifier?.enabled === false) return screen;
-  return classifierStage(fields, prepared, settings.classifier?.threshold, screen);
+  const classified = classifiedFields < fields.length ? fields.slice(0, classifiedFields) : fields;
+  return classifierStage(classified, prepared, settings.classifier?.threshold, screen);
 }
 
 /** The fields' findings one after another, in the fields' order (a loop: flatMap's generic path cost more
