@@ -9,15 +9,14 @@
  * its moves are signed.
  */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { robotTopics, runCli, TOPIC_ROOT } from '@pentagate/protocol';
+import { robotTopics, TOPIC_ROOT } from '@pentagate/protocol';
 import t from 'tap';
-import { commands } from '../src/commands.js';
 import { PENTAGATE_BIN } from '../src/edge/edge-process.js';
-import { freePort } from '../src/runner/robot-cell.js';
 import { MqttConnection } from '../src/transport/mqtt-connection.js';
-import { requireEdgeCli, startEdgeChild } from './helpers/edge-cli.js';
+import { requireEdgeCli } from './helpers/edge-cli.js';
+import { edgeArgvWithWatcher, startCellEdge, WATCHER, writeSimCell } from './helpers/sim-cell.js';
 
 t.setTimeout(120_000);
 
@@ -27,36 +26,15 @@ t.test(
   "a sim cell's planner may publish intents, not the robot's state; the robot's account may",
   async (t) => {
     if (!requireEdgeCli(t)) return;
-    const dir = t.testdir();
-    const cell = join(dir, 'cell');
-    const port = await freePort();
-    let err = '';
-    let out = '';
-    const code = await runCli(['sim', 'cell', '--out', cell, '--mqtt-port', String(port)], commands, {
-      out: (s) => (out += s),
-      err: (s) => (err += s),
-    });
-    t.equal(code, 0, err);
+    const written = await writeSimCell(t);
+    const { cell, port, err } = written;
+    t.equal(written.code, 0, err);
     t.match(err, /planner account sim-ur5e-01, intents only/);
     t.match(err, /the robot's state sources only as robot-ur5e-01/);
-    const usersPath = join(cell, 'broker', 'users.json');
-    const users = JSON.parse(await readFile(usersPath, 'utf8')) as object[];
     // A watcher with the edge's role sees what the edge would receive: intents and telemetry.
-    const watcher = { username: 'tap-watch-ur5e-01', password: 'tap-watch-password' };
-    const withWatcher = join(dir, 'users-with-watcher.json');
-    await writeFile(
-      withWatcher,
-      JSON.stringify([...users, { ...watcher, role: 'edge', robotId: 'ur5e-01' }]),
-      {
-        mode: 0o600,
-      },
-    );
-    const argv = out
-      .trim()
-      .split(' ')
-      .slice(2)
-      .map((a) => (a === usersPath ? withWatcher : a));
-    const { edge, exit: edgeExit } = await startEdgeChild(t, argv, 'ur5e-01');
+    const watcher = WATCHER;
+    const argv = await edgeArgvWithWatcher(written);
+    const { edge, exit: edgeExit } = await startCellEdge(t, argv);
 
     const url = `mqtt://127.0.0.1:${port}`;
     const topics = robotTopics('ur5e-01');

@@ -4,41 +4,36 @@
  * broker refuses it and, with MQTT 3.1.1, closes the connection), while the sensor account's proximity frame
  * reaches a subscriber with the edge's role.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { commands as edgeCommands } from '@pentagate/edge/commands';
-import { resolveCommandLine, robotTopics, runCli, TOPIC_ROOT } from '@pentagate/protocol';
+import { resolveCommandLine, robotTopics, TOPIC_ROOT } from '@pentagate/protocol';
 import t from 'tap';
-import { commands } from '../src/commands.js';
-import { freePort } from '../src/runner/robot-cell.js';
 import { MqttConnection } from '../src/transport/mqtt-connection.js';
-import { requireEdgeCli, startEdgeChild } from './helpers/edge-cli.js';
+import { requireEdgeCli } from './helpers/edge-cli.js';
+import {
+  cellPassword,
+  edgeArgvWithWatcher,
+  startCellEdge,
+  WATCHER,
+  writeSimCell,
+} from './helpers/sim-cell.js';
 
 t.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function password(cell: string, user: string): Promise<string> {
-  return (await readFile(join(cell, 'broker', `${user}.password`), 'utf8')).trim();
-}
+const password = cellPassword;
 
 t.test(
   "a sim cell's robot account cannot publish the proximity sources; its sensor account can",
   async (t) => {
     if (!requireEdgeCli(t)) return;
-    const dir = t.testdir();
-    const cell = join(dir, 'cell');
-    const port = await freePort();
-    let err = '';
-    let out = '';
-    const code = await runCli(['sim', 'cell', '--out', cell, '--mqtt-port', String(port)], commands, {
-      out: (s) => (out += s),
-      err: (s) => (err += s),
-    });
+    const written = await writeSimCell(t);
+    const { cell, port, err, code, usersPath } = written;
     t.equal(code, 0, err);
     t.match(err, /proximity sources only as sensor-ur5e-01 \(password in \S+sensor-ur5e-01\.password\)/);
     t.equal((await stat(join(cell, 'broker', 'sensor-ur5e-01.password'))).mode & 0o777, 0o600);
-    const usersPath = join(cell, 'broker', 'users.json');
     const users = JSON.parse(await readFile(usersPath, 'utf8')) as {
       username: string;
       role: string;
@@ -54,20 +49,10 @@ t.test(
       ],
     );
     // The cell's own users file plus an account with the edge's role, to see what the edge would receive.
-    const watcher = { username: 'tap-watch-ur5e-01', password: 'tap-watch-password' };
-    const withWatcher = join(dir, 'users-with-watcher.json');
-    await writeFile(
-      withWatcher,
-      JSON.stringify([...users, { ...watcher, role: 'edge', robotId: 'ur5e-01' }]),
-      { mode: 0o600 },
-    );
-    const argv = out
-      .trim()
-      .split(' ')
-      .slice(2)
-      .map((a) => (a === usersPath ? withWatcher : a));
+    const watcher = WATCHER;
+    const argv = await edgeArgvWithWatcher(written);
     t.same(resolveCommandLine(argv, edgeCommands).command.path, ['edge', 'run']);
-    const { edge, exit: edgeExit } = await startEdgeChild(t, argv, 'ur5e-01');
+    const { edge, exit: edgeExit } = await startCellEdge(t, argv);
 
     const url = `mqtt://127.0.0.1:${port}`;
     const topics = robotTopics('ur5e-01');
