@@ -12,6 +12,17 @@ import { kernelCloud, post } from '../kernel/kernel-helpers.js';
 
 const ARGS = { recipient: 'IBAN DE89 3704 0044 0532 0130 00', amount: 20_000, currency: 'USD' };
 
+/** Proposes a payment of `args` (beside the recipient and currency) on `lobe`, spending 0 by declaration. */
+function payerOn(cloud: Awaited<ReturnType<typeof kernelCloud>>, lobe: string) {
+  return (args: Record<string, unknown>) =>
+    post(
+      cloud,
+      cloud.a.keys.agent,
+      '/api/v1/agentgate/propose',
+      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
+    );
+}
+
 t.test('propose: spend_amount 0 for a 20 000 transfer is checked against the budget', async (t) => {
   const cloud = await kernelCloud(t);
   const lobe = await registerLobe(cloud, cloud.a);
@@ -93,13 +104,7 @@ t.test('propose: the amount argument counts in any letter case, the largest winn
 t.test('propose: an amount at any depth counts, and a batch spends its total', async (t) => {
   const cloud = await kernelCloud(t);
   const lobe = await registerLobe(cloud, cloud.a);
-  const pay = (args: Record<string, unknown>) =>
-    post(
-      cloud,
-      cloud.a.keys.agent,
-      '/api/v1/agentgate/propose',
-      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
-    );
+  const pay = payerOn(cloud, lobe);
   // first (denials of one tool soon count as probing):
   const total = (await pay({ amount: 500, lines: [{ amount: 300 }, { amount: 200 }], memo: 'x' })).json();
   t.equal(total.approved, true, 'a total beside its lines is spent once (500), within the budget');
@@ -246,13 +251,7 @@ t.test('propose: two 600 transfers in a map do not fit a budget of 1000', async 
 t.test('propose: the amount counts in its plural, full-width and unit-suffixed spellings', async (t) => {
   const cloud = await kernelCloud(t);
   const lobe = await registerLobe(cloud, cloud.a);
-  const pay = (args: Record<string, unknown>) =>
-    post(
-      cloud,
-      cloud.a.keys.agent,
-      '/api/v1/agentgate/propose',
-      transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
-    );
+  const pay = payerOn(cloud, lobe);
   for (const spelling of ['amounts', 'ａｍｏｕｎｔ', 'AMOUNT_USD', 'Amount-Cents', 'amountInCents']) {
     for (const args of [{ amount: 1, [spelling]: 50_000 }, { [spelling]: 50_000 }]) {
       const body = (await pay(args)).json();
@@ -271,13 +270,7 @@ t.test(
   async (t) => {
     const cloud = await kernelCloud(t);
     const lobe = await registerLobe(cloud, cloud.a);
-    const pay = (args: Record<string, unknown>) =>
-      post(
-        cloud,
-        cloud.a.keys.agent,
-        '/api/v1/agentgate/propose',
-        transferCall(lobe, 0, { arguments: { recipient: ARGS.recipient, currency: 'USD', ...args } }),
-      );
+    const pay = payerOn(cloud, lobe);
     // outside attack review: each of these was approved as a spend of 10 or 900 under the budget of 1000
     for (const [args, spend] of [
       [{ amount: 10, count: 1000 }, 10_000],
