@@ -5,6 +5,7 @@
  */
 import type { KeepOutZone } from '@pentagate/protocol';
 import fc from 'fast-check';
+import { zoneOfEachShape } from './zone-shapes.js';
 
 /** A length in [minMm, maxMm] millimetres, uniform, in metres. */
 export const evenM = (minMm: number, maxMm: number): fc.Arbitrary<number> =>
@@ -16,36 +17,11 @@ export const evenRad = (minMrad: number, maxMrad: number): fc.Arbitrary<number> 
 
 /** A zone of each shape (box, sphere, a non-convex prism) with its corner or centre in ±`spanMm`. */
 export function evenZone(spanMm: number): fc.Arbitrary<KeepOutZone> {
-  const coord = evenM(-spanMm, spanMm);
-  const size = evenM(20, 600);
-  return fc.oneof(
-    fc.tuple(coord, coord, coord, size, size, size).map(
-      ([x, y, z, a, b, c]): KeepOutZone => ({
-        id: 'box',
-        shape: 'box',
-        minM: { x, y, z },
-        maxM: { x: x + a, y: y + b, z: z + c },
-      }),
-    ),
-    fc
-      .tuple(coord, coord, coord, size)
-      .map(
-        ([x, y, z, r]): KeepOutZone => ({ id: 'ball', shape: 'sphere', centerM: { x, y, z }, radiusM: r }),
-      ),
-    // An arrowhead: its notch makes the polygon non-convex.
-    fc.tuple(coord, coord, coord, size, size).map(
-      ([x, y, z, a, h]): KeepOutZone => ({
-        id: 'prism',
-        shape: 'prism',
-        polygonM: [
-          { x, y },
-          { x: x + a, y: y + a / 2 },
-          { x, y: y + a },
-          { x: x + a / 3, y: y + a / 2 },
-        ],
-        zMinM: z,
-        zMaxM: z + h,
-      }),
-    ),
-  );
+  // An arrowhead: its notch makes the polygon non-convex.
+  return zoneOfEachShape(evenM(-spanMm, spanMm), evenM(20, 600), (x, y, a) => [
+    { x, y },
+    { x: x + a, y: y + a / 2 },
+    { x, y: y + a },
+    { x: x + a / 3, y: y + a / 2 },
+  ]);
 }
